@@ -1,0 +1,24 @@
+"""source_anchors: live, locked permalinks from prose to pinned upstream Python code."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+__version__ = "0.1.0"
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the extension; the Sphinx glue is imported only here."""
+    from .extension import setup as setup_extension
+
+    setup_extension(app)
+    return {
+        "version": __version__,
+        "env_version": 1,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

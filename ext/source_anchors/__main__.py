@@ -1,0 +1,7 @@
+"""``python -m source_anchors``: check or update the lock from the book root."""
+
+import sys
+
+from .cli import main
+
+raise SystemExit(main(sys.argv[1:]))

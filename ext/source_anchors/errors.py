@@ -1,0 +1,55 @@
+"""Exceptions of the Sphinx-free core.
+
+Every problem the core can detect is a subclass of :class:`SourceAnchorsError`.
+The Sphinx glue turns them into located warnings; the CLI prints them. No other
+exception type is meant to escape the core for bad input.
+"""
+
+from __future__ import annotations
+
+
+class SourceAnchorsError(Exception):
+    """Base class of every error raised by ``source_anchors``."""
+
+
+class TargetError(SourceAnchorsError):
+    """An anchor target is not of the form ``[repo:]dotted.path[::match text]``."""
+
+
+class ConfigError(SourceAnchorsError):
+    """A configuration value is invalid; the message names the value."""
+
+
+class LockError(SourceAnchorsError):
+    """The lock file cannot be read or written; the message names the file and line."""
+
+
+class SourceError(SourceAnchorsError):
+    """A pinned tree could not be obtained from any configured source."""
+
+
+class GitError(SourceError):
+    """A git command failed, timed out, or git is not installed."""
+
+
+class ArchiveError(SourceError):
+    """A distribution archive could not be downloaded or unpacked safely."""
+
+
+class ResolveError(SourceAnchorsError):
+    """A target does not resolve to a unique location in the pinned tree.
+
+    ``closest`` holds existing names near the one asked for, for the message.
+    """
+
+    def __init__(self, message: str, *, closest: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.closest = closest
+
+
+class UpstreamFileError(SourceAnchorsError):
+    """An upstream file needed by an anchor is unusable (syntax, encoding, size)."""
+
+
+class UnverifiedError(SourceAnchorsError):
+    """A file from a distribution is not vouched for as identical to the pinned commit."""

@@ -1,0 +1,127 @@
+"""Sphinx glue: config, events, report (the only module that wires the core into Sphinx)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.environment import BuildEnvironment
+from sphinx.errors import ConfigError as SphinxConfigError
+
+from . import ledger
+from .collect import REPORT_KEYS, SourceAnchorsDomain, get_domain
+from .config import PREFIX, Options, settings_from
+from .diagnostics import LOGGER
+from .engine import Engine
+from .errors import ConfigError, LockError
+from .lock import Record, write_lock
+from .roles import SourceAnchorDirective, SourceRole
+from .state import BuildState, get_state, register
+
+REPORT_NAME = "source-anchors.json"
+
+
+def setup(app: Sphinx) -> None:
+    """Register config values, role, directives, domain and event handlers."""
+    for option in dataclasses.fields(Options):
+        default = option.default_factory() if option.default_factory is not dataclasses.MISSING \
+            else option.default
+        app.add_config_value(PREFIX + option.name, default, "env")
+    app.add_domain(SourceAnchorsDomain)
+    app.add_role("src", SourceRole())
+    app.add_directive("source-anchor", SourceAnchorDirective)
+    ledger.setup(app)
+    app.connect("config-inited", _config_inited)
+    app.connect("env-purge-doc", _purge_doc)
+    app.connect("env-get-outdated", _outdated)
+    app.connect("doctree-read", _collect_literals)
+    app.connect("env-updated", _env_updated)
+    app.connect("build-finished", _write_report)
+    app.add_css_file("source-anchors.css")
+    app.connect("builder-inited", _add_static)
+
+
+def _config_inited(app: Sphinx, config: Config) -> None:
+    values = {field.name: config[PREFIX + field.name] for field in dataclasses.fields(Options)}
+    try:
+        settings = settings_from(values, confdir=Path(app.confdir))
+        engine = Engine(settings)
+    except ConfigError as error:
+        raise SphinxConfigError("source_anchors: invalid configuration in conf.py:\n"
+                                + "\n".join(f"  {line}" for line in str(error).splitlines())) from None
+    except LockError as error:
+        raise SphinxConfigError(f"source_anchors: {error}") from None
+    register(str(app.srcdir), BuildState(settings=settings, engine=engine))
+
+
+def _add_static(app: Sphinx) -> None:
+    static = Path(__file__).parent / "static"
+    config_static = app.config.html_static_path
+    if str(static) not in config_static:
+        config_static.append(str(static))
+
+
+def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    get_state(str(app.srcdir)).forget(docname)
+
+
+def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+              removed: set[str]) -> list[str]:
+    """Re-read pages whose anchors could have changed status, so -W sees every problem."""
+    state = get_state(str(app.srcdir))
+    domain = get_domain(env)
+    fingerprint = state.fingerprint()
+    again = {doc for doc, records in domain.anchors.items()
+             if any(r["status"] != "ok" for r in records)}
+    if domain.data["fingerprint"] != fingerprint:
+        again |= set(domain.anchors)
+        domain.data["fingerprint"] = fingerprint
+    again |= set(domain.data["ledgers"])
+    return sorted((again & set(env.found_docs)) - added - changed)
+
+
+def _collect_literals(app: Sphinx, doctree: nodes.document) -> None:
+    domain = get_domain(app.env)
+    for block in doctree.findall(nodes.literal_block):
+        domain.add_literal(app.env.docname, block.line or 0, block.astext())
+
+
+def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Add new anchors to the lock (unless locked or quiet); ledger pages are rewritten."""
+    state = get_state(str(app.srcdir))
+    domain = get_domain(env)
+    if not state.quiet and not state.settings.locked:
+        additions = [(r["repo"], r["key"], record_of(r)) for r in domain.all_anchors() if r["status"] == "new"]
+        if additions:
+            lock = state.engine.lock.with_records(additions)
+            if write_lock(lock):
+                state.engine.lock = lock
+                LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", len(
+                    {(a[0], a[1]) for a in additions}), state.settings.lock_path.name)
+    domain.data["fingerprint"] = state.fingerprint()
+    return sorted(domain.data["ledgers"])
+
+
+def record_of(r: dict[str, Any]) -> Record:
+    """The lock record of an anchor record that resolved."""
+    return Record(commit=r["commit"], path=r["path"], start=r["start"], end=r["end"],
+                  sha256=r["sha256"], blob=r["blob"])
+
+
+def report(env: BuildEnvironment) -> list[dict[str, Any]]:
+    """One plain record per anchor occurrence, in a stable order."""
+    rows = [{key: r.get(key) for key in REPORT_KEYS} for r in get_domain(env).all_anchors()]
+    return sorted(rows, key=lambda row: (row["doc"], row["line"] or 0, str(row["target"])))
+
+
+def _write_report(app: Sphinx, exception: BaseException | None) -> None:
+    if exception is not None or get_state(str(app.srcdir)).quiet:
+        return
+    out = Path(app.outdir) / REPORT_NAME
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report(app.env), indent=2, ensure_ascii=False) + "\n", "utf-8")

@@ -1,0 +1,49 @@
+"""The one wrapper through which every subprocess runs (no shell, typed errors)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import GitError
+
+#: Environment for git: never prompt, never read the user's askpass helper.
+_GIT_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_ASKPASS": "",
+    "SSH_ASKPASS": "",
+    "GIT_SSH_COMMAND": "ssh -o BatchMode=yes -o ConnectTimeout=20",
+    "LC_ALL": "C",
+}
+
+
+def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = None,
+        timeout: float, env: dict[str, str] | None = None, what: str | None = None) -> bytes:
+    """Run *argv* (a list, never a shell string) and return its stdout.
+
+    Raises :class:`GitError` naming *what* (default: the program) when the
+    program is missing, times out, or exits non-zero; the message carries the
+    last lines of its stderr.
+    """
+    label = what or argv[0]
+    full_env = {**os.environ, **(env or {})}
+    try:
+        done = subprocess.run(list(argv), cwd=cwd, input=stdin, capture_output=True,
+                              timeout=timeout, env=full_env, check=False)
+    except FileNotFoundError as error:
+        raise GitError(f"{label}: {argv[0]!r} is not installed or not on PATH") from error
+    except subprocess.TimeoutExpired as error:
+        raise GitError(f"{label}: no answer within {timeout:g} s") from error
+    if done.returncode != 0:
+        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        detail = "; ".join(line.strip() for line in tail) or f"exit status {done.returncode}"
+        raise GitError(f"{label}: {detail}")
+    return done.stdout
+
+
+def git(args: Sequence[str], *, cwd: Path, stdin: bytes | None = None, timeout: float) -> bytes:
+    """Run ``git <args>`` in *cwd* with prompts disabled."""
+    return run(["git", *args], cwd=cwd, stdin=stdin, timeout=timeout, env=_GIT_ENV,
+               what=f"git {args[0]}")

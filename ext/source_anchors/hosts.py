@@ -1,0 +1,75 @@
+"""Permalinks per code host, from a template table (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
+
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PermalinkTemplate:
+    """URL templates with fields ``{url}``, ``{commit}``, ``{path}``, ``{start}``, ``{end}``.
+
+    ``file`` links a whole file, ``line`` one line, ``lines`` a range.
+    """
+
+    file: str
+    line: str
+    lines: str
+
+    def render(self, *, url: str, commit: str, path: str, start: int | None, end: int | None) -> str:
+        """Return the permalink; no line fragment when *start* is None."""
+        fields = {"url": url.rstrip("/").removesuffix(".git"), "commit": commit,
+                  "path": quote(path), "start": start, "end": end}
+        if start is None:
+            template = self.file
+        elif end is None or end == start:
+            template = self.line
+        else:
+            template = self.lines
+        return template.format(**fields)
+
+
+HOSTS: dict[str, PermalinkTemplate] = {
+    "github": PermalinkTemplate(
+        file="{url}/blob/{commit}/{path}",
+        line="{url}/blob/{commit}/{path}#L{start}",
+        lines="{url}/blob/{commit}/{path}#L{start}-L{end}",
+    ),
+    "gitlab": PermalinkTemplate(
+        file="{url}/-/blob/{commit}/{path}",
+        line="{url}/-/blob/{commit}/{path}#L{start}",
+        lines="{url}/-/blob/{commit}/{path}#L{start}-{end}",
+    ),
+}
+
+#: Hostnames recognised without a ``host`` key.
+KNOWN_HOSTNAMES = {"github.com": "github", "gitlab.com": "gitlab"}
+
+
+def template_for(*, url: str, host: str | None, permalink: str | None, where: str) -> PermalinkTemplate:
+    """Choose the permalink template for a repository entry.
+
+    *permalink* is a user template with ``{url} {commit} {path} {start} {end}``
+    (the ``lines`` form); its ``file`` and ``line`` forms drop the fragment and
+    repeat the start line. *where* names the config entry for error messages.
+    """
+    if permalink:
+        base, _, _ = permalink.partition("#")
+        return PermalinkTemplate(file=base, line=permalink.replace("{end}", "{start}"), lines=permalink)
+    if host:
+        if host not in HOSTS:
+            raise ConfigError(f"{where}: unknown host {host!r}; use one of {sorted(HOSTS)} or give 'permalink'")
+        return HOSTS[host]
+    hostname = (urlsplit(url).hostname or "").lower()
+    if hostname in KNOWN_HOSTNAMES:
+        return HOSTS[KNOWN_HOSTNAMES[hostname]]
+    if urlsplit(url).scheme == "file" or not hostname:
+        # Local test and mirror remotes: link in GitHub's shape so pages stay clickable.
+        return HOSTS["github"]
+    raise ConfigError(
+        f"{where}: unknown host {hostname!r}; set 'host' to one of {sorted(HOSTS)} "
+        "or give a 'permalink' template such as '{url}/src/commit/{commit}/{path}#L{start}-L{end}'"
+    )

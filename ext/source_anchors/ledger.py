@@ -1,0 +1,295 @@
+"""Generated pages: the source ledger, the licence notes, the feedback line.
+
+Directives leave placeholders while reading; ``doctree-resolved`` fills them from
+the domain's records of the whole book, so the pages stay current on incremental
+builds (they are rewritten on every build, see ``env-updated``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import quote
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from .collect import get_domain
+from .diagnostics import Subtype, warn
+from .engine import Engine
+from .errors import SourceAnchorsError
+from .licences import identify_licence, survey
+from .reproduce import count_reproduced, upstream_line_index
+from .state import get_state
+
+#: The generated pages' words, in the book's language.
+LABELS = {
+    "repo": "仓库", "url": "地址", "commit": "固定提交", "verified": "验证方式", "licence": "许可证",
+    "anchors": "锚点数", "path": "文件", "lines": "行", "link": "永久链接", "cited": "引用位置",
+    "git": "git：按提交导出", "dist": "发行包：{dist}，逐文件核对 git blob id（{n} 个文件已核对）",
+    "unknown": "未能识别", "reproduced": "本书文字块中逐字复现的上游代码行（仅计实际内容行）：{n}",
+    "whole": "整个文件",
+}
+
+
+class ledger_placeholder(nodes.General, nodes.Element):
+    """Replaced by generated content on ``doctree-resolved``."""
+
+
+class LedgerDirective(SphinxDirective):
+    """``source-ledger``: every repository, pin, verification, licence and anchored location."""
+
+    kind = "ledger"
+
+    def run(self) -> list[nodes.Node]:
+        """Leave a placeholder and mark this page as generated."""
+        get_domain(self.env).add_ledger(self.env.docname)
+        node = ledger_placeholder(kind=self.kind)
+        self.set_source_info(node)
+        return [node]
+
+
+class LicenceNotesDirective(LedgerDirective):
+    """``licence-notes``: identified licences and everything awaiting rights review."""
+
+    kind = "licences"
+
+
+class FeedbackLineDirective(SphinxDirective):
+    """``feedback-line``: a mailto link naming the chapter and its short pin, and the feedback page."""
+
+    option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
+                                             "page": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        """Render the feedback paragraph for this page's pin."""
+        state = get_state(str(self.env.srcdir))
+        page = state.page(self.env.docname, self.env.doc2path(self.env.docname))
+        repo = page.front_matter.get("source-repo") or state.settings.default_repo
+        pin = state.engine.pins.get(str(repo))
+        chapter = self.options.get("chapter", self.env.docname)
+        subject = f"[反馈] {chapter} @ {pin.name}@{pin.short}" if pin else f"[反馈] {chapter}"
+        para = nodes.paragraph(classes=["sa-feedback"])
+        para += nodes.Text("发现错误或有改进建议？")
+        address = state.settings.feedback_email
+        if address:
+            para += nodes.reference("", "发邮件反馈本章", refuri=f"mailto:{address}?subject={quote(subject)}")
+            para += nodes.Text(f"（{address}，主题已填好），或查看")
+        else:
+            warn("feedback-line: set source_anchors_feedback_email in conf.py", Subtype.config,
+                 location=(self.env.docname, self.lineno))
+        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
+                            refexplicit=True, refwarn=True)
+        xref += nodes.inline("", "反馈说明")
+        para += xref
+        para += nodes.Text("。")
+        return [para]
+
+
+def _table(header: list[str], rows: list[list[nodes.Node | str]], widths: list[int] | None = None) -> nodes.table:
+    table = nodes.table(classes=["sa-table"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for width in widths or [1] * len(header):
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    group += head
+    head += _row(header)
+    body = nodes.tbody()
+    group += body
+    for row in rows:
+        body += _row(row)
+    return table
+
+
+def _row(cells: list[nodes.Node | str]) -> nodes.row:
+    row = nodes.row()
+    for cell in cells:
+        entry = nodes.entry()
+        para = nodes.paragraph()
+        para += nodes.Text(cell) if isinstance(cell, str) else cell
+        entry += para
+        row += entry
+    return row
+
+
+def _link(text: str, uri: str) -> nodes.reference:
+    return nodes.reference("", text, refuri=uri)
+
+
+def _tree_note(engine: Engine, repo: str, records: list[dict[str, Any]]) -> str:
+    try:
+        tree = engine.tree(repo)
+    except SourceAnchorsError as error:
+        return f"未获取：{error}"
+    if tree.method == "git":
+        return LABELS["git"]
+    return LABELS["dist"].format(dist=tree.dist, n=len({r["path"] for r in records if r.get("path")}))
+
+
+def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
+    """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
+    try:
+        tree = engine.tree(repo)
+    except SourceAnchorsError:
+        return None, LABELS["unknown"]
+    candidates = sorted(p for p in tree.blobs if "/" not in p and p.lower().startswith(("licen", "copying")))
+    for path in candidates:
+        match = identify_licence(tree.read_bytes(path).decode("utf-8", "replace"))
+        if match:
+            return path, f"{match.spdx_id}（score {match.score:.2f}）"
+    return (candidates[0] if candidates else None), LABELS["unknown"]
+
+
+def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
+    state = get_state(str(app.srcdir))
+    engine = state.engine
+    records = [r for r in get_domain(app.env).all_anchors() if r.get("repo")]
+    by_repo: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for record in records:
+        by_repo[record["repo"]].append(record)
+    out: list[nodes.Node] = []
+    summary_rows: list[list[nodes.Node | str]] = []
+    for repo in sorted(by_repo):
+        pin = engine.pins.get(repo)
+        if pin is None:
+            continue
+        _, licence = _root_licence(engine, repo)
+        summary_rows.append([repo, _link(pin.url, pin.url), _link(pin.commit, pin.permalink("")),
+                             _tree_note(engine, repo, by_repo[repo]), licence, str(len(by_repo[repo]))])
+    out.append(_table([LABELS[k] for k in ("repo", "url", "commit", "verified", "licence", "anchors")],
+                      summary_rows, [2, 4, 4, 4, 2, 1]))
+    out.append(_reproduction(app))
+    for repo in sorted(by_repo):
+        section = nodes.section(ids=[f"sa-ledger-{repo}"])
+        section += nodes.title("", f"{repo} 的锚定位置")
+        by_file: dict[str, dict[tuple[int, int], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+        for record in by_repo[repo]:
+            if record.get("path"):
+                by_file[record["path"]][(record["start"], record["end"])].append(record)
+        for path in sorted(by_file):
+            rows: list[list[nodes.Node | str]] = []
+            for (start, end), cites in sorted(by_file[path].items()):
+                first = cites[0]
+                lines = LABELS["whole"] if first.get("kind") == "module" else (
+                    f"L{start}" if start == end else f"L{start}–L{end}")
+                back = nodes.inline()
+                for index, cite in enumerate(sorted(cites, key=lambda c: (c["doc"], c["line"]))):
+                    if index:
+                        back += nodes.Text(" · ")
+                    uri = app.builder.get_relative_uri(docname, cite["doc"]) + "#" + cite["id"]
+                    back += nodes.reference("", f"{cite['label']}（{cite['doc']}:{cite['line']}）",
+                                            refuri=uri, classes=["sa-backlink"])
+                rows.append([lines, _link(first["permalink"].rsplit("/", 1)[-1], first["permalink"]), back])
+            file_title = nodes.paragraph(classes=["sa-ledger-file"])
+            file_title += nodes.literal("", path)
+            section += file_title
+            section += _table([LABELS["lines"], LABELS["link"], LABELS["cited"]], rows, [1, 3, 6])
+        out.append(section)
+    return out
+
+
+def _reproduction(app: Sphinx) -> nodes.Node:
+    state = get_state(str(app.srcdir))
+    engine = state.engine
+    texts: list[tuple[str, str]] = []
+    for repo, pin in sorted(engine.pins.items()):
+        try:
+            tree = engine.tree(repo)
+        except SourceAnchorsError:
+            continue
+        for path in sorted(tree.blobs):
+            if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
+                try:
+                    texts.append((f"{repo}:{path}", tree.read_bytes(path, max_bytes=state.settings.max_file_bytes)
+                                  .decode("utf-8")))
+                except (SourceAnchorsError, UnicodeDecodeError):
+                    continue
+    literals = get_domain(app.env).data["literals"]
+    blocks = [(doc, line, text) for doc in sorted(literals) for line, text in literals[doc]]
+    result = count_reproduced(blocks, upstream_line_index(texts))
+    if result.total > state.settings.reproduced_lines_max:
+        for hit in result.hits:
+            warn(f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
+                 Subtype.reproduced, location=(hit.docname, hit.line))
+    para = nodes.paragraph(classes=["sa-reproduced"])
+    para += nodes.Text(LABELS["reproduced"].format(n=result.total))
+    return para
+
+
+def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
+    state = get_state(str(app.srcdir))
+    engine = state.engine
+    out: list[nodes.Node] = []
+    for repo, pin in sorted(engine.pins.items()):
+        section = nodes.section(ids=[f"sa-licence-{repo}"])
+        section += nodes.title("", f"{repo}（{pin.short}）")
+        path, licence = _root_licence(engine, repo)
+        para = nodes.paragraph()
+        para += nodes.Text("仓库根许可证（离线比对 SPDX 许可证库识别）：")
+        if path:
+            para += _link(f"{path} — {licence}", pin.permalink(path))
+        else:
+            para += nodes.Text(LABELS["unknown"])
+        section += para
+        try:
+            listing = engine.listing(repo)
+        except SourceAnchorsError as error:
+            section += nodes.paragraph("", f"未能取得提交的文件清单：{error}")
+            out.append(section)
+            continue
+        found = survey(sorted(listing.items()), root_licence=path)
+        para = nodes.paragraph()
+        para += nodes.Text(f"提交中共 {len(listing)} 个文件。以下各项尚待权益终审：")
+        section += para
+        items = nodes.bullet_list()
+        others = found.other_licence_files
+        items += _item(f"其他许可/版权声明文件（{len(others)} 个）", others, pin)
+        for category, paths in found.assets_by_category().items():
+            items += _item(f"{category}（{len(paths)} 个）", paths, pin)
+        section += items
+        out.append(section)
+    own = Path(app.confdir) / "LICENSE"
+    if own.is_file():
+        match = identify_licence(own.read_text("utf-8", errors="replace"))
+        para = nodes.paragraph(classes=["sa-own-licence"])
+        para += nodes.Text("本仓库（书稿与扩展）自身的许可证："
+                           + (f"{match.spdx_id}（LICENSE，score {match.score:.2f}）。" if match else "LICENSE。"))
+        out.append(para)
+    return out
+
+
+def _item(title: str, paths: tuple[str, ...] | list[str], pin: Any) -> nodes.list_item:
+    item = nodes.list_item()
+    para = nodes.paragraph()
+    para += nodes.Text(title + ("：" if paths else "：无"))
+    item += para
+    if paths:
+        inner = nodes.bullet_list(classes=["sa-review-list"])
+        for path in paths:
+            entry = nodes.list_item()
+            p = nodes.paragraph()
+            p += _link(path, pin.permalink(path))
+            entry += p
+            inner += entry
+        item += inner
+    return item
+
+
+def _fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(ledger_placeholder)):
+        content = _ledger(app, docname) if node["kind"] == "ledger" else _licences(app, docname)
+        node.replace_self(content)
+
+
+def setup(app: Sphinx) -> None:
+    """Register the generated-page directives."""
+    app.add_node(ledger_placeholder)
+    app.add_directive("source-ledger", LedgerDirective)
+    app.add_directive("licence-notes", LicenceNotesDirective)
+    app.add_directive("feedback-line", FeedbackLineDirective)
+    app.connect("doctree-resolved", _fill)

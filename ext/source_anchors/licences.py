@@ -1,0 +1,353 @@
+"""Offline licence identification and a rights-review survey of a pinned tree.
+
+The book links to upstream code and never reproduces it, but a reviewer
+still needs to know what licence the pinned tree is under, which other
+licence files it carries (vendored code, bundled fonts, ...) and which
+files are probably not the project's own code at all.  Everything here is
+pure and offline: the caller lists the tree and reads file texts; this
+module only classifies paths and texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import PurePosixPath
+
+import askalono
+
+__all__ = [
+    "ASSET_SUFFIXES",
+    "CONFIG_NAME_GLOBS",
+    "LICENCE_SCORE_THRESHOLD",
+    "STATIC_DIRS",
+    "VENDOR_DIRS",
+    "LicenceMatch",
+    "Survey",
+    "classify_asset",
+    "identify_licence",
+    "is_licence_file",
+    "survey",
+]
+
+# askalono scores a text by its similarity to the SPDX reference texts.
+# Standard licences with a real copyright line score ~0.99-1.0; truncated,
+# paraphrased or merely licence-flavoured prose lands well below 0.5 (a
+# third of the MIT text scores ~0.4).  0.8 is askalono's own "confident"
+# cut-off and leaves room for reflowed text and an extra header line.
+LICENCE_SCORE_THRESHOLD = 0.8
+
+
+@dataclass(frozen=True)
+class LicenceMatch:
+    """A licence recognised in a text.
+
+    ``spdx_id`` is the SPDX licence identifier (``"MIT"``, ``"Apache-2.0"``)
+    and ``score`` askalono's similarity in ``[0, 1]``.
+    """
+
+    spdx_id: str
+    score: float
+
+
+def identify_licence(text: str) -> LicenceMatch | None:
+    """Identify the licence in *text*, offline.
+
+    Returns ``None`` for blank text or when the best match scores below
+    :data:`LICENCE_SCORE_THRESHOLD`: askalono always names *some* licence,
+    so a low-scoring name is noise, not an answer.
+    """
+    if not text.strip():
+        # askalono happily returns a 0.0-scored guess for "", skip the work.
+        return None
+    result = askalono.identify(text)
+    score = float(result.score)
+    if score < LICENCE_SCORE_THRESHOLD:
+        return None
+    return LicenceMatch(spdx_id=str(result.name), score=score)
+
+
+# --- licence-like file names -------------------------------------------------
+
+# The keyword must end at a separator or the end of the name, so
+# ``noticeable.md`` is not a licence file, but any prefix is allowed so
+# ``MIT-LICENSE``, ``THIRD_PARTY_NOTICES`` and ``ThirdPartyNotices.txt`` are.
+_LICENCE_NAME = re.compile(
+    r"(?:licen[cs]e|copying|notice|copyright|patents)s?(?:[-_. ]|$)"
+)
+
+# Directories that hold licence texts only (REUSE's ``LICENSES/``, wheel's
+# ``*.dist-info/licenses/``), whatever the files inside are called.
+_LICENCE_DIRS = frozenset({"license", "licenses", "licence", "licences"})
+
+# A licence-named file with one of these suffixes is code about licences
+# (``license.py``, ``licences.py``, ``copyright.js``), not a licence text.
+# Anything else counts, so ``COPYING.LESSER``, ``LICENSE.APACHE2`` and a
+# generated ``THIRD_PARTY_LICENSES.json`` inventory do.
+_SOURCE_SUFFIXES = frozenset(
+    {
+        ".c", ".cpp", ".cs", ".css", ".go", ".h", ".hpp", ".ipynb", ".java",
+        ".js", ".jsx", ".kt", ".mjs", ".php", ".pl", ".py", ".pyc", ".pyi",
+        ".pyx", ".rb", ".rs", ".scss", ".sh", ".swift", ".ts", ".tsx",
+    }
+)  # fmt: skip
+
+
+def is_licence_file(path: str) -> bool:
+    """Tell whether *path* (POSIX, relative to the tree root) is licence-like.
+
+    Case-insensitively, a file is licence-like when either
+
+    * its name contains ``LICENSE``/``LICENCE``, ``COPYING``, ``NOTICE``,
+      ``COPYRIGHT`` or ``PATENTS`` (optionally plural; ``UNLICENSE`` is
+      covered by ``LICENSE``) followed by a separator (``-``, ``_``, ``.``,
+      space) or the end of the name: ``LICENSE``, ``licence.txt``,
+      ``LICENSE-MIT``, ``COPYING.LESSER``, ``MIT-LICENSE``,
+      ``THIRD_PARTY_NOTICES.md``, ``UNLICENSE``; or
+    * it sits anywhere under a ``license(s)``/``licence(s)`` directory:
+      ``LICENSES/Apache-2.0.txt``;
+
+    and in both cases its suffix is not a source-code or config suffix, so
+    ``src/pkg/license.py`` and ``licenses/__init__.py`` are not licence
+    files.  Over-matching is deliberate: a spurious entry costs a reviewer
+    a glance, a missed licence costs much more.
+    """
+    pure = PurePosixPath(path.lower())
+    if pure.suffix in _SOURCE_SUFFIXES:
+        return False
+    if _LICENCE_DIRS.intersection(pure.parent.parts):
+        return True
+    return _LICENCE_NAME.search(pure.name) is not None
+
+
+# --- likely third-party or non-code assets -----------------------------------
+
+# Suffix -> category.  Compound suffixes (``.min.js``) win over their tail
+# (``.js``) because lookup tries the longest candidate first.  Plain
+# JavaScript is flagged because that is where vendored bundles and
+# generated files hide (``workbox-f1770938.js``); TypeScript is nearly
+# always first-party source, so it is treated as ordinary code.
+ASSET_SUFFIXES: dict[str, str] = {
+    # Minified or generated bundles: almost never hand-written.
+    ".min.js": "minified",
+    ".min.mjs": "minified",
+    ".min.css": "minified",
+    ".map": "minified",
+    # Front-end code and styles.
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".css": "stylesheet",
+    ".scss": "stylesheet",
+    ".sass": "stylesheet",
+    ".less": "stylesheet",
+    # Fonts carry their own licences (OFL, ...) more often than not.
+    ".woff": "font",
+    ".woff2": "font",
+    ".ttf": "font",
+    ".otf": "font",
+    ".eot": "font",
+    # Images, audio, video.
+    ".png": "image",
+    ".jpg": "image",
+    ".jpeg": "image",
+    ".gif": "image",
+    ".svg": "image",
+    ".webp": "image",
+    ".avif": "image",
+    ".ico": "image",
+    ".bmp": "image",
+    ".tif": "image",
+    ".tiff": "image",
+    ".mp3": "audio",
+    ".wav": "audio",
+    ".ogg": "audio",
+    ".flac": "audio",
+    ".m4a": "audio",
+    ".mp4": "video",
+    ".webm": "video",
+    ".mov": "video",
+    ".avi": "video",
+    ".mkv": "video",
+    # Data sets and serialised data: may be scraped or third-party.
+    ".csv": "data",
+    ".tsv": "data",
+    ".json": "data",
+    ".jsonl": "data",
+    ".ndjson": "data",
+    ".parquet": "data",
+    ".feather": "data",
+    ".arrow": "data",
+    ".avro": "data",
+    ".xls": "data",
+    ".xlsx": "data",
+    ".ods": "data",
+    ".sqlite": "data",
+    ".db": "data",
+    ".h5": "data",
+    ".hdf5": "data",
+    ".npy": "data",
+    ".npz": "data",
+    ".pkl": "data",
+    ".pickle": "data",
+    # Documents: often someone else's paper or manual.
+    ".pdf": "document",
+    ".doc": "document",
+    ".docx": "document",
+    ".ppt": "document",
+    ".pptx": "document",
+    ".odt": "document",
+    ".epub": "document",
+    # Notebooks embed rendered outputs (images, fetched text), not just code.
+    ".ipynb": "notebook",
+    # Opaque binaries.
+    ".zip": "archive",
+    ".tar": "archive",
+    ".gz": "archive",
+    ".tgz": "archive",
+    ".bz2": "archive",
+    ".xz": "archive",
+    ".7z": "archive",
+    ".whl": "archive",
+    ".jar": "archive",
+    ".so": "binary",
+    ".dll": "binary",
+    ".dylib": "binary",
+    ".exe": "binary",
+    ".pyd": "binary",
+    ".bin": "model weights",
+    ".onnx": "model weights",
+    ".pt": "model weights",
+    ".pth": "model weights",
+    ".ckpt": "model weights",
+    ".safetensors": "model weights",
+}
+
+# Directories whose whole subtree is third-party by convention, whatever
+# the file type; these win over the suffix table.
+VENDOR_DIRS: tuple[str, ...] = (
+    "vendor",
+    "vendors",
+    "vendored",
+    "_vendor",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "node_modules",
+    "bower_components",
+)
+
+# Directories of published files.  A file here gets its suffix category if
+# it has one, else the generic "static" (``CNAME``, ``robots.txt``, ...).
+STATIC_DIRS: tuple[str, ...] = ("static", "_static", "public", "assets", "media")
+
+# Tooling config that happens to use an asset suffix (``package.json``,
+# ``next.config.mjs``, ``.eslintrc.json``): first-party config, not assets.
+CONFIG_NAME_GLOBS: tuple[str, ...] = (
+    ".*",
+    "package*.json",
+    "tsconfig*.json",
+    "jsconfig*.json",
+    "composer.json",
+    "*.config.*",
+)
+
+
+def _suffix_category(name: str) -> str | None:
+    """Category of the longest suffix of *name* found in the table."""
+    # Candidates from longest to shortest: "a.min.js" -> ".min.js", ".js".
+    start = name.find(".", 1)
+    while start != -1:
+        category = ASSET_SUFFIXES.get(name[start:])
+        if category is not None:
+            return category
+        start = name.find(".", start + 1)
+    return None
+
+
+def classify_asset(path: str) -> str | None:
+    """Categorise *path* if it is a likely third-party or non-code asset.
+
+    Rules, first match wins (all case-insensitive):
+
+    1. under a :data:`VENDOR_DIRS` directory -> ``"vendored"``
+       (``static/vendor/jquery.js``, ``node_modules/x/index.js``);
+    2. name matches :data:`CONFIG_NAME_GLOBS` -> ``None``
+       (``package.json``, ``next.config.mjs``);
+    3. suffix in :data:`ASSET_SUFFIXES` -> its category
+       (``app.min.js`` -> ``"minified"``, ``logo.PNG`` -> ``"image"``,
+       ``data/train.csv`` -> ``"data"``);
+    4. under a :data:`STATIC_DIRS` directory -> ``"static"``
+       (``docs/static/CNAME``);
+    5. otherwise ``None``: ordinary code, docs and config
+       (``pkg/mod.py``, ``README.md``, ``pyproject.toml``).
+    """
+    pure = PurePosixPath(path.lower())
+    directories = pure.parent.parts
+    if any(part in VENDOR_DIRS for part in directories):
+        return "vendored"
+    if any(fnmatchcase(pure.name, glob) for glob in CONFIG_NAME_GLOBS):
+        return None
+    category = _suffix_category(pure.name)
+    if category is not None:
+        return category
+    if any(part in STATIC_DIRS for part in directories):
+        return "static"
+    return None
+
+
+# --- the survey --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Survey:
+    """Rights-review findings for one pinned tree.
+
+    ``root_licence_path`` is the tree's main licence file, if any;
+    ``other_licence_files`` every other licence-like path; ``assets`` the
+    ``(path, category)`` pairs of likely third-party or non-code files;
+    ``licence_blobs`` the ``(path, blob id)`` of every licence-like file
+    (root included), so the caller can fetch their texts for
+    :func:`identify_licence`.  All tuples are sorted by path.
+    """
+
+    root_licence_path: str | None
+    other_licence_files: tuple[str, ...]
+    assets: tuple[tuple[str, str], ...]
+    licence_blobs: tuple[tuple[str, str], ...] = field(default=())
+
+    def assets_by_category(self) -> dict[str, list[str]]:
+        """Asset paths grouped by category, categories in sorted order."""
+        grouped: dict[str, list[str]] = {}
+        for path, category in sorted(self.assets, key=lambda a: (a[1], a[0])):
+            grouped.setdefault(category, []).append(path)
+        return grouped
+
+
+def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None) -> Survey:
+    """Survey a pinned tree given as ``(path, git blob id)`` entries.
+
+    *root_licence* is the path of the tree's main licence file (or ``None``);
+    it is reported as such and left out of ``other_licence_files`` even if
+    its name would not pass :func:`is_licence_file`.  A licence-like file is
+    never also listed as an asset.  Pure: nothing is read from disk.
+    """
+    # Keyed by path so a repeated entry (e.g. a re-listed tree) counts once.
+    blobs = dict(entries)
+    licence_paths = sorted(
+        path for path in blobs if path == root_licence or is_licence_file(path)
+    )
+    licence_set = frozenset(licence_paths)
+    assets: list[tuple[str, str]] = []
+    for path in sorted(blobs):
+        category = None if path in licence_set else classify_asset(path)
+        if category is not None:
+            assets.append((path, category))
+    return Survey(
+        root_licence_path=root_licence,
+        other_licence_files=tuple(p for p in licence_paths if p != root_licence),
+        assets=tuple(assets),
+        licence_blobs=tuple((p, blobs[p]) for p in licence_paths),
+    )

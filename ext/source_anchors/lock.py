@@ -1,0 +1,150 @@
+"""The lock file: read, compare, write atomically (pure).
+
+Format (JSON, keys sorted, two-space indent)::
+
+    {"version": 1,
+     "anchors": {"<repo>": {"<dotted.path[::match]>": {
+         "commit": ..., "path": ..., "start": ..., "end": ..., "sha256": ..., "blob": ...}}}}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import LockError
+
+LOCK_VERSION = 1
+_FIELDS = {"commit": str, "path": str, "start": int, "end": int, "sha256": str, "blob": str}
+_HEX = {"commit": 40, "sha256": 64, "blob": 40}
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the lock remembers of one (repo, target)."""
+
+    commit: str
+    path: str
+    start: int
+    end: int
+    sha256: str
+    blob: str
+
+    def describe(self) -> str:
+        """``path:Lstart-Lend``."""
+        return f"{self.path}:L{self.start}" + (f"-L{self.end}" if self.end != self.start else "")
+
+
+@dataclass(frozen=True)
+class Lock:
+    """All records, by repository name and target key."""
+
+    path: Path
+    records: Mapping[str, Mapping[str, Record]]
+
+    def get(self, repo: str, key: str) -> Record | None:
+        """The record of (repo, key), if any."""
+        return self.records.get(repo, {}).get(key)
+
+    def blobs_for(self, repo: str, commit: str) -> dict[str, str]:
+        """{path: blob} from records made at *commit* (they vouch for distribution files)."""
+        return {r.path: r.blob for r in self.records.get(repo, {}).values() if r.commit == commit}
+
+    def with_records(self, additions: Iterable[tuple[str, str, Record]], *,
+                     replace: bool = False) -> Lock:
+        """A new lock: *additions* merged in (all of them when *replace*, else only new keys)."""
+        merged: dict[str, dict[str, Record]] = {} if replace else \
+            {repo: dict(recs) for repo, recs in self.records.items()}
+        for repo, key, record in additions:
+            bucket = merged.setdefault(repo, {})
+            if replace or key not in bucket:
+                bucket[key] = record
+        return Lock(path=self.path, records=merged)
+
+    def dumps(self) -> str:
+        """The lock as stable JSON text."""
+        data = {"version": LOCK_VERSION,
+                "anchors": {repo: {key: asdict(rec) for key, rec in sorted(recs.items())}
+                            for repo, recs in sorted(self.records.items()) if recs}}
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def read_lock(path: Path) -> Lock:
+    """Read and validate the lock at *path*; an absent file is an empty lock."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return Lock(path=path, records={})
+    except (OSError, UnicodeDecodeError) as error:
+        raise LockError(f"{path}: cannot read the lock: {error}") from error
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LockError(f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
+                        "restore it from version control or delete it and run update") from error
+    if not isinstance(data, dict) or not isinstance(data.get("anchors"), dict):
+        raise LockError(f"{path}:1: the lock must be an object with 'version' and 'anchors'")
+    version = data.get("version")
+    if not isinstance(version, int) or version > LOCK_VERSION or version < 1:
+        raise LockError(f"{path}:1: lock format version {version!r} is not supported by this "
+                        f"extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
+    records: dict[str, dict[str, Record]] = {}
+    for repo, entries in data["anchors"].items():
+        if not isinstance(entries, dict):
+            raise LockError(f"{path}:{_line_of(text, repo)}: anchors of {repo!r} must be an object")
+        for key, raw in entries.items():
+            records.setdefault(repo, {})[key] = _record(raw, path, text, repo, key)
+    return Lock(path=path, records=records)
+
+
+def _record(raw: Any, path: Path, text: str, repo: str, key: str) -> Record:
+    where = f"{path}:{_line_of(text, key)}: record {repo}:{key}"
+    if not isinstance(raw, dict):
+        raise LockError(f"{where} must be an object")
+    for name, kind in _FIELDS.items():
+        value = raw.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise LockError(f"{where}: field {name!r} is missing or not a {kind.__name__}")
+        if name in _HEX and not re.fullmatch(f"[0-9a-f]{{{_HEX[name]}}}", value):
+            raise LockError(f"{where}: field {name!r} is not a {_HEX[name]}-digit hex id")
+    if not 1 <= raw["start"] <= raw["end"]:
+        raise LockError(f"{where}: lines {raw['start']}-{raw['end']} are not a valid range")
+    return Record(**{name: raw[name] for name in _FIELDS})
+
+
+def _line_of(text: str, key: str) -> int:
+    index = text.find(json.dumps(key, ensure_ascii=False))
+    return text.count("\n", 0, index) + 1 if index >= 0 else 1
+
+
+def write_lock(lock: Lock) -> bool:
+    """Write *lock* atomically (temp file renamed over the old); False when unchanged."""
+    text = lock.dumps()
+    try:
+        if lock.path.read_text("utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    atomic_write(lock.path, text)
+    return True
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write *text* to *path* through a temporary file in the same directory and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

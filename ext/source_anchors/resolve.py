@@ -1,0 +1,251 @@
+"""Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
+
+Modules are visited with griffe one at a time, only those a target touches
+(plus their ancestor packages and the modules an alias or base class leads
+to), each at most once per :class:`Resolver`. Nothing is imported or executed:
+griffe's static visitor reads the text; inspection is never used.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import griffe
+
+from . import statements
+from .config import RepoPin
+from .errors import ResolveError, UpstreamFileError
+from .sources import Tree
+
+#: Bump when the resolution rules change, so cached results are recomputed.
+RESOLVER_VERSION = 1
+_MAX_HOPS = 50
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where an anchor points: file, 1-based inclusive lines, and content hashes."""
+
+    path: str
+    start: int
+    end: int
+    kind: str
+    sha256: str
+    blob: str
+
+    @property
+    def whole_file(self) -> bool:
+        """Whether the location is a whole module (linked without a line fragment)."""
+        return self.kind == "module"
+
+    def describe(self) -> str:
+        """``path:Lstart-Lend`` (or the bare path for a module)."""
+        if self.whole_file:
+            return self.path
+        return f"{self.path}:L{self.start}" + (f"-L{self.end}" if self.end != self.start else "")
+
+
+def lines_hash(lines: list[str], start: int, end: int) -> str:
+    """sha256 of lines *start*..*end* joined with newlines, no trailing newline."""
+    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+
+
+class Resolver:
+    """Resolves targets in one pinned tree, visiting each needed module once."""
+
+    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int,
+                 on_read: Callable[[str], None] | None = None) -> None:
+        self.tree = tree
+        self.pin = pin
+        self.max_file_bytes = max_file_bytes
+        self.on_read = on_read
+        #: Modules visited so far (a measure for benchmarks and tests).
+        self.modules_parsed = 0
+        self._packages = pin.package_dirs()
+        self._modules: dict[str, griffe.Module | None] = {}
+        self._module_file: dict[str, str] = {}
+        self._failures: dict[str, UpstreamFileError] = {}
+        self._lines: dict[str, list[str]] = {}
+        self._asts: dict[str, ast.Module] = {}
+        self._collection = griffe.ModulesCollection()
+        self._lines_collection = griffe.LinesCollection()
+
+    # -- public -------------------------------------------------------------
+
+    def resolve(self, path: str, match: str | None = None) -> Location:
+        """Resolve dotted *path*, narrowed to the statement holding *match* if given."""
+        obj = self._object(path, hops=0)
+        file = self._file_of(obj)
+        lines = self._lines[file]
+        if obj.is_module:
+            start, end, kind = 1, max(len(lines), 1), "module"
+        else:
+            start, end = self._span(obj, file)
+            kind = obj.kind.value
+        if match is not None:
+            start, end = self._narrow(file, start, end, match, path)
+            kind = "statement"
+        return Location(path=file, start=start, end=end, kind=kind,
+                        sha256=lines_hash(lines, start, end), blob=self.tree.blobs[file])
+
+    def file_lines(self, path: str) -> list[str]:
+        """The text lines of an exported file (read and checked once)."""
+        if path not in self._lines:
+            self._lines[path] = self._text(path).splitlines()
+        return self._lines[path]
+
+    # -- objects ------------------------------------------------------------
+
+    def _object(self, path: str, *, hops: int) -> griffe.Object:
+        if hops > _MAX_HOPS:
+            raise ResolveError(f"{path}: aliases or bases form a cycle")
+        parts = path.split(".")
+        if parts[0] not in self._packages:
+            raise ResolveError(
+                f"{path}: {parts[0]!r} is not a package of {self.pin.name} "
+                f"(packages: {', '.join(sorted(self._packages))})",
+                closest=tuple(difflib.get_close_matches(parts[0], self._packages)))
+        obj: griffe.Object = self._module(parts[0], path)
+        for index, name in enumerate(parts[1:], start=1):
+            obj = self._member(obj, name, ".".join(parts[:index]), hops=hops)
+        return obj
+
+    def _member(self, obj: griffe.Object, name: str, where: str, *, hops: int) -> griffe.Object:
+        if obj.is_module:
+            sub = self._submodule(obj, name)
+            if sub is not None:
+                return sub
+        found = obj.members.get(name) if (obj.is_module or obj.is_class) else None
+        if found is not None:
+            if found.is_alias:
+                return self._object(found.target_path, hops=hops + 1)  # type: ignore[union-attr]
+            return found  # type: ignore[return-value]
+        if obj.is_class:
+            for base in obj.bases:  # type: ignore[union-attr]
+                base_path = getattr(base, "canonical_path", str(base))
+                try:
+                    base_obj = self._object(base_path, hops=hops + 1)
+                    if base_obj.is_class:
+                        return self._member(base_obj, name, base_path, hops=hops + 1)
+                except ResolveError:
+                    continue
+        names = set(obj.members) if (obj.is_module or obj.is_class) else set()
+        if obj.is_module:
+            names |= self._submodule_names(obj)
+        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
+        hint = f"; closest: {', '.join(close)}" if close else ""
+        raise ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+    def _submodule(self, module: griffe.Object, name: str) -> griffe.Module | None:
+        dotted = f"{module.path}.{name}"
+        if dotted in self._modules or self._module_path(dotted) is not None:
+            return self._module(dotted, dotted)
+        return None
+
+    def _submodule_names(self, module: griffe.Object) -> set[str]:
+        base = self._module_file.get(module.path, "")
+        if not base.endswith("/__init__.py"):
+            return set()
+        folder = base[: -len("__init__.py")]
+        names = set()
+        for path in self.tree.blobs:
+            if path.startswith(folder):
+                rest = path[len(folder):]
+                head = rest.split("/", 1)[0]
+                if rest.endswith(".py") and head != "__init__.py":
+                    names.add(head.removesuffix(".py"))
+        return names
+
+    def _module_path(self, dotted: str) -> str | None:
+        parts = dotted.split(".")
+        base = "/".join([self._packages[parts[0]], *parts[1:]])
+        for candidate in (f"{base}/__init__.py", f"{base}.py"):
+            if self.tree.has(candidate):
+                return candidate
+        return None
+
+    def _module(self, dotted: str, asked: str) -> griffe.Module:
+        if dotted in self._failures:
+            raise self._failures[dotted]
+        cached = self._modules.get(dotted)
+        if cached is not None:
+            return cached
+        file = self._module_path(dotted)
+        if file is None:
+            raise ResolveError(f"{asked}: no module file for {dotted} in {self.pin.name}")
+        parts = dotted.split(".")
+        parent = self._module(".".join(parts[:-1]), asked) if len(parts) > 1 else None
+        try:
+            code = "\n".join(self.file_lines(file))
+            module = griffe.visit(parts[-1], filepath=self.tree.root / file, code=code, parent=parent,
+                                  modules_collection=self._collection,
+                                  lines_collection=self._lines_collection)
+        except UpstreamFileError as error:
+            self._failures[dotted] = error
+            raise
+        except SyntaxError as error:
+            failure = UpstreamFileError(f"{file}: syntax error at line {error.lineno}: {error.msg}")
+            self._failures[dotted] = failure
+            raise failure from error
+        except (RecursionError, MemoryError, ValueError) as error:
+            failure = UpstreamFileError(f"{file}: cannot be parsed ({type(error).__name__})")
+            self._failures[dotted] = failure
+            raise failure from error
+        self.modules_parsed += 1
+        if parent is None:
+            self._collection.set_member(dotted, module)
+        else:
+            parent.set_member(parts[-1], module)
+        self._modules[dotted] = module
+        self._module_file[dotted] = file
+        return module
+
+    # -- lines --------------------------------------------------------------
+
+    def _text(self, path: str) -> str:
+        data = self.tree.read_bytes(path, max_bytes=self.max_file_bytes)
+        if self.on_read is not None:
+            self.on_read(path)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise UpstreamFileError(f"{path}: not valid UTF-8 (byte {error.start}); not parsed") from error
+
+    def _file_of(self, obj: griffe.Object) -> str:
+        module = obj if obj.is_module else obj.module
+        return self._module_file[module.path]
+
+    def _ast(self, file: str) -> ast.Module:
+        if file not in self._asts:
+            self._asts[file] = ast.parse("\n".join(self._lines[file]))
+        return self._asts[file]
+
+    def _span(self, obj: griffe.Object, file: str) -> tuple[int, int]:
+        start, end = obj.lineno or 1, obj.endlineno or obj.lineno or 1
+        if obj.is_function or obj.is_class or "property" in getattr(obj, "labels", ()):
+            # griffe drops a property's decorators; the ast gives the definition back.
+            for node in ast.walk(self._ast(file)):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
+                        and node.name == obj.name and node.end_lineno == end:
+                    return statements.node_span(node)
+        return start, end
+
+    def _narrow(self, file: str, start: int, end: int, match: str, path: str) -> tuple[int, int]:
+        lines = self._lines[file]
+        hits = [n for n in range(start, end + 1) if match in lines[n - 1]]
+        where = f"{file}:L{start}-L{end}"
+        if not hits:
+            raise ResolveError(f"{path}: match text {match!r} occurs on no line of {where}")
+        if len(hits) > 1:
+            shown = ", ".join(str(n) for n in hits[:10]) + (", …" if len(hits) > 10 else "")
+            raise ResolveError(f"{path}: match text {match!r} occurs on {len(hits)} lines of {where} "
+                               f"(lines {shown}); give text found on exactly one line")
+        span = statements.statement_span(self._ast(file), hits[0], lines)
+        if span is None:
+            return hits[0], hits[0]
+        return span
+

@@ -1,0 +1,271 @@
+"""Obtain the files of a pinned commit: cache, git, or a verified distribution (no Sphinx).
+
+A tree is exported once per (repository URL, commit) into the cache:
+``<cache>/trees/<key>/files/`` plus ``meta.json``. It is built in a temporary
+directory and renamed into place under a file lock, so readers see a whole tree
+or none; leftovers of a killed export are removed before the next attempt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from . import gitio
+from .archive import blob_id, unpack
+from .config import RepoPin
+from .errors import GitError, SourceError, UpstreamFileError
+
+#: Bump when the exported layout or meta.json changes shape.
+CACHE_FORMAT = 1
+#: Root files that hold licence terms and are exported with the packages.
+LICENCE_RE = re.compile(r"^(licen[cs]e|copying|notice|copyright|unlicense)([.-].*)?$", re.IGNORECASE)
+_REGULAR_MODES = {"100644", "100755"}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """An exported pinned tree.
+
+    ``blobs`` maps each exported file to the git blob id of its bytes; for a
+    distribution these are computed from the unpacked files and must be vouched
+    for (see :func:`verify`). ``listing`` is the full ``git ls-tree`` of the
+    commit when git produced the tree. ``refused`` names archive entries that
+    were not unpacked, with the reason.
+    """
+
+    root: Path
+    url: str
+    commit: str
+    method: str
+    dist: str | None
+    blobs: Mapping[str, str]
+    listing: Mapping[str, str] | None
+    refused: Mapping[str, str]
+
+    def read_bytes(self, path: str, *, max_bytes: int | None = None) -> bytes:
+        """Bytes of *path*; raises :class:`UpstreamFileError` if absent or too large."""
+        if path not in self.blobs:
+            why = self.refused.get(path)
+            raise UpstreamFileError(f"{path} is not in the exported tree" + (f" ({why})" if why else ""))
+        file = self.root.joinpath(*PurePosixPath(path).parts)
+        size = file.stat().st_size
+        if max_bytes is not None and size > max_bytes:
+            raise UpstreamFileError(f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed")
+        return file.read_bytes()
+
+    def has(self, path: str) -> bool:
+        """Whether *path* was exported."""
+        return path in self.blobs
+
+
+def cache_key(url: str, commit: str) -> str:
+    """Directory name for (url, commit): readable slug plus a hash of the URL."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", url.rstrip("/").rsplit("/", 1)[-1]).strip("-")[:40] or "repo"
+    digest = hashlib.sha256(url.encode()).hexdigest()[:12]
+    return f"{slug}-{digest}-{commit}"
+
+
+class TreeCache:
+    """Pinned trees in a cache directory shared by processes and builds."""
+
+    def __init__(self, root: Path, *, timeout: float) -> None:
+        self.root = root
+        self.timeout = timeout
+        #: How many exports this object performed (for tests and reports).
+        self.exports = 0
+
+    def cached(self, url: str, commit: str) -> Tree | None:
+        """The complete cached tree for (url, commit), without any git or network call."""
+        place = self.root / "trees" / cache_key(url, commit)
+        try:
+            meta = json.loads((place / "meta.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if meta.get("format") != CACHE_FORMAT or meta.get("commit") != commit:
+            return None
+        return Tree(root=place / "files", url=url, commit=commit, method=meta["method"],
+                    dist=meta.get("dist"), blobs=meta["blobs"], listing=meta.get("listing"),
+                    refused=meta.get("refused", {}))
+
+    def get(self, pin: RepoPin) -> Tree:
+        """The tree of *pin*, trying its sources in order; one error names every attempt."""
+        attempts: list[str] = []
+        for kind in pin.sources:
+            if kind == "cache":
+                tree = self.cached(pin.url, pin.commit)
+                if tree is not None:
+                    return tree
+                attempts.append("cache: no exported tree yet")
+                continue
+            if kind == "dist" and not pin.dist:
+                attempts.append("dist: no 'dist' configured")
+                continue
+            exporter = _export_git if kind == "git" else _export_dist
+            try:
+                return self._populate(pin, lambda files, p=pin, e=exporter: e(p, files, self.timeout))
+            except SourceError as error:
+                attempts.append(f"{kind}: {error}")
+        raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.url}); tried "
+                          + "; ".join(attempts))
+
+    def _populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
+        key = cache_key(pin.url, pin.commit)
+        (self.root / "locks").mkdir(parents=True, exist_ok=True)
+        try:
+            with FileLock(str(self.root / "locks" / f"{key}.lock"), timeout=self.timeout * 2):
+                tree = self.cached(pin.url, pin.commit)
+                if tree is not None:  # another process exported it while we waited
+                    return tree
+                self._remove_leftovers(key)
+                staging = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=self._tmp()))
+                try:
+                    meta = export(staging / "files")
+                    meta.update(format=CACHE_FORMAT, url=pin.url, commit=pin.commit)
+                    (staging / "meta.json").write_text(json.dumps(meta, sort_keys=True), "utf-8")
+                    final = self.root / "trees" / key
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    os.rename(staging, final)
+                    self.exports += 1
+                finally:
+                    shutil.rmtree(staging, ignore_errors=True)
+        except Timeout as error:
+            raise SourceError(f"another build holds the cache lock for {key} for too long") from error
+        tree = self.cached(pin.url, pin.commit)
+        if tree is None:
+            raise SourceError(f"the export of {key} did not produce a readable tree")
+        return tree
+
+    def _tmp(self) -> Path:
+        place = self.root / "tmp"
+        place.mkdir(parents=True, exist_ok=True)
+        return place
+
+    def _remove_leftovers(self, key: str) -> None:
+        """Remove half-written exports of *key*; safe because we hold its lock."""
+        final = self.root / "trees" / key
+        if final.exists() and not (final / "meta.json").is_file():
+            shutil.rmtree(final, ignore_errors=True)
+        elif final.exists():  # complete but of another format or commit: redo it
+            shutil.rmtree(final, ignore_errors=True)
+        for leftover in self._tmp().glob(f"{key}.*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def wanted(path: str, pin: RepoPin) -> bool:
+    """Whether *path* belongs in the export: under a package, or a root licence file."""
+    if "/" not in path and LICENCE_RE.match(path):
+        return True
+    return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
+
+
+def _export_git(pin: RepoPin, files: Path, timeout: float) -> dict[str, Any]:
+    """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
+    repo = files.parent / "repo.git"
+    repo.mkdir(parents=True)
+    g = lambda *args, stdin=None: gitio.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)  # noqa: E731
+    try:
+        g("init", "--bare", "--quiet")
+        for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
+                           ("remote.origin.url", pin.url), ("remote.origin.promisor", "true"),
+                           ("remote.origin.partialclonefilter", "blob:none")):
+            g("config", key, value)
+        g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
+          "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
+        listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
+        need = {path: blob for path, (mode, blob) in listing.items()
+                if mode in _REGULAR_MODES and wanted(path, pin)}
+        if need:
+            oids = "".join(f"{blob}\n" for blob in sorted(set(need.values()))).encode()
+            g("-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
+              "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
+              "origin", stdin=oids)
+            contents = _cat_blobs(g("cat-file", "--batch", stdin=oids))
+        else:
+            contents = {}
+    except GitError as error:
+        raise SourceError(str(error)) from error
+    finally:
+        shutil.rmtree(repo, ignore_errors=True)
+    refused = {path: "symbolic link (never followed)" for path, (mode, _) in listing.items()
+               if mode == "120000" and wanted(path, pin)}
+    for path, blob in need.items():
+        target = files.joinpath(*PurePosixPath(path).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(contents[blob])
+    return {"method": "git", "dist": None, "blobs": need, "refused": refused,
+            "listing": {path: blob for path, (mode, blob) in listing.items() if mode != "040000"}}
+
+
+def _parse_ls_tree(raw: bytes) -> dict[str, tuple[str, str]]:
+    entries: dict[str, tuple[str, str]] = {}
+    for record in raw.split(b"\0"):
+        if not record:
+            continue
+        info, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
+        mode, _kind, blob = info.split()
+        if path.startswith("/") or ".." in path.split("/"):
+            continue  # git never records these; refuse them all the same
+        entries[path] = (mode, blob)
+    return entries
+
+
+def _cat_blobs(raw: bytes) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    pos = 0
+    while pos < len(raw):
+        header_end = raw.index(b"\n", pos)
+        oid, kind, size = raw[pos:header_end].decode().split()
+        start = header_end + 1
+        data = raw[start:start + int(size)]
+        if kind != "blob" or blob_id(data) != oid:
+            raise SourceError(f"git returned unexpected content for blob {oid}")
+        out[oid] = data
+        pos = start + int(size) + 1
+    return out
+
+
+def parse_listing(text: str) -> dict[str, str]:
+    """Parse ``git ls-tree -r`` output into {path: blob id} for regular files."""
+    result: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        info, _, path = line.partition("\t")
+        fields = info.split()
+        if len(fields) == 3 and fields[1] == "blob":
+            result[path] = fields[2]
+    return result
+
+
+def _export_dist(pin: RepoPin, files: Path, timeout: float) -> dict[str, Any]:
+    """Download the pinned distribution with pip and unpack it safely."""
+    assert pin.dist is not None
+    download = files.parent / "download"
+    download.mkdir(parents=True)
+    try:
+        gitio.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input",
+                   "--disable-pip-version-check", "--quiet", "--dest", str(download), pin.dist],
+                  timeout=timeout, what=f"pip download {pin.dist}")
+    except GitError as error:
+        raise SourceError(str(error)) from error
+    archives = sorted(download.iterdir())
+    if len(archives) != 1:
+        raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
+    files.mkdir(parents=True)
+    unpacked = unpack(archives[0], files)
+    shutil.rmtree(download, ignore_errors=True)
+    return {"method": "dist", "dist": f"{pin.dist} ({archives[0].name})", "blobs": unpacked.blobs,
+            "refused": unpacked.refused, "listing": None}
+

@@ -1,0 +1,71 @@
+"""Per-build state of the Sphinx glue: settings, the engine, page sources (one per project)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .config import Settings
+from .engine import Engine
+from .pages import PageSource
+from .resolve import RESOLVER_VERSION
+
+_STATES: dict[str, BuildState] = {}
+
+
+@dataclass
+class BuildState:
+    """What the glue keeps for one Sphinx project while a process builds it.
+
+    ``quiet`` is set by the CLI: anchors are collected and compared, but no
+    warnings are emitted and the lock is not written.
+    """
+
+    settings: Settings
+    engine: Engine
+    quiet: bool = False
+    pages: dict[str, tuple[float, PageSource]] = field(default_factory=dict)
+    occurrences: dict[tuple[str, int, str], int] = field(default_factory=dict)
+
+    def fingerprint(self) -> str:
+        """Hash of everything that can change an anchor's status besides the pages."""
+        pins = {name: [pin.url, pin.commit, list(pin.packages), pin.dist]
+                for name, pin in sorted(self.engine.pins.items())}
+        payload = json.dumps([RESOLVER_VERSION, pins, self.engine.lock.dumps()], sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def page(self, docname: str, path: Path) -> PageSource:
+        """The source of *docname*, re-read when the file changed."""
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            return PageSource("")
+        cached = self.pages.get(docname)
+        if cached is None or cached[0] != mtime:
+            cached = (mtime, PageSource(path.read_text("utf-8", errors="replace")))
+            self.pages[docname] = cached
+        return cached[1]
+
+    def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
+        """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
+        key = (docname, line, rawtext)
+        count = self.occurrences.get(key, 0)
+        self.occurrences[key] = count + 1
+        return count
+
+    def forget(self, docname: str) -> None:
+        """Reset per-read counters of *docname* before it is read again."""
+        for key in [k for k in self.occurrences if k[0] == docname]:
+            del self.occurrences[key]
+
+
+def register(srcdir: str, state: BuildState) -> None:
+    """Make *state* the state of the project at *srcdir*."""
+    _STATES[srcdir] = state
+
+
+def get_state(srcdir: str) -> BuildState:
+    """The state of the project at *srcdir* (set on ``config-inited``)."""
+    return _STATES[srcdir]
