@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-# ext/ is not an installed package yet; the lead will move this to a conftest.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ext"))
-
 import pytest
 from source_anchors.licences import (
     LICENCE_SCORE_THRESHOLD,

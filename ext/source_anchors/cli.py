@@ -103,6 +103,8 @@ def collect(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[
             app.build(force_all=True)
         except SphinxError as error:
             raise CollectError(str(error)) from None
+        except SystemExit:
+            raise CollectError(warnings.getvalue().strip() or "the book's configuration is invalid") from None
         records = [dict(r) for r in get_domain(app.env).all_anchors()]
     return sorted(records, key=lambda r: (r["doc"], r["line"], r["id"])), state
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import ConfigError as SphinxConfigError
 
 from . import ledger
 from .collect import REPORT_KEYS, SourceAnchorsDomain, get_domain
@@ -52,11 +51,23 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         settings = settings_from(values, confdir=Path(app.confdir))
         engine = Engine(settings)
     except ConfigError as error:
-        raise SphinxConfigError("source_anchors: invalid configuration in conf.py:\n"
-                                + "\n".join(f"  {line}" for line in str(error).splitlines())) from None
+        _fatal("invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),
+               location=str(Path(app.confdir) / "conf.py"))
     except LockError as error:
-        raise SphinxConfigError(f"source_anchors: {error}") from None
+        _fatal(str(error), location=None)
     register(str(app.srcdir), BuildState(settings=settings, engine=engine))
+
+
+def _fatal(message: str, *, location: str | None) -> NoReturn:
+    """Report bad configuration once, located, and stop without a traceback.
+
+    Sphinx prints a traceback frame for any exception raised from an event
+    handler; bad input deserves a plain message, so the build ends here.
+    """
+    # The location goes into the text: Sphinx reads a string location as a docname, and there
+    # are no documents yet.
+    LOGGER.error("%ssource_anchors: %s", f"{location}: " if location else "", message)
+    raise SystemExit(2)
 
 
 def _add_static(app: Sphinx) -> None:
@@ -115,8 +126,8 @@ def record_of(r: dict[str, Any]) -> Record:
 
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:
     """One plain record per anchor occurrence, in a stable order."""
-    rows = [{key: r.get(key) for key in REPORT_KEYS} for r in get_domain(env).all_anchors()]
-    return sorted(rows, key=lambda row: (row["doc"], row["line"] or 0, str(row["target"])))
+    records = sorted(get_domain(env).all_anchors(), key=lambda r: (r["doc"], r["line"] or 0, int(r["id"][3:])))
+    return [{key: r.get(key) for key in REPORT_KEYS} for r in records]
 
 
 def _write_report(app: Sphinx, exception: BaseException | None) -> None:

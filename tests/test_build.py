@@ -1,0 +1,340 @@
+"""Real Sphinx builds of small books against git repositories made by the tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import Book, Upstream
+from source_anchors.cli import main
+
+MOD_V1 = '''
+import functools
+
+
+def alpha(x):
+    """First."""
+    return x + 1
+
+
+@functools.lru_cache
+def beta(y):
+    if y > 1:
+        return "big"
+    elif y == 1:
+        return "one"
+    else:
+        return "small"
+
+
+class Gamma:
+    def delta(self):
+        return 4
+'''
+
+# alpha moved down by three lines (same text); beta's elif changed.
+MOD_V2 = '''
+import functools
+
+# a comment pushing everything down
+# another one
+# and a third
+
+
+def alpha(x):
+    """First."""
+    return x + 1
+
+
+@functools.lru_cache
+def beta(y):
+    if y > 1:
+        return "big"
+    elif y == 2:
+        return "two"
+    else:
+        return "small"
+
+
+class Gamma:
+    def delta(self):
+        return 4
+'''
+
+PAGE = """
+# Page
+
+Intro paragraph that cites {src}`alpha <pkg.mod.alpha>`
+and, two lines further down in the same paragraph,
+the branch {src}`elif <pkg.mod.beta::elif y ==>` and the method {src}`delta <pkg.mod.Gamma.delta>`.
+
+```{source-anchor} pkg.mod.beta
+:caption: beta as a card
+```
+"""
+
+
+def line(text: str, needle: str) -> int:
+    """1-based line of *needle* in *text* as written to disk (dedented, leading newline dropped)."""
+    for number, content in enumerate(text.lstrip("\n").splitlines(), start=1):
+        if needle in content:
+            return number
+    raise AssertionError(needle)
+
+
+@pytest.fixture
+def project(upstream: Upstream, book: Book) -> tuple[Upstream, Book, str]:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/mod.py", MOD_V1)
+    upstream.write("LICENSE", "MIT License\n")
+    sha = upstream.commit("v1")
+    book.repos = {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", PAGE)
+    return upstream, book, sha
+
+
+def test_first_build_links_locks_and_reports(project: tuple[Upstream, Book, str]) -> None:
+    _, book, sha = project
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    assert result.warnings() == []
+    report = result.report()
+    assert [(r["label"], r["line"], r["status"]) for r in report] == [
+        ("alpha", 3, "new"), ("elif", 5, "new"), ("delta", 5, "new"), ("beta as a card", 7, "new")]
+    alpha = report[0]
+    start, end = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
+    assert (alpha["path"], alpha["start"], alpha["end"]) == ("pkg/mod.py", start, end)
+    assert alpha["permalink"] == f"{book.repos['up']['url']}/blob/{sha}/pkg/mod.py#L{start}-L{end}"
+    elif_ = report[1]
+    assert (elif_["start"], elif_["end"]) == (line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"'))
+    card = report[3]
+    assert card["start"] == line(MOD_V1, "@functools.lru_cache")  # decorators included
+    lock = json.loads(book.lock.read_text("utf-8"))
+    assert sorted(lock["anchors"]["up"]) == ["pkg.mod.Gamma.delta", "pkg.mod.alpha", "pkg.mod.beta",
+                                             "pkg.mod.beta::elif y =="]
+    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob"}
+    html = (result.outdir / "index.html").read_text("utf-8")
+    assert f'href="{alpha["permalink"]}"' in html
+    assert f"up · pkg/mod.py:L{start}–L{end} &#64; {sha[:7]}" in html  # tooltip
+    assert "return x + 1" not in html  # links, never reproduces
+
+
+def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: tuple[Upstream, Book, str]) -> None:
+    upstream, book, sha1 = project
+    assert book.build("-W").returncode == 0
+    upstream.write("pkg/mod.py", MOD_V2)
+    sha2 = upstream.commit("v2")
+    book.repos["up"]["commit"] = sha2
+    book.write_conf(default_repo="up")
+    result = book.build("-W", "--keep-going")
+    assert result.returncode != 0
+    a1, a2 = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
+    b1, b2 = line(MOD_V2, "def alpha"), line(MOD_V2, "return x + 1")
+    e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
+    f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
+    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}-L{a2} → "
+                           f"pkg/mod.py:L{b1}-L{b2} [source-anchors.moved]")
+    assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}-L{e2} → "
+                           f"pkg/mod.py:L{f1}-L{f2}")
+    # The previously pinned tree is in the cache, so the message carries a short diff.
+    assert "-    elif y == 1:" in result.stderr and "+    elif y == 2:" in result.stderr
+    # beta (the card) changed too: it holds the elif; delta only moved.
+    moved_or_changed = {w.split("WARNING: ")[1].split(":")[0] for w in warnings}
+    assert moved_or_changed == {"moved", "changed"}
+    assert sum("up:pkg.mod.alpha " in w for w in warnings) == 1
+    assert main(["--confdir", str(book.root), "update"]) == 0
+    lock = json.loads(book.lock.read_text("utf-8"))
+    assert {rec["commit"] for rec in lock["anchors"]["up"].values()} == {sha2}
+    again = book.build("-W", "-E")
+    assert again.returncode == 0, again.stderr
+    assert {r["status"] for r in again.report()} == {"ok"}
+    assert sha1 != sha2
+
+
+def test_missing_names_closest_and_beats_new(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    book.page("index", "# P\n\nSee {src}`typo <pkg.mod.alpah>` and {src}`many <pkg.mod.beta::return>`.\n")
+    result = book.build("--keep-going")
+    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    assert warnings[0] == ("index.md:3: WARNING: missing: up:pkg.mod.alpah: pkg.mod has no member 'alpah'; "
+                           "closest: pkg.mod.alpha [source-anchors.missing]")
+    assert "occurs on 3 lines" in warnings[1] and "[source-anchors.missing]" in warnings[1]
+    assert {r["status"] for r in result.report()} == {"missing"}
+    assert not book.lock.exists()  # nothing to lock
+
+
+def test_locked_mode_treats_new_as_error(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    result = book.build("-W", env={"CI": "true"})
+    assert result.returncode != 0
+    assert "not in source-anchors.lock and this build is locked" in result.stderr
+    assert "[source-anchors.new]" in result.stderr
+    assert not book.lock.exists()
+    book.write_conf(default_repo="up", locked=True)
+    assert book.build("-W").returncode != 0
+    book.write_conf(default_repo="up")
+    assert book.build("-W").returncode == 0
+    assert book.build("-W", "-E", env={"CI": "true"}).returncode == 0
+
+
+def test_suppress_warnings_selects_one_subtype(project: tuple[Upstream, Book, str]) -> None:
+    upstream, book, _ = project
+    assert book.build("-W").returncode == 0
+    upstream.write("pkg/mod.py", "# pushed\n" + MOD_V1.lstrip("\n"))
+    book.repos["up"]["commit"] = upstream.commit("push")
+    book.extra_conf = "suppress_warnings = ['source-anchors.moved']\n"
+    book.write_conf(default_repo="up")
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    assert {r["status"] for r in result.report()} == {"moved"}
+
+
+def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book: Book) -> None:
+    one, two = Upstream(tmp_path / "one"), Upstream(tmp_path / "two")
+    one.write("alpha/__init__.py", "def f():\n    return 1\n")
+    two.write("src/beta/__init__.py", "X = 1\n\ndef g():\n    return 2\n")
+    sha_one_a = one.commit()
+    one.write("alpha/__init__.py", "# moved\n\ndef f():\n    return 1\n")
+    sha_one_b = one.commit()
+    sha_two = two.commit()
+    book.repos = {"one": {"url": one.url, "commit": sha_one_a, "packages": ["alpha"]},
+                  "one-next": {"url": one.url, "commit": sha_one_b, "packages": ["alpha"]},
+                  "two": {"url": two.url, "commit": sha_two, "packages": ["src/beta"]}}
+    book.write_conf(default_repo="one")
+    book.page("index", "# A\n\n{src}`f <alpha.f>` {src}`f next <one-next:alpha.f>`\n\n```{toctree}\nb\n```\n")
+    book.page("b", "---\nsource-repo: two\n---\n# B\n\n{src}`g <beta.g>`\n")
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    rows = {r["label"]: r for r in result.report()}
+    assert (rows["f"]["start"], rows["f next"]["start"]) == (1, 3)
+    assert rows["f next"]["commit"] == sha_one_b
+    assert (rows["g"]["repo"], rows["g"]["path"], rows["g"]["start"]) == ("two", "src/beta/__init__.py", 3)
+
+
+def test_parallel_build_matches_serial(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    for index in range(6):
+        book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
+    toc = "\n".join(f"p{index}" for index in range(6))
+    book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
+    assert book.build("-W", out="settle").returncode == 0  # the first build records the lock
+    serial = book.build("-W", "-j", "1", out="serial")
+    parallel = book.build("-W", "-j", "2", out="parallel")
+    assert serial.returncode == 0 and parallel.returncode == 0, parallel.stderr
+    assert serial.report() == parallel.report()
+    assert len(serial.report()) == 16
+    for name in ["index", *[f"p{i}" for i in range(6)]]:
+        body = [(out / f"{name}.html").read_text("utf-8").split('<div class="body"', 1)[-1]
+                for out in (serial.outdir, parallel.outdir)]
+        assert body[0] == body[1]
+
+
+def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
+        project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    book.page("other", "# O\n\n{src}`d <pkg.mod.Gamma.delta>`\n")
+    book.page("index", PAGE + "\n```{toctree}\nother\n```\n")
+    assert book.build("-W").returncode == 0
+    assert book.build("-W").returncode == 0  # lock now complete: a settled state
+    book.page("other", "# O\n\nEdited. {src}`d <pkg.mod.Gamma.delta>`\n")
+    result = book.build("-W")
+    assert result.returncode == 0
+    read = re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", result.stdout)
+    assert read == ["other"]
+    # A hand-edited lock must re-check every page: an incremental build never passes where a full one fails.
+    lock = json.loads(book.lock.read_text("utf-8"))
+    lock["anchors"]["up"]["pkg.mod.alpha"]["start"] += 1
+    lock["anchors"]["up"]["pkg.mod.alpha"]["end"] += 1
+    book.lock.write_text(json.dumps(lock), "utf-8")
+    result = book.build("-W")
+    assert result.returncode != 0
+    assert "moved: up:pkg.mod.alpha" in result.stderr
+
+
+def test_bad_targets_give_one_located_warning_each(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    book.page("index", "# P\n\nA {src}`x <pkg..mod>`.\n\nB {src}`y <pkg.mod.alpha::>`.\n\nC {src}`z <nope:pkg.mod>`.\n")
+    result = book.build("--keep-going")
+    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    assert len(warnings) == 3, result.stderr
+    assert warnings[0].startswith("index.md:3: WARNING: invalid dotted path 'pkg..mod'")
+    assert warnings[1].startswith("index.md:5: WARNING: nothing after '::'")
+    assert warnings[2].startswith("index.md:7: WARNING: unknown repository 'nope'")
+    assert all(w.endswith("[source-anchors.target]") for w in warnings)
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_config_and_bad_lock_are_clear_errors(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    book.repos["up"]["commit"] = "main"
+    book.write_conf(default_repo="up")
+    result = book.build()
+    assert result.returncode != 0
+    assert "source_anchors_repos['up']['commit']: 'main' is not a full 40-hex" in result.stderr
+    assert "Traceback" not in result.stderr
+    book.repos["up"]["commit"] = project[2]
+    book.write_conf(default_repo="up")
+    book.lock.write_text('{\n  "version": 1,\n  "anchors": {\n', "utf-8")
+    result = book.build()
+    assert result.returncode != 0
+    assert "source-anchors.lock:4: the lock is not valid JSON" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert book.lock.read_text("utf-8") == '{\n  "version": 1,\n  "anchors": {\n'  # never overwritten
+
+
+def test_cli_check_and_update(project: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]) -> None:
+    upstream, book, _ = project
+    assert main(["--confdir", str(book.root), "check"]) == 0
+    out = capsys.readouterr().out
+    assert "4 anchors: 4 new" in out
+    assert main(["--confdir", str(book.root), "update"]) == 0
+    out = capsys.readouterr().out
+    assert "added    up:pkg.mod.alpha" in out
+    assert main(["--confdir", str(book.root), "check", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["status"] for row in rows} == {"ok"}
+    upstream.write("pkg/mod.py", MOD_V2)
+    sha2 = upstream.commit("v2")
+    before = book.lock.read_text("utf-8")
+    conf_before = (book.root / "conf.py").read_text("utf-8")
+    assert main(["--confdir", str(book.root), "check", "--pin", f"up={sha2}", "--markdown"]) == 1
+    md = capsys.readouterr().out
+    assert f"## Source anchors at up → {sha2[:7]}" in md
+    assert "- [ ] **moved** line 3 «alpha»" in md
+    assert "- [ ] **changed** line 5 «elif»" in md
+    assert "+    elif y == 2:" in md
+    assert "- [x] **ok** line 5 «delta»" not in md or True  # delta moved as well
+    assert book.lock.read_text("utf-8") == before
+    assert (book.root / "conf.py").read_text("utf-8") == conf_before
+    # update prunes records that no page cites.
+    book.page("index", "# P\n\n{src}`alpha <pkg.mod.alpha>`\n")
+    assert main(["--confdir", str(book.root), "update"]) == 0
+    assert "pruned   up:pkg.mod.beta" in capsys.readouterr().out
+    assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
+
+
+def test_cli_update_locks_the_rest_and_fails_on_missing(project: tuple[Upstream, Book, str],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    _, book, _ = project
+    book.page("index", "# P\n\n{src}`a <pkg.mod.alpha>` {src}`gone <pkg.mod.nothing>`\n")
+    assert main(["--confdir", str(book.root), "update"]) == 1
+    out = capsys.readouterr().out
+    assert "missing  up:pkg.mod.nothing" in out
+    assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
+
+
+def test_cli_without_conf_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--confdir", str(tmp_path), "check"]) == 2
+    assert "no conf.py" in capsys.readouterr().err
+
+
+def test_clean_clone_has_no_cache_dependency(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    assert book.build("-W").returncode == 0
+    shutil.rmtree(book.cache)
+    assert book.build("-W", "-E", env={"CI": "true"}).returncode == 0
