@@ -12,8 +12,8 @@ import stat
 import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from .errors import ArchiveError

@@ -18,7 +18,7 @@ class SourceAnchorsDomain(Domain):
 
     name = "source-anchors"
     label = "Source anchors"
-    initial_data: dict[str, Any] = {  # noqa: RUF012  # Sphinx's own attribute, copied per env
+    initial_data = {  # noqa: RUF012  # Sphinx's own attribute, copied per env
         "anchors": {},      # docname -> [record, ...] in reading order
         "literals": {},     # docname -> [(line, text), ...]
         "ledgers": {},      # docname -> True: pages that render the ledger or licence notes
@@ -60,7 +60,7 @@ class SourceAnchorsDomain(Domain):
                     self.data[key][docname] = otherdata[key][docname]
 
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[Any]:
-        """This domain defines no cross-reference roles."""
+        """No cross-references: the domain only collects."""
         return []
 
 

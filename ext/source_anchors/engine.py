@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, UnverifiedError, UpstreamFileError
@@ -82,7 +83,7 @@ class Engine:
             tree = self.tree(repo)
             self._resolvers[repo] = Resolver(
                 tree, self.pins[repo], max_file_bytes=self.settings.max_file_bytes,
-                on_read=lambda path, r=repo: self.verify(r, path))
+                on_read=partial(self.verify, repo))
         return self._resolvers[repo]
 
     def verify(self, repo: str, path: str) -> None:
@@ -148,7 +149,7 @@ class Engine:
             return ""
         diff = [line for line in difflib.unified_diff(old, new, lineterm="", n=0)][2:]
         if len(diff) > _DIFF_LINES:
-            diff = diff[:_DIFF_LINES] + [f"… {len(diff) - _DIFF_LINES} more diff lines"]
+            diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
         return "\n".join(diff)
 
 

@@ -36,7 +36,7 @@ LABELS = {
 }
 
 
-class ledger_placeholder(nodes.General, nodes.Element):
+class ledger_placeholder(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils is untyped here
     """Replaced by generated content on ``doctree-resolved``."""
 
 

@@ -111,7 +111,7 @@ def _record(raw: Any, path: Path, text: str, repo: str, key: str) -> Record:
         value = raw.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise LockError(f"{where}: field {name!r} is missing or not a {kind.__name__}")
-        if name in _HEX and not re.fullmatch(f"[0-9a-f]{{{_HEX[name]}}}", value):
+        if name in _HEX and not re.fullmatch(f"[0-9a-f]{{{_HEX[name]}}}", str(value)):
             raise LockError(f"{where}: field {name!r} is not a {_HEX[name]}-digit hex id")
     if not 1 <= raw["start"] <= raw["end"]:
         raise LockError(f"{where}: lines {raw['start']}-{raw['end']} are not a valid range")

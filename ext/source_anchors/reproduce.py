@@ -59,9 +59,9 @@ def _is_dunder(name: str) -> bool:
 
 
 def normalise(line: str) -> str:
-    """Strip *line* and collapse each internal whitespace run to one space.
+    r"""Strip *line* and collapse each internal whitespace run to one space.
 
-    >>> normalise("  x  =\\t1 ")
+    >>> normalise("  x  =\t1 ")
     'x = 1'
     """
     return " ".join(line.split())

@@ -124,8 +124,8 @@ class Resolver:
             if found.is_alias:
                 return self._object(found.target_path, hops=hops + 1)  # type: ignore[union-attr]
             return found  # type: ignore[return-value]
-        if obj.is_class:
-            for base in obj.bases:  # type: ignore[union-attr]
+        if isinstance(obj, griffe.Class):
+            for base in obj.bases:
                 base_path = getattr(base, "canonical_path", str(base))
                 try:
                     base_obj = self._object(base_path, hops=hops + 1)

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -114,7 +115,7 @@ class TreeCache:
                 continue
             exporter = _export_git if kind == "git" else _export_dist
             try:
-                return self._populate(pin, lambda files, p=pin, e=exporter: e(p, files, self.timeout))
+                return self._populate(pin, partial(exporter, pin, timeout=self.timeout))
             except SourceError as error:
                 attempts.append(f"{kind}: {error}")
         raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.url}); tried "
@@ -155,9 +156,7 @@ class TreeCache:
     def _remove_leftovers(self, key: str) -> None:
         """Remove half-written exports of *key*; safe because we hold its lock."""
         final = self.root / "trees" / key
-        if final.exists() and not (final / "meta.json").is_file():
-            shutil.rmtree(final, ignore_errors=True)
-        elif final.exists():  # complete but of another format or commit: redo it
+        if (final.exists() and not (final / "meta.json").is_file()) or final.exists():
             shutil.rmtree(final, ignore_errors=True)
         for leftover in self._tmp().glob(f"{key}.*"):
             shutil.rmtree(leftover, ignore_errors=True)
@@ -170,11 +169,14 @@ def wanted(path: str, pin: RepoPin) -> bool:
     return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
 
 
-def _export_git(pin: RepoPin, files: Path, timeout: float) -> dict[str, Any]:
+def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
     repo = files.parent / "repo.git"
     repo.mkdir(parents=True)
-    g = lambda *args, stdin=None: gitio.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)  # noqa: E731
+
+    def g(*args: str, stdin: bytes | None = None) -> bytes:
+        return gitio.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
+
     try:
         g("init", "--bare", "--quiet")
         for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
@@ -249,7 +251,7 @@ def parse_listing(text: str) -> dict[str, str]:
     return result
 
 
-def _export_dist(pin: RepoPin, files: Path, timeout: float) -> dict[str, Any]:
+def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Download the pinned distribution with pip and unpack it safely."""
     assert pin.dist is not None
     download = files.parent / "download"
