@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).parent / "ext"))
 
 project = "Python 开源系统代码导读"
 author = "本书作者"
-copyright = "2026, 本书作者"  # noqa: A001  # Sphinx's own option name
+copyright = "2026, 本书作者"  # Sphinx's own option name
 language = "zh_CN"
 
 extensions = ["myst_parser", "sphinx_design", "source_anchors"]
