@@ -12,7 +12,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from . import ledger
+from . import docs, ledger
 from .collect import REPORT_KEYS, SourceAnchorsDomain, get_domain
 from .config import PREFIX, Options, settings_from
 from .diagnostics import LOGGER
@@ -35,6 +35,7 @@ def setup(app: Sphinx) -> None:
     app.add_role("src", SourceRole())
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)
+    docs.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("env-get-outdated", _outdated)

@@ -139,6 +139,10 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
         return None, LABELS["unknown"]
     candidates = sorted(p for p in tree.blobs if "/" not in p and p.lower().startswith(("licen", "copying")))
     for path in candidates:
+        try:
+            engine.verify(repo, path)  # a distribution's licence file must be the commit's too
+        except SourceAnchorsError as error:
+            return path, f"{LABELS['unknown']}（{error}）"
         match = identify_licence(tree.read_bytes(path).decode("utf-8", "replace"))
         if match:
             return path, f"{match.spdx_id}（score {match.score:.2f}）"

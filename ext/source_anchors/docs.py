@@ -1,0 +1,66 @@
+"""Tables for the author's guide, generated from the code so they cannot drift from it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+
+from .config import PREFIX, Options
+from .diagnostics import subtype_docs
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], literal_first: bool = True) -> nodes.table:
+    table = nodes.table(classes=["sa-table"])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for _ in header:
+        group += nodes.colspec(colwidth=1)
+    head = nodes.thead()
+    group += head
+    body = nodes.tbody()
+    group += body
+    for target, cells in ((head, [header]), (body, rows)):
+        for cells_row in cells:
+            row = nodes.row()
+            for index, cell in enumerate(cells_row):
+                entry = nodes.entry()
+                para = nodes.paragraph()
+                code = literal_first and index == 0 and target is body
+                para += nodes.literal("", cell) if code else nodes.Text(cell)
+                entry += para
+                row += entry
+            target += row
+    return table
+
+
+def _default(field: dataclasses.Field[Any]) -> str:
+    if field.default_factory is not dataclasses.MISSING:
+        return repr(field.default_factory())
+    return repr(field.default)
+
+
+class ConfigTableDirective(SphinxDirective):
+    """``source-anchors-config``: every ``conf.py`` option with its default and help."""
+
+    def run(self) -> list[nodes.Node]:
+        """Build the table from :class:`~source_anchors.config.Options`."""
+        rows = [(PREFIX + f.name, _default(f), f.metadata.get("help", "")) for f in dataclasses.fields(Options)]
+        return [_table(("option", "default", "meaning"), rows)]
+
+
+class DiagnosticsTableDirective(SphinxDirective):
+    """``source-anchors-diagnostics``: every warning subtype with its docstring."""
+
+    def run(self) -> list[nodes.Node]:
+        """Build the table from :class:`~source_anchors.diagnostics.Subtype`."""
+        return [_table(("warning type", "meaning and what to do"), subtype_docs())]
+
+
+def setup(app: Sphinx) -> None:
+    """Register the generated-table directives."""
+    app.add_directive("source-anchors-config", ConfigTableDirective)
+    app.add_directive("source-anchors-diagnostics", DiagnosticsTableDirective)
