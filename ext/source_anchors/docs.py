@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from docutils import nodes
@@ -13,7 +14,7 @@ from .config import PREFIX, Options
 from .diagnostics import subtype_docs
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], literal_first: bool = True) -> nodes.table:
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], literal_first: bool = True) -> nodes.table:
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -23,7 +24,8 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], literal_first: 
     group += head
     body = nodes.tbody()
     group += body
-    for target, cells in ((head, [header]), (body, rows)):
+    parts: list[tuple[nodes.Element, Sequence[Sequence[str]]]] = [(head, [header]), (body, rows)]
+    for target, cells in parts:
         for cells_row in cells:
             row = nodes.row()
             for index, cell in enumerate(cells_row):
