@@ -10,7 +10,7 @@ from functools import partial
 from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, UnverifiedError, UpstreamFileError
 from .lock import Lock, Record, read_lock
-from .resolve import Location, Resolver
+from .resolve import Location, Resolver, split_lines
 from .sources import Tree, TreeCache, parse_listing
 from .target import Target
 
@@ -143,7 +143,7 @@ class Engine:
         if old_tree is None or not old_tree.has(record.path):
             return ""
         try:
-            old = old_tree.read_bytes(record.path).decode("utf-8-sig").splitlines()[record.start - 1:record.end]
+            old = split_lines(old_tree.read_bytes(record.path).decode("utf-8-sig"))[record.start - 1:record.end]
             new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
         except (SourceAnchorsError, UnicodeDecodeError):
             return ""

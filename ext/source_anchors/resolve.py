@@ -49,6 +49,14 @@ class Location:
         return f"{self.path}:L{self.start}" + (f"-L{self.end}" if self.end != self.start else "")
 
 
+def split_lines(text: str) -> list[str]:
+    r"""Lines as Python and code hosts count them: only ``\\n``, ``\\r\\n`` and ``\\r`` end a line."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def lines_hash(lines: list[str], start: int, end: int) -> str:
     """sha256 of lines *start*..*end* joined with newlines, no trailing newline."""
     return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
@@ -70,6 +78,7 @@ class Resolver:
         self._module_file: dict[str, str] = {}
         self._failures: dict[str, UpstreamFileError] = {}
         self._lines: dict[str, list[str]] = {}
+        self._texts: dict[str, str] = {}
         self._asts: dict[str, ast.Module] = {}
         self._collection = griffe.ModulesCollection()
         self._lines_collection = griffe.LinesCollection()
@@ -95,7 +104,8 @@ class Resolver:
     def file_lines(self, path: str) -> list[str]:
         """The text lines of an exported file (read and checked once)."""
         if path not in self._lines:
-            self._lines[path] = self._text(path).splitlines()
+            self._texts[path] = self._text(path)
+            self._lines[path] = split_lines(self._texts[path])
         return self._lines[path]
 
     # -- objects ------------------------------------------------------------
@@ -124,21 +134,44 @@ class Resolver:
             if found.is_alias:
                 return self._object(found.target_path, hops=hops + 1)  # type: ignore[union-attr]
             return found  # type: ignore[return-value]
-        if isinstance(obj, griffe.Class):
-            for base in obj.bases:
-                base_path = getattr(base, "canonical_path", str(base))
-                try:
-                    base_obj = self._object(base_path, hops=hops + 1)
-                    if base_obj.is_class:
-                        return self._member(base_obj, name, base_path, hops=hops + 1)
-                except ResolveError:
-                    continue
-        names = set(obj.members) if (obj.is_module or obj.is_class) else set()
-        if obj.is_module:
-            names |= self._submodule_names(obj)
+        for container in self._fallbacks(obj, hops=hops):
+            try:
+                return self._member(container, name, container.path, hops=hops + 1)
+            except ResolveError:
+                continue
+        names = self._known_names(obj, hops=hops)
         close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
         hint = f"; closest: {', '.join(close)}" if close else ""
         raise ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+    def _known_names(self, obj: griffe.Object, *, hops: int) -> set[str]:
+        """Names reachable in *obj*: its members, submodules, and those of its fallbacks."""
+        names = {n for n in obj.members if "/" not in n} if (obj.is_module or obj.is_class) else set()
+        if obj.is_module:
+            names |= self._submodule_names(obj)
+        if hops < _MAX_HOPS:
+            for container in self._fallbacks(obj, hops=hops):
+                names |= self._known_names(container, hops=hops + 1)
+        return names
+
+    def _fallbacks(self, obj: griffe.Object, *, hops: int) -> list[griffe.Object]:
+        """Where a name not found in *obj* may live: base classes, or star-imported modules."""
+        found: list[griffe.Object] = []
+        if isinstance(obj, griffe.Class):
+            paths = [getattr(base, "canonical_path", str(base)) for base in obj.bases]
+        elif obj.is_module:
+            paths = [member.wildcard for member in obj.members.values()
+                     if member.is_alias and getattr(member, "wildcard", None)]
+        else:
+            paths = []
+        for path in paths:
+            try:
+                target = self._object(path, hops=hops + 1)
+            except (ResolveError, UpstreamFileError):
+                continue
+            if target.is_class or target.is_module:
+                found.append(target)
+        return found
 
     def _submodule(self, module: griffe.Object, name: str) -> griffe.Module | None:
         dotted = f"{module.path}.{name}"
@@ -180,7 +213,8 @@ class Resolver:
         parts = dotted.split(".")
         parent = self._module(".".join(parts[:-1]), asked) if len(parts) > 1 else None
         try:
-            code = "\n".join(self.file_lines(file))
+            self.file_lines(file)
+            code = self._texts[file]
             module = griffe.visit(parts[-1], filepath=self.tree.root / file, code=code, parent=parent,
                                   modules_collection=self._collection,
                                   lines_collection=self._lines_collection)
@@ -221,7 +255,7 @@ class Resolver:
 
     def _ast(self, file: str) -> ast.Module:
         if file not in self._asts:
-            self._asts[file] = ast.parse("\n".join(self._lines[file]))
+            self._asts[file] = ast.parse(self._texts[file])
         return self._asts[file]
 
     def _span(self, obj: griffe.Object, file: str) -> tuple[int, int]:
@@ -230,7 +264,8 @@ class Resolver:
             # griffe drops a property's decorators; the ast gives the definition back.
             for node in ast.walk(self._ast(file)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
-                        and node.name == obj.name and node.end_lineno == end:
+                        and node.name == obj.name and node.end_lineno == end \
+                        and start in (node.lineno, statements.node_span(node)[0]):
                     return statements.node_span(node)
         return start, end
 

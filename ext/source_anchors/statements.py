@@ -109,8 +109,16 @@ def _clauses(node: ast.stmt, lines: Sequence[str]) -> list[Span]:
             spans.append((head, _end(node.finalbody)))
         return spans
     if isinstance(node, ast.Match):
-        return [(case.pattern.lineno, _end(case.body)) for case in node.cases]
+        return [(_case_line(lines, case.pattern.lineno), _end(case.body)) for case in node.cases]
     return []
+
+
+def _case_line(lines: Sequence[str], pattern_line: int) -> int:
+    """The ``case`` keyword's line: a bracketed pattern may start lines below it."""
+    for number in range(pattern_line, 0, -1):
+        if lines[number - 1].lstrip().startswith("case"):
+            return number
+    return pattern_line
 
 
 def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:

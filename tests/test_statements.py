@@ -1,0 +1,307 @@
+"""Tests for ``source_anchors.statements``: the statement and clause rule (pure ``ast``).
+
+Every expected span is computed from the source text written here: ``line_of``
+finds the one line holding a needle, so the tables name lines by their text.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from source_anchors.statements import statement_span
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based number of the only line of *text* containing *needle*."""
+    hits = [number for number, line in enumerate(text.splitlines(), start=1) if needle in line]
+    assert len(hits) == 1, f"{needle!r} is on lines {hits}, expected exactly one"
+    return hits[0]
+
+
+def span_at(text: str, needle: str) -> tuple[int, int] | None:
+    """The span the rule gives for the line holding *needle*."""
+    return statement_span(ast.parse(text), line_of(text, needle), text.splitlines())
+
+
+def expected(text: str, start: str, end: str) -> tuple[int, int]:
+    return line_of(text, start), line_of(text, end)
+
+
+IF_CHAIN = '''\
+import os
+
+
+def classify(a):
+    if a > 1:
+        r = "big"
+        r += "!"
+    elif a == 1:
+        r = "one"
+    elif a == 0:
+        # zero is special
+        r = "zero"
+    else:
+        r = "small"
+        r += "?"
+    return r
+'''
+
+LOOPS = '''\
+def walk(items):
+    for item in items:
+        if item:
+            break
+    else:  # for-else
+        item = None
+        log(item)
+    while item:
+        item = item.next
+    else:  # while-else
+        done = True
+        log(done)
+    return item
+'''
+
+WITH = '''\
+async def save(path, lock, other):
+    with open(path) as f:
+        data = f.read()
+        size = len(data)
+    async with lock:
+        await flush(data)
+        await sync(data)
+    with (
+        open(path) as fa,
+        open(other) as fb,
+    ):
+        copy(fa, fb)
+    async for chunk in stream(data):
+        await send(chunk)
+    return size
+'''
+
+TRY = '''\
+def attempt():
+    try:  # main
+        value = compute()
+        check(value)
+    except ValueError as error:
+        log(error)
+        value = None
+    except (TypeError, KeyError):
+        value = 0
+    else:
+        value += 1
+        log(value)
+    finally:
+        cleanup()
+        log("done")
+    try:  # no handlers
+        step()
+    finally :  # spaced keyword
+        undo()
+    try:  # star
+        go()
+    except* OSError:
+        retry()
+    return value
+'''
+
+MATCH = '''\
+def dispatch(command):
+    match command.split():
+        case [action]:
+            run(action)
+            log(action)
+        case [action, obj] if obj:
+            run(action, obj)
+        case _:
+            fail(command)
+'''
+
+MULTI = '''\
+RESULT = combine(
+    first,
+    second,
+)  # end combine
+
+
+def check(a, b):
+    if (
+        a > 1
+        and b < 2
+    ):  # end if header
+        return a
+    elif (
+        a < 0
+        or b > 5
+    ):  # end elif header
+        return b
+    else:
+        total = add(
+            a,
+            b,
+        )  # end add
+        return total
+'''
+
+NESTED = '''\
+import functools
+
+
+class Outer:
+    x = 1
+
+    @staticmethod
+    @functools.cache
+    def helper(
+        value,
+    ):
+        return value
+
+    @functools.total_ordering
+    class Inner:
+        y = 2
+
+        def method(self):
+            return self.y
+
+
+def outer():
+    @functools.wraps(
+        outer,
+    )
+    def inner():
+        return 1
+
+    return inner
+'''
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "start", "end"),
+    [
+        # if / elif / elif / else: each header gives its own clause only.
+        pytest.param(IF_CHAIN, "if a > 1:", "if a > 1:", 'r += "!"', id="if"),
+        pytest.param(IF_CHAIN, "elif a == 1:", "elif a == 1:", 'r = "one"', id="elif"),
+        pytest.param(IF_CHAIN, "elif a == 0:", "elif a == 0:", 'r = "zero"', id="second-elif"),
+        pytest.param(IF_CHAIN, "else:", "else:", 'r += "?"', id="if-else"),
+        pytest.param(IF_CHAIN, "# zero is special", "elif a == 0:", 'r = "zero"', id="comment-in-elif-body"),
+        # for / while and their else.
+        pytest.param(LOOPS, "for item in items:", "for item in items:", "break", id="for"),
+        pytest.param(LOOPS, "# for-else", "# for-else", "log(item)", id="for-else"),
+        pytest.param(LOOPS, "while item:", "while item:", "item = item.next", id="while"),
+        pytest.param(LOOPS, "# while-else", "# while-else", "log(done)", id="while-else"),
+        pytest.param(LOOPS, "if item:", "if item:", "break", id="if-in-for"),
+        # with, async with, a parenthesised with header, async for.
+        pytest.param(WITH, "with open(path) as f:", "with open(path) as f:", "size = len(data)", id="with"),
+        pytest.param(WITH, "async with lock:", "async with lock:", "await sync(data)", id="async-with"),
+        pytest.param(WITH, "open(other) as fb,", "with (", "copy(fa, fb)", id="with-multiline-header"),
+        pytest.param(WITH, "async for chunk", "async for chunk", "await send(chunk)", id="async-for"),
+        # try / except / except / else / finally; try-finally; except*.
+        pytest.param(TRY, "# main", "# main", "check(value)", id="try"),
+        pytest.param(TRY, "# no handlers", "# no handlers", "step()", id="try-without-handlers"),
+        pytest.param(TRY, "# star", "# star", "go()", id="try-with-except-star"),
+        pytest.param(TRY, "except ValueError", "except ValueError", "value = None", id="except"),
+        pytest.param(TRY, "except (TypeError", "except (TypeError", "value = 0", id="second-except"),
+        pytest.param(TRY, "else:", "else:", "log(value)", id="try-else"),
+        pytest.param(TRY, "finally:", "finally:", 'log("done")', id="finally"),
+        pytest.param(TRY, "finally :", "finally :", "undo()", id="finally-spaced-no-handlers"),
+        pytest.param(TRY, "except* OSError", "except* OSError", "retry()", id="except-star"),
+        # match: a case header gives that case; the match header the whole statement.
+        pytest.param(MATCH, "case [action]:", "case [action]:", "log(action)", id="case"),
+        pytest.param(MATCH, "case [action, obj]", "case [action, obj]", "run(action, obj)", id="case-guard"),
+        pytest.param(MATCH, "case _:", "case _:", "fail(command)", id="case-wildcard"),
+        pytest.param(MATCH, "match command", "match command", "fail(command)", id="match"),
+        # Multi-line statements are taken whole, from any of their lines.
+        pytest.param(MULTI, "    second,", "RESULT = combine(", "# end combine", id="multiline-assign"),
+        pytest.param(MULTI, "# end combine", "RESULT = combine(", "# end combine", id="multiline-assign-last"),
+        # A multi-line condition is part of the header.
+        pytest.param(MULTI, "and b < 2", "    if (", "return a", id="multiline-if-condition"),
+        pytest.param(MULTI, "# end if header", "    if (", "return a", id="multiline-if-closing"),
+        pytest.param(MULTI, "or b > 5", "elif (", "return b", id="multiline-elif-condition"),
+        # A line of a simple statement inside a clause body gives that statement only.
+        pytest.param(MULTI, "            b,", "total = add(", "# end add", id="simple-in-else-body"),
+        pytest.param(MULTI, "return total", "return total", "return total", id="return-in-else-body"),
+        pytest.param(IF_CHAIN, 'r = "one"', 'r = "one"', 'r = "one"', id="simple-in-elif-body"),
+        # Decorated definitions start at their first decorator.
+        pytest.param(NESTED, "@functools.cache", "@staticmethod", "return value", id="second-decorator"),
+        pytest.param(NESTED, "@staticmethod", "@staticmethod", "return value", id="first-decorator"),
+        pytest.param(NESTED, "        value,", "@staticmethod", "return value", id="multiline-signature"),
+        pytest.param(NESTED, "class Inner:", "@functools.total_ordering", "return self.y", id="nested-class"),
+        pytest.param(NESTED, "def method", "def method", "return self.y", id="method-in-nested-class"),
+        pytest.param(NESTED, "y = 2", "y = 2", "y = 2", id="class-attribute"),
+        pytest.param(NESTED, "        outer,", "@functools.wraps(", "return 1", id="nested-def-decorator-arg"),
+        pytest.param(NESTED, "def inner", "@functools.wraps(", "return 1", id="nested-def"),
+    ],
+)
+def test_clause_or_statement(text: str, line: str, start: str, end: str) -> None:
+    assert span_at(text, line) == expected(text, start, end)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (IF_CHAIN, 0),  # before the first line
+        (IF_CHAIN, IF_CHAIN.splitlines().index("") + 1),  # the first blank line, between statements
+        (IF_CHAIN, len(IF_CHAIN.splitlines()) + 5),  # past the end
+    ],
+)
+def test_outside_any_statement(text: str, line: int) -> None:
+    assert statement_span(ast.parse(text), line, text.splitlines()) is None
+
+
+def test_top_level_comment_is_outside_any_statement() -> None:
+    text = "x = 1\n# a comment\ny = 2\n"
+    assert statement_span(ast.parse(text), 2, text.splitlines()) is None
+
+
+def test_whole_statement_when_the_line_is_in_no_clause() -> None:
+    # A blank line between the end of the if body and 'else:' is in the if statement
+    # but in none of its clauses: the whole statement is given.
+    text = "def f(a):\n    if a:\n        x = 1\n\n    else:\n        x = 2\n    return x\n"
+    assert statement_span(ast.parse(text), 4, text.splitlines()) == (2, 6)
+
+
+def test_one_line_clauses() -> None:
+    text = "if a: x = 1\nelif b: x = 2\nelse: x = 3\n"
+    tree, lines = ast.parse(text), text.splitlines()
+    assert [statement_span(tree, n, lines) for n in (1, 2, 3)] == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_else_holding_only_an_if_is_not_an_elif() -> None:
+    text = '''\
+if a:
+    x = 1
+else:
+    if b:
+        x = 2
+    else:  # inner
+        x = 3
+'''
+    # The outer 'else:' clause holds the whole nested if statement.
+    outer_else = text.splitlines().index("else:") + 1
+    assert statement_span(ast.parse(text), outer_else, text.splitlines()) == (outer_else, line_of(text, "x = 3"))
+    # The nested 'if' header gives the nested if clause only.
+    assert span_at(text, "    if b:") == expected(text, "    if b:", "x = 2")
+    assert span_at(text, "# inner") == expected(text, "# inner", "x = 3")
+
+
+PARENTHESISED_CASE = '''\
+def dispatch(code):
+    match code:
+        case (
+            1
+            | 2
+        ):
+            small(code)
+        case _:
+            big(code)
+'''
+
+
+@pytest.mark.parametrize("line", ["case (", "| 2"])
+def test_case_with_parenthesised_pattern_on_later_lines(line: str) -> None:
+    text = PARENTHESISED_CASE
+    assert span_at(text, line) == expected(text, "case (", "small(code)")
