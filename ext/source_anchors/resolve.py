@@ -160,8 +160,8 @@ class Resolver:
         if isinstance(obj, griffe.Class):
             paths = [getattr(base, "canonical_path", str(base)) for base in obj.bases]
         elif obj.is_module:
-            paths = [member.wildcard for member in obj.members.values()
-                     if member.is_alias and getattr(member, "wildcard", None)]
+            paths = [str(member.wildcard) for member in obj.members.values()
+                     if isinstance(member, griffe.Alias) and member.wildcard]
         else:
             paths = []
         for path in paths:
