@@ -116,7 +116,11 @@ def test_first_build_links_locks_and_reports(project: tuple[Upstream, Book, str]
     lock = json.loads(book.lock.read_text("utf-8"))
     assert sorted(lock["anchors"]["up"]) == ["pkg.mod.Gamma.delta", "pkg.mod.alpha", "pkg.mod.beta",
                                              "pkg.mod.beta::elif y =="]
-    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob"}
+    record = lock["anchors"]["up"]["pkg.mod.alpha"]
+    assert set(record) == {"commit", "path", "start", "end", "sha256", "blob", "uses"}
+    # The package's __init__.py was read on the way: its blob vouches for it in a distribution build.
+    empty_blob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of an empty file
+    assert record["uses"] == {"pkg/__init__.py": empty_blob}
     html = (result.outdir / "index.html").read_text("utf-8")
     assert f'href="{alpha["permalink"]}"' in html
     assert f"up · pkg/mod.py:L{start}–L{end} &#64; {sha[:7]}" in html  # tooltip

@@ -14,7 +14,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .errors import ArchiveError
 
@@ -53,7 +53,7 @@ def unpack(archive: Path, dest: Path) -> Unpacked:
             repo_path = _map(raw, wheel=name.endswith(".whl"))
             if repo_path is None or kind == "dir":
                 continue
-            reason = _refusal(raw, kind, size)
+            reason = _refusal(raw, kind, size) or _unsafe_path(repo_path)
             if reason:
                 result.refused[raw] = reason
                 continue
@@ -61,7 +61,10 @@ def unpack(archive: Path, dest: Path) -> Unpacked:
             if total > MAX_TOTAL_BYTES:
                 raise ArchiveError(f"{name}: more than {MAX_TOTAL_BYTES} bytes unpacked; refusing the rest")
             data = read()
-            target = dest.joinpath(*PurePosixPath(repo_path).parts)
+            target = dest.joinpath(*repo_path.split("/"))
+            if not target.resolve().is_relative_to(dest.resolve()):
+                result.refused[raw] = "resolves outside the export"
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             with open(target, "xb") as handle:
                 handle.write(data)
@@ -120,6 +123,14 @@ def _map(raw: str, *, wheel: bool) -> str | None:
     if not rest or rest[0] == "PKG-INFO" or rest[0].endswith(".egg-info"):
         return None
     return "/".join(parts[1:])
+
+
+def _unsafe_path(path: str) -> str | None:
+    """Why a mapped repository path is unsafe to write, or None: it must be plainly relative."""
+    parts = path.split("/")
+    if path.startswith("/") or any(part in ("", ".", "..") for part in parts) or "\\" in path:
+        return "unsafe path after mapping (empty, '.', '..' or absolute part)"
+    return None
 
 
 def _refusal(raw: str, kind: str, size: int) -> str | None:

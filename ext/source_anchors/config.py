@@ -180,6 +180,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         if key not in entry:
             problems.append(f"{where}: missing key {key!r}")
     url = entry.get("url", "")
+    url = url.strip() if isinstance(url, str) else url
     if "url" in entry and (not isinstance(url, str) or not url.strip()):
         problems.append(f"{where}['url']: expected a non-empty string")
     elif isinstance(url, str) and url.startswith("-"):
@@ -198,6 +199,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
             problems.append(f"{where}['packages']: {pkg!r} is not a relative package directory "
                             "such as 'pkg' or 'src/pkg'")
     dist = entry.get("dist")
+    dist = dist.strip() if isinstance(dist, str) else dist
     if dist is not None and (not isinstance(dist, str) or not dist.strip() or dist.startswith("-")):
         problems.append(f"{where}['dist']: expected a requirement such as 'pkg==1.0'")
     sources = entry.get("sources", SOURCE_KINDS)

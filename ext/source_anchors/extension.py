@@ -122,7 +122,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def record_of(r: dict[str, Any]) -> Record:
     """The lock record of an anchor record that resolved."""
     return Record(commit=r["commit"], path=r["path"], start=r["start"], end=r["end"],
-                  sha256=r["sha256"], blob=r["blob"])
+                  sha256=r["sha256"], blob=r["blob"], uses=r.get("uses", {}))
 
 
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:

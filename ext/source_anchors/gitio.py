@@ -46,4 +46,12 @@ def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = N
 def git(args: Sequence[str], *, cwd: Path, stdin: bytes | None = None, timeout: float) -> bytes:
     """Run ``git <args>`` in *cwd* with prompts disabled."""
     return run(["git", *args], cwd=cwd, stdin=stdin, timeout=timeout, env=_GIT_ENV,
-               what=f"git {args[0]}")
+               what=f"git {_subcommand(args)}")
+
+
+def _subcommand(args: Sequence[str]) -> str:
+    """The git subcommand in *args*, skipping ``-c key=value`` options."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        index += 2 if args[index] == "-c" else 1
+    return args[index] if index < len(args) else "(no subcommand)"

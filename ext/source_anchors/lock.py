@@ -14,7 +14,7 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,8 @@ class Record:
     end: int
     sha256: str
     blob: str
+    #: Blob ids of the other files the resolution read, so they too vouch for a distribution.
+    uses: Mapping[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
         """``path:Lstart-Lend``."""
@@ -54,7 +56,12 @@ class Lock:
 
     def blobs_for(self, repo: str, commit: str) -> dict[str, str]:
         """{path: blob} from records made at *commit* (they vouch for distribution files)."""
-        return {r.path: r.blob for r in self.records.get(repo, {}).values() if r.commit == commit}
+        blobs: dict[str, str] = {}
+        for record in self.records.get(repo, {}).values():
+            if record.commit == commit:
+                blobs.update(record.uses)
+                blobs[record.path] = record.blob
+        return blobs
 
     def with_records(self, additions: Iterable[tuple[str, str, Record]], *,
                      replace: bool = False) -> Lock:
@@ -70,9 +77,18 @@ class Lock:
     def dumps(self) -> str:
         """The lock as stable JSON text."""
         data = {"version": LOCK_VERSION,
-                "anchors": {repo: {key: asdict(rec) for key, rec in sorted(recs.items())}
+                "anchors": {repo: {key: _plain(rec) for key, rec in sorted(recs.items())}
                             for repo, recs in sorted(self.records.items()) if recs}}
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _plain(record: Record) -> dict[str, Any]:
+    data = asdict(record)
+    if not record.uses:
+        del data["uses"]  # most anchors read only their own file
+    else:
+        data["uses"] = dict(sorted(record.uses.items()))
+    return data
 
 
 def read_lock(path: Path) -> Lock:
@@ -115,7 +131,11 @@ def _record(raw: Any, path: Path, text: str, repo: str, key: str) -> Record:
             raise LockError(f"{where}: field {name!r} is not a {_HEX[name]}-digit hex id")
     if not 1 <= raw["start"] <= raw["end"]:
         raise LockError(f"{where}: lines {raw['start']}-{raw['end']} are not a valid range")
-    return Record(**{name: raw[name] for name in _FIELDS})
+    uses = raw.get("uses", {})
+    if not isinstance(uses, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and re.fullmatch("[0-9a-f]{40}", v) for k, v in uses.items()):
+        raise LockError(f"{where}: field 'uses' must map paths to 40-digit blob ids")
+    return Record(**{name: raw[name] for name in _FIELDS}, uses=uses)
 
 
 def _line_of(text: str, key: str) -> int:

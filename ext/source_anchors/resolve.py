@@ -36,6 +36,8 @@ class Location:
     kind: str
     sha256: str
     blob: str
+    #: Other files the resolution read (ancestor packages, re-export hops), with their blob ids.
+    uses: tuple[tuple[str, str], ...] = ()
 
     @property
     def whole_file(self) -> bool:
@@ -79,6 +81,7 @@ class Resolver:
         self._failures: dict[str, UpstreamFileError] = {}
         self._lines: dict[str, list[str]] = {}
         self._texts: dict[str, str] = {}
+        self._touched: set[str] = set()
         self._asts: dict[str, ast.Module] = {}
         self._collection = griffe.ModulesCollection()
         self._lines_collection = griffe.LinesCollection()
@@ -87,6 +90,7 @@ class Resolver:
 
     def resolve(self, path: str, match: str | None = None) -> Location:
         """Resolve dotted *path*, narrowed to the statement holding *match* if given."""
+        self._touched = set()
         obj = self._object(path, hops=0)
         file = self._file_of(obj)
         lines = self._lines[file]
@@ -98,8 +102,9 @@ class Resolver:
         if match is not None:
             start, end = self._narrow(file, start, end, match, path)
             kind = "statement"
+        uses = tuple(sorted((used, self.tree.blobs[used]) for used in self._touched - {file}))
         return Location(path=file, start=start, end=end, kind=kind,
-                        sha256=lines_hash(lines, start, end), blob=self.tree.blobs[file])
+                        sha256=lines_hash(lines, start, end), blob=self.tree.blobs[file], uses=uses)
 
     def file_lines(self, path: str) -> list[str]:
         """The text lines of an exported file (read and checked once)."""
@@ -206,6 +211,7 @@ class Resolver:
             raise self._failures[dotted]
         cached = self._modules.get(dotted)
         if cached is not None:
+            self._touched.add(self._module_file[dotted])
             return cached
         file = self._module_path(dotted)
         if file is None:
@@ -236,6 +242,7 @@ class Resolver:
             parent.set_member(parts[-1], module)
         self._modules[dotted] = module
         self._module_file[dotted] = file
+        self._touched.add(file)
         return module
 
     # -- lines --------------------------------------------------------------

@@ -71,7 +71,7 @@ def _fields(target: Target, outcome: Outcome, state: BuildState) -> dict[str, An
     }
     if loc is not None:
         fields.update(path=loc.path, start=loc.start, end=loc.end, kind=loc.kind,
-                      sha256=loc.sha256, blob=loc.blob)
+                      sha256=loc.sha256, blob=loc.blob, uses=dict(loc.uses))
     if outcome.record is not None:
         old = outcome.record
         fields["locked"] = {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end}

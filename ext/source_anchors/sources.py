@@ -61,10 +61,19 @@ class Tree:
             why = self.refused.get(path)
             raise UpstreamFileError(f"{path} is not in the exported tree" + (f" ({why})" if why else ""))
         file = self.root.joinpath(*PurePosixPath(path).parts)
-        size = file.stat().st_size
-        if max_bytes is not None and size > max_bytes:
-            raise UpstreamFileError(f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed")
-        return file.read_bytes()
+        try:
+            size = file.lstat().st_size
+            if max_bytes is not None and size > max_bytes:
+                raise UpstreamFileError(f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed")
+            data = file.read_bytes()
+        except OSError as error:
+            raise UpstreamFileError(f"{path}: the cached tree is damaged ({error.strerror}); "
+                                    f"delete {self.root.parent} to export it again") from error
+        if blob_id(data) != self.blobs[path]:
+            # The cache is shared and writable: never trust a file that changed after export.
+            raise UpstreamFileError(f"{path}: the cached copy differs from the exported blob "
+                                    f"{self.blobs[path][:12]}; delete {self.root.parent} to export it again")
+        return data
 
     def has(self, path: str) -> bool:
         """Whether *path* was exported."""
