@@ -342,3 +342,21 @@ def test_clean_clone_has_no_cache_dependency(project: tuple[Upstream, Book, str]
     assert book.build("-W").returncode == 0
     shutil.rmtree(book.cache)
     assert book.build("-W", "-E", env={"CI": "true"}).returncode == 0
+
+
+def test_warm_build_parses_no_upstream_module(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    cold = book.build("-W")
+    assert cold.returncode == 0, cold.stderr
+    stats = json.loads((cold.outdir / "source-anchors.stats.json").read_text("utf-8"))
+    assert stats == {"cached": 0, "modules_parsed": 2, "resolved": 4}  # pkg/__init__.py and pkg/mod.py
+    warm = book.build("-W", "-E")
+    assert warm.returncode == 0, warm.stderr
+    stats = json.loads((warm.outdir / "source-anchors.stats.json").read_text("utf-8"))
+    assert stats == {"cached": 4, "modules_parsed": 0, "resolved": 0}
+    assert [r["status"] for r in warm.report()] == ["ok"] * 4
+    # Editing one page re-resolves only its anchors; a new target is resolved, the rest come from the cache.
+    book.page("index", PAGE + "\nAnd {src}`gamma <pkg.mod.Gamma>`.\n")
+    edited = book.build("-W")
+    stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
+    assert stats == {"cached": 4, "modules_parsed": 2, "resolved": 1}

@@ -10,6 +10,7 @@ from functools import partial
 from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, UnverifiedError, UpstreamFileError
 from .lock import Lock, Record, read_lock
+from .rescache import ResolutionCache
 from .resolve import Location, Resolver, split_lines
 from .sources import Tree, TreeCache, parse_listing
 from .target import Target
@@ -31,6 +32,8 @@ class Outcome:
     permalink: str | None = None
     #: For ``error``: which kind (``target``, ``source``, ``upstream``, ``unverified``).
     error_kind: str | None = None
+    #: For ``missing``: why the target did not resolve (cached with the resolution).
+    resolve_error: str | None = None
 
     def change(self) -> str:
         """``old → new`` location text for messages."""
@@ -51,6 +54,9 @@ class Engine:
         self._trees: dict[str, Tree | SourceError] = {}
         self._resolvers: dict[str, Resolver] = {}
         self._listings: dict[str, dict[str, str]] = {}
+        self.resolutions = ResolutionCache(settings.cache_dir)
+        #: Anchors resolved by parsing, and anchors answered by the resolution cache, in this process.
+        self.stats = {"resolved": 0, "cached": 0}
 
     def tree(self, repo: str) -> Tree:
         """The pinned tree of *repo*, obtained once (a failure is remembered too)."""
@@ -111,10 +117,11 @@ class Engine:
                            message=f"unknown repository {target.repo!r} in {target}; "
                                    f"configured: {', '.join(sorted(self.pins)) or 'none'}")
         try:
-            location = self.resolver(target.repo).resolve(target.path, target.match)
+            location = self._locate(pin, target)
         except ResolveError as error:
             record = self.lock.get(target.repo, target.key)
-            return Outcome(target, "missing", record=record, message=f"missing: {target}: {error}")
+            return Outcome(target, "missing", record=record, message=f"missing: {target}: {error}",
+                           resolve_error=str(error))
         except SourceError as error:
             return Outcome(target, "error", error_kind="source", message=str(error))
         except UnverifiedError as error:
@@ -133,6 +140,28 @@ class Engine:
             status = "changed"
         outcome = Outcome(target, status, location=location, record=record, permalink=link)
         return _with_message(outcome, self._diff(outcome) if status == "changed" else "")
+
+    def _locate(self, pin: RepoPin, target: Target) -> Location:
+        """The location of *target*, from the resolution cache when it knows it."""
+        cached = self.resolutions.get(pin, target.key)
+        if isinstance(cached, Location):
+            self.stats["cached"] += 1
+            return cached
+        if isinstance(cached, str):
+            self.stats["cached"] += 1
+            raise ResolveError(cached)
+        self.stats["resolved"] += 1
+        return self.resolver(target.repo).resolve(target.path, target.match)
+
+    def modules_parsed(self) -> int:
+        """Upstream modules parsed by this process so far."""
+        return sum(resolver.modules_parsed for resolver in self._resolvers.values())
+
+    def remember(self, repo: str, key: str, result: Location | str) -> None:
+        """Add a resolution (or a resolution failure's text) to the persistent cache."""
+        pin = self.pins.get(repo)
+        if pin is not None:
+            self.resolutions.put(pin, key, result)
 
     def _diff(self, outcome: Outcome) -> str:
         """A short diff from the previously locked lines, when that tree is cached."""

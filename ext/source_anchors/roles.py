@@ -68,6 +68,7 @@ def _fields(target: Target, outcome: Outcome, state: BuildState) -> dict[str, An
         "target": f"{target.repo}:{target.key}", "repo": target.repo, "key": target.key,
         "commit": pin.commit if pin else None, "status": outcome.status, "message": outcome.message,
         "permalink": outcome.permalink, "error_kind": outcome.error_kind,
+        "resolve_error": outcome.resolve_error,
     }
     if loc is not None:
         fields.update(path=loc.path, start=loc.start, end=loc.end, kind=loc.kind,
