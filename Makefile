@@ -7,7 +7,7 @@ BUILD  := _build
 SPHINX := $(BIN)/sphinx-build -c . source
 CLI    := PYTHONPATH=ext $(BIN)/python -m source_anchors
 
-.PHONY: html test pytest lint book-strict check-anchors relock preview-bump clean
+.PHONY: html livehtml test pytest lint book-strict check-anchors relock preview-bump bench reliability clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,13 +18,19 @@ $(STAMP): requirements.txt
 html: $(STAMP)
 	$(SPHINX) $(BUILD)/html
 
+## livehtml: rebuild the preview on every save (anchors come from the caches)
+livehtml: $(STAMP)
+	$(BIN)/sphinx-autobuild -c . source $(BUILD)/html --watch ext --watch conf.py --watch source-anchors.lock
+
 ## test: lint, pytest, then the strict book build from a cold anchor cache, locked
 test: $(STAMP)
 	$(MAKE) lint
 	$(MAKE) pytest
 	$(MAKE) book-strict
 
+## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here
 pytest: $(STAMP)
+	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -46,6 +52,14 @@ relock: $(STAMP)
 ## preview-bump PIN=name=sha: what every anchor would become at another commit
 preview-bump: $(STAMP)
 	$(CLI) check --pin $(PIN) --markdown
+
+## bench: performance figures into _build/bench/results.json (downloads django from PyPI)
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+## reliability: the full reliability suite; figures into _build/reliability/results.json
+reliability: $(STAMP)
+	RELIABILITY_SCALE=full $(BIN)/python -m pytest -q tests/reliability
 
 clean:
 	rm -rf $(BUILD)

@@ -360,3 +360,18 @@ def test_warm_build_parses_no_upstream_module(project: tuple[Upstream, Book, str
     edited = book.build("-W")
     stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
     assert stats == {"cached": 4, "modules_parsed": 2, "resolved": 1}
+
+
+def test_preview_marks_drift_in_place(project: tuple[Upstream, Book, str]) -> None:
+    upstream, book, _ = project
+    assert book.build("-W").returncode == 0
+    upstream.write("pkg/mod.py", MOD_V2)
+    book.repos["up"]["commit"] = upstream.commit("v2")
+    book.write_conf(default_repo="up")
+    result = book.build()  # the preview: not strict, so it completes and shows what drifted
+    assert result.returncode == 0
+    html = (result.outdir / "index.html").read_text("utf-8")
+    alpha = re.search(r'<a class="sa-anchor sa-moved[^"]*"[^>]*title="([^"]*)"', html)
+    assert alpha is not None and alpha.group(1).endswith(" · moved")
+    assert re.search(r'<a class="sa-anchor sa-changed[^"]*"[^>]*title="[^"]* · changed"', html)
+    assert 'class="sa-card sa-changed' in html  # the card holds the changed elif
