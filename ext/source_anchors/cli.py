@@ -177,8 +177,10 @@ def _update(records: list[dict[str, Any]], state: Any, *, as_json: bool) -> int:
     for r in records:
         if r.get("path") and r["status"] not in ("missing", "error"):
             fresh[(r["repo"], r["key"])] = record_of(r)
+    cited = {(r.get("repo"), r.get("key")) for r in records}
+    # A cited anchor that does not resolve now keeps its old record; records nobody cites are pruned.
     kept = {(repo, key): rec for repo, recs in old.records.items() for key, rec in recs.items()
-            if (repo, key) not in fresh and any(r.get("repo") == repo and r.get("key") == key for r in records)}
+            if (repo, key) not in fresh and (repo, key) in cited}
     new_lock = old.with_records([(repo, key, rec) for (repo, key), rec in {**kept, **fresh}.items()], replace=True)
     before = {(repo, key): rec for repo, recs in old.records.items() for key, rec in recs.items()}
     after = {(repo, key): rec for repo, recs in new_lock.records.items() for key, rec in recs.items()}

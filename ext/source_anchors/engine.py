@@ -107,7 +107,8 @@ class Engine:
         if expected != actual:
             raise UnverifiedError(
                 f"{path} from {tree.dist} differs from {pin.name}@{pin.short}: "
-                f"blob {actual[:12]}, the commit has {expected[:12]}")
+                f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {tree.root.parent.name} "
+                "is reused until you delete it")
 
     def check(self, target: Target) -> Outcome:
         """Resolve *target* and compare it with the lock."""

@@ -193,9 +193,10 @@ class Resolver:
         for path in self.tree.blobs:
             if path.startswith(folder):
                 rest = path[len(folder):]
-                head = rest.split("/", 1)[0]
-                if rest.endswith(".py") and head != "__init__.py":
-                    names.add(head.removesuffix(".py"))
+                if "/" not in rest and rest.endswith(".py") and rest != "__init__.py":
+                    names.add(rest.removesuffix(".py"))
+                elif rest.count("/") == 1 and rest.endswith("/__init__.py"):
+                    names.add(rest.split("/", 1)[0])  # a subpackage; folders without __init__ are not modules
         return names
 
     def _module_path(self, dotted: str) -> str | None:

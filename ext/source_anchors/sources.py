@@ -164,9 +164,8 @@ class TreeCache:
 
     def _remove_leftovers(self, key: str) -> None:
         """Remove half-written exports of *key*; safe because we hold its lock."""
-        final = self.root / "trees" / key
-        if (final.exists() and not (final / "meta.json").is_file()) or final.exists():
-            shutil.rmtree(final, ignore_errors=True)
+        # A tree here is unreadable (cached() said so): half-written, or of another format.
+        shutil.rmtree(self.root / "trees" / key, ignore_errors=True)
         for leftover in self._tmp().glob(f"{key}.*"):
             shutil.rmtree(leftover, ignore_errors=True)
 
@@ -267,7 +266,7 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
     download.mkdir(parents=True)
     try:
         gitio.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input",
-                   "--disable-pip-version-check", "--quiet", "--dest", str(download), pin.dist],
+                   "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
                   timeout=timeout, what=f"pip download {pin.dist}")
     except GitError as error:
         raise SourceError(str(error)) from error
