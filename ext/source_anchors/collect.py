@@ -21,7 +21,7 @@ class SourceAnchorsDomain(Domain):
     initial_data = {  # noqa: RUF012  # Sphinx's own attribute, copied per env
         "anchors": {},      # docname -> [record, ...] in reading order
         "literals": {},     # docname -> [(line, text), ...]
-        "ledgers": {},      # docname -> True: pages that render the ledger or licence notes
+        "ledgers": {},      # docname -> True: pages that render the ledger (rewritten on every build)
         "fingerprint": "",  # pins + lock + resolver version at the last full check
     }
 

@@ -96,7 +96,6 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     if domain.data["fingerprint"] != fingerprint:
         again |= set(domain.anchors)
         domain.data["fingerprint"] = fingerprint
-    again |= set(domain.data["ledgers"])
     return sorted((again & set(env.found_docs)) - added - changed)
 
 

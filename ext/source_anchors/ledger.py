@@ -7,6 +7,9 @@ builds (they are rewritten on every build, see ``env-updated``).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,11 +22,14 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .collect import get_domain
+from .config import RepoPin
 from .diagnostics import Subtype, warn
 from .engine import Engine
 from .errors import SourceAnchorsError
-from .licences import identify_licence, survey
+from .licences import LicenceMatch, identify_licence, survey
+from .lock import atomic_write
 from .reproduce import count_reproduced, upstream_line_index
+from .sources import Tree, cache_key
 from .state import get_state
 
 #: The generated pages' words, in the book's language.
@@ -46,15 +52,20 @@ class LedgerDirective(SphinxDirective):
     kind = "ledger"
 
     def run(self) -> list[nodes.Node]:
-        """Leave a placeholder and mark this page as generated."""
-        get_domain(self.env).add_ledger(self.env.docname)
+        """Leave a placeholder; a ledger page is rewritten whenever any page was read."""
+        if self.kind == "ledger":
+            get_domain(self.env).add_ledger(self.env.docname)
         node = ledger_placeholder(kind=self.kind)
         self.set_source_info(node)
         return [node]
 
 
 class LicenceNotesDirective(LedgerDirective):
-    """``licence-notes``: identified licences and everything awaiting rights review."""
+    """``licence-notes``: identified licences and everything awaiting rights review.
+
+    It depends on the pins only, and a pin change re-reads every page, so it is
+    rendered when its own page is written.
+    """
 
     kind = "licences"
 
@@ -143,10 +154,44 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
             engine.verify(repo, path)  # a distribution's licence file must be the commit's too
         except SourceAnchorsError as error:
             return path, f"{LABELS['unknown']}（{error}）"
-        match = identify_licence(tree.read_bytes(path).decode("utf-8", "replace"))
+        match = _identify(engine, tree.blobs[path], tree.read_bytes(path))
         if match:
             return path, f"{match.spdx_id}（score {match.score:.2f}）"
     return (candidates[0] if candidates else None), LABELS["unknown"]
+
+
+def _identify(engine: Engine, blob: str, data: bytes) -> LicenceMatch | None:
+    """Identify a licence text, remembered on disk by blob id (askalono takes ~0.5 s a text)."""
+    memo = engine.settings.cache_dir / "licences" / f"{blob}.json"
+    try:
+        known = json.loads(memo.read_text("utf-8"))
+        return LicenceMatch(**known) if known else None
+    except (OSError, ValueError, TypeError):
+        pass
+    match = identify_licence(data.decode("utf-8", "replace"))
+    atomic_write(memo, json.dumps(dataclasses.asdict(match) if match else None))
+    return match
+
+
+def _upstream_index(engine: Engine, repo: str, pin: RepoPin, tree: Tree) -> dict[str, tuple[str, int]]:
+    """The line index of *repo*'s package sources, remembered on disk per pinned tree."""
+    salt = hashlib.sha256("\n".join(pin.packages).encode()).hexdigest()[:8]
+    memo = engine.settings.cache_dir / "lines" / f"{cache_key(pin.url, pin.commit)}-{salt}.json"
+    try:
+        return {line: (path, number) for line, (path, number) in json.loads(memo.read_text("utf-8")).items()}
+    except (OSError, ValueError, TypeError):
+        pass
+    texts: list[tuple[str, str]] = []
+    for path in sorted(tree.blobs):
+        if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
+            try:
+                texts.append((f"{repo}:{path}", tree.read_bytes(path, max_bytes=engine.settings.max_file_bytes)
+                              .decode("utf-8")))
+            except (SourceAnchorsError, UnicodeDecodeError):
+                continue
+    index = upstream_line_index(texts)
+    atomic_write(memo, json.dumps(index, ensure_ascii=False))
+    return index
 
 
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
@@ -200,22 +245,15 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
 def _reproduction(app: Sphinx) -> nodes.Node:
     state = get_state(str(app.srcdir))
     engine = state.engine
-    texts: list[tuple[str, str]] = []
-    for repo, pin in sorted(engine.pins.items()):
+    index: dict[str, tuple[str, int]] = {}
+    for repo, pin in sorted(engine.pins.items(), reverse=True):  # the first repository wins a shared line
         try:
-            tree = engine.tree(repo)
+            index.update(_upstream_index(engine, repo, pin, engine.tree(repo)))
         except SourceAnchorsError:
             continue
-        for path in sorted(tree.blobs):
-            if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
-                try:
-                    texts.append((f"{repo}:{path}", tree.read_bytes(path, max_bytes=state.settings.max_file_bytes)
-                                  .decode("utf-8")))
-                except (SourceAnchorsError, UnicodeDecodeError):
-                    continue
     literals = get_domain(app.env).data["literals"]
     blocks = [(doc, line, text) for doc in sorted(literals) for line, text in literals[doc]]
-    result = count_reproduced(blocks, upstream_line_index(texts))
+    result = count_reproduced(blocks, index)
     if result.total > state.settings.reproduced_lines_max:
         for hit in result.hits:
             warn(f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
@@ -259,7 +297,7 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         out.append(section)
     own = Path(app.confdir) / "LICENSE"
     if own.is_file():
-        match = identify_licence(own.read_text("utf-8", errors="replace"))
+        match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
         para = nodes.paragraph(classes=["sa-own-licence"])
         para += nodes.Text("本仓库（书稿与扩展）自身的许可证："
                            + (f"{match.spdx_id}（LICENSE，score {match.score:.2f}）。" if match else "LICENSE。"))
