@@ -13,8 +13,10 @@ from sphinx.util.docutils import SphinxDirective
 from .config import PREFIX, Options
 from .diagnostics import subtype_docs
 
+Cell = str | list[nodes.Node]
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], literal_first: bool = True) -> nodes.table:
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> nodes.table:
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
@@ -24,15 +26,19 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], literal_first: 
     group += head
     body = nodes.tbody()
     group += body
-    parts: list[tuple[nodes.Element, Sequence[Sequence[str]]]] = [(head, [header]), (body, rows)]
+    parts: list[tuple[nodes.Element, Sequence[Sequence[Cell]]]] = [(head, [header]), (body, rows)]
     for target, cells in parts:
         for cells_row in cells:
             row = nodes.row()
             for index, cell in enumerate(cells_row):
                 entry = nodes.entry()
                 para = nodes.paragraph()
-                code = literal_first and index == 0 and target is body
-                para += nodes.literal("", cell) if code else nodes.Text(cell)
+                if isinstance(cell, list):
+                    para.extend(cell)
+                elif index == 0 and target is body:
+                    para += nodes.literal("", cell)
+                else:
+                    para += nodes.Text(cell)
                 entry += para
                 row += entry
             target += row
@@ -59,7 +65,12 @@ class DiagnosticsTableDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Build the table from :class:`~source_anchors.diagnostics.Subtype`."""
-        return [_table(("warning type", "meaning and what to do"), subtype_docs())]
+        rows: list[tuple[Cell, Cell]] = []
+        for name, doc in subtype_docs():
+            # Docstrings use ``code`` markup: parse it, so the table reads as the code's own docs.
+            parsed, _ = self.parse_inline(doc, lineno=self.lineno)
+            rows.append((name, list(parsed)))
+        return [_table(("warning type", "meaning and what to do"), rows)]
 
 
 def setup(app: Sphinx) -> None:

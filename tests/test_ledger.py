@@ -1,0 +1,131 @@
+"""The generated pages: source ledger, licence notes, feedback line, author's guide tables."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from conftest import ROOT, Book, Upstream
+
+MOD = '''
+def compute_total(items, discount):
+    subtotal = sum(item.price for item in items)
+    return subtotal - discount
+
+
+def other():
+    return 2
+'''
+
+LEDGER = "# Ledger\n\n```{source-ledger}\n```\n"
+LICENCES = "# Licences\n\n```{licence-notes}\n```\n"
+
+
+@pytest.fixture
+def project(upstream: Upstream, book: Book) -> tuple[Upstream, Book, str]:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/mod.py", MOD)
+    upstream.write("LICENSE", (ROOT / "LICENSE").read_text("utf-8"))  # our own MIT text
+    upstream.write("web/vendor/LICENSE.txt", "Some vendored licence\n")
+    upstream.write("web/static/app.min.js", "var a=1;\n")
+    upstream.write("docs/logo.png", "not really a png\n")
+    sha = upstream.commit()
+    book.repos = {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up", feedback_email="book@example.org")
+    book.page("index", "# Book\n\n```{toctree}\nchapter\nledger\nlicences\nmore\nfeedback\n```\n")
+    book.page("chapter", "---\nsource-repo: up\n---\n# Chapter\n\n"
+              "Totals are {src}`computed <pkg.mod.compute_total>`.\n\n:::{feedback-line}\n:chapter: Totals\n:::\n")
+    book.page("more", "# More\n\nNothing yet.\n")
+    book.page("ledger", LEDGER)
+    book.page("licences", LICENCES)
+    book.page("feedback", "# Feedback\n")
+    return upstream, book, sha
+
+
+def text_of(html: Path) -> str:
+    body = html.read_text("utf-8").split('<div class="body"', 1)[-1]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def test_ledger_lists_repository_locations_and_back_links(project: tuple[Upstream, Book, str]) -> None:
+    _, book, sha = project
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    html = (result.outdir / "ledger.html").read_text("utf-8")
+    text = text_of(result.outdir / "ledger.html")
+    assert "git：按提交导出" in text and "MIT（score" in text
+    assert f'href="{book.repos["up"]["url"]}/blob/{sha}/"' in html  # the pinned commit, linked
+    assert "pkg/mod.py" in text and "L1–L3" in text
+    assert 'href="chapter.html#sa-1"' in html  # back to the citing place
+    assert "逐字复现的上游代码行（仅计实际内容行）：0" in text
+
+
+def test_ledger_stays_current_on_incremental_builds(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    assert book.build("-W").returncode == 0
+    assert book.build("-W").returncode == 0  # the first build's anchors were new: now they are locked
+    book.page("more", "# More\n\nAnd {src}`other <pkg.mod.other>`.\n")
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    html = (result.outdir / "ledger.html").read_text("utf-8")
+    assert 'href="more.html#sa-1"' in html
+    assert re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", result.stdout) == ["more"]
+
+
+def test_licence_notes_identify_and_list_what_awaits_review(project: tuple[Upstream, Book, str]) -> None:
+    _, book, sha = project
+    result = book.build("-W")
+    text = text_of(result.outdir / "licences.html")
+    assert "LICENSE — MIT（score 1.00）" in text or "LICENSE — MIT（score 0.9" in text
+    assert "其他许可/版权声明文件（1 个）" in text and "web/vendor/LICENSE.txt" in text
+    assert "web/static/app.min.js" in text and "docs/logo.png" in text
+    assert "pkg/mod.py" not in text
+    assert "本仓库（书稿与扩展）自身的许可证：" not in text  # this test book has no LICENSE of its own
+    html = (result.outdir / "licences.html").read_text("utf-8")
+    assert f"/blob/{sha}/LICENSE" in html
+
+
+def test_reproduced_upstream_lines_are_counted_and_warned(project: tuple[Upstream, Book, str]) -> None:
+    _, book, _ = project
+    book.page("more", "# More\n\n```python\nsubtotal = sum(item.price for item in items)\nreturn []\n```\n")
+    result = book.build("--keep-going")
+    assert "逐字复现的上游代码行（仅计实际内容行）：1" in text_of(result.outdir / "ledger.html")
+    warnings = [w for w in result.warnings() if "reproduced" in w]
+    assert len(warnings) == 1 and "more.md:3" in warnings[0] and "up:pkg/mod.py:2" in warnings[0]
+    book.write_conf(default_repo="up", feedback_email="book@example.org", reproduced_lines_max=1)
+    assert book.build("-W", "-E").returncode == 0
+
+
+def test_feedback_line_names_chapter_and_pin(project: tuple[Upstream, Book, str]) -> None:
+    _, book, sha = project
+    result = book.build("-W")
+    html = (result.outdir / "chapter.html").read_text("utf-8")
+    mailto = re.search(r'href="(mailto:[^"]+)"', html)
+    assert mailto is not None
+    link = unquote(unescape(mailto.group(1)))  # Sphinx cloaks addresses: entities and %40
+    assert link.startswith("mailto:book@example.org?subject=")
+    assert link.endswith(f"?subject=[反馈] Totals @ up@{sha[:7]}")
+    assert 'href="feedback.html"' in html
+
+
+def test_guide_tables_are_generated_from_the_code(book: Book, upstream: Upstream) -> None:
+    from source_anchors.config import option_names
+    from source_anchors.diagnostics import Subtype, subtype_docs
+
+    upstream.write("pkg/__init__.py", "")
+    book.repos = {"up": {"url": upstream.url, "commit": upstream.commit(), "packages": ["pkg"]}}
+    book.write_conf()
+    book.page("index", "# Guide\n\n```{source-anchors-config}\n```\n\n```{source-anchors-diagnostics}\n```\n")
+    result = book.build("-W")
+    assert result.returncode == 0, result.stderr
+    text = text_of(result.outdir / "index.html")
+    for name in option_names():
+        assert name in text
+    docs = dict(subtype_docs())
+    assert len(docs) == len(Subtype)
+    for name, doc in docs.items():
+        first_words = " ".join(doc.replace("'", "’").split()[:3])
+        assert name in text and first_words in text
