@@ -375,3 +375,28 @@ def test_preview_marks_drift_in_place(project: tuple[Upstream, Book, str]) -> No
     assert alpha is not None and alpha.group(1).endswith(" · moved")
     assert re.search(r'<a class="sa-anchor sa-changed[^"]*"[^>]*title="[^"]* · changed"', html)
     assert 'class="sa-card sa-changed' in html  # the card holds the changed elif
+
+
+def test_rendered_chip_and_card_snapshot(project: tuple[Upstream, Book, str]) -> None:
+    _, book, sha = project
+    result = book.build("-W")
+    html = (result.outdir / "index.html").read_text("utf-8").replace(sha, "<SHA>").replace(sha[:7], "<SHORT>")
+    url = str(book.repos["up"]["url"])
+    html = html.replace(url, "<URL>")
+    start, end = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
+    chip = re.search(r'<a class="sa-anchor.*?</a>', html)
+    assert chip is not None
+    assert chip.group(0) == (
+        f'<a class="sa-anchor sa-new reference external" href="<URL>/blob/<SHA>/pkg/mod.py#L{start}-L{end}" '
+        f'id="sa-1" title="up · pkg/mod.py:L{start}–L{end} &#64; <SHORT>"><span class="sa-label">alpha</span>'
+        f'<span class="sa-where">pkg/mod.py:L{start}–L{end}&#64;<SHORT></span></a>')
+    card = re.search(r'<div class="sa-card.*?</div>', html, re.S)
+    assert card is not None
+    b1, b2 = line(MOD_V1, "@functools.lru_cache"), line(MOD_V1, 'return "small"')
+    assert card.group(0) == (
+        '<div class="sa-card sa-new docutils container" id="sa-4">\n'
+        f'<p class="sa-card-title"><a class="reference external" href="<URL>/blob/<SHA>/pkg/mod.py#L{b1}-L{b2}" '
+        f'title="up · pkg/mod.py:L{b1}–L{b2} &#64; <SHORT>">beta as a card</a></p>\n'
+        '<p class="sa-card-meta"><code class="docutils literal notranslate"><span class="pre">up&#64;<SHORT></span>'
+        '</code> · <code class="docutils literal notranslate"><span class="pre">'
+        f'pkg/mod.py:L{b1}–L{b2}</span></code></p>\n</div>')

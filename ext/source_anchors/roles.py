@@ -96,7 +96,7 @@ def location_text(record: dict[str, Any]) -> str:
     if record.get("path") is None:
         return ""
     lines = "" if record.get("kind") == "module" else f":L{record['start']}" + (
-        f"–{record['end']}" if record["end"] != record["start"] else "")
+        f"–L{record['end']}" if record["end"] != record["start"] else "")
     return f"{record['path']}{lines}@{str(record['commit'])[:7]}"
 
 
