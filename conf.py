@@ -29,6 +29,9 @@ html_theme_options = {
 }
 html_static_path = ["source/_static"]
 html_css_files = ["book.css"]
+html_js_files = ["zh-stemmer-shim.js"]  # until Sphinx releases its fix for Chinese search (#14229)
+# Without a default, the theme logs "invalid theme mode" on a reader's first visit.
+html_context = {"default_mode": "auto"}
 # Chinese full-text search: Sphinx segments words with jieba when it is installed.
 html_search_language = "zh"
 

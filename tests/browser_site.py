@@ -1,0 +1,137 @@
+"""Build the book, serve it on 127.0.0.1 and drive Debian's headless Chromium over it.
+
+Used by ``test_browser.py``; also runnable by hand to take light/dark screenshots while styling::
+
+    python tests/browser_site.py [SITE_DIR] [OUT_DIR]
+
+SITE_DIR is an already built ``html`` directory (built into a temporary one when omitted);
+OUT_DIR defaults to ``_build/screenshots/styling``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# A phone is a touch device without hover: the page sees (hover: none), as on a real one.
+PHONE_EXTRAS = {"is_mobile": True, "has_touch": True}
+
+
+def missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or None when Chromium and Playwright are both present."""
+    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
+        return f"browser test skipped: {CHROMIUM} not found (install Debian's chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser test skipped: playwright not installed (pip install playwright; its driver is enough)"
+    return None
+
+
+def build_site(outdir: Path, cache: Path) -> Path:
+    """Build the book (non-strict preview) into *outdir*; return *outdir*. Raises with Sphinx's output on failure."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    env["SOURCE_ANCHORS_CACHE"] = str(cache)
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-c", str(ROOT), str(ROOT / "source"), str(outdir)],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False,
+    )
+    if done.returncode != 0 or not (outdir / "index.html").is_file():
+        raise RuntimeError(f"sphinx-build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return outdir
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve *directory* over HTTP on 127.0.0.1 (a free port) in a thread; yield the base URL ending in '/'."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def set_dark(page: Any) -> None:
+    """Switch the pydata/book theme to dark, as its theme switcher would."""
+    page.emulate_media(color_scheme="dark")
+    page.evaluate("""() => {
+        document.documentElement.dataset.theme = 'dark';
+        document.documentElement.dataset.mode = 'dark';
+    }""")
+
+
+def styling_shots(site: Path, out: Path) -> list[Path]:
+    """Screenshots for judging the anchor styling: chapter and guide, light and dark, desktop and phone."""
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    shots: list[Path] = []
+    with serve(site) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                for theme in ("light", "dark"):
+                    context = browser.new_context(viewport=viewport, **(PHONE_EXTRAS if name == "phone" else {}))
+                    page = context.new_page()
+                    for doc in ("gpt-researcher/hybrid", "guide", "ledger"):
+                        page.goto(base + doc + ".html", wait_until="load")
+                        if theme == "dark":
+                            set_dark(page)
+                        stem = doc.rsplit("/", 1)[-1]
+                        for part, selector in (("top", None), ("step3", "#gr-hybrid-step-3"), ("card", ".sa-card")):
+                            if selector and page.locator(selector).count() == 0:
+                                continue
+                            if selector:
+                                page.locator(selector).first.scroll_into_view_if_needed()
+                                page.evaluate("window.scrollBy(0, -80)")
+                            path = out / f"{stem}-{part}-{name}-{theme}.png"
+                            page.screenshot(path=str(path))
+                            shots.append(path)
+                    context.close()
+        finally:
+            browser.close()
+    return shots
+
+
+def main(argv: list[str]) -> int:
+    """Take the styling screenshots (see the module docstring)."""
+    out = Path(argv[1]) if len(argv) > 1 else ROOT / "_build" / "screenshots" / "styling"
+    if argv:
+        site = Path(argv[0])
+    else:
+        tmp = Path(tempfile.mkdtemp(prefix="book-site-"))
+        site = build_site(tmp / "html", tmp / "cache")
+    for path in styling_shots(site, out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
