@@ -27,7 +27,7 @@ class BuildState:
     engine: Engine
     quiet: bool = False
     pages: dict[str, tuple[float, PageSource]] = field(default_factory=dict)
-    occurrences: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    occurrences: dict[str, dict[tuple[int, str], int]] = field(default_factory=dict)
 
     def fingerprint(self) -> str:
         """Hash of everything that can change an anchor's status besides the pages."""
@@ -50,15 +50,14 @@ class BuildState:
 
     def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
         """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
-        key = (docname, line, rawtext)
-        count = self.occurrences.get(key, 0)
-        self.occurrences[key] = count + 1
+        seen = self.occurrences.setdefault(docname, {})
+        count = seen.get((line, rawtext), 0)
+        seen[(line, rawtext)] = count + 1
         return count
 
     def forget(self, docname: str) -> None:
         """Reset per-read counters of *docname* before it is read again."""
-        for key in [k for k in self.occurrences if k[0] == docname]:
-            del self.occurrences[key]
+        self.occurrences.pop(docname, None)
 
 
 def register(srcdir: str, state: BuildState) -> None:
