@@ -595,10 +595,16 @@ def pip_index(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[Path
     return use
 
 
-def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache: str = "cache") -> Settings:
+def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache: str = "cache",
+                   archive: Path | None = None) -> Settings:
+    """Settings that take the distribution from pip ('sademo==1.0'), or from *archive* copied beside conf.py."""
     confdir = tmp_path / "book"
     confdir.mkdir(exist_ok=True)
-    entry: dict[str, Any] = {"url": project.upstream.url, "commit": project.commit, "dist": "sademo==1.0",
+    dist = "sademo==1.0"
+    if archive is not None:
+        shutil.copyfile(archive, confdir / archive.name)
+        dist = archive.name
+    entry: dict[str, Any] = {"url": project.upstream.url, "commit": project.commit, "dist": dist,
                              "sources": ["dist"]}
     if listing:
         (confdir / "listing.txt").write_text(project.listing, "utf-8")
@@ -609,8 +615,10 @@ def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache
 @pytest.mark.parametrize(("kind", "suffix"), [("wheel", ".whl"), ("sdist", ".tar.gz")])
 def test_distribution_verified_by_listing_resolves_like_the_commit(
         dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path, kind: str, suffix: str) -> None:
+    # pip downloads wheels only (it would run an sdist's build backend); an sdist is named by its path.
     pip_index(dist_project.index[kind])
-    settings = _dist_settings(tmp_path, dist_project, listing=True)
+    archive = next(dist_project.index[kind].glob("*.tar.gz")) if kind == "sdist" else None
+    settings = _dist_settings(tmp_path, dist_project, listing=True, archive=archive)
     engine = Engine(settings)
     targets = ["up:pkg.alpha.func", "up:pkg.beta.other", "up:pkg.beta.other::return value", "up:pkg"]
 
@@ -618,7 +626,8 @@ def test_distribution_verified_by_listing_resolves_like_the_commit(
 
     tree = engine.tree("up")
     assert tree.method == "dist"
-    assert tree.dist is not None and tree.dist.startswith("sademo==1.0 (") and tree.dist.endswith(f"{suffix})")
+    assert tree.dist is not None and tree.dist.endswith(f"{suffix})")
+    assert tree.dist.startswith("sademo==1.0 (" if kind == "wheel" else "sademo-1.0.tar.gz (")
     assert [o.status for o in outcomes] == ["new"] * 4, [o.message for o in outcomes]
     url, commit = dist_project.upstream.url, dist_project.commit
     assert [o.permalink for o in outcomes] == [
@@ -638,7 +647,8 @@ def test_distribution_verified_by_listing_resolves_like_the_commit(
 def test_distribution_with_one_changed_byte_is_unverified(
         dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path, kind: str) -> None:
     pip_index(dist_project.index[f"{kind}-changed"])
-    engine = Engine(_dist_settings(tmp_path, dist_project, listing=True))
+    archive = next(dist_project.index["sdist-changed"].glob("*.tar.gz")) if kind == "sdist" else None
+    engine = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=archive))
 
     changed = _check(engine, "up:pkg.beta.other")
     unchanged = _check(engine, "up:pkg.alpha.func")
@@ -733,3 +743,15 @@ def test_option_like_values_behind_whitespace_are_refused(tmp_path: Path, key: s
         settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache")},
                       confdir=tmp_path, environ={})
 
+
+
+def test_pip_never_fetches_an_sdist(dist_project: DistProject, pip_index: Callable[[Path], None],
+                                    tmp_path: Path) -> None:
+    # Only an sdist on the index: pip would have to run its build backend to download it, so it is refused.
+    pip_index(dist_project.index["sdist"])
+    engine = Engine(_dist_settings(tmp_path, dist_project, listing=True))
+
+    outcome = _check(engine, "up:pkg.alpha.func")
+
+    assert (outcome.status, outcome.error_kind) == ("error", "source")
+    assert "pip download sademo==1.0 (wheels only)" in outcome.message

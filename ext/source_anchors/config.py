@@ -22,6 +22,7 @@ from .hosts import PermalinkTemplate, template_for
 PREFIX = "source_anchors_"
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 SOURCE_KINDS = ("cache", "git", "dist")
+ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 _REPO_KEYS = {"url", "commit", "packages", "dist", "listing", "sources", "host", "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -78,6 +79,8 @@ class RepoPin:
     commit: str
     packages: tuple[str, ...]
     dist: str | None
+    #: When ``dist`` names a local wheel or sdist (relative to conf.py) instead of a requirement.
+    dist_file: Path | None
     listing: Path | None
     sources: tuple[str, ...]
     permalink_template: PermalinkTemplate
@@ -150,8 +153,18 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
             problems.append(f"{PREFIX}{key}: expected a non-negative integer, got {opts[key]!r}")
     if problems:
         raise ConfigError("\n".join(problems))
-    locked = bool(opts["locked"]) or env.get("CI", "").lower() == "true"
+    for key in ("lock_file", "feedback_email"):
+        if not isinstance(opts[key], str):
+            problems.append(f"{PREFIX}{key}: expected a string, got {opts[key]!r}")
+    if opts["cache_dir"] is not None and not isinstance(opts["cache_dir"], str):
+        problems.append(f"{PREFIX}cache_dir: expected a directory path, got {opts['cache_dir']!r}")
+    if problems:
+        raise ConfigError("\n".join(problems))
     cache = Path(opts["cache_dir"]) if opts["cache_dir"] else default_cache_dir(env)
+    if cache.exists() and not cache.is_dir():
+        where = f"{PREFIX}cache_dir" if opts["cache_dir"] else "the cache directory ($SOURCE_ANCHORS_CACHE)"
+        raise ConfigError(f"{where}: {cache} exists and is not a directory")
+    locked = bool(opts["locked"]) or env.get("CI", "").lower() == "true"
     return Settings(
         repos=repos, default_repo=default_repo, locked=locked,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
@@ -200,8 +213,13 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
                             "such as 'pkg' or 'src/pkg'")
     dist = entry.get("dist")
     dist = dist.strip() if isinstance(dist, str) else dist
+    dist_file = None
     if dist is not None and (not isinstance(dist, str) or not dist.strip() or dist.startswith("-")):
-        problems.append(f"{where}['dist']: expected a requirement such as 'pkg==1.0'")
+        problems.append(f"{where}['dist']: expected a requirement such as 'pkg==1.0' or an archive path")
+    elif isinstance(dist, str) and dist.endswith(ARCHIVE_SUFFIXES):
+        dist_file = (confdir / dist).resolve()
+        if not dist_file.is_file():
+            problems.append(f"{where}['dist']: archive {dist!r} not found (paths are relative to conf.py)")
     sources = entry.get("sources", SOURCE_KINDS)
     if isinstance(sources, str) or not isinstance(sources, (list, tuple)) or \
             not sources or any(s not in SOURCE_KINDS for s in sources):
@@ -225,7 +243,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     if problems or template is None:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
-                   dist=dist.strip() if dist else None, listing=listing_path,
+                   dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
                    sources=tuple(sources), permalink_template=template)
 
 

@@ -11,9 +11,10 @@ from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, UnverifiedError, UpstreamFileError
 from .lock import Lock, Record, read_lock
 from .rescache import ResolutionCache
-from .resolve import Location, Resolver, split_lines
+from .resolve import Location, Resolver
 from .sources import Tree, TreeCache, parse_listing
 from .target import Target
+from .textlines import split_lines
 
 #: Statuses of an anchor compared with the lock, plus ``error`` for anchors that cannot be checked.
 STATUSES = ("ok", "moved", "changed", "missing", "new", "error")

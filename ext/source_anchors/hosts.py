@@ -56,11 +56,21 @@ def template_for(*, url: str, host: str | None, permalink: str | None, where: st
     (the ``lines`` form); its ``file`` and ``line`` forms drop the fragment and
     repeat the start line. *where* names the config entry for error messages.
     """
-    if permalink:
+    if permalink is not None:
+        if not isinstance(permalink, str) or not permalink.strip():
+            raise ConfigError(f"{where}['permalink']: expected a URL template string such as "
+                              "'{url}/src/commit/{commit}/{path}#L{start}-L{end}'")
         base, _, _ = permalink.partition("#")
-        return PermalinkTemplate(file=base, line=permalink.replace("{end}", "{start}"), lines=permalink)
-    if host:
-        if host not in HOSTS:
+        template = PermalinkTemplate(file=base, line=permalink.replace("{end}", "{start}"), lines=permalink)
+        try:
+            template.render(url="u", commit="c", path="p", start=1, end=2)
+            template.render(url="u", commit="c", path="p", start=None, end=None)
+        except (KeyError, IndexError, ValueError, AttributeError) as error:
+            raise ConfigError(f"{where}['permalink']: {permalink!r} is not a valid template ({error!r}); "
+                              "use only the fields {url} {commit} {path} {start} {end}") from None
+        return template
+    if host is not None:
+        if not isinstance(host, str) or host not in HOSTS:
             raise ConfigError(f"{where}: unknown host {host!r}; use one of {sorted(HOSTS)} or give 'permalink'")
         return HOSTS[host]
     hostname = (urlsplit(url).hostname or "").lower()

@@ -104,23 +104,28 @@ def read_lock(path: Path) -> Lock:
     except json.JSONDecodeError as error:
         raise LockError(f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
                         "restore it from version control or delete it and run update") from error
-    if not isinstance(data, dict) or not isinstance(data.get("anchors"), dict):
+    except RecursionError as error:
+        raise LockError(f"{path}:1: the lock is nested too deeply to be a lock file") from error
+    if not isinstance(data, dict):
         raise LockError(f"{path}:1: the lock must be an object with 'version' and 'anchors'")
+    if not isinstance(data.get("anchors"), dict):
+        raise LockError(f"{path}:{_line_of(text, 'anchors')}: 'anchors' must be an object of repositories")
     version = data.get("version")
-    if not isinstance(version, int) or version > LOCK_VERSION or version < 1:
-        raise LockError(f"{path}:1: lock format version {version!r} is not supported by this "
-                        f"extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
+    if not isinstance(version, int) or isinstance(version, bool) or version > LOCK_VERSION or version < 1:
+        raise LockError(f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
+                        f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
     records: dict[str, dict[str, Record]] = {}
     for repo, entries in data["anchors"].items():
+        repo_at = text.find(json.dumps(repo, ensure_ascii=False) + ":")
         if not isinstance(entries, dict):
             raise LockError(f"{path}:{_line_of(text, repo)}: anchors of {repo!r} must be an object")
         for key, raw in entries.items():
-            records.setdefault(repo, {})[key] = _record(raw, path, text, repo, key)
+            records.setdefault(repo, {})[key] = _record(raw, path, text, repo, key, after=repo_at)
     return Lock(path=path, records=records)
 
 
-def _record(raw: Any, path: Path, text: str, repo: str, key: str) -> Record:
-    where = f"{path}:{_line_of(text, key)}: record {repo}:{key}"
+def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> Record:
+    where = f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}"
     if not isinstance(raw, dict):
         raise LockError(f"{where} must be an object")
     for name, kind in _FIELDS.items():
@@ -138,8 +143,11 @@ def _record(raw: Any, path: Path, text: str, repo: str, key: str) -> Record:
     return Record(**{name: raw[name] for name in _FIELDS}, uses=uses)
 
 
-def _line_of(text: str, key: str) -> int:
-    index = text.find(json.dumps(key, ensure_ascii=False))
+def _line_of(text: str, key: str, *, after: int = 0) -> int:
+    """Line of the first ``"key":`` at or after offset *after* (1 when not found)."""
+    index = text.find(json.dumps(key, ensure_ascii=False) + ":", max(after, 0))
+    if index < 0:  # written without the usual spacing
+        index = text.find(json.dumps(key, ensure_ascii=False), max(after, 0))
     return text.count("\n", 0, index) + 1 if index >= 0 else 1
 
 

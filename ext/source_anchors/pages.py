@@ -7,6 +7,8 @@ from functools import cached_property
 
 import yaml
 
+from .textlines import split_lines
+
 _FENCE = re.compile(r"^---[ \t]*$")
 
 
@@ -14,7 +16,7 @@ class PageSource:
     """The text of one page, with helpers the role needs."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)
 
     @cached_property
     def front_matter(self) -> dict[str, object]:

@@ -20,6 +20,7 @@ from . import statements
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
 from .sources import Tree
+from .textlines import split_lines
 
 #: Bump when the resolution rules change, so cached results are recomputed.
 RESOLVER_VERSION = 1
@@ -49,14 +50,6 @@ class Location:
         if self.whole_file:
             return self.path
         return f"{self.path}:L{self.start}" + (f"-L{self.end}" if self.end != self.start else "")
-
-
-def split_lines(text: str) -> list[str]:
-    r"""Lines as Python and code hosts count them: only ``\\n``, ``\\r\\n`` and ``\\r`` end a line."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def lines_hash(lines: list[str], start: int, end: int) -> str:
@@ -139,27 +132,48 @@ class Resolver:
             if found.is_alias:
                 return self._object(found.target_path, hops=hops + 1)  # type: ignore[union-attr]
             return found  # type: ignore[return-value]
-        for container in self._fallbacks(obj, hops=hops):
-            try:
-                return self._member(container, name, container.path, hops=hops + 1)
-            except ResolveError:
-                continue
-        names = self._known_names(obj, hops=hops)
+        found = self._in_fallbacks(obj, name, seen={obj.path})
+        if found is not None:
+            return found
+        names = self._known_names(obj, seen=set())
         close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
         hint = f"; closest: {', '.join(close)}" if close else ""
         raise ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
 
-    def _known_names(self, obj: griffe.Object, *, hops: int) -> set[str]:
+    def _in_fallbacks(self, obj: griffe.Object, name: str, *, seen: set[str]) -> griffe.Object | None:
+        """*name* as a direct member of *obj*'s bases or star-imported modules, breadth first.
+
+        Each container is visited once, so bases or star imports that name each
+        other end the search instead of looping.
+        """
+        queue = [obj]
+        while queue:
+            for container in self._fallbacks(queue.pop(0)):
+                if container.path in seen:
+                    continue
+                seen.add(container.path)
+                member = container.members.get(name)
+                if container.is_module and member is None:
+                    sub = self._submodule(container, name)
+                    if sub is not None:
+                        return sub
+                if member is not None and "/" not in name:
+                    return self._object(member.target_path, hops=1) if member.is_alias else member  # type: ignore[union-attr,return-value]
+                queue.append(container)
+        return None
+
+    def _known_names(self, obj: griffe.Object, *, seen: set[str]) -> set[str]:
         """Names reachable in *obj*: its members, submodules, and those of its fallbacks."""
+        seen.add(obj.path)
         names = {n for n in obj.members if "/" not in n} if (obj.is_module or obj.is_class) else set()
         if obj.is_module:
             names |= self._submodule_names(obj)
-        if hops < _MAX_HOPS:
-            for container in self._fallbacks(obj, hops=hops):
-                names |= self._known_names(container, hops=hops + 1)
+        for container in self._fallbacks(obj):
+            if container.path not in seen:
+                names |= self._known_names(container, seen=seen)
         return names
 
-    def _fallbacks(self, obj: griffe.Object, *, hops: int) -> list[griffe.Object]:
+    def _fallbacks(self, obj: griffe.Object) -> list[griffe.Object]:
         """Where a name not found in *obj* may live: base classes, or star-imported modules."""
         found: list[griffe.Object] = []
         if isinstance(obj, griffe.Class):
@@ -171,7 +185,7 @@ class Resolver:
             paths = []
         for path in paths:
             try:
-                target = self._object(path, hops=hops + 1)
+                target = self._object(path, hops=1)
             except (ResolveError, UpstreamFileError):
                 continue
             if target.is_class or target.is_module:
@@ -279,7 +293,7 @@ class Resolver:
 
     def _narrow(self, file: str, start: int, end: int, match: str, path: str) -> tuple[int, int]:
         lines = self._lines[file]
-        hits = [n for n in range(start, end + 1) if match in lines[n - 1]]
+        hits = [n for n in range(start, min(end, len(lines)) + 1) if match in lines[n - 1]]
         where = f"{file}:L{start}-L{end}"
         if not hits:
             raise ResolveError(f"{path}: match text {match!r} occurs on no line of {where}")

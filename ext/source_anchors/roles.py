@@ -138,14 +138,15 @@ def _inline(record: dict[str, Any], label: str, rawtext: str) -> nodes.Node:
 class SourceAnchorDirective(SphinxDirective, _Anchoring):
     """A block anchor: a card with label, repo@short commit, path:lines and the permalink."""
 
-    required_arguments = 1
+    # Optional, so an empty target gets our own located ``target`` warning and a report record.
+    optional_arguments = 1
     final_argument_whitespace = True
     option_spec: ClassVar[dict[str, Any]] = {"caption": directives.unchanged, "class": directives.class_option}
 
     def run(self) -> list[nodes.Node]:
         """Resolve the target and return the card."""
         state = get_state(str(self.env.srcdir))
-        text = self.arguments[0]
+        text = self.arguments[0] if self.arguments else ""
         label = self.options.get("caption") or text
         record = self.anchor(state, self.env, label=label, text=text, line=self.lineno)
         card = nodes.container(classes=["sa-card", *(_classes(record)[1:]), *self.options.get("class", [])])

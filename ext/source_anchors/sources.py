@@ -260,16 +260,20 @@ def parse_listing(text: str) -> dict[str, str]:
 
 
 def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
-    """Download the pinned distribution with pip and unpack it safely."""
+    """Get the pinned distribution (pip, wheels only; or a local archive) and unpack it safely."""
     assert pin.dist is not None
     download = files.parent / "download"
     download.mkdir(parents=True)
-    try:
-        gitio.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input",
-                   "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
-                  timeout=timeout, what=f"pip download {pin.dist}")
-    except GitError as error:
-        raise SourceError(str(error)) from error
+    if pin.dist_file is not None:
+        shutil.copyfile(pin.dist_file, download / pin.dist_file.name)
+    else:
+        try:
+            # Wheels only: to download an sdist, pip runs its build backend, i.e. upstream code.
+            gitio.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input", "--only-binary", ":all:",
+                       "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
+                      timeout=timeout, what=f"pip download {pin.dist} (wheels only)")
+        except GitError as error:
+            raise SourceError(str(error)) from error
     archives = sorted(download.iterdir())
     if len(archives) != 1:
         raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
