@@ -116,11 +116,8 @@ def test_first_build_links_locks_and_reports(project: tuple[Upstream, Book, str]
     lock = json.loads(book.lock.read_text("utf-8"))
     assert sorted(lock["anchors"]["up"]) == ["pkg.mod.Gamma.delta", "pkg.mod.alpha", "pkg.mod.beta",
                                              "pkg.mod.beta::elif y =="]
-    record = lock["anchors"]["up"]["pkg.mod.alpha"]
-    assert set(record) == {"commit", "path", "start", "end", "sha256", "blob", "uses"}
-    # The package's __init__.py was read on the way: its blob vouches for it in a distribution build.
-    empty_blob = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"  # git's id of an empty file
-    assert record["uses"] == {"pkg/__init__.py": empty_blob}
+    # A plain definition is read from its own module alone, so the record names no other file ('uses').
+    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob"}
     html = (result.outdir / "index.html").read_text("utf-8")
     assert f'href="{alpha["permalink"]}"' in html
     assert f"up · pkg/mod.py:L{start}–L{end} &#64; {sha[:7]}" in html  # tooltip
@@ -349,7 +346,7 @@ def test_warm_build_parses_no_upstream_module(project: tuple[Upstream, Book, str
     cold = book.build("-W")
     assert cold.returncode == 0, cold.stderr
     stats = json.loads((cold.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"cached": 0, "modules_parsed": 2, "resolved": 4}  # pkg/__init__.py and pkg/mod.py
+    assert stats == {"cached": 0, "modules_parsed": 1, "resolved": 4}  # pkg/mod.py alone
     warm = book.build("-W", "-E")
     assert warm.returncode == 0, warm.stderr
     stats = json.loads((warm.outdir / "source-anchors.stats.json").read_text("utf-8"))
@@ -359,7 +356,7 @@ def test_warm_build_parses_no_upstream_module(project: tuple[Upstream, Book, str
     book.page("index", PAGE + "\nAnd {src}`gamma <pkg.mod.Gamma>`.\n")
     edited = book.build("-W")
     stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"cached": 4, "modules_parsed": 2, "resolved": 1}
+    assert stats == {"cached": 4, "modules_parsed": 1, "resolved": 1}
 
 
 def test_preview_marks_drift_in_place(project: tuple[Upstream, Book, str]) -> None:

@@ -7,7 +7,7 @@ each test wrote (``line_of``), never copied from the resolver's output.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,7 @@ from conftest import Upstream, git
 from source_anchors.config import settings_from
 from source_anchors.engine import Engine, Outcome
 from source_anchors.errors import ResolveError
-from source_anchors.resolve import Location, lines_hash
+from source_anchors.resolve import Location, Resolver, lines_hash
 from source_anchors.target import Target
 
 
@@ -543,11 +543,11 @@ def test_resolving_parses_only_the_modules_needed(upstream: Upstream, tmp_path: 
     assert resolver.modules_parsed == 0
     location = repo.resolve("pkg.m7.f7")
     assert (location.path, location.start, location.end) == ("pkg/m7.py", 1, 2)
-    assert resolver.modules_parsed == 2  # pkg/__init__.py and pkg/m7.py
+    assert resolver.modules_parsed == 1  # pkg/m7.py: a plain definition needs no ancestor package
     repo.resolve("pkg.m7.f7")
     repo.resolve("pkg.m7")
-    assert resolver.modules_parsed == 2  # each module is parsed once
-    repo.resolve("pkg.f1")  # the alias leads to pkg.m1
+    assert resolver.modules_parsed == 1  # each module is parsed once
+    repo.resolve("pkg.f1")  # an import: griffe reads pkg/__init__.py and follows the alias to pkg.m1
     assert resolver.modules_parsed == 3
 
 
@@ -587,3 +587,103 @@ def test_method_named_like_its_class(upstream: Upstream, tmp_path: Path) -> None
     assert (location.start, location.end) == repo.span("pkg/tree.py", "def Node", "return self.size")
     whole_class = repo.resolve("pkg.tree.Node")
     assert (whole_class.start, whole_class.end) == repo.span("pkg/tree.py", "class Node", "return self.size")
+
+
+DIFFERENTIAL = """
+import functools
+from typing import overload
+from .m0 import f0 as reexported
+
+CONSTANT = 1
+ANNOTATED: int = (
+    2
+)
+first = second = 3
+a, b = 4, 5
+if CONSTANT:
+    CONDITIONAL = 6
+else:
+    CONDITIONAL = 7
+try:
+    import json
+except ImportError:
+    json = None
+
+
+@functools.lru_cache
+def cached(x):
+    return x
+
+
+def twice():
+    return 1
+
+
+def twice():  # noqa: F811
+    return 2
+
+
+@overload
+def over(x: int) -> int: ...
+@overload
+def over(x: str) -> str: ...
+def over(x):
+    return x
+
+
+class Base:
+    LIMIT = 10
+
+    def inherited(self):
+        return 1
+
+
+@functools.total_ordering
+class Child(Base):
+    # A class comment.
+
+    kind: str = "child"
+
+    def __init__(self, value):
+        self.value = value
+        self.kind = "instance"
+
+    @property
+    def prop(self):
+        return self.value
+
+    @prop.setter
+    def prop(self, new):
+        self.value = new
+
+    @staticmethod
+    def static():
+        return 3
+
+    class Inner:
+        def method(self):
+            return 4
+"""
+
+
+def test_fast_path_agrees_with_griffe(upstream: Upstream, tmp_path: Path) -> None:
+    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/m0.py": "def f0():\n    return 0\n",
+                                          "pkg/diff.py": DIFFERENTIAL})
+    names = ["", "CONSTANT", "ANNOTATED", "first", "second", "a", "b", "CONDITIONAL", "json", "cached", "twice",
+             "over", "reexported", "Base", "Base.LIMIT", "Base.inherited", "Child", "Child.kind", "Child.__init__",
+             "Child.value", "Child.prop", "Child.static", "Child.inherited", "Child.LIMIT", "Child.Inner",
+             "Child.Inner.method"]
+    fast = repo.engine.resolver("up")
+    slow = Engine(repo.engine.settings).resolver("up")
+    slow.fast = False
+    def outcome(resolver: Resolver, path: str) -> Location | str:
+        try:
+            # The fast path reads only the module itself; griffe also reads pkg/__init__.py on the way.
+            return replace(resolver.resolve(path), uses=())
+        except ResolveError as error:
+            return str(error)
+
+    for name in names:
+        path = "pkg.diff" + (f".{name}" if name else "")
+        assert outcome(fast, path) == outcome(slow, path), path
+    assert isinstance(outcome(slow, "pkg.diff.a"), str)  # griffe binds no name from tuple unpacking

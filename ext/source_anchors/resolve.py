@@ -16,15 +16,16 @@ from dataclasses import dataclass
 
 import griffe
 
-from . import statements
+from . import bindings, statements
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
 from .sources import Tree
 from .textlines import split_lines
 
 #: Bump when the resolution rules change, so cached results are recomputed.
-RESOLVER_VERSION = 1
+RESOLVER_VERSION = 2
 _MAX_HOPS = 50
+_MAX_ASTS = 32
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,10 @@ class Resolver:
         self.pin = pin
         self.max_file_bytes = max_file_bytes
         self.on_read = on_read
-        #: Modules visited so far (a measure for benchmarks and tests).
-        self.modules_parsed = 0
+        #: Whether to try the ast fast path before griffe (off only to compare the two in tests).
+        self.fast = True
+        self._parsed: set[str] = set()
+        self._indexes: dict[str, dict[str, list[bindings.Binding]]] = {}
         self._packages = pin.package_dirs()
         self._modules: dict[str, griffe.Module | None] = {}
         self._module_file: dict[str, str] = {}
@@ -84,20 +87,61 @@ class Resolver:
     def resolve(self, path: str, match: str | None = None) -> Location:
         """Resolve dotted *path*, narrowed to the statement holding *match* if given."""
         self._touched = set()
-        obj = self._object(path, hops=0)
-        file = self._file_of(obj)
-        lines = self._lines[file]
-        if obj.is_module:
-            start, end, kind = 1, max(len(lines), 1), "module"
+        fast = self._fast(path) if self.fast else None
+        if fast is not None:
+            file, start, end, kind = fast
         else:
-            start, end = self._span(obj, file)
-            kind = obj.kind.value
+            obj = self._object(path, hops=0)
+            file = self._file_of(obj)
+            if obj.is_module:
+                start, end, kind = 1, max(len(self._lines[file]), 1), "module"
+            else:
+                start, end = self._span(obj, file)
+                kind = obj.kind.value
+        lines = self._lines[file]
         if match is not None:
             start, end = self._narrow(file, start, end, match, path)
             kind = "statement"
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self._touched - {file}))
         return Location(path=file, start=start, end=end, kind=kind,
                         sha256=lines_hash(lines, start, end), blob=self.tree.blobs[file], uses=uses)
+
+    @property
+    def modules_parsed(self) -> int:
+        """Upstream modules parsed so far, by griffe or by the fast path (a measure for benchmarks)."""
+        return len(self._parsed)
+
+    def _fast(self, path: str) -> tuple[str, int, int, str] | None:
+        """(file, start, end, kind) when *path* is bound once, plainly, in its module; else None."""
+        parts = path.split(".")
+        if parts[0] not in self._packages:
+            return None
+        file, rest = None, parts
+        for cut in range(1, len(parts) + 1):
+            candidate = self._module_path(".".join(parts[:cut]))
+            if candidate is None:
+                break
+            file, rest = candidate, parts[cut:]
+        if file is None:
+            return None
+        try:
+            index = self._bindings(file)  # a module anchor, too, must be a module that parses
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None  # griffe's path reports the file's problem in its own words
+        if not rest:
+            self._touched.add(file)
+            return file, 1, max(len(self.file_lines(file)), 1), "module"
+        found = bindings.unique(index, ".".join(rest))
+        if found is None:
+            return None
+        self._touched.add(file)
+        return file, found[1], found[2], found[0]
+
+    def _bindings(self, file: str) -> dict[str, list[bindings.Binding]]:
+        if file not in self._indexes:
+            self.file_lines(file)
+            self._indexes[file] = bindings.index(self._ast(file))
+        return self._indexes[file]
 
     def file_lines(self, path: str) -> list[str]:
         """The text lines of an exported file (read and checked once)."""
@@ -250,7 +294,7 @@ class Resolver:
             failure = UpstreamFileError(f"{file}: cannot be parsed ({type(error).__name__})")
             self._failures[dotted] = failure
             raise failure from error
-        self.modules_parsed += 1
+        self._parsed.add(file)
         if parent is None:
             self._collection.set_member(dotted, module)
         else:
@@ -276,9 +320,14 @@ class Resolver:
         return self._module_file[module.path]
 
     def _ast(self, file: str) -> ast.Module:
-        if file not in self._asts:
-            self._asts[file] = ast.parse(self._texts[file])
-        return self._asts[file]
+        tree = self._asts.pop(file, None)
+        if tree is None:
+            tree = ast.parse(self._texts[file])
+            self._parsed.add(file)
+        self._asts[file] = tree  # most recently used last
+        while len(self._asts) > _MAX_ASTS:  # syntax trees are large; keep the recent ones
+            self._asts.pop(next(iter(self._asts)))
+        return tree
 
     def _span(self, obj: griffe.Object, file: str) -> tuple[int, int]:
         start, end = obj.lineno or 1, obj.endlineno or obj.lineno or 1

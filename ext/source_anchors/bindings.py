@@ -1,0 +1,125 @@
+"""Where names are bound, read straight from a module's ``ast`` (pure).
+
+The fast path of resolution: most anchors name a function, class, method or
+plain assignment that is bound exactly once, directly in a module or class
+body. For those, the span is read from the ``ast`` the statement rule needs
+anyway, and griffe's full visit of the module is skipped. Every other case
+(imports and re-exports, names bound under ``if``/``try``, several bindings,
+properties, instance attributes, inherited members) is marked ambiguous, and
+the resolver asks griffe.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Sequence
+
+from .statements import node_span
+
+#: A binding: (kind, start, end); kind is griffe's word, or "" when only griffe can tell.
+Binding = tuple[str, int, int]
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def index(tree: ast.Module) -> dict[str, list[Binding]]:
+    """Every name bound in the module body and in class bodies, by dotted path inside the module."""
+    found: dict[str, list[Binding]] = defaultdict(list)
+    _body(tree.body, "", found, direct=True)
+    return dict(found)
+
+
+def unique(bindings: dict[str, list[Binding]], path: str) -> Binding | None:
+    """The one unambiguous binding of *path*, or None when griffe must decide."""
+    entries = bindings.get(path)
+    if not entries or len(entries) != 1 or not entries[0][0]:
+        return None
+    return entries[0]
+
+
+def _body(body: Sequence[ast.stmt], prefix: str, found: dict[str, list[Binding]], *, direct: bool) -> None:
+    for node in body:
+        start, end = node_span(node)
+        if isinstance(node, (*_DEFS, ast.ClassDef)):
+            plain = direct and not (isinstance(node, _DEFS) and _is_accessor(node))
+            kind = ("class" if isinstance(node, ast.ClassDef) else "function") if plain else ""
+            found[prefix + node.name].append((kind, start, end))
+            if isinstance(node, ast.ClassDef):
+                _body(node.body, f"{prefix}{node.name}.", found, direct=direct)
+            elif node.name == "__init__" and prefix:
+                _instance_attributes(node, prefix, found)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            plain = direct and isinstance(node, (ast.Assign, ast.AnnAssign))
+            for target in targets:
+                for name, simple in _names(target):
+                    found[prefix + name].append(("attribute" if plain and simple else "", start, end))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                name = (alias.asname or alias.name).split(".")[0]
+                found[prefix + name].append(("", start, end))
+        else:
+            # Bindings under if/try/with/for/while/match are real, but which one griffe keeps is its call.
+            for child_body in _child_bodies(node):
+                _body(child_body, prefix, found, direct=False)
+            for name, _ in _walrus_and_loop_names(node):
+                found[prefix + name].append(("", start, end))
+
+
+def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Properties, setters, overloads and friends: griffe merges or relabels these."""
+    for decorator in node.decorator_list:
+        name = decorator.attr if isinstance(decorator, ast.Attribute) else \
+            decorator.id if isinstance(decorator, ast.Name) else ""
+        if name in {"property", "cached_property", "setter", "getter", "deleter", "overload"}:
+            return True
+    return False
+
+
+def _names(target: ast.expr) -> list[tuple[str, bool]]:
+    if isinstance(target, ast.Name):
+        return [(target.id, True)]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [(name, False) for elt in target.elts for name, _ in _names(elt)]
+    if isinstance(target, ast.Starred):
+        return [(name, False) for name, _ in _names(target.value)]
+    return []
+
+
+def _instance_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str,
+                         found: dict[str, list[Binding]]) -> None:
+    """``self.x = …`` in ``__init__``: griffe merges these with class attributes, so they are its call."""
+    for node in ast.walk(init):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                    and target.value.id == "self":
+                found[prefix + target.attr].append(("", node.lineno, node.end_lineno or node.lineno))
+
+
+def _child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
+    bodies: list[list[ast.stmt]] = []
+    for name in ("body", "orelse", "finalbody"):
+        value = getattr(node, name, None)
+        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+            bodies.append(value)
+    bodies.extend(handler.body for handler in getattr(node, "handlers", []))
+    bodies.extend(case.body for case in getattr(node, "cases", []))
+    return bodies
+
+
+def _walrus_and_loop_names(node: ast.stmt) -> list[tuple[str, bool]]:
+    names: list[tuple[str, bool]] = []
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        names += _names(node.target)
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            if item.optional_vars is not None:
+                names += _names(item.optional_vars)
+    for sub in ast.walk(node) if not isinstance(node, (*_DEFS, ast.ClassDef)) else ():
+        if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name):
+            names.append((sub.target.id, False))
+    return names
