@@ -591,6 +591,7 @@ def test_method_named_like_its_class(upstream: Upstream, tmp_path: Path) -> None
 
 DIFFERENTIAL = """
 import functools
+from functools import cached_property, lru_cache
 from typing import overload
 from .m0 import f0 as reexported
 
@@ -660,6 +661,18 @@ class Child(Base):
     def static():
         return 3
 
+    @functools.cached_property
+    def cached_prop(self):
+        return 5
+
+    @cached_property
+    def imported_cached(self):
+        return 6
+
+    @lru_cache(maxsize=2)
+    def called_decorator(self):
+        return 7
+
     class Inner:
         def method(self):
             return 4
@@ -671,7 +684,8 @@ def test_fast_path_agrees_with_griffe(upstream: Upstream, tmp_path: Path) -> Non
                                           "pkg/diff.py": DIFFERENTIAL})
     names = ["", "CONSTANT", "ANNOTATED", "first", "second", "a", "b", "CONDITIONAL", "json", "cached", "twice",
              "over", "reexported", "Base", "Base.LIMIT", "Base.inherited", "Child", "Child.kind", "Child.__init__",
-             "Child.value", "Child.prop", "Child.static", "Child.inherited", "Child.LIMIT", "Child.Inner",
+             "Child.value", "Child.prop", "Child.static", "Child.cached_prop", "Child.imported_cached",
+             "Child.called_decorator", "Child.inherited", "Child.LIMIT", "Child.Inner",
              "Child.Inner.method"]
     fast = repo.engine.resolver("up")
     slow = Engine(repo.engine.settings).resolver("up")

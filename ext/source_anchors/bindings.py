@@ -23,11 +23,32 @@ Binding = tuple[str, int, int]
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+#: Decorators that make griffe model a function as an attribute (its own table, by canonical path).
+_PROPERTY = {"property", "functools.cached_property", "cached_property.cached_property"}
+#: Decorators after which griffe merges or relabels definitions: left to griffe.
+_MERGED = {"typing.overload", "typing_extensions.overload"}
+_MERGED_SUFFIXES = (".setter", ".getter", ".deleter")
+
+
 def index(tree: ast.Module) -> dict[str, list[Binding]]:
     """Every name bound in the module body and in class bodies, by dotted path inside the module."""
     found: dict[str, list[Binding]] = defaultdict(list)
-    _body(tree.body, "", found, direct=True)
+    _body(tree.body, "", found, direct=True, imports=_imports(tree))
     return dict(found)
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> imported dotted path, for the module's top-level imports."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                names[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
 
 
 def unique(bindings: dict[str, list[Binding]], path: str) -> Binding | None:
@@ -38,15 +59,15 @@ def unique(bindings: dict[str, list[Binding]], path: str) -> Binding | None:
     return entries[0]
 
 
-def _body(body: Sequence[ast.stmt], prefix: str, found: dict[str, list[Binding]], *, direct: bool) -> None:
+def _body(body: Sequence[ast.stmt], prefix: str, found: dict[str, list[Binding]], *, direct: bool,
+          imports: dict[str, str]) -> None:
     for node in body:
         start, end = node_span(node)
         if isinstance(node, (*_DEFS, ast.ClassDef)):
-            plain = direct and not (isinstance(node, _DEFS) and _is_accessor(node))
-            kind = ("class" if isinstance(node, ast.ClassDef) else "function") if plain else ""
-            found[prefix + node.name].append((kind, start, end))
+            kind = "class" if isinstance(node, ast.ClassDef) else _function_kind(node, imports)
+            found[prefix + node.name].append((kind if direct else "", start, end))
             if isinstance(node, ast.ClassDef):
-                _body(node.body, f"{prefix}{node.name}.", found, direct=direct)
+                _body(node.body, f"{prefix}{node.name}.", found, direct=direct, imports=imports)
             elif node.name == "__init__" and prefix:
                 _instance_attributes(node, prefix, found)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -62,19 +83,34 @@ def _body(body: Sequence[ast.stmt], prefix: str, found: dict[str, list[Binding]]
         else:
             # Bindings under if/try/with/for/while/match are real, but which one griffe keeps is its call.
             for child_body in _child_bodies(node):
-                _body(child_body, prefix, found, direct=False)
+                _body(child_body, prefix, found, direct=False, imports=imports)
             for name, _ in _walrus_and_loop_names(node):
                 found[prefix + name].append(("", start, end))
 
 
-def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Properties, setters, overloads and friends: griffe merges or relabels these."""
+def _function_kind(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: dict[str, str]) -> str:
+    """The kind griffe gives a definition: "attribute" for properties, "" when griffe merges it."""
+    kind = "function"
     for decorator in node.decorator_list:
-        name = decorator.attr if isinstance(decorator, ast.Attribute) else \
-            decorator.id if isinstance(decorator, ast.Name) else ""
-        if name in {"property", "cached_property", "setter", "getter", "deleter", "overload"}:
-            return True
-    return False
+        path = _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
+        if path is None:
+            return ""  # an expression griffe may read differently
+        head, _, tail = path.partition(".")
+        canonical = imports.get(head, head) + (f".{tail}" if tail else "")
+        if canonical in _MERGED or canonical.endswith(_MERGED_SUFFIXES):
+            return ""
+        if canonical in _PROPERTY:
+            kind = "attribute"
+    return kind
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
 
 
 def _names(target: ast.expr) -> list[tuple[str, bool]]:
