@@ -12,6 +12,7 @@ import argparse
 import io
 import json
 import os
+import re
 import sys
 import tempfile
 from collections import defaultdict
@@ -104,7 +105,8 @@ def collect(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[
         except SphinxError as error:
             raise CollectError(str(error)) from None
         except SystemExit:
-            raise CollectError(warnings.getvalue().strip() or "the book's configuration is invalid") from None
+            text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
+            raise CollectError(text or "the book's configuration is invalid") from None
         records = [dict(r) for r in get_domain(app.env).all_anchors()]
     return sorted(records, key=lambda r: (r["doc"], r["line"], r["id"])), state
 

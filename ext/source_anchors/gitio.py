@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,10 +38,15 @@ def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = N
     except subprocess.TimeoutExpired as error:
         raise GitError(f"{label}: no answer within {timeout:g} s") from error
     if done.returncode != 0:
-        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
-        detail = "; ".join(line.strip() for line in tail) or f"exit status {done.returncode}"
+        lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").strip().splitlines()]
+        # The last lines say what failed; earlier network lines often say why (pip retries, proxies).
+        why = [line for line in lines[:-3] if _NETWORK.search(line)][-2:]
+        detail = "; ".join(why + lines[-3:]) or f"exit status {done.returncode}"
         raise GitError(f"{label}: {detail}")
     return done.stdout
+
+
+_NETWORK = re.compile(r"connect|resolve|unreachable|timed? ?out|Max retries|proxy|refused|index", re.IGNORECASE)
 
 
 def git(args: Sequence[str], *, cwd: Path, stdin: bytes | None = None, timeout: float) -> bytes:

@@ -246,6 +246,21 @@ def _cat_blobs(raw: bytes) -> dict[str, bytes]:
     return out
 
 
+def _pip_indexes(timeout: float) -> str:
+    """Where pip looked, from its own configuration (asked only after a failure)."""
+    try:
+        listing = gitio.run([sys.executable, "-m", "pip", "config", "list"], timeout=min(timeout, 30),
+                            what="pip config list").decode("utf-8", "replace")
+    except GitError:
+        return "pip's index configuration could not be read"
+    found: list[str] = []
+    for line in listing.splitlines():
+        key, _, value = line.partition("=")
+        if key.endswith(("index-url", "find-links", "no-index")):
+            found += [f"{key.rsplit('.', 1)[-1]}={part}" for part in value.strip("'\"").split()]
+    return "pip configuration: " + (", ".join(dict.fromkeys(found)) or "PyPI (pip's default index)")
+
+
 def parse_listing(text: str) -> dict[str, str]:
     """Parse ``git ls-tree -r`` output into {path: blob id} for regular files."""
     result: dict[str, str] = {}
@@ -273,7 +288,7 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
                        "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
                       timeout=timeout, what=f"pip download {pin.dist} (wheels only)")
         except GitError as error:
-            raise SourceError(str(error)) from error
+            raise SourceError(f"{error} [{_pip_indexes(timeout)}]") from error
     archives = sorted(download.iterdir())
     if len(archives) != 1:
         raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
