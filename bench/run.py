@@ -1,0 +1,263 @@
+"""Benchmark source_anchors on a generated book over django: ``python bench/run.py [--quick] [--profile]``.
+
+Run from the repository root. Everything is written under ``_build/bench/``; the
+figures go to ``_build/bench/results.json``. Each figure is the median of three
+runs (one with ``--quick``), each run in a fresh process. Timings are reported,
+never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import fixture
+import report
+
+ROOT = fixture.ROOT
+OUT = ROOT / "_build" / "bench"
+WORK = OUT / "work"
+SCALES = (100, 1000, 10000)
+BASE = 1000
+
+
+def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Run one measurement of ``bench/probe.py`` in a fresh interpreter and return its JSON."""
+    path = WORK / f"probe-{kind}.json"
+    path.write_text(json.dumps(args), "utf-8")
+    done = subprocess.run([sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"bench: probe {kind} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str, Any]:
+    """One serial html build of *book* in a fresh wrapper process; fails loudly on a build error."""
+    runner = ["-m", "cProfile", "-o", str(cprofile)] if cprofile else []
+    argv = [sys.executable, *runner, "-m", "sphinx", *options, "-q", "-b", "html", "-c", str(book),
+            str(book / "source"), str(book / "_build" / "html")]
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "SOURCE_ANCHORS_CACHE")}
+    result = probe("build", {"argv": argv, "env": env})
+    if result["returncode"] != 0:
+        raise SystemExit(f"bench: sphinx-build of {book.name} failed:\n{result['stderr']}")
+    result["warnings"] = result["stderr"].count("WARNING")
+    return result
+
+
+def extension_version() -> str:
+    """The commit of the measured extension (read-only git), marked when ext/ has local changes."""
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "--no-optional-locks", "-C", str(ROOT), *args], capture_output=True, text=True)
+
+    head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
+    return head + ("" if git("diff", "--quiet", "HEAD", "--", "ext").returncode == 0 else " + local changes")
+
+
+def rm(path: Path) -> None:
+    """Remove a directory tree if present."""
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def repeat(runs: int, once: Callable[[int], dict[str, Any]]) -> list[dict[str, Any]]:
+    """*runs* results of ``once(run_index)``."""
+    return [once(i) for i in range(runs)]
+
+
+def med(results: list[dict[str, Any]], key: str = "seconds") -> float:
+    """Median of *key* over *results*."""
+    return float(statistics.median(r[key] for r in results))
+
+
+class Bench:
+    """The fixture of one benchmark run and the measurements over it."""
+
+    def __init__(self, runs: int) -> None:
+        self.runs = runs
+        WORK.mkdir(parents=True, exist_ok=True)
+        # Others edit ext/ while a run takes minutes: every build and probe uses one copy taken now.
+        self.ext = WORK / "ext"
+        rm(self.ext)
+        shutil.copytree(fixture.EXT, self.ext, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        self.up = fixture.upstream(WORK)
+        pool = fixture.cached_pool(WORK, self.up)
+        self.sets = {n: fixture.select(pool, n) for n in SCALES}
+        self.anchors = self.sets[BASE]
+        self.repos = {"django": {"url": self.up.url, "commit": self.up.commit, "packages": ["django"],
+                                 "sources": ["cache", "git"]}}
+        self.book, self.base = WORK / "book", WORK / "baseline"
+        self.book_cache, self.probe_cache = WORK / "cache-book", WORK / "cache-probe"
+        self.pages = fixture.write_book(self.book, self.anchors, self.up, cache=self.book_cache, ext=self.ext)
+        fixture.write_book(self.base, self.anchors, self.up, cache=None)
+        self.info: dict[str, Any] = {"load": os.getloadavg(), "extension": extension_version(),
+                                     "scale_modules": {str(n): len({a.symbol.module for a in self.sets[n]})
+                                                       for n in SCALES}}
+        #: Median CPU seconds of each timed figure (the machine may be shared; wall time is what is reported).
+        self.cpu: dict[str, float] = {}
+
+    def prime(self) -> None:
+        """A first cold build: it writes the lock (so later builds see every anchor ``ok``), checks statuses."""
+        rm(self.book_cache)
+        rm(self.book / "_build")
+        sphinx(self.book, "-E")
+        report = json.loads((self.book / "_build" / "html" / "source-anchors.json").read_text("utf-8"))
+        bad = [r for r in report if r["status"] != "new"]
+        if len(report) != len(self.anchors) or bad:
+            raise SystemExit(f"bench: {len(bad)} of {len(report)} anchors did not resolve, e.g. {bad[:3]}")
+
+    def static(self) -> dict[str, float]:
+        """``floor_s`` and ``whole_s``."""
+        files = fixture.touched_files(self.anchors)
+        floor = repeat(self.runs, lambda _: probe("floor", {"root": str(self.up.path), "files": files}))
+        whole = repeat(self.runs, lambda _: probe("whole", {"package": "django",
+                                                           "search_path": str(self.up.path)}))
+        self.info.update(floor_files=len(files), modules=len({a.symbol.module for a in self.anchors}),
+                         whole_modules=whole[0]["modules"])
+        self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"))
+        return {"floor_s": med(floor), "whole_s": med(whole)}
+
+    def resolve(self, count: int, *, cold: bool, export: bool = False, **extra: Any) -> dict[str, Any]:
+        """The core on *count* targets with their lock: trees cold (*export*) or warm, resolutions cold or warm.
+
+        *extra* goes to the probe (``remember``, ``write_lock``, ``profile``).
+        """
+        if export:
+            rm(self.probe_cache)
+        elif cold:
+            rm(self.probe_cache / "resolutions")
+        targets = WORK / f"targets-{count}.txt"
+        targets.write_text("\n".join(a.target for a in self.sets[count]) + "\n", "utf-8")
+        lock = WORK / f"lock-{count}" / "source-anchors.lock"
+        lock.parent.mkdir(exist_ok=True)
+        result = probe("resolve", {"ext": str(self.ext), "repos": self.repos, "cache": str(self.probe_cache),
+                                   "targets": str(targets),
+                                   "lock": str(lock), **{k: str(v) if isinstance(v, Path) else v
+                                                         for k, v in extra.items()}})
+        status = "new" if extra.get("write_lock") else "ok"
+        if result["statuses"] != {status: count} or result["resolved" if cold else "cached"] != count:
+            raise SystemExit(f"bench: unexpected resolution of {count} targets: {result}")
+        return result
+
+    def scale(self) -> tuple[float, dict[str, dict[str, float]]]:
+        """``cold_resolve_s`` (the check loop over 1,000 targets, cold) and per-anchor costs by book size.
+
+        Per anchor = (engine start with the lock + check loop) / anchors, wall time,
+        with the trees cached; cold = empty resolution cache, warm = filled.
+        """
+        last = self.runs - 1
+        table: dict[str, dict[str, float]] = {}
+        for n in SCALES:
+            rm(self.probe_cache / "resolutions")
+            rm(WORK / f"lock-{n}")
+            self.resolve(n, cold=True, write_lock=True)  # the book's lock, as its first build writes it
+            if n == BASE:  # cold_resolve_s: cold trees too, export timed apart
+                first = repeat(self.runs, lambda _: self.resolve(BASE, cold=True, export=True))
+                self.info.update(export_s=med(first, "export_s"), resolver_modules=first[0]["modules_parsed"])
+                self.cpu["cold_resolve_s"] = med(first, "cpu_s")
+                cold_resolve = med(first)
+            cold = repeat(self.runs, lambda i, n=n: self.resolve(n, cold=True, remember=i == last))
+            warm = repeat(self.runs, lambda _, n=n: self.resolve(n, cold=False))
+
+            def per_anchor(results: list[dict[str, Any]], n: int = n, cpu: bool = False) -> float:
+                keys = ("engine_cpu_s", "cpu_s") if cpu else ("engine_s", "seconds")
+                return float(statistics.median(r[keys[0]] + r[keys[1]] for r in results)) * 1000 / n
+
+            table[str(n)] = {"cold_ms": per_anchor(cold), "warm_ms": per_anchor(warm)}
+            self.info.setdefault("scale_cpu", {})[str(n)] = {
+                "cold_ms": per_anchor(cold, cpu=True), "warm_ms": per_anchor(warm, cpu=True),
+                "engine_s": med(warm, "engine_s")}
+        return cold_resolve, table
+
+    def builds(self) -> dict[str, Any]:
+        """Baseline, cold and warm full builds, then one incremental build after editing a page."""
+        def baseline(_: int) -> dict[str, Any]:
+            rm(self.base / "_build")
+            return sphinx(self.base, "-E")
+
+        def cold(_: int) -> dict[str, Any]:
+            rm(self.book / "_build")
+            rm(self.book_cache)
+            return sphinx(self.book, "-E")
+
+        def warm(_: int) -> dict[str, Any]:
+            rm(self.book / "_build")
+            return sphinx(self.book, "-E")
+
+        base, colds, warms = repeat(self.runs, baseline), repeat(self.runs, cold), repeat(self.runs, warm)
+        self.info["warnings"] = max(r["warnings"] for r in colds + warms)
+        self.cpu.update(baseline_build_s=med(base, "cpu_s"), cold_build_s=med(colds, "cpu_s"),
+                        warm_build_s=med(warms, "cpu_s"))
+        page = self.pages[len(self.pages) // 2]
+        original = page.read_text("utf-8")
+        page.write_text(original + "\nOne more sentence, added for the incremental build.\n", "utf-8")
+        try:
+            inc = sphinx(self.book)
+        finally:
+            page.write_text(original, "utf-8")
+        stats = json.loads((self.book / "_build" / "html" / "source-anchors.stats.json").read_text("utf-8"))
+        return {
+            "baseline_build_s": med(base), "cold_build_s": med(colds), "warm_build_s": med(warms),
+            "incremental": {"modules_parsed": stats["modules_parsed"],
+                            "anchors_resolved": stats["resolved"] + stats["cached"],
+                            "re_resolved": stats["resolved"], "anchors_on_page": original.count("{src}`"),
+                            "build_s": inc["seconds"]},
+            "rss_mb": {"baseline": med(base, "rss_mb"), "cold_build": med(colds, "rss_mb")},
+        }
+
+    def profile(self) -> None:
+        """Profile (cProfile) the cold resolution loop and a warm build; print where the time goes."""
+        import pstats
+
+        resolve_prof, build_prof = OUT / "resolve.prof", OUT / "warm-build.prof"
+        rm(WORK / f"lock-{BASE}")
+        self.resolve(BASE, cold=True, write_lock=True)  # the lock, and warm trees
+        self.resolve(BASE, cold=True, profile=resolve_prof)
+        rm(self.book / "_build")
+        sphinx(self.book, "-E", cprofile=build_prof)
+        for title, prof in (("cold resolution loop (1,000 targets)", resolve_prof),
+                            ("warm build (-E)", build_prof)):
+            print(f"\n== profile: {title}: {prof.relative_to(ROOT)}")
+            stats = pstats.Stats(str(prof))
+            stats.sort_stats("tottime").print_stats(12)
+            stats.sort_stats("cumulative").print_stats("source_anchors", 12)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Set up, measure, print, and write ``_build/bench/results.json``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one run per figure instead of three")
+    parser.add_argument("--profile", action="store_true",
+                        help="only profile the cold resolution loop and a warm build (no measurements)")
+    args = parser.parse_args(argv)
+    runs = 1 if args.quick else 3
+    started = time.perf_counter()
+    bench = Bench(runs)
+    bench.prime()
+    if args.profile:
+        bench.profile()
+        return 0
+    results: dict[str, Any] = bench.static()
+    results["cold_resolve_s"], scale = bench.scale()
+    results.update(bench.builds())
+    results["scale"] = scale
+    order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
+             "incremental", "scale", "rss_mb")
+    results = {key: results[key] for key in order}
+    (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
+    report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)
+    print(f"\nwrote {(OUT / 'results.json').relative_to(ROOT)}; total {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
