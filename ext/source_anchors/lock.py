@@ -22,7 +22,8 @@ from .errors import LockError
 
 LOCK_VERSION = 1
 _FIELDS = {"commit": str, "path": str, "start": int, "end": int, "sha256": str, "blob": str}
-_HEX = {"commit": 40, "sha256": 64, "blob": 40}
+_HEX_LEN = {"commit": 40, "sha256": 64, "blob": 40}
+_HEX = {name: re.compile(f"[0-9a-f]{{{length}}}") for name, length in _HEX_LEN.items()}
 
 
 @dataclass(frozen=True)
@@ -125,22 +126,30 @@ def read_lock(path: Path) -> Lock:
 
 
 def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> Record:
-    where = f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}"
+    problem = _problem(raw)
+    if problem is not None:
+        # Located only on error: finding a key's line scans the text, and a lock holds thousands of records.
+        raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
+    return Record(**{name: raw[name] for name in _FIELDS}, uses=raw.get("uses", {}))
+
+
+def _problem(raw: Any) -> str | None:
+    """What is wrong with a raw record (the message's tail), or None."""
     if not isinstance(raw, dict):
-        raise LockError(f"{where} must be an object")
+        return " must be an object"
     for name, kind in _FIELDS.items():
         value = raw.get(name)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise LockError(f"{where}: field {name!r} is missing or not a {kind.__name__}")
-        if name in _HEX and not re.fullmatch(f"[0-9a-f]{{{_HEX[name]}}}", str(value)):
-            raise LockError(f"{where}: field {name!r} is not a {_HEX[name]}-digit hex id")
+            return f": field {name!r} is missing or not a {kind.__name__}"
+        if name in _HEX and not _HEX[name].fullmatch(str(value)):
+            return f": field {name!r} is not a {_HEX_LEN[name]}-digit hex id"
     if not 1 <= raw["start"] <= raw["end"]:
-        raise LockError(f"{where}: lines {raw['start']}-{raw['end']} are not a valid range")
+        return f": lines {raw['start']}-{raw['end']} are not a valid range"
     uses = raw.get("uses", {})
     if not isinstance(uses, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and re.fullmatch("[0-9a-f]{40}", v) for k, v in uses.items()):
-        raise LockError(f"{where}: field 'uses' must map paths to 40-digit blob ids")
-    return Record(**{name: raw[name] for name in _FIELDS}, uses=uses)
+            isinstance(k, str) and isinstance(v, str) and _HEX["blob"].fullmatch(v) for k, v in uses.items()):
+        return ": field 'uses' must map paths to 40-digit blob ids"
+    return None
 
 
 def _line_of(text: str, key: str, *, after: int = 0) -> int:
