@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
-import askalono
-
 __all__ = [
     "ASSET_SUFFIXES",
     "CONFIG_NAME_GLOBS",
@@ -62,6 +60,8 @@ def identify_licence(text: str) -> LicenceMatch | None:
     if not text.strip():
         # askalono happily returns a 0.0-scored guess for "", skip the work.
         return None
+    import askalono  # its licence database loads on import: only pages that identify a licence pay for it
+
     result = askalono.identify(text)
     score = float(result.score)
     if score < LICENCE_SCORE_THRESHOLD:

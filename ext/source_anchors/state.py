@@ -33,7 +33,11 @@ class BuildState:
         """Hash of everything that can change an anchor's status besides the pages."""
         pins = {name: [pin.url, pin.commit, list(pin.packages), pin.dist]
                 for name, pin in sorted(self.engine.pins.items())}
-        payload = json.dumps([RESOLVER_VERSION, pins, self.engine.lock.dumps()], sort_keys=True)
+        try:
+            lock = hashlib.sha256(self.settings.lock_path.read_bytes()).hexdigest()
+        except OSError:
+            lock = ""  # no lock yet
+        payload = json.dumps([RESOLVER_VERSION, pins, lock], sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def page(self, docname: str, path: Path) -> PageSource:
