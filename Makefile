@@ -34,7 +34,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check ext tests conf.py
+	$(BIN)/ruff check ext tests bench conf.py
 	$(BIN)/mypy
 
 book-strict: $(STAMP)

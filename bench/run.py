@@ -86,7 +86,7 @@ class Bench:
         self.runs = runs
         WORK.mkdir(parents=True, exist_ok=True)
         # Others edit ext/ while a run takes minutes: every build and probe uses one copy taken now.
-        self.ext = WORK / "ext"
+        self.ext, version = WORK / "ext", extension_version()
         rm(self.ext)
         shutil.copytree(fixture.EXT, self.ext, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         self.up = fixture.upstream(WORK)
@@ -99,7 +99,7 @@ class Bench:
         self.book_cache, self.probe_cache = WORK / "cache-book", WORK / "cache-probe"
         self.pages = fixture.write_book(self.book, self.anchors, self.up, cache=self.book_cache, ext=self.ext)
         fixture.write_book(self.base, self.anchors, self.up, cache=None)
-        self.info: dict[str, Any] = {"load": os.getloadavg(), "extension": extension_version(),
+        self.info: dict[str, Any] = {"load": os.getloadavg(), "extension": version,
                                      "scale_modules": {str(n): len({a.symbol.module for a in self.sets[n]})
                                                        for n in SCALES}}
         #: Median CPU seconds of each timed figure (the machine may be shared; wall time is what is reported).
@@ -115,16 +115,25 @@ class Bench:
         if len(report) != len(self.anchors) or bad:
             raise SystemExit(f"bench: {len(bad)} of {len(report)} anchors did not resolve, e.g. {bad[:3]}")
 
-    def static(self) -> dict[str, float]:
-        """``floor_s`` and ``whole_s``."""
+    def core(self) -> dict[str, float]:
+        """``floor_s``, ``whole_s`` and ``cold_resolve_s``, interleaved run by run (load changes hit all three).
+
+        ``cold_resolve_s`` is the check loop over the 1,000 targets with cold trees
+        and an empty resolution cache; the export before it is timed apart.
+        """
         files = fixture.touched_files(self.anchors)
-        floor = repeat(self.runs, lambda _: probe("floor", {"root": str(self.up.path), "files": files}))
-        whole = repeat(self.runs, lambda _: probe("whole", {"package": "django",
-                                                           "search_path": str(self.up.path)}))
+        rm(WORK / f"lock-{BASE}")
+        self.resolve(BASE, cold=True, write_lock=True)  # the book's lock, as its first build writes it
+        floor, whole, cold = [], [], []
+        for _ in range(self.runs):
+            floor.append(probe("floor", {"root": str(self.up.path), "files": files}))
+            whole.append(probe("whole", {"package": "django", "search_path": str(self.up.path)}))
+            cold.append(self.resolve(BASE, cold=True, export=True))
         self.info.update(floor_files=len(files), modules=len({a.symbol.module for a in self.anchors}),
-                         whole_modules=whole[0]["modules"])
-        self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"))
-        return {"floor_s": med(floor), "whole_s": med(whole)}
+                         whole_modules=whole[0]["modules"], export_s=med(cold, "export_s"),
+                         resolver_modules=cold[0]["modules_parsed"])
+        self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
+        return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
 
     def resolve(self, count: int, *, cold: bool, export: bool = False, **extra: Any) -> dict[str, Any]:
         """The core on *count* targets with their lock: trees cold (*export*) or warm, resolutions cold or warm.
@@ -148,23 +157,17 @@ class Bench:
             raise SystemExit(f"bench: unexpected resolution of {count} targets: {result}")
         return result
 
-    def scale(self) -> tuple[float, dict[str, dict[str, float]]]:
-        """``cold_resolve_s`` (the check loop over 1,000 targets, cold) and per-anchor costs by book size.
+    def scale(self) -> dict[str, dict[str, float]]:
+        """Milliseconds per anchor by book size, cold (empty resolution cache) and warm, trees cached.
 
-        Per anchor = (engine start with the lock + check loop) / anchors, wall time,
-        with the trees cached; cold = empty resolution cache, warm = filled.
+        Per anchor = (engine start with the lock + check loop) / anchors, wall time.
         """
         last = self.runs - 1
         table: dict[str, dict[str, float]] = {}
         for n in SCALES:
             rm(self.probe_cache / "resolutions")
             rm(WORK / f"lock-{n}")
-            self.resolve(n, cold=True, write_lock=True)  # the book's lock, as its first build writes it
-            if n == BASE:  # cold_resolve_s: cold trees too, export timed apart
-                first = repeat(self.runs, lambda _: self.resolve(BASE, cold=True, export=True))
-                self.info.update(export_s=med(first, "export_s"), resolver_modules=first[0]["modules_parsed"])
-                self.cpu["cold_resolve_s"] = med(first, "cpu_s")
-                cold_resolve = med(first)
+            self.resolve(n, cold=True, write_lock=True)
             cold = repeat(self.runs, lambda i, n=n: self.resolve(n, cold=True, remember=i == last))
             warm = repeat(self.runs, lambda _, n=n: self.resolve(n, cold=False))
 
@@ -176,10 +179,10 @@ class Bench:
             self.info.setdefault("scale_cpu", {})[str(n)] = {
                 "cold_ms": per_anchor(cold, cpu=True), "warm_ms": per_anchor(warm, cpu=True),
                 "engine_s": med(warm, "engine_s")}
-        return cold_resolve, table
+        return table
 
     def builds(self) -> dict[str, Any]:
-        """Baseline, cold and warm full builds, then one incremental build after editing a page."""
+        """Baseline, cold and warm full builds (interleaved run by run), then one incremental build."""
         def baseline(_: int) -> dict[str, Any]:
             rm(self.base / "_build")
             return sphinx(self.base, "-E")
@@ -193,7 +196,11 @@ class Bench:
             rm(self.book / "_build")
             return sphinx(self.book, "-E")
 
-        base, colds, warms = repeat(self.runs, baseline), repeat(self.runs, cold), repeat(self.runs, warm)
+        base, colds, warms = [], [], []
+        for i in range(self.runs):  # a warm build follows a cold one, whose caches it uses
+            base.append(baseline(i))
+            colds.append(cold(i))
+            warms.append(warm(i))
         self.info["warnings"] = max(r["warnings"] for r in colds + warms)
         self.cpu.update(baseline_build_s=med(base, "cpu_s"), cold_build_s=med(colds, "cpu_s"),
                         warm_build_s=med(warms, "cpu_s"))
@@ -246,10 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         bench.profile()
         return 0
-    results: dict[str, Any] = bench.static()
-    results["cold_resolve_s"], scale = bench.scale()
+    results: dict[str, Any] = bench.core()
+    results["scale"] = bench.scale()
     results.update(bench.builds())
-    results["scale"] = scale
     order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
              "incremental", "scale", "rss_mb")
     results = {key: results[key] for key in order}
