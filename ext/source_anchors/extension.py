@@ -47,6 +47,7 @@ def setup(app: Sphinx) -> None:
     app.connect("build-finished", _write_report)
     app.add_css_file("source-anchors.css")
     app.connect("builder-inited", _add_static)
+    app.connect("builder-inited", _drop_truncated_buildinfo)
 
 
 def _config_inited(app: Sphinx, config: Config) -> None:
@@ -79,6 +80,20 @@ def _add_static(app: Sphinx) -> None:
     config_static = app.config.html_static_path
     if str(static) not in config_static:
         config_static.append(str(static))
+
+
+def _drop_truncated_buildinfo(app: Sphinx) -> None:
+    """Remove a ``.buildinfo`` that a killed build left truncated, so the next build is a full one.
+
+    Sphinx 9 writes it non-atomically and reads it with ``lines[2]``: an empty or cut file raises
+    ``IndexError`` in every later build of that output directory, ``-E`` included.
+    """
+    info = Path(app.outdir) / ".buildinfo"
+    try:
+        if len(info.read_text("utf-8", errors="replace").splitlines()) < 4:
+            info.unlink()
+    except OSError:
+        pass  # absent: nothing to repair
 
 
 def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
