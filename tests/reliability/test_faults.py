@@ -277,3 +277,28 @@ def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, 
                    problems)
     tally.note(f"update kills left the lock: {outcomes}; leftover .source-anchors.lock.*.tmp files: {leftovers}")
     tally.check()
+
+
+def test_build_after_a_kill_left_an_empty_buildinfo(project: Project, tmp_path: Path, results: Results) -> None:
+    """The random kills once left ``_build/html/.buildinfo`` empty: Sphinx writes it with ``Path.write_text``.
+
+    Sphinx 9 cannot read an empty ``.buildinfo`` (``IndexError`` in ``BuildInfo.load``), so every later
+    build of that output directory crashes, ``-E`` included, until someone deletes the file. This is
+    the state such a kill leaves, made on purpose so that it is checked on every run.
+    """
+    tally = results.tally(CATEGORY)
+    book = tmp_path / "book"
+    shutil.copytree(project.root, book, ignore=shutil.ignore_patterns("_build"))
+    write_conf(book, project.upstream.url, project.v1, tmp_path / "cache")
+    first = run(sphinx_argv(book), cwd=book, env=build_env(), stats_dir=tmp_path)
+    assert first.returncode == 0, first.stderr
+    (book / "_build" / "html" / ".buildinfo").write_text("", "utf-8")
+    problems = []
+    for args in ((), ("-E",)):
+        again = run(sphinx_argv(book, *args), cwd=book, env=build_env(), stats_dir=tmp_path)
+        if again.returncode != 0 or again.crashed():
+            problems.append(f"the next build{' with -E' if args else ''} failed (exit {again.returncode}): "
+                            + " | ".join(line.strip() for line in again.output.splitlines()
+                                         if "Error" in line)[-300:])
+    tally.case("the next build after a kill left _build/html/.buildinfo empty", problems)
+    tally.check()
