@@ -143,7 +143,7 @@ def test_hostile_tar_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
         _regular("../evil", b"escaped\n"),
         _regular("demo-1.0/../../evil2", b"escaped\n"),
         _regular(str(absolute), b"escaped\n"),
-        _regular("/tmp/evil", b"escaped\n"),
+        _regular("/srv/evil", b"escaped\n"),
         _special("demo-1.0/pkg/passwd", tarfile.SYMTYPE, "/etc/passwd"),
         _special("demo-1.0/pkg/up", tarfile.SYMTYPE, "../../.."),
         _special("demo-1.0/pkg/hard", tarfile.LNKTYPE, "demo-1.0/pkg/mod.py"),
@@ -161,11 +161,11 @@ def test_hostile_tar_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
     _check_regular(dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/mod.py": MODULE})
     refused = result.refused
     assert set(refused) == {
-        "../evil", "demo-1.0/../../evil2", str(absolute), "/tmp/evil", "demo-1.0/pkg/passwd", "demo-1.0/pkg/up",
+        "../evil", "demo-1.0/../../evil2", str(absolute), "/srv/evil", "demo-1.0/pkg/passwd", "demo-1.0/pkg/up",
         "demo-1.0/pkg/hard", "demo-1.0/pkg/hard-out", "demo-1.0/pkg/fifo", "demo-1.0/pkg/null", "demo-1.0/pkg/disk",
     }
     assert "'..'" in refused["../evil"] and "'..'" in refused["demo-1.0/../../evil2"]
-    assert "absolute" in refused[str(absolute)] and "absolute" in refused["/tmp/evil"]
+    assert "absolute" in refused[str(absolute)] and "absolute" in refused["/srv/evil"]
     for name in ("passwd", "up", "hard", "hard-out"):
         assert "link" in refused[f"demo-1.0/pkg/{name}"]
     for name in ("fifo", "null", "disk"):
@@ -187,7 +187,7 @@ def test_hostile_zip_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
         ("pkg/../../evil2", b"escaped\n"),
         ("..\\evil3", b"escaped\n"),
         (str(absolute), b"escaped\n"),
-        ("/tmp/evil", b"escaped\n"),
+        ("/srv/evil", b"escaped\n"),
         (link, link_data),
         (link_up, link_up_data),
         ("demo-1.0.dist-info/licenses/LICENSE", LICENCE),
@@ -202,10 +202,10 @@ def test_hostile_zip_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
     assert not absolute.exists()
     _check_regular(dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/mod.py": MODULE, "LICENSE": LICENCE})
     refused = result.refused
-    assert set(refused) == {"../evil", "pkg/../../evil2", "..\\evil3", str(absolute), "/tmp/evil",
+    assert set(refused) == {"../evil", "pkg/../../evil2", "..\\evil3", str(absolute), "/srv/evil",
                             "pkg/passwd", "pkg/up"}
     assert all("'..'" in refused[name] for name in ("../evil", "pkg/../../evil2", "..\\evil3"))
-    assert "absolute" in refused[str(absolute)] and "absolute" in refused["/tmp/evil"]
+    assert "absolute" in refused[str(absolute)] and "absolute" in refused["/srv/evil"]
     assert "link" in refused["pkg/passwd"] and "link" in refused["pkg/up"]
 
 

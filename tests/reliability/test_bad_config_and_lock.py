@@ -164,7 +164,7 @@ CONFIG_CASES = [
     ConfigCase("misspelt key", _set("up", "comit", "a" * 40), _ENTRY + r": unknown key\(s\) \['comit'\]"),
     ConfigCase("'sources' names svn", _set("up", "sources", ["svn"]), _ENTRY + r"\['sources'\]"),
     ConfigCase("'url' is empty", _set("up", "url", ""), _ENTRY + r"\['url'\]"),
-    ConfigCase("'url' is an option", _set("up", "url", "--upload-pack=touch /tmp/x"), _ENTRY + r"\['url'\]"),
+    ConfigCase("'url' is an option", _set("up", "url", "--upload-pack=touch /srv/x"), _ENTRY + r"\['url'\]"),
     ConfigCase("'dist' is empty", _set("up", "dist", "  "), _ENTRY + r"\['dist'\]"),
     ConfigCase("'listing' file missing", _set("up", "listing", "no-such-listing.txt"), _ENTRY + r"\['listing'\]"),
     ConfigCase("invalid repository name", _bad_name, r"source_anchors_repos\['bad name'\]: invalid repository name"),
