@@ -218,7 +218,7 @@ def test_an_empty_part_after_the_mapped_prefix_does_not_escape(
     archives, dest = place
     escaped = tmp_path / "work" / "escaped.py"
     if kind == "sdist":
-        name = "demo-1.0/" + str(escaped)  # demo-1.0//…/work/escaped.py
+        name = "demo-1.0/" + str(escaped)  # "demo-1.0/" + an absolute path
         archive = _tar(archives / "demo-1.0.tar.gz", [_regular("demo-1.0/pkg/mod.py", MODULE),
                                                       _regular(name, b"escaped\n")])
     else:
