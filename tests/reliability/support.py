@@ -318,3 +318,14 @@ def tar_add(tar: tarfile.TarFile, name: str, data: bytes = b"", **fields: Any) -
 def copy_book(src: Path, dest: Path) -> None:
     """Copy a book (conf.py, source/, lock, listing files) without its build output."""
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns("_build"))
+
+
+def write_conf(root: Path, repos: Mapping[str, Any], cache: Path, *, default_repo: str | None = None) -> None:
+    """The conf.py of a reliability book: the extension from this checkout, *repos*, a private cache."""
+    default = f"source_anchors_default_repo = {default_repo!r}\n" if default_repo else ""
+    (root / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
+        "extensions = ['myst_parser', 'source_anchors']\n"
+        f"source_anchors_repos = {dict(repos)!r}\n{default}"
+        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")

@@ -19,7 +19,7 @@ import pytest
 from conftest import Upstream
 
 from .conftest import Results, Scale
-from .support import build_env, cache_problems, copy_book, sphinx_argv, tmp_entries, tree_dirs
+from .support import build_env, cache_problems, copy_book, sphinx_argv, tmp_entries, tree_dirs, write_conf
 
 CATEGORY = "concurrency"
 COPIES = 4
@@ -57,12 +57,7 @@ def upstream(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
 def make_book(root: Path, url: str, commit: str, cache: Path) -> None:
     (root / "source").mkdir(parents=True)
     repos = {"up": {"url": url, "commit": commit, "packages": ["pkg"]}}
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        f"source_anchors_repos = {repos!r}\nsource_anchors_default_repo = 'up'\n"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")
+    write_conf(root, repos, cache, default_repo="up")
     toc = "\n".join(f"p{i}" for i in range(PAGES))
     (root / "source" / "index.md").write_text(f"# Book\n\n{{src}}`pkg.mod`\n\n```{{toctree}}\n{toc}\n```\n", "utf-8")
     for i in range(PAGES):

@@ -34,6 +34,7 @@ from .support import (
     tmp_entries,
     tree_dirs,
 )
+from .support import write_conf as write_book_conf
 
 CATEGORY = "faults"
 FILLER = 400  # modules, so that the export takes a moment
@@ -71,12 +72,7 @@ class Project:
 
 def write_conf(root: Path, url: str, commit: str, cache: Path) -> None:
     repos = {"up": {"url": url, "commit": commit, "packages": ["pkg"]}}
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        f"source_anchors_repos = {repos!r}\nsource_anchors_default_repo = 'up'\n"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")
+    write_book_conf(root, repos, cache, default_repo="up")
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,7 @@ from .support import (
     walk_files,
     warnings_of,
     wheel_bytes,
+    write_conf,
 )
 
 CATEGORY = "hostile_upstream"
@@ -141,12 +142,7 @@ def write_book(sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str,
     """conf.py and two pages: ``index`` with one anchor per paragraph, ``other`` with a healthy one."""
     root = sandbox.book
     (root / "source").mkdir(parents=True, exist_ok=True)
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        f"source_anchors_repos = {repos!r}\n"
-        f"source_anchors_cache_dir = {str(sandbox.cache)!r}\n", "utf-8")
+    write_conf(root, repos, sandbox.cache)
     lines = ["# Hostile", ""]
     where: dict[str, int] = {}
     for target, _ in anchors:

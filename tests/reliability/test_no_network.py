@@ -17,7 +17,7 @@ from typing import Any
 from conftest import Upstream, git
 
 from .conftest import Results
-from .support import DEAD, Run, build_env, pip_env, run, sphinx_argv, warnings_of, wheel_bytes
+from .support import DEAD, Run, build_env, pip_env, run, sphinx_argv, warnings_of, wheel_bytes, write_conf
 
 CATEGORY = "no_network"
 LIMIT = 60.0
@@ -31,12 +31,7 @@ DEAD_INDEX: dict[str, str | None] = {
 
 def write_book(root: Path, cache: Path, repos: dict[str, Any], targets: list[str]) -> dict[str, int]:
     (root / "source").mkdir(parents=True, exist_ok=True)
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        f"source_anchors_repos = {repos!r}\n"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")
+    write_conf(root, repos, cache)
     lines, where = ["# Offline", ""], {}
     for target in targets:
         where[target] = len(lines) + 1
