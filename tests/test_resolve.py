@@ -701,3 +701,93 @@ def test_fast_path_agrees_with_griffe(upstream: Upstream, tmp_path: Path) -> Non
         path = "pkg.diff" + (f".{name}" if name else "")
         assert outcome(fast, path) == outcome(slow, path), path
     assert isinstance(outcome(slow, "pkg.diff.a"), str)  # griffe binds no name from tuple unpacking
+
+
+REGIONS = '''
+import os
+
+
+@staticmethod
+def decorated(
+    a,
+    b,
+):
+    """A docstring
+over lines, one of them flush left."""
+    if a:
+        x = 1
+    elif b:
+        x = 2
+    else:
+        x = 3
+    try:
+        y = [
+    1,
+        ]
+    except ValueError as error:
+        y = error
+    else:
+        y = 4
+    finally:
+        z = 5
+    for i in range(3):
+        w = i
+    else:
+        w = -1
+    match x:
+        case [
+            1,
+        ]:
+            v = 6
+        case _:
+            v = 7
+    total = a \\
+        + b
+    return x, y, z, w, v, total
+
+
+class Outer:
+    class Inner:
+        @property
+        def deep(self):
+            with open(os.devnull) as handle:
+                text = handle.read()
+            while text:
+                text = text[1:]
+            else:
+                text = None
+            return text
+
+
+class Tabbed:
+\tdef tabbed(self):
+\t\tif self:
+\t\t\treturn 1
+\t\treturn 2
+'''
+
+
+def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
+        upstream: Upstream, tmp_path: Path) -> None:
+    """Narrowing parses only the symbol's lines; every line must land where a whole-file parse puts it."""
+    import ast
+
+    from source_anchors.statements import statement_span
+
+    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
+    text = repo.texts["pkg/regions.py"]
+    lines = text.split("\n")
+    whole = ast.parse(text)
+    checked = 0
+    for symbol in ("decorated", "Outer", "Outer.Inner", "Outer.Inner.deep", "Tabbed", "Tabbed.tabbed"):
+        location = repo.resolve(f"pkg.regions.{symbol}")
+        own = lines[location.start - 1:location.end]
+        for number in range(location.start, location.end + 1):
+            needle = lines[number - 1].strip()
+            if not needle or sum(needle in line for line in own) != 1:
+                continue
+            narrowed = repo.resolve(f"pkg.regions.{symbol}", needle)
+            expected = statement_span(whole, number, lines) or (number, number)
+            assert (narrowed.start, narrowed.end) == expected, (symbol, number, needle)
+            checked += 1
+    assert checked > 60

@@ -125,15 +125,33 @@ def _names(target: ast.expr) -> list[tuple[str, bool]]:
 
 def _instance_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str,
                          found: dict[str, list[Binding]]) -> None:
-    """``self.x = …`` in ``__init__``: griffe merges these with class attributes, so they are its call."""
-    for node in ast.walk(init):
-        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
-            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-                    and target.value.id == "self":
-                found[prefix + target.attr].append(("", node.lineno, node.end_lineno or node.lineno))
+    """``self.x = …`` in ``__init__``: griffe merges these with class attributes, so they are its call.
+
+    Only statements can assign an attribute, so statement bodies are searched (nested ones
+    included), not every expression node.
+    """
+    stack: list[ast.stmt] = list(init.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for leaf in _assigned(target):
+                    if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) \
+                            and leaf.value.id == "self":
+                        found[prefix + leaf.attr].append(("", node.lineno, node.end_lineno or node.lineno))
+        else:
+            for body in _child_bodies(node):
+                stack.extend(body)
+
+
+def _assigned(target: ast.expr) -> list[ast.expr]:
+    """The leaves a target assigns: itself, or each element of a tuple, list or starred target."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [leaf for elt in target.elts for leaf in _assigned(elt)]
+    if isinstance(target, ast.Starred):
+        return _assigned(target.value)
+    return [target]
 
 
 def _child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:

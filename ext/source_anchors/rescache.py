@@ -31,14 +31,22 @@ class ResolutionCache:
         self.root = root / "resolutions"
         self._loaded: dict[str, dict[str, Entry]] = {}
         self._pending: dict[str, dict[str, Entry]] = {}
+        self._names: dict[tuple[str, str, tuple[str, ...]], str] = {}
 
     def _file(self, url: str, commit: str, packages: tuple[str, ...]) -> Path:
         # Resolution depends on which directories are packages, so they are part of the key.
         salt = hashlib.sha256("\n".join(packages).encode()).hexdigest()[:8]
         return self.root / f"{cache_key(url, commit)}-{salt}-r{RESOLVER_VERSION}.json"
 
+    def _name(self, pin: RepoPin) -> str:
+        """The cache file of *pin* (computed once: a lookup should cost a dict access)."""
+        key = (pin.url, pin.commit, pin.packages)
+        if key not in self._names:
+            self._names[key] = str(self._file(*key))
+        return self._names[key]
+
     def _entries(self, pin: RepoPin) -> dict[str, Entry]:
-        name = str(self._file(pin.url, pin.commit, pin.packages))
+        name = self._name(pin)
         if name not in self._loaded:
             try:
                 data = json.loads(Path(name).read_text("utf-8"))
@@ -68,7 +76,7 @@ class ResolutionCache:
         else:
             entry = {"path": result.path, "start": result.start, "end": result.end, "kind": result.kind,
                      "sha256": result.sha256, "blob": result.blob, "uses": [list(p) for p in result.uses]}
-        name = str(self._file(pin.url, pin.commit, pin.packages))
+        name = self._name(pin)
         if self._entries(pin).get(key) != entry:
             self._pending.setdefault(name, {})[key] = entry
             self._entries(pin)[key] = entry

@@ -25,7 +25,9 @@ from .textlines import split_lines
 #: Bump when the resolution rules change, so cached results are recomputed.
 RESOLVER_VERSION = 2
 _MAX_HOPS = 50
-_MAX_ASTS = 32
+#: Whole-file syntax trees kept for the griffe path. Few on purpose: trees are large, and keeping
+#: many makes the garbage collector traverse them again and again while later files are parsed.
+_MAX_ASTS = 4
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,9 @@ class Resolver:
     def _bindings(self, file: str) -> dict[str, list[bindings.Binding]]:
         if file not in self._indexes:
             self.file_lines(file)
-            self._indexes[file] = bindings.index(self._ast(file))
+            tree = ast.parse(self._texts[file])  # not kept: the index is all the fast path needs
+            self._parsed.add(file)
+            self._indexes[file] = bindings.index(tree)
         return self._indexes[file]
 
     def file_lines(self, path: str) -> list[str]:
@@ -329,6 +333,27 @@ class Resolver:
             self._asts.pop(next(iter(self._asts)))
         return tree
 
+    def _region_ast(self, file: str, start: int, end: int) -> ast.Module:
+        """A syntax tree holding the statement at lines *start*..*end*, with the file's line numbers.
+
+        Only those lines are parsed (a statement anchor needs the tree of its symbol, not of its
+        module); blank lines keep the numbering and an ``if 1:`` line carries an indented statement.
+        The whole file is parsed when the lines are the whole file or do not parse on their own.
+        """
+        lines = self._lines[file]
+        if start <= 1 and end >= len(lines):
+            return self._ast(file)
+        first = lines[start - 1]
+        body = "\n".join(lines[start - 1:end])
+        if first[:1] in (" ", "\t") and start > 1:
+            source = "\n" * (start - 2) + "if 1:\n" + body
+        else:
+            source = "\n" * (start - 1) + body
+        try:
+            return ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return self._ast(file)
+
     def _span(self, obj: griffe.Object, file: str) -> tuple[int, int]:
         start, end = obj.lineno or 1, obj.endlineno or obj.lineno or 1
         if obj.is_function or obj.is_class or "property" in getattr(obj, "labels", ()):
@@ -350,7 +375,7 @@ class Resolver:
             shown = ", ".join(str(n) for n in hits[:10]) + (", …" if len(hits) > 10 else "")
             raise ResolveError(f"{path}: match text {match!r} occurs on {len(hits)} lines of {where} "
                                f"(lines {shown}); give text found on exactly one line")
-        span = statements.statement_span(self._ast(file), hits[0], lines)
+        span = statements.statement_span(self._region_ast(file, start, end), hits[0], lines)
         if span is None:
             return hits[0], hits[0]
         return span
