@@ -21,7 +21,7 @@ from .engine import Engine
 from .errors import ConfigError, LockError
 from .lock import Record, write_lock
 from .resolve import Location
-from .roles import SourceAnchorDirective, SourceRole
+from .roles import SourceAnchorDirective, SourceRole, anchor_reference, depart_anchor_html, visit_anchor_html
 from .state import BuildState, get_state, register
 
 REPORT_NAME = "source-anchors.json"
@@ -35,6 +35,7 @@ def setup(app: Sphinx) -> None:
             else option.default
         app.add_config_value(PREFIX + option.name, default, "env")
     app.add_domain(SourceAnchorsDomain)
+    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html))
     app.add_role("src", SourceRole())
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)

@@ -119,15 +119,41 @@ class SourceRole(SphinxRole, _Anchoring):
         return [_inline(record, label, self.rawtext)], []
 
 
+class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
+    """A linked chip: a reference whose HTML also carries the location (``sa_location``).
+
+    The doctree holds just the reference and its label, as a plain link would: a
+    chapter has hundreds of chips, and every node more is walked by each transform,
+    pickled and indexed for search. The HTML writer adds the label and location
+    spans (:func:`visit_anchor_html`); other builders treat it as a reference.
+    """
+
+
+def visit_anchor_html(self: Any, node: anchor_reference) -> None:
+    """``<a …><span class="sa-label">`` (the label follows as the node's text)."""
+    atts = {"class": "reference external", "href": node["refuri"]}
+    if node.get("reftitle"):
+        atts["title"] = node["reftitle"]
+    self.body.append(self.starttag(node, "a", "", **atts) + '<span class="sa-label">')
+
+
+def depart_anchor_html(self: Any, node: anchor_reference) -> None:
+    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``."""
+    where = node.get("sa_location")
+    self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
+
+
 def _inline(record: dict[str, Any], label: str, rawtext: str) -> nodes.Node:
     node: nodes.Element
     if record.get("permalink"):
-        node = nodes.reference(rawtext, "", refuri=record["permalink"], reftitle=tooltip(record),
-                               classes=_classes(record))
-        node["data-sa-location"] = location_text(record)
-    else:
-        node = nodes.inline(rawtext, "", classes=_classes(record))
-        node["reftitle"] = tooltip(record)
+        node = anchor_reference(rawtext, label, refuri=record["permalink"], reftitle=tooltip(record),
+                                classes=_classes(record))
+        if record.get("path"):
+            node["sa_location"] = location_text(record)
+        node["ids"] = [record["id"]]
+        return node
+    node = nodes.inline(rawtext, "", classes=_classes(record))
+    node["reftitle"] = tooltip(record)
     node += nodes.inline("", label, classes=["sa-label"])
     if record.get("path"):
         node += nodes.inline("", location_text(record), classes=["sa-where"])
