@@ -35,6 +35,8 @@ class Outcome:
     error_kind: str | None = None
     #: For ``missing``: why the target did not resolve (cached with the resolution).
     resolve_error: str | None = None
+    #: Whether the location (or the failure) was computed now, not read from the resolution cache.
+    fresh: bool = False
 
     def change(self) -> str:
         """``old → new`` location text for messages."""
@@ -118,12 +120,13 @@ class Engine:
             return Outcome(target, "error", error_kind="target",
                            message=f"unknown repository {target.repo!r} in {target}; "
                                    f"configured: {', '.join(sorted(self.pins)) or 'none'}")
+        cached_before = self.stats["cached"]
         try:
             location = self._locate(pin, target)
         except ResolveError as error:
             record = self.lock.get(target.repo, target.key)
             return Outcome(target, "missing", record=record, message=f"missing: {target}: {error}",
-                           resolve_error=str(error))
+                           resolve_error=str(error), fresh=self.stats["cached"] == cached_before)
         except SourceError as error:
             return Outcome(target, "error", error_kind="source", message=str(error))
         except UnverifiedError as error:
@@ -140,7 +143,8 @@ class Engine:
             status = "ok" if same else "moved"
         else:
             status = "changed"
-        outcome = Outcome(target, status, location=location, record=record, permalink=link)
+        outcome = Outcome(target, status, location=location, record=record, permalink=link,
+                          fresh=self.stats["cached"] == cached_before)
         return _with_message(outcome, self._diff(outcome) if status == "changed" else "")
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
@@ -193,4 +197,4 @@ def _with_message(outcome: Outcome, diff: str) -> Outcome:
     if diff:
         text += "\n" + diff
     return Outcome(target, status, location=outcome.location, record=outcome.record,
-                   message=text, permalink=outcome.permalink)
+                   message=text, permalink=outcome.permalink, fresh=outcome.fresh)

@@ -139,9 +139,16 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def _remember_resolutions(state: BuildState, records: Iterable[dict[str, Any]]) -> None:
-    """Store every resolution of this build in the persistent cache (here: parallel readers included)."""
+    """Store the resolutions computed in this build in the persistent cache (parallel readers' too).
+
+    Records answered by the cache are skipped; a stored record is marked so a later
+    incremental build does not store it again.
+    """
     engine = state.engine
     for r in records:
+        if not r.get("fresh"):
+            continue
+        r["fresh"] = False
         if r.get("resolve_error"):
             engine.remember(r["repo"], r["key"], r["resolve_error"])
         elif r.get("path") and r["status"] != "error" and r.get("commit") == _pin_commit(state, r["repo"]):

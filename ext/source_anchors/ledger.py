@@ -79,7 +79,8 @@ class FeedbackLineDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         """Render the feedback paragraph for this page's pin."""
         state = get_state(str(self.env.srcdir))
-        page = state.page(self.env.docname, self.env.doc2path(self.env.docname))
+        docname = self.env.docname
+        page = state.page(docname, lambda: self.env.doc2path(docname))
         repo = page.front_matter.get("source-repo") or state.settings.default_repo
         pin = state.engine.pins.get(str(repo))
         chapter = self.options.get("chapter", self.env.docname)

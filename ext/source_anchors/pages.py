@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-import yaml
-
 from .textlines import split_lines
 
 _FENCE = re.compile(r"^---[ \t]*$")
@@ -25,6 +23,8 @@ class PageSource:
             return {}
         for index, line in enumerate(self.lines[1:], start=1):
             if _FENCE.match(line):
+                import yaml  # only pages with front matter need it
+
                 try:
                     data = yaml.safe_load("\n".join(self.lines[1:index]))
                 except yaml.YAMLError:

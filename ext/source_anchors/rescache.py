@@ -14,8 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from .config import RepoPin
 from .lock import atomic_write
 from .resolve import RESOLVER_VERSION, Location
@@ -83,6 +81,10 @@ class ResolutionCache:
 
     def flush(self) -> int:
         """Merge pending entries into the files on disk; return how many were written."""
+        if not self._pending:
+            return 0
+        from filelock import FileLock, Timeout  # imported only when there is something to write
+
         written = 0
         for name, entries in self._pending.items():
             path = Path(name)

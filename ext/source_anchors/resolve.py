@@ -13,14 +13,16 @@ import difflib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import griffe
+from typing import TYPE_CHECKING
 
 from . import bindings, statements
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
 from .sources import Tree
 from .textlines import split_lines
+
+if TYPE_CHECKING:
+    import griffe
 
 #: Bump when the resolution rules change, so cached results are recomputed.
 RESOLVER_VERSION = 2
@@ -81,8 +83,7 @@ class Resolver:
         self._texts: dict[str, str] = {}
         self._touched: set[str] = set()
         self._asts: dict[str, ast.Module] = {}
-        self._collection = griffe.ModulesCollection()
-        self._lines_collection = griffe.LinesCollection()
+        self._collections: tuple[griffe.ModulesCollection, griffe.LinesCollection] | None = None
 
     # -- public -------------------------------------------------------------
 
@@ -223,6 +224,8 @@ class Resolver:
 
     def _fallbacks(self, obj: griffe.Object) -> list[griffe.Object]:
         """Where a name not found in *obj* may live: base classes, or star-imported modules."""
+        import griffe
+
         found: list[griffe.Object] = []
         if isinstance(obj, griffe.Class):
             paths = [getattr(base, "canonical_path", str(base)) for base in obj.bases]
@@ -281,12 +284,16 @@ class Resolver:
             raise ResolveError(f"{asked}: no module file for {dotted} in {self.pin.name}")
         parts = dotted.split(".")
         parent = self._module(".".join(parts[:-1]), asked) if len(parts) > 1 else None
+        import griffe  # imported on first use: a build answered by the caches never needs it
+
+        if self._collections is None:
+            self._collections = (griffe.ModulesCollection(), griffe.LinesCollection())
         try:
             self.file_lines(file)
             code = self._texts[file]
             module = griffe.visit(parts[-1], filepath=self.tree.root / file, code=code, parent=parent,
-                                  modules_collection=self._collection,
-                                  lines_collection=self._lines_collection)
+                                  modules_collection=self._collections[0],
+                                  lines_collection=self._collections[1])
         except UpstreamFileError as error:
             self._failures[dotted] = error
             raise
@@ -300,7 +307,7 @@ class Resolver:
             raise failure from error
         self._parsed.add(file)
         if parent is None:
-            self._collection.set_member(dotted, module)
+            self._collections[0].set_member(dotted, module)
         else:
             parent.set_member(parts[-1], module)
         self._modules[dotted] = module

@@ -12,6 +12,7 @@ from .collect import get_domain
 from .diagnostics import Subtype, warn
 from .engine import Outcome
 from .errors import TargetError
+from .pages import PageSource
 from .state import BuildState, get_state
 from .target import Target, parse_target, split_label
 
@@ -22,9 +23,10 @@ _DRIFT = {"moved": Subtype.moved, "changed": Subtype.changed, "missing": Subtype
 class _Anchoring:
     """Shared by role and directive: parse, check, record, warn."""
 
-    def anchor(self, state: BuildState, env: Any, *, label: str, text: str, line: int) -> dict[str, Any]:
+    def anchor(self, state: BuildState, env: Any, *, label: str, text: str, line: int,
+               page: PageSource) -> dict[str, Any]:
         docname: str = env.docname
-        page_repo = state.page(docname, env.doc2path(docname)).front_matter.get("source-repo")
+        page_repo = page.front_matter.get("source-repo")
         default = page_repo if isinstance(page_repo, str) else state.settings.default_repo
         domain = get_domain(env)
         number = len(domain.anchors.get(docname, [])) + 1
@@ -61,6 +63,11 @@ class _Anchoring:
             warn(record["message"], subtype, location=location)
 
 
+def _page(state: BuildState, env: Any) -> PageSource:
+    docname: str = env.docname
+    return state.page(docname, lambda: env.doc2path(docname))
+
+
 def _fields(target: Target, outcome: Outcome, state: BuildState) -> dict[str, Any]:
     pin = state.engine.pins.get(target.repo)
     loc = outcome.location
@@ -68,7 +75,7 @@ def _fields(target: Target, outcome: Outcome, state: BuildState) -> dict[str, An
         "target": f"{target.repo}:{target.key}", "repo": target.repo, "key": target.key,
         "commit": pin.commit if pin else None, "status": outcome.status, "message": outcome.message,
         "permalink": outcome.permalink, "error_kind": outcome.error_kind,
-        "resolve_error": outcome.resolve_error,
+        "resolve_error": outcome.resolve_error, "fresh": outcome.fresh,
     }
     if loc is not None:
         fields.update(path=loc.path, start=loc.start, end=loc.end, kind=loc.kind,
@@ -112,10 +119,10 @@ class SourceRole(SphinxRole, _Anchoring):
         state = get_state(str(self.env.srcdir))
         label, text = split_label(self.text)
         docname = self.env.docname
-        page = state.page(docname, self.env.doc2path(docname))
+        page = _page(state, self.env)
         nth = state.next_occurrence(docname, self.lineno, self.rawtext)
         line = page.line_of(self.rawtext, near=self.lineno, nth=nth)
-        record = self.anchor(state, self.env, label=label, text=text, line=line)
+        record = self.anchor(state, self.env, label=label, text=text, line=line, page=page)
         return [_inline(record, label, self.rawtext)], []
 
 
@@ -174,7 +181,8 @@ class SourceAnchorDirective(SphinxDirective, _Anchoring):
         state = get_state(str(self.env.srcdir))
         text = self.arguments[0] if self.arguments else ""
         label = self.options.get("caption") or text
-        record = self.anchor(state, self.env, label=label, text=text, line=self.lineno)
+        record = self.anchor(state, self.env, label=label, text=text, line=self.lineno,
+                             page=_page(state, self.env))
         card = nodes.container(classes=["sa-card", *(_classes(record)[1:]), *self.options.get("class", [])])
         card["ids"] = [record["id"]]
         title = nodes.paragraph(classes=["sa-card-title"])

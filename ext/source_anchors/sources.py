@@ -21,8 +21,6 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from . import gitio
 from .archive import blob_id, unpack
 from .config import RepoPin
@@ -131,6 +129,8 @@ class TreeCache:
                           + "; ".join(attempts))
 
     def _populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
+        from filelock import FileLock, Timeout  # only an export takes the lock; a warm build never does
+
         key = cache_key(pin.url, pin.commit)
         (self.root / "locks").mkdir(parents=True, exist_ok=True)
         try:

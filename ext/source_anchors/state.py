@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +27,7 @@ class BuildState:
     settings: Settings
     engine: Engine
     quiet: bool = False
-    pages: dict[str, tuple[float, PageSource]] = field(default_factory=dict)
+    pages: dict[str, PageSource] = field(default_factory=dict)
     occurrences: dict[str, dict[tuple[int, str], int]] = field(default_factory=dict)
 
     def fingerprint(self) -> str:
@@ -40,17 +41,20 @@ class BuildState:
         payload = json.dumps([RESOLVER_VERSION, pins, lock], sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
-    def page(self, docname: str, path: Path) -> PageSource:
-        """The source of *docname*, re-read when the file changed."""
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
-            return PageSource("")
-        cached = self.pages.get(docname)
-        if cached is None or cached[0] != mtime:
-            cached = (mtime, PageSource(path.read_text("utf-8", errors="replace")))
-            self.pages[docname] = cached
-        return cached[1]
+    def page(self, docname: str, path: Callable[[], Path]) -> PageSource:
+        """The source of *docname* (read from ``path()`` once per read of the document).
+
+        Sphinx purges a document before it reads it again, and :meth:`forget` then drops
+        the text kept here; so roles of one read share one copy without a ``stat`` each.
+        """
+        found = self.pages.get(docname)
+        if found is None:
+            try:
+                found = PageSource(path().read_text("utf-8", errors="replace"))
+            except OSError:
+                found = PageSource("")
+            self.pages[docname] = found
+        return found
 
     def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
         """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
@@ -60,8 +64,9 @@ class BuildState:
         return count
 
     def forget(self, docname: str) -> None:
-        """Reset per-read counters of *docname* before it is read again."""
+        """Reset per-read counters and the kept source of *docname* before it is read again."""
         self.occurrences.pop(docname, None)
+        self.pages.pop(docname, None)
 
 
 def register(srcdir: str, state: BuildState) -> None:
