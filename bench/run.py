@@ -1,9 +1,12 @@
 """Benchmark source_anchors on a generated book over django: ``python bench/run.py [--quick] [--profile]``.
 
 Run from the repository root. Everything is written under ``_build/bench/``; the
-figures go to ``_build/bench/results.json``. Each figure is the median of three
-runs (one with ``--quick``), each run in a fresh process. Timings are reported,
-never asserted.
+figures go to ``_build/bench/results.json``. Each figure is the median of five
+runs (``--runs N``; one with ``--quick``), each run in a fresh process, the runs of
+figures that are compared interleaved. Builds run with a fixed hash seed, so every
+run does the same work and only the machine varies. Timings are reported, never
+asserted. ``--instructions`` counts the instructions of one baseline and one warm
+build under valgrind instead: a ratio that machine noise does not move.
 """
 
 from __future__ import annotations
@@ -42,13 +45,18 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def build_env() -> dict[str, str]:
+    """A build's environment: not locked, the book's own cache, and a fixed hash seed (same work each run)."""
+    return {**{k: v for k, v in os.environ.items() if k not in ("CI", "SOURCE_ANCHORS_CACHE")},
+            "PYTHONHASHSEED": "0"}
+
+
 def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str, Any]:
     """One serial html build of *book* in a fresh wrapper process; fails loudly on a build error."""
     runner = ["-m", "cProfile", "-o", str(cprofile)] if cprofile else []
     argv = [sys.executable, *runner, "-m", "sphinx", *options, "-q", "-b", "html", "-c", str(book),
             str(book / "source"), str(book / "_build" / "html")]
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "SOURCE_ANCHORS_CACHE")}
-    result = probe("build", {"argv": argv, "env": env})
+    result = probe("build", {"argv": argv, "env": build_env()})
     if result["returncode"] != 0:
         raise SystemExit(f"bench: sphinx-build of {book.name} failed:\n{result['stderr']}")
     result["warnings"] = result["stderr"].count("WARNING")
@@ -221,6 +229,28 @@ class Bench:
             "rss_mb": {"baseline": med(base, "rss_mb"), "cold_build": med(colds, "rss_mb")},
         }
 
+    def instructions(self) -> dict[str, Any]:
+        """Instructions executed by one baseline and one warm build, counted by callgrind (both at once)."""
+        if shutil.which("valgrind") is None:
+            raise SystemExit("bench: --instructions needs valgrind (apt-get install valgrind)")
+        env, running = build_env(), {}
+        for name, book in (("baseline", self.base), ("warm", self.book)):
+            rm(book / "_build")
+            argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}",
+                    sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "-c", str(book),
+                    str(book / "source"), str(book / "_build" / "html")]
+            running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                             text=True)
+        counts = {}
+        for name, process in running.items():
+            _, stderr = process.communicate()
+            found = [line for line in stderr.splitlines() if "Collected :" in line]
+            if process.returncode != 0 or not found:
+                raise SystemExit(f"bench: the {name} build under valgrind failed:\n{stderr[-3000:]}")
+            counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+        return {"baseline_instructions": counts["baseline"], "warm_instructions": counts["warm"],
+                "warm_over_baseline": counts["warm"] / counts["baseline"]}
+
     def profile(self) -> None:
         """Profile (cProfile) the cold resolution loop and a warm build; print where the time goes."""
         import pstats
@@ -242,16 +272,26 @@ class Bench:
 def main(argv: list[str] | None = None) -> int:
     """Set up, measure, print, and write ``_build/bench/results.json``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one run per figure instead of three")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure, medians reported (default 5)")
+    parser.add_argument("--quick", action="store_true", help="one run per figure")
     parser.add_argument("--profile", action="store_true",
                         help="only profile the cold resolution loop and a warm build (no measurements)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="only count the instructions of a baseline and a warm build under valgrind "
+                             "(minutes; writes _build/bench/instructions.json)")
     args = parser.parse_args(argv)
-    runs = 1 if args.quick else 3
+    runs = 1 if args.quick else max(1, args.runs)
     started = time.perf_counter()
     bench = Bench(runs)
     bench.prime()
     if args.profile:
         bench.profile()
+        return 0
+    if args.instructions:
+        counts = bench.instructions()
+        (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
+        print(f"instructions (callgrind): baseline {counts['baseline_instructions']:,}, "
+              f"warm {counts['warm_instructions']:,}; warm / baseline = {counts['warm_over_baseline']:.4f}")
         return 0
     results: dict[str, Any] = bench.core()
     results["scale"] = bench.scale()
