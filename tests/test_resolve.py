@@ -479,11 +479,14 @@ def after_the_side_effect():
 
 SYNTAX = "def fine():\n    return 1\n\n\ndef broken(:\n    pass\n"
 SYNTAX_LINE = line_of(SYNTAX, "def broken(:")
+WRONG_COOKIE = b"# -*- coding: ascii -*-\ndef f():\n    return '\xc3\xa9'\n"
 BROKEN_FILES: dict[str, str | bytes] = {
     "pkg/__init__.py": '"""Fine."""\n',
     "pkg/good.py": "def fine():\n    return 1\n",
     "pkg/syntax.py": SYNTAX,
     "pkg/binary.py": b"\xff\xfe\x00\x01def f():\n    return 1\n",
+    "pkg/nul.py": "def f():\n    return 1\n\x00\n",
+    "pkg/wrongcookie.py": WRONG_COOKIE,
 }
 
 
@@ -500,6 +503,10 @@ def broken(upstream: Upstream, tmp_path: Path) -> Repo:
         ("pkg.syntax", f"pkg/syntax.py: syntax error at line {SYNTAX_LINE}"),
         ("pkg.binary.f", "pkg/binary.py: not valid UTF-8 (byte 0)"),
         ("pkg.binary", "pkg/binary.py: not valid UTF-8"),
+        # A NUL byte has no line number: the message says so without "line None".
+        ("pkg.nul.f", "pkg/nul.py: syntax error: source code string cannot contain null bytes"),
+        # A coding line is honoured, so bytes it does not cover are named against it.
+        ("pkg.wrongcookie.f", f"pkg/wrongcookie.py: not valid ascii (byte {WRONG_COOKIE.index(0xC3)})"),
     ],
 )
 def test_unusable_upstream_file_is_an_upstream_error(broken: Repo, path: str, message_part: str) -> None:
@@ -791,3 +798,15 @@ def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
             assert (narrowed.start, narrowed.end) == expected, (symbol, number, needle)
             checked += 1
     assert checked > 60
+
+
+def test_coding_line_is_honoured(upstream: Upstream, tmp_path: Path) -> None:
+    """PEP 263: a Latin-1 module with its coding line is read as Python reads it."""
+    text = "# -*- coding: latin-1 -*-\nNAME = 'café'\n\n\ndef greet():\n    return NAME + ' ½'\n"
+    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/latin.py": text.encode("latin-1")})
+    location = repo.resolve("pkg.latin.greet")
+    lines = text.split("\n")
+    assert (location.start, location.end) == (line_of(text, "def greet"), line_of(text, "return NAME"))
+    assert location.sha256 == lines_hash(lines, location.start, location.end)  # hashed as text, not bytes
+    assert repo.resolve("pkg.latin.greet", "½").start == line_of(text, "return NAME")
+    assert repo.resolve("pkg.latin.NAME").start == line_of(text, "NAME = 'café'")

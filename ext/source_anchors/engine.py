@@ -14,7 +14,7 @@ from .rescache import ResolutionCache
 from .resolve import Location, Resolver
 from .sources import Tree, TreeCache, parse_listing
 from .target import Target
-from .textlines import split_lines
+from .textlines import decode_source, split_lines
 
 #: Statuses of an anchor compared with the lock, plus ``error`` for anchors that cannot be checked.
 STATUSES = ("ok", "moved", "changed", "missing", "new", "error")
@@ -178,7 +178,7 @@ class Engine:
         if old_tree is None or not old_tree.has(record.path):
             return ""
         try:
-            old = split_lines(old_tree.read_bytes(record.path).decode("utf-8-sig"))[record.start - 1:record.end]
+            old = split_lines(decode_source(old_tree.read_bytes(record.path)))[record.start - 1:record.end]
             new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
         except (SourceAnchorsError, UnicodeDecodeError):
             return ""

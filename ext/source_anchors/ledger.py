@@ -31,6 +31,7 @@ from .lock import atomic_write
 from .reproduce import count_reproduced, upstream_line_index
 from .sources import Tree, cache_key
 from .state import get_state
+from .textlines import decode_source
 
 #: The generated pages' words, in the book's language.
 LABELS = {
@@ -186,8 +187,8 @@ def _upstream_index(engine: Engine, repo: str, pin: RepoPin, tree: Tree) -> dict
     for path in sorted(tree.blobs):
         if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
             try:
-                texts.append((f"{repo}:{path}", tree.read_bytes(path, max_bytes=engine.settings.max_file_bytes)
-                              .decode("utf-8")))
+                texts.append((f"{repo}:{path}",
+                              decode_source(tree.read_bytes(path, max_bytes=engine.settings.max_file_bytes))))
             except (SourceAnchorsError, UnicodeDecodeError):
                 continue
     index = upstream_line_index(texts)

@@ -19,7 +19,7 @@ from . import bindings, statements
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
 from .sources import Tree
-from .textlines import split_lines
+from .textlines import decode_source, split_lines
 
 if TYPE_CHECKING:
     import griffe
@@ -298,7 +298,8 @@ class Resolver:
             self._failures[dotted] = error
             raise
         except SyntaxError as error:
-            failure = UpstreamFileError(f"{file}: syntax error at line {error.lineno}: {error.msg}")
+            where = f" at line {error.lineno}" if error.lineno else ""  # a NUL byte has no line
+            failure = UpstreamFileError(f"{file}: syntax error{where}: {error.msg}")
             self._failures[dotted] = failure
             raise failure from error
         except (RecursionError, MemoryError, ValueError) as error:
@@ -322,9 +323,10 @@ class Resolver:
         if self.on_read is not None:
             self.on_read(path)
         try:
-            return data.decode("utf-8-sig")
+            return decode_source(data)
         except UnicodeDecodeError as error:
-            raise UpstreamFileError(f"{path}: not valid UTF-8 (byte {error.start}); not parsed") from error
+            name = "UTF-8" if error.encoding.replace("_", "-").lower().startswith("utf-8") else error.encoding
+            raise UpstreamFileError(f"{path}: not valid {name} (byte {error.start}); not parsed") from error
 
     def _file_of(self, obj: griffe.Object) -> str:
         module = obj if obj.is_module else obj.module

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import tokenize
+
 
 def split_lines(text: str) -> list[str]:
     r"""Split *text* at ``\n``, ``\r\n`` and ``\r`` only.
@@ -13,3 +16,16 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a Python file as Python reads it: a BOM or a PEP 263 coding line, else UTF-8.
+
+    Raises :class:`UnicodeDecodeError` when the bytes do not decode; its ``encoding``
+    names the encoding that was tried.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # an unknown coding, or first lines that are not UTF-8: tried as UTF-8 below
+        encoding = "utf-8"
+    return data.decode(encoding)
