@@ -19,7 +19,6 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,11 +74,6 @@ def extension_version() -> str:
 def rm(path: Path) -> None:
     """Remove a directory tree if present."""
     shutil.rmtree(path, ignore_errors=True)
-
-
-def repeat(runs: int, once: Callable[[int], dict[str, Any]]) -> list[dict[str, Any]]:
-    """*runs* results of ``once(run_index)``."""
-    return [once(i) for i in range(runs)]
 
 
 def med(results: list[dict[str, Any]], key: str = "seconds") -> float:
@@ -143,14 +137,17 @@ class Bench:
         self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
         return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
 
-    def resolve(self, count: int, *, cold: bool, export: bool = False, **extra: Any) -> dict[str, Any]:
+    def resolve(self, count: int, *, cold: bool, export: bool = False, clear: bool | None = None,
+                **extra: Any) -> dict[str, Any]:
         """The core on *count* targets with their lock: trees cold (*export*) or warm, resolutions cold or warm.
 
-        *extra* goes to the probe (``remember``, ``write_lock``, ``profile``).
+        A cold run empties the resolution cache first unless *clear* is False (then it only
+        fills in what is missing). *extra* goes to the probe (``remember``, ``write_lock``, ``profile``).
         """
+        clear = cold if clear is None else clear
         if export:
             rm(self.probe_cache)
-        elif cold:
+        elif clear:
             rm(self.probe_cache / "resolutions")
         targets = WORK / f"targets-{count}.txt"
         targets.write_text("\n".join(a.target for a in self.sets[count]) + "\n", "utf-8")
@@ -161,54 +158,67 @@ class Bench:
                                    "lock": str(lock), **{k: str(v) if isinstance(v, Path) else v
                                                          for k, v in extra.items()}})
         status = "new" if extra.get("write_lock") else "ok"
-        if result["statuses"] != {status: count} or result["resolved" if cold else "cached"] != count:
+        counted = result["resolved"] if cold else result["cached"]
+        if result["statuses"] != {status: count} or (counted != count and (clear or not cold)):
             raise SystemExit(f"bench: unexpected resolution of {count} targets: {result}")
         return result
 
     def scale(self) -> dict[str, dict[str, float]]:
         """Milliseconds per anchor by book size, cold (empty resolution cache) and warm, trees cached.
 
-        Per anchor = (engine start with the lock + check loop) / anchors, wall time.
+        Per anchor = (engine start with the lock + check loop) / anchors, wall time. The sizes
+        are interleaved run by run, so a slow spell of the machine hits all of them alike.
         """
-        last = self.runs - 1
-        table: dict[str, dict[str, float]] = {}
         for n in SCALES:
-            rm(self.probe_cache / "resolutions")
             rm(WORK / f"lock-{n}")
             self.resolve(n, cold=True, write_lock=True)
-            cold = repeat(self.runs, lambda i, n=n: self.resolve(n, cold=True, remember=i == last))
-            warm = repeat(self.runs, lambda _, n=n: self.resolve(n, cold=False))
+        cold: dict[int, list[dict[str, Any]]] = {n: [] for n in SCALES}
+        warm: dict[int, list[dict[str, Any]]] = {n: [] for n in SCALES}
+        for _ in range(self.runs):
+            for n in SCALES:
+                cold[n].append(self.resolve(n, cold=True))
+        rm(self.probe_cache / "resolutions")
+        for n in SCALES:  # one resolution cache holding every size's targets, as a build stores them
+            self.resolve(n, cold=True, clear=False, remember=True)
+        for _ in range(self.runs):
+            for n in SCALES:
+                warm[n].append(self.resolve(n, cold=False))
 
-            def per_anchor(results: list[dict[str, Any]], n: int = n, cpu: bool = False) -> float:
-                keys = ("engine_cpu_s", "cpu_s") if cpu else ("engine_s", "seconds")
-                return float(statistics.median(r[keys[0]] + r[keys[1]] for r in results)) * 1000 / n
+        def per_anchor(results: list[dict[str, Any]], n: int, cpu: bool = False) -> float:
+            keys = ("engine_cpu_s", "cpu_s") if cpu else ("engine_s", "seconds")
+            return float(statistics.median(r[keys[0]] + r[keys[1]] for r in results)) * 1000 / n
 
-            table[str(n)] = {"cold_ms": per_anchor(cold), "warm_ms": per_anchor(warm)}
+        table: dict[str, dict[str, float]] = {}
+        for n in SCALES:
+            table[str(n)] = {"cold_ms": per_anchor(cold[n], n), "warm_ms": per_anchor(warm[n], n)}
             self.info.setdefault("scale_cpu", {})[str(n)] = {
-                "cold_ms": per_anchor(cold, cpu=True), "warm_ms": per_anchor(warm, cpu=True),
-                "engine_s": med(warm, "engine_s")}
+                "cold_ms": per_anchor(cold[n], n, cpu=True), "warm_ms": per_anchor(warm[n], n, cpu=True),
+                "engine_s": med(warm[n], "engine_s")}
         return table
 
     def builds(self) -> dict[str, Any]:
-        """Baseline, cold and warm full builds (interleaved run by run), then one incremental build."""
-        def baseline(_: int) -> dict[str, Any]:
-            rm(self.base / "_build")
-            return sphinx(self.base, "-E")
+        """Cold builds, then baseline and warm builds in alternating order, then one incremental build.
 
-        def cold(_: int) -> dict[str, Any]:
-            rm(self.book / "_build")
-            rm(self.book_cache)
-            return sphinx(self.book, "-E")
+        Baseline and warm builds, the pair the target compares, run back to back, in the
+        order base-warm, then warm-base, and so on: a build right after another heavy one,
+        or a slow spell of the machine, then weighs on both alike.
+        """
+        def build(book: Path, *, cold: bool = False) -> dict[str, Any]:
+            rm(book / "_build")
+            if cold:
+                rm(self.book_cache)
+            return sphinx(book, "-E")
 
-        def warm(_: int) -> dict[str, Any]:
-            rm(self.book / "_build")
-            return sphinx(self.book, "-E")
-
-        base, colds, warms = [], [], []
-        for i in range(self.runs):  # a warm build follows a cold one, whose caches it uses
-            base.append(baseline(i))
-            colds.append(cold(i))
-            warms.append(warm(i))
+        colds = [build(self.book, cold=True) for _ in range(self.runs)]
+        base: list[dict[str, Any]] = []
+        warms: list[dict[str, Any]] = []
+        for i in range(self.runs):  # the caches are warm from the last cold build
+            if i % 2 == 0:
+                base.append(build(self.base))
+                warms.append(build(self.book))
+            else:
+                warms.append(build(self.book))
+                base.append(build(self.base))
         self.info["warnings"] = max(r["warnings"] for r in colds + warms)
         self.cpu.update(baseline_build_s=med(base, "cpu_s"), cold_build_s=med(colds, "cpu_s"),
                         warm_build_s=med(warms, "cpu_s"))
