@@ -1,9 +1,9 @@
 """Benchmark source_anchors on a generated book over django: ``python bench/run.py [--quick] [--profile]``.
 
 Run from the repository root. Everything is written under ``_build/bench/``; the
-figures go to ``_build/bench/results.json``. Each figure is the median of five
-runs (``--runs N``; one with ``--quick``), each run in a fresh process, the runs of
-figures that are compared interleaved. Builds run with a fixed hash seed, so every
+figures go to ``_build/bench/results.json``. Each figure is the median of seven
+runs (``--runs N``; one with ``--quick``; cold builds: at most three), each run in a
+fresh process, the runs of figures that are compared interleaved. Builds run with a fixed hash seed, so every
 run does the same work and only the machine varies. Timings are reported, never
 asserted. ``--instructions`` counts the instructions of one baseline and one warm
 build under valgrind instead: a ratio that machine noise does not move.
@@ -30,6 +30,8 @@ OUT = ROOT / "_build" / "bench"
 WORK = OUT / "work"
 SCALES = (100, 1000, 10000)
 BASE = 1000
+#: Cold builds take three times as long as the others and meet no timing target: fewer runs.
+COLD_BUILDS = 3
 
 
 def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -137,31 +139,38 @@ class Bench:
         self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
         return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
 
-    def resolve(self, count: int, *, cold: bool, export: bool = False, clear: bool | None = None,
+    def resolve(self, count: int, *, cold: bool, export: bool = False, cache: Path | None = None,
                 **extra: Any) -> dict[str, Any]:
         """The core on *count* targets with their lock: trees cold (*export*) or warm, resolutions cold or warm.
 
-        A cold run empties the resolution cache first unless *clear* is False (then it only
-        fills in what is missing). *extra* goes to the probe (``remember``, ``write_lock``, ``profile``).
+        *cache* defaults to the probe cache; *extra* goes to the probe (``remember``,
+        ``write_lock``, ``profile``).
         """
-        clear = cold if clear is None else clear
+        cache = cache or self.probe_cache
         if export:
-            rm(self.probe_cache)
-        elif clear:
-            rm(self.probe_cache / "resolutions")
+            rm(cache)
+        elif cold:
+            rm(cache / "resolutions")
         targets = WORK / f"targets-{count}.txt"
         targets.write_text("\n".join(a.target for a in self.sets[count]) + "\n", "utf-8")
         lock = WORK / f"lock-{count}" / "source-anchors.lock"
         lock.parent.mkdir(exist_ok=True)
-        result = probe("resolve", {"ext": str(self.ext), "repos": self.repos, "cache": str(self.probe_cache),
+        result = probe("resolve", {"ext": str(self.ext), "repos": self.repos, "cache": str(cache),
                                    "targets": str(targets),
                                    "lock": str(lock), **{k: str(v) if isinstance(v, Path) else v
                                                          for k, v in extra.items()}})
         status = "new" if extra.get("write_lock") else "ok"
-        counted = result["resolved"] if cold else result["cached"]
-        if result["statuses"] != {status: count} or (counted != count and (clear or not cold)):
+        if result["statuses"] != {status: count} or result["resolved" if cold else "cached"] != count:
             raise SystemExit(f"bench: unexpected resolution of {count} targets: {result}")
         return result
+
+    def sized_cache(self, n: int) -> Path:
+        """A cache of its own for the resolutions of *n* targets, sharing the probe cache's exported trees."""
+        root = WORK / f"cache-scale-{n}"
+        rm(root)
+        root.mkdir(parents=True)
+        (root / "trees").symlink_to(self.probe_cache / "trees", target_is_directory=True)
+        return root
 
     def scale(self) -> dict[str, dict[str, float]]:
         """Milliseconds per anchor by book size, cold (empty resolution cache) and warm, trees cached.
@@ -169,20 +178,18 @@ class Bench:
         Per anchor = (engine start with the lock + check loop) / anchors, wall time. The sizes
         are interleaved run by run, so a slow spell of the machine hits all of them alike.
         """
+        caches = {n: self.sized_cache(n) for n in SCALES}
         for n in SCALES:
             rm(WORK / f"lock-{n}")
-            self.resolve(n, cold=True, write_lock=True)
+            self.resolve(n, cold=True, write_lock=True, cache=caches[n])
         cold: dict[int, list[dict[str, Any]]] = {n: [] for n in SCALES}
         warm: dict[int, list[dict[str, Any]]] = {n: [] for n in SCALES}
+        for i in range(self.runs):
+            for n in SCALES:  # the last cold run stores its resolutions, as a build does
+                cold[n].append(self.resolve(n, cold=True, cache=caches[n], remember=i == self.runs - 1))
         for _ in range(self.runs):
             for n in SCALES:
-                cold[n].append(self.resolve(n, cold=True))
-        rm(self.probe_cache / "resolutions")
-        for n in SCALES:  # one resolution cache holding every size's targets, as a build stores them
-            self.resolve(n, cold=True, clear=False, remember=True)
-        for _ in range(self.runs):
-            for n in SCALES:
-                warm[n].append(self.resolve(n, cold=False))
+                warm[n].append(self.resolve(n, cold=False, cache=caches[n]))
 
         def per_anchor(results: list[dict[str, Any]], n: int, cpu: bool = False) -> float:
             keys = ("engine_cpu_s", "cpu_s") if cpu else ("engine_s", "seconds")
@@ -209,7 +216,8 @@ class Bench:
                 rm(self.book_cache)
             return sphinx(book, "-E")
 
-        colds = [build(self.book, cold=True) for _ in range(self.runs)]
+        self.info["cold_builds"] = min(self.runs, COLD_BUILDS)
+        colds = [build(self.book, cold=True) for _ in range(self.info["cold_builds"])]
         base: list[dict[str, Any]] = []
         warms: list[dict[str, Any]] = []
         for i in range(self.runs):  # the caches are warm from the last cold build
@@ -282,7 +290,7 @@ class Bench:
 def main(argv: list[str] | None = None) -> int:
     """Set up, measure, print, and write ``_build/bench/results.json``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per figure, medians reported (default 5)")
+    parser.add_argument("--runs", type=int, default=7, help="runs per figure, medians reported (default 7)")
     parser.add_argument("--quick", action="store_true", help="one run per figure")
     parser.add_argument("--profile", action="store_true",
                         help="only profile the cold resolution loop and a warm build (no measurements)")
