@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import griffe
 
 #: Bump when the resolution rules change, so cached results are recomputed.
-RESOLVER_VERSION = 2
+RESOLVER_VERSION = 3
 _MAX_HOPS = 50
 #: Whole-file syntax trees kept for the griffe path. Few on purpose: trees are large, and keeping
 #: many makes the garbage collector traverse them again and again while later files are parsed.
