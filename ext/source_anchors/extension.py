@@ -42,6 +42,7 @@ def setup(app: Sphinx) -> None:
     docs.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
+    app.connect("source-read", _source_read, priority=900)  # late: the text after other extensions' edits
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _collect_literals)
     app.connect("env-updated", _env_updated)
@@ -99,6 +100,11 @@ def _drop_truncated_buildinfo(app: Sphinx) -> None:
 
 def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     get_state(str(app.srcdir)).forget(docname)
+
+
+def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
+    get_state(str(app.srcdir)).keep_page(docname, source[0])
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -180,7 +186,9 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
         return
     out = Path(app.outdir) / REPORT_NAME
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report(app.env), indent=2, ensure_ascii=False) + "\n", "utf-8")
+    # One record per line: readable and diffable, and written by json's C encoder (``indent`` is not).
+    rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in report(app.env))
+    out.write_text(f"[\n{rows}\n]\n" if rows else "[]\n", "utf-8")
     engine = get_state(str(app.srcdir)).engine
     # Work done by this process (a -j build's readers count their own): for benchmarks and the curious.
     stats = {**engine.stats, "modules_parsed": engine.modules_parsed()}

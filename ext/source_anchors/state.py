@@ -42,7 +42,7 @@ class BuildState:
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def page(self, docname: str, path: Callable[[], Path]) -> PageSource:
-        """The source of *docname* (read from ``path()`` once per read of the document).
+        """The source of *docname*: the text kept at ``source-read``, else read from ``path()`` once.
 
         Sphinx purges a document before it reads it again, and :meth:`forget` then drops
         the text kept here; so roles of one read share one copy without a ``stat`` each.
@@ -55,6 +55,10 @@ class BuildState:
                 found = PageSource("")
             self.pages[docname] = found
         return found
+
+    def keep_page(self, docname: str, text: str) -> None:
+        """Use *text* as the source of *docname* for this read (from Sphinx's ``source-read``)."""
+        self.pages[docname] = PageSource(text)
 
     def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
         """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
