@@ -58,7 +58,8 @@ def show(r: dict[str, Any], *, info: dict[str, Any], cpu: dict[str, float], runs
         ("rss_mb", f"{rss['cold_build']:.1f}", "", f"cold build peak; baseline {rss['baseline']:.1f}"),
     ]
     print(f"\nsource_anchors benchmark: {base} anchors on {base // fixture.PER_PAGE} pages over {fixture.DIST}; "
-          f"median of {runs} run(s) (cold builds: {info['cold_builds']}); extension at {info['extension']}")
+          f"median of {runs} run(s); floor/cold resolution and baseline/warm builds: {2 * runs + 1}, "
+          f"cold builds and exports: {info['cold_builds']}; extension at {info['extension']}")
     print("  scale: per anchor = (engine start with the lock + checks of every target) / anchors")
     print(f"  {'figure':<21} {'wall':>9} {'cpu':>8}  detail (seconds unless said)")
     for name, value, cpu_text, detail in rows:

@@ -2,8 +2,9 @@
 
 Run from the repository root. Everything is written under ``_build/bench/``; the
 figures go to ``_build/bench/results.json``. Each figure is the median of seven
-runs (``--runs N``; one with ``--quick``; cold builds: at most three), each run in a
-fresh process, the runs of figures that are compared interleaved. Builds run with a fixed hash seed, so every
+runs (``--runs N``; one with ``--quick``), each run in a fresh process; the pairs a
+target compares (floor and cold resolution, baseline and warm builds) are run
+2N + 1 = 15 times, interleaved; cold builds and exports three times. Builds run with a fixed hash seed, so every
 run does the same work and only the machine varies. Timings are reported, never
 asserted. ``--instructions`` counts the instructions of one baseline and one warm
 build under valgrind instead: a ratio that machine noise does not move.
@@ -88,6 +89,9 @@ class Bench:
 
     def __init__(self, runs: int) -> None:
         self.runs = runs
+        #: Runs of the short figures that a target compares (floor and cold resolution, baseline and
+        #: warm builds): more of them, since one build on this machine varies by 10% or more.
+        self.compared = 2 * runs + 1
         WORK.mkdir(parents=True, exist_ok=True)
         # Others edit ext/ while a run takes minutes: every build and probe uses one copy taken now.
         self.ext, version = WORK / "ext", extension_version()
@@ -120,21 +124,24 @@ class Bench:
             raise SystemExit(f"bench: {len(bad)} of {len(report)} anchors did not resolve, e.g. {bad[:3]}")
 
     def core(self) -> dict[str, float]:
-        """``floor_s``, ``whole_s`` and ``cold_resolve_s``, interleaved run by run (load changes hit all three).
+        """``floor_s``, ``whole_s`` and ``cold_resolve_s``.
 
-        ``cold_resolve_s`` is the check loop over the 1,000 targets with cold trees
-        and an empty resolution cache; the export before it is timed apart.
+        ``cold_resolve_s`` is the check loop over the 1,000 targets with an empty
+        resolution cache; the export of the tree (three times, into an empty cache)
+        is timed apart. Floor and cold resolution, the pair a target compares, are
+        measured ``compared`` times, interleaved run by run.
         """
         files = fixture.touched_files(self.anchors)
         rm(WORK / f"lock-{BASE}")
         self.resolve(BASE, cold=True, write_lock=True)  # the book's lock, as its first build writes it
-        floor, whole, cold = [], [], []
-        for _ in range(self.runs):
+        exports = [self.resolve(BASE, cold=True, export=True) for _ in range(min(self.runs, COLD_BUILDS))]
+        whole = [probe("whole", {"package": "django", "search_path": str(self.up.path)}) for _ in range(self.runs)]
+        floor, cold = [], []
+        for _ in range(self.compared):
             floor.append(probe("floor", {"root": str(self.up.path), "files": files}))
-            whole.append(probe("whole", {"package": "django", "search_path": str(self.up.path)}))
-            cold.append(self.resolve(BASE, cold=True, export=True))
+            cold.append(self.resolve(BASE, cold=True))
         self.info.update(floor_files=len(files), modules=len({a.symbol.module for a in self.anchors}),
-                         whole_modules=whole[0]["modules"], export_s=med(cold, "export_s"),
+                         whole_modules=whole[0]["modules"], export_s=med(exports, "export_s"),
                          resolver_modules=cold[0]["modules_parsed"])
         self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
         return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
@@ -220,7 +227,7 @@ class Bench:
         colds = [build(self.book, cold=True) for _ in range(self.info["cold_builds"])]
         base: list[dict[str, Any]] = []
         warms: list[dict[str, Any]] = []
-        for i in range(self.runs):  # the caches are warm from the last cold build
+        for i in range(self.compared):  # the caches are warm from the last cold build
             if i % 2 == 0:
                 base.append(build(self.base))
                 warms.append(build(self.book))
