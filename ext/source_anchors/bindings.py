@@ -15,7 +15,7 @@ import ast
 from collections import defaultdict
 from collections.abc import Sequence
 
-from .statements import node_span
+from .statements import child_bodies, node_span
 
 #: A binding: (kind, start, end); kind is griffe's word, or "" when only griffe can tell.
 Binding = tuple[str, int, int]
@@ -82,7 +82,7 @@ def _body(body: Sequence[ast.stmt], prefix: str, found: dict[str, list[Binding]]
                 found[prefix + name].append(("", start, end))
         else:
             # Bindings under if/try/with/for/while/match are real, but which one griffe keeps is its call.
-            for child_body in _child_bodies(node):
+            for child_body in child_bodies(node):
                 _body(child_body, prefix, found, direct=False, imports=imports)
             for name, _ in _walrus_and_loop_names(node):
                 found[prefix + name].append(("", start, end))
@@ -141,7 +141,7 @@ def _instance_attributes(init: ast.FunctionDef | ast.AsyncFunctionDef, prefix: s
                             and leaf.value.id == "self":
                         found[prefix + leaf.attr].append(("", node.lineno, node.end_lineno or node.lineno))
         else:
-            for body in _child_bodies(node):
+            for body in child_bodies(node):
                 stack.extend(body)
 
 
@@ -152,17 +152,6 @@ def _assigned(target: ast.expr) -> list[ast.expr]:
     if isinstance(target, ast.Starred):
         return _assigned(target.value)
     return [target]
-
-
-def _child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
-    bodies: list[list[ast.stmt]] = []
-    for name in ("body", "orelse", "finalbody"):
-        value = getattr(node, name, None)
-        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-            bodies.append(value)
-    bodies.extend(handler.body for handler in getattr(node, "handlers", []))
-    bodies.extend(case.body for case in getattr(node, "cases", []))
-    return bodies
 
 
 def _walrus_and_loop_names(node: ast.stmt) -> list[tuple[str, bool]]:

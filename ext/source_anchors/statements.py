@@ -31,7 +31,7 @@ def innermost(body: Sequence[ast.stmt], line: int) -> ast.stmt | None:
     for node in body:
         start, end = node_span(node)
         if start <= line <= end:
-            for child_body in _bodies(node):
+            for child_body in child_bodies(node):
                 deeper = innermost(child_body, line)
                 if deeper is not None:
                     return deeper
@@ -54,7 +54,8 @@ def statement_span(tree: ast.Module, line: int, lines: Sequence[str]) -> Span | 
     return node_span(node)
 
 
-def _bodies(node: ast.stmt) -> list[list[ast.stmt]]:
+def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists directly inside *node*: bodies, ``else``/``finally``, handlers, cases."""
     bodies: list[list[ast.stmt]] = []
     for name in ("body", "orelse", "finalbody"):
         value = getattr(node, name, None)
