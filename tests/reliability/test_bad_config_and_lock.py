@@ -200,12 +200,7 @@ def _dump(data: Any) -> str:
 def _edit(repo: str, key: str, **fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        record = data["anchors"][repo][key]
-        for name, value in fields.items():
-            if value is _DELETE:
-                del record[name]
-            else:
-                record[name] = value
+        _set(data["anchors"][repo][key], fields)
         return _dump(data)
     return make
 
@@ -216,13 +211,18 @@ _DELETE = object()
 def _top(**fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        for name, value in fields.items():
-            if value is _DELETE:
-                del data[name]
-            else:
-                data[name] = value
+        _set(data, fields)
         return _dump(data)
     return make
+
+
+def _set(mapping: dict[str, Any], fields: dict[str, Any]) -> None:
+    """Set each field of *mapping*, or delete it where the value is ``_DELETE``."""
+    for name, value in fields.items():
+        if value is _DELETE:
+            del mapping[name]
+        else:
+            mapping[name] = value
 
 
 def _replace_record(text: str, repo: str, key: str, value: Any) -> str:
