@@ -53,12 +53,16 @@ def build_env() -> dict[str, str]:
             "PYTHONHASHSEED": "0"}
 
 
+def sphinx_argv(book: Path, *options: str, runner: tuple[str, ...] = ()) -> list[str]:
+    """The command of one serial, quiet html build of *book* (after *runner*, e.g. cProfile)."""
+    return [sys.executable, *runner, "-m", "sphinx", *options, "-q", "-b", "html", "-c", str(book),
+            str(book / "source"), str(book / "_build" / "html")]
+
+
 def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str, Any]:
     """One serial html build of *book* in a fresh wrapper process; fails loudly on a build error."""
-    runner = ["-m", "cProfile", "-o", str(cprofile)] if cprofile else []
-    argv = [sys.executable, *runner, "-m", "sphinx", *options, "-q", "-b", "html", "-c", str(book),
-            str(book / "source"), str(book / "_build" / "html")]
-    result = probe("build", {"argv": argv, "env": build_env()})
+    runner = ("-m", "cProfile", "-o", str(cprofile)) if cprofile else ()
+    result = probe("build", {"argv": sphinx_argv(book, *options, runner=runner), "env": build_env()})
     if result["returncode"] != 0:
         raise SystemExit(f"bench: sphinx-build of {book.name} failed:\n{result['stderr']}")
     result["warnings"] = result["stderr"].count("WARNING")
@@ -262,8 +266,7 @@ class Bench:
         for name, book in (("baseline", self.base), ("warm", self.book)):
             rm(book / "_build")
             argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}",
-                    sys.executable, "-m", "sphinx", "-E", "-q", "-b", "html", "-c", str(book),
-                    str(book / "source"), str(book / "_build" / "html")]
+                    *sphinx_argv(book, "-E")]
             running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                              text=True)
         counts = {}
