@@ -54,10 +54,10 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     ``profile`` the check loop runs under cProfile.
     """
     sys.path.insert(0, args["ext"])
-    from source_anchors.config import settings_from
-    from source_anchors.engine import Engine
-    from source_anchors.lock import Record, write_lock
-    from source_anchors.target import parse_target
+    from source_anchors.core.config import settings_from
+    from source_anchors.core.engine import Engine
+    from source_anchors.core.lock import Record, write_lock
+    from source_anchors.core.target import parse_target
 
     lock = Path(args["lock"])
     targets = Path(args["targets"]).read_text("utf-8").splitlines()

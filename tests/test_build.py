@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Book, Upstream
-from source_anchors.cli import main
+from source_anchors.sphinx_ext.cli import main
 
 MOD_V1 = '''
 import functools

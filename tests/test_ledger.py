@@ -112,8 +112,8 @@ def test_feedback_line_names_chapter_and_pin(project: tuple[Upstream, Book, str]
 
 
 def test_guide_tables_are_generated_from_the_code(book: Book, upstream: Upstream) -> None:
-    from source_anchors.config import option_names
-    from source_anchors.diagnostics import Subtype, subtype_docs
+    from source_anchors.core.config import option_names
+    from source_anchors.sphinx_ext.diagnostics import Subtype, subtype_docs
 
     upstream.write("pkg/__init__.py", "")
     book.repos = {"up": {"url": upstream.url, "commit": upstream.commit(), "packages": ["pkg"]}}

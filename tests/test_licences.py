@@ -1,9 +1,9 @@
-"""Tests for ``source_anchors.licences`` (Sphinx-free, offline)."""
+"""Tests for ``source_anchors.core.licences`` (Sphinx-free, offline)."""
 
 from __future__ import annotations
 
 import pytest
-from source_anchors.licences import (
+from source_anchors.core.licences import (
     LICENCE_SCORE_THRESHOLD,
     Survey,
     classify_asset,

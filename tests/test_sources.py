@@ -1,4 +1,4 @@
-"""Tests for obtaining pinned trees (``source_anchors.sources``): git, the cache, distributions.
+"""Tests for obtaining pinned trees (``source_anchors.core.sources``): git, the cache, distributions.
 
 Upstreams are real git repositories made here and served as ``file://`` remotes
 with blob filters allowed; distributions are built here (a wheel with ``pip
@@ -27,12 +27,12 @@ from typing import Any
 
 import pytest
 from conftest import Book, Upstream, git
-from source_anchors.archive import blob_id
-from source_anchors.config import Settings, settings_from
-from source_anchors.engine import Engine, Outcome
-from source_anchors.errors import ConfigError, SourceError
-from source_anchors.sources import TreeCache, cache_key
-from source_anchors.target import parse_target
+from source_anchors.core.archive import blob_id
+from source_anchors.core.config import Settings, settings_from
+from source_anchors.core.engine import Engine, Outcome
+from source_anchors.core.errors import ConfigError, SourceError
+from source_anchors.core.sources import TreeCache, cache_key
+from source_anchors.core.target import parse_target
 
 #: Port 9 (discard) on the loopback: nothing listens, so connecting is refused at once.
 DEAD_URL = "http://127.0.0.1:9/nothing.git"

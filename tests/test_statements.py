@@ -1,4 +1,4 @@
-"""Tests for ``source_anchors.statements``: the statement and clause rule (pure ``ast``).
+"""Tests for ``source_anchors.core.statements``: the statement and clause rule (pure ``ast``).
 
 Every expected span is computed from the source text written here: ``line_of``
 finds the one line holding a needle, so the tables name lines by their text.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from source_anchors.statements import statement_span
+from source_anchors.core.statements import statement_span
 
 
 def line_of(text: str, needle: str) -> int:

@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the extension; the Sphinx glue is imported only here."""
-    from .extension import setup as setup_extension
+    from .sphinx_ext.extension import setup as setup_extension
 
     setup_extension(app)
     return {

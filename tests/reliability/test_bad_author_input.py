@@ -345,7 +345,7 @@ def myst_option_warnings(case: Case) -> int:
     if case.form != "directive" or not case.options:
         return 0
     from myst_parser.parsers.directives import parse_directive_text
-    from source_anchors.roles import SourceAnchorDirective
+    from source_anchors.sphinx_ext.roles import SourceAnchorDirective
 
     argument, content = _as_myst_sees_it(case)
     try:
@@ -373,7 +373,7 @@ def expected_label(case: Case) -> str:
     """The label the anchor's record should carry (stripped), from the documented role/directive syntax."""
     if case.form == "directive":
         from myst_parser.parsers.directives import parse_directive_text
-        from source_anchors.roles import SourceAnchorDirective
+        from source_anchors.sphinx_ext.roles import SourceAnchorDirective
 
         argument, content = _as_myst_sees_it(case)
         try:
@@ -574,9 +574,9 @@ def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages:
 
 def _prescreen(cases: list[Placed], settings_: Any) -> dict[int, str]:
     """Run the extension's core in-process on each case; the ones that raise a non-domain exception."""
-    from source_anchors.engine import Engine
-    from source_anchors.errors import SourceAnchorsError
-    from source_anchors.target import parse_target, split_label
+    from source_anchors.core.engine import Engine
+    from source_anchors.core.errors import SourceAnchorsError
+    from source_anchors.core.target import parse_target, split_label
 
     engine = Engine(settings_)
     crashes: dict[int, str] = {}
@@ -599,7 +599,7 @@ def test_bad_author_input(repo: tuple[Upstream, str], tmp_path: Path, results: R
     assert len(cases) >= scale.author_cases, f"only {len(cases)} distinct cases generated"
     per_build = scale.anchors_per_page * scale.pages_per_build
     cache = tmp_path / "cache"
-    from source_anchors.config import settings_from
+    from source_anchors.core.config import settings_from
 
     core_settings = settings_from({"repos": {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
                                   "default_repo": REPO, "cache_dir": str(cache)}, confdir=tmp_path, environ={})

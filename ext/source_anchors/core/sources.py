@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import gitio
+from . import proc
 from .archive import blob_id, unpack
 from .config import RepoPin
 from .errors import GitError, SourceError, UpstreamFileError
@@ -183,7 +183,7 @@ def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     repo.mkdir(parents=True)
 
     def g(*args: str, stdin: bytes | None = None) -> bytes:
-        return gitio.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
+        return proc.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
 
     try:
         g("init", "--bare", "--quiet")
@@ -249,7 +249,7 @@ def _cat_blobs(raw: bytes) -> dict[str, bytes]:
 def _pip_indexes(timeout: float) -> str:
     """Where pip looked, from its own configuration (asked only after a failure)."""
     try:
-        listing = gitio.run([sys.executable, "-m", "pip", "config", "list"], timeout=min(timeout, 30),
+        listing = proc.run([sys.executable, "-m", "pip", "config", "list"], timeout=min(timeout, 30),
                             what="pip config list").decode("utf-8", "replace")
     except GitError:
         return "pip's index configuration could not be read"
@@ -284,7 +284,7 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
     else:
         try:
             # Wheels only: to download an sdist, pip runs its build backend, i.e. upstream code.
-            gitio.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input", "--only-binary", ":all:",
+            proc.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input", "--only-binary", ":all:",
                        "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
                       timeout=timeout, what=f"pip download {pin.dist} (wheels only)")
         except GitError as error:

@@ -13,14 +13,14 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
+from ..core.config import PREFIX, Options, settings_from
+from ..core.engine import Engine
+from ..core.errors import ConfigError, LockError
+from ..core.lock import Record, write_lock
+from ..core.resolve import Location
 from . import docs, ledger
-from .collect import REPORT_KEYS, SourceAnchorsDomain, get_domain
-from .config import PREFIX, Options, settings_from
 from .diagnostics import LOGGER
-from .engine import Engine
-from .errors import ConfigError, LockError
-from .lock import Record, write_lock
-from .resolve import Location
+from .domain import REPORT_KEYS, SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole, anchor_reference, depart_anchor_html, visit_anchor_html
 from .state import BuildState, get_state, register
 

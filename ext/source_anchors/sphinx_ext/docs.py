@@ -10,7 +10,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from .config import PREFIX, Options
+from ..core.config import PREFIX, Options
 from .diagnostics import subtype_docs
 
 Cell = str | list[nodes.Node]

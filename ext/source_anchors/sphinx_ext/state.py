@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .config import Settings
-from .engine import Engine
-from .pages import PageSource
-from .resolve import RESOLVER_VERSION
+from ..core.config import Settings
+from ..core.engine import Engine
+from ..core.pages import PageSource
+from ..core.resolve import RESOLVER_VERSION
 
 _STATES: dict[str, BuildState] = {}
 

@@ -21,17 +21,17 @@ from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from .collect import get_domain
-from .config import RepoPin
+from ..core.config import RepoPin
+from ..core.engine import Engine
+from ..core.errors import SourceAnchorsError
+from ..core.licences import LicenceMatch, identify_licence, survey
+from ..core.lock import atomic_write
+from ..core.reproduce import count_reproduced, upstream_line_index
+from ..core.sources import Tree, cache_key
+from ..core.textlines import decode_source
 from .diagnostics import Subtype, warn
-from .engine import Engine
-from .errors import SourceAnchorsError
-from .licences import LicenceMatch, identify_licence, survey
-from .lock import atomic_write
-from .reproduce import count_reproduced, upstream_line_index
-from .sources import Tree, cache_key
+from .domain import get_domain
 from .state import get_state
-from .textlines import decode_source
 
 #: The generated pages' words, in the book's language.
 LABELS = {

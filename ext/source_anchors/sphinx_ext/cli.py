@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .config import SHA_RE
-from .errors import LockError
-from .lock import Record, read_lock, write_lock
+from ..core.config import SHA_RE
+from ..core.errors import LockError
+from ..core.lock import Record, read_lock, write_lock
 
 _BAD = ("moved", "changed", "missing", "error")
 
@@ -86,7 +86,7 @@ def collect(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
 
-    from .collect import get_domain
+    from .domain import get_domain
     from .state import get_state
 
     with tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp:

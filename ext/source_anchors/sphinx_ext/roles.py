@@ -8,13 +8,13 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from .collect import get_domain
+from ..core.engine import Outcome
+from ..core.errors import TargetError
+from ..core.pages import PageSource
+from ..core.target import Target, parse_target, split_label
 from .diagnostics import Subtype, warn
-from .engine import Outcome
-from .errors import TargetError
-from .pages import PageSource
+from .domain import get_domain
 from .state import BuildState, get_state
-from .target import Target, parse_target, split_label
 
 #: Statuses that a build always reports as warnings (so ``-W`` fails on them).
 _DRIFT = {"moved": Subtype.moved, "changed": Subtype.changed, "missing": Subtype.missing}
