@@ -56,7 +56,6 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     sys.path.insert(0, args["ext"])
     from source_anchors.core.config import settings_from
     from source_anchors.core.engine import Engine
-    from source_anchors.core.lock import Record, write_lock
     from source_anchors.core.target import parse_target
 
     lock = Path(args["lock"])
@@ -82,21 +81,12 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
         profiler.disable()
         profiler.dump_stats(args["profile"])
     if args.get("remember"):
-        for outcome in outcomes:
-            result = outcome.location if outcome.location is not None else outcome.resolve_error
-            if result is not None:
-                engine.remember("django", outcome.target.key, result)
-        engine.resolutions.flush()
+        engine.remember(outcomes)
     if args.get("write_lock"):
-        commit = engine.pins["django"].commit
-        write_lock(engine.lock.with_records(
-            ("django", o.target.key, Record(commit=commit, path=o.location.path, start=o.location.start,
-                                            end=o.location.end, sha256=o.location.sha256, blob=o.location.blob,
-                                            uses=dict(o.location.uses)))
-            for o in outcomes if o.location is not None))
+        engine.lock_new(outcomes)
     statuses: dict[str, int] = {}
     for outcome in outcomes:
-        statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
+        statuses[outcome.status.value] = statuses.get(outcome.status.value, 0) + 1
     return {"engine_s": engine_s, "engine_cpu_s": engine_cpu, "export_s": export_s, "seconds": resolve_s,
             "cpu_s": cpu, "modules_parsed": engine.modules_parsed(), "statuses": statuses, **engine.stats}
 

@@ -138,10 +138,10 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: tup
     e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
     f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
     warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
-    assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}-L{a2} → "
-                           f"pkg/mod.py:L{b1}-L{b2} [source-anchors.moved]")
-    assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}-L{e2} → "
-                           f"pkg/mod.py:L{f1}-L{f2}")
+    assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
+                           f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]")
+    assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
+                           f"pkg/mod.py:L{f1}–L{f2}")
     # The previously pinned tree is in the cache, so the message carries a short diff.
     assert "-    elif y == 1:" in result.stderr and "+    elif y == 2:" in result.stderr
     # beta (the card) changed too: it holds the elif; delta only moved.

@@ -54,7 +54,7 @@ def test_large_upstream_file_warns_only_its_anchors(upstream: Upstream, tmp_path
                              confdir=tmp_path, environ={})
     engine = Engine(settings)
     big = engine.check(parse_target("pkg.big.g", default_repo="up"))
-    assert (big.status, big.error_kind) == ("error", "upstream")
+    assert (big.status, big.subtype) == ("error", "upstream")
     assert "pkg/big.py is 500,022 bytes, above the 100,000-byte limit; not parsed" in big.message
     small = engine.check(parse_target("pkg.small.f", default_repo="up"))
     assert small.status == "new" and small.location is not None and small.location.end == 2

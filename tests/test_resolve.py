@@ -386,7 +386,7 @@ def test_match_text_on_no_line(shared: Repo) -> None:
     start, end = shared.span("pkg/core.py", "def process", "return total")
     assert outcome.status == "missing"
     assert "'no such text' occurs on no line" in outcome.message
-    assert f"pkg/core.py:L{start}-L{end}" in outcome.message
+    assert f"pkg/core.py:L{start}–L{end}" in outcome.message
 
 
 def test_match_text_on_two_lines_lists_them(shared: Repo) -> None:
@@ -512,7 +512,7 @@ def broken(upstream: Upstream, tmp_path: Path) -> Repo:
 def test_unusable_upstream_file_is_an_upstream_error(broken: Repo, path: str, message_part: str) -> None:
     outcome = broken.check(path)
     assert outcome.status == "error"
-    assert outcome.error_kind == "upstream"
+    assert outcome.subtype == "upstream"
     assert outcome.location is None
     assert message_part in outcome.message
     assert f"up:{path}" in outcome.message
@@ -527,7 +527,7 @@ def test_broken_module_is_not_counted_as_parsed(broken: Repo) -> None:
     first = broken.check("pkg.syntax.fine")
     second = broken.check("pkg.syntax.broken")
     assert first.status == second.status == "error"
-    assert first.error_kind == second.error_kind == "upstream"
+    assert first.subtype == second.subtype == "upstream"
     # Both name the same failure of the same file.
     assert first.message.removeprefix("up:pkg.syntax.fine: ") == second.message.removeprefix("up:pkg.syntax.broken: ")
     assert broken.engine.resolver("up").modules_parsed == 1  # pkg/__init__.py only

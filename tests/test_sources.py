@@ -261,7 +261,7 @@ def test_unreachable_remote_error_names_every_attempt(tmp_path: Path, no_proxy: 
     message = str(caught.value)
     assert re.search(r"tried cache: no exported tree yet; git: .*(?i:connect).*; dist: no 'dist' configured$",
                      message), message
-    assert (outcome.status, outcome.error_kind) == ("error", "source")
+    assert (outcome.status, outcome.subtype) == ("error", "source")
     assert all(f"{kind}: " in outcome.message for kind in ("cache", "git", "dist"))
 
 
@@ -654,10 +654,10 @@ def test_distribution_with_one_changed_byte_is_unverified(
     unchanged = _check(engine, "up:pkg.alpha.func")
 
     assert engine.tree("up").method == "dist"
-    assert (changed.status, changed.error_kind) == ("error", "unverified")
+    assert (changed.status, changed.subtype) == ("error", "unverified")
     assert "pkg/beta.py" in changed.message and "differs from up@" in changed.message
     assert changed.permalink is None
-    assert (unchanged.status, unchanged.error_kind) == ("new", None)
+    assert (unchanged.status, unchanged.subtype) == ("new", None)
     assert unchanged.permalink == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pkg/alpha.py#L4-L6"
 
 
@@ -668,7 +668,7 @@ def test_distribution_file_vouched_for_by_nothing_is_unverified(
 
     outcome = _check(engine, "up:pkg")
 
-    assert (outcome.status, outcome.error_kind) == ("error", "unverified")
+    assert (outcome.status, outcome.subtype) == ("error", "unverified")
     assert "pkg/__init__.py" in outcome.message and "not vouched for" in outcome.message
 
 
@@ -753,5 +753,5 @@ def test_pip_never_fetches_an_sdist(dist_project: DistProject, pip_index: Callab
 
     outcome = _check(engine, "up:pkg.alpha.func")
 
-    assert (outcome.status, outcome.error_kind) == ("error", "source")
+    assert (outcome.status, outcome.subtype) == ("error", "source")
     assert "pip download sademo==1.0 (wheels only)" in outcome.message

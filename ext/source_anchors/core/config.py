@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,42 +27,97 @@ _REPO_KEYS = {"url", "commit", "packages", "dist", "listing", "sources", "host",
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
+Check = Callable[[Any], str | None]
+
+
+def _non_negative_int(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return None if ok else f"expected a non-negative integer, got {value!r}"
+
+
+def _string(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"expected a string, got {value!r}"
+
+
+def _optional_path(value: Any) -> str | None:
+    return None if value is None or isinstance(value, str) else f"expected a directory path, got {value!r}"
+
+
+def _optional_name(value: Any) -> str | None:
+    return None if value is None or isinstance(value, str) else f"expected a repository name, got {value!r}"
+
+
+def _dict(value: Any) -> str | None:
+    return None if isinstance(value, Mapping) else f"expected a dict of repository entries, got {type(value).__name__}"
+
+
+def _commits(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return f"expected a dict of repository name to commit, got {type(value).__name__}"
+    bad = [f"{name}={sha!r}" for name, sha in value.items() if not (isinstance(sha, str) and SHA_RE.match(sha))]
+    return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
+
+
+def _anything(value: Any) -> str | None:
+    return None
+
+
+def _meta(*, types: tuple[type, ...], check: Check, help: str) -> dict[str, Any]:
+    """An :class:`Options` field's metadata: the types Sphinx is told, its check, its help text."""
+    return {"types": types, "check": check, "help": help}
+
+
 @dataclass(frozen=True)
 class Options:
-    """The raw ``conf.py`` options, with defaults and help (``source_anchors_<name>``)."""
+    """The raw ``conf.py`` options, with defaults, checks and help (``source_anchors_<name>``)."""
 
     repos: dict[str, dict[str, Any]] = field(
-        default_factory=dict,
-        metadata={"help": "Pinned repositories by name: 'url', 'commit' (40-hex SHA), 'packages' "
-                  "(package directories from the repository root), and optionally 'dist' "
-                  "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), "
-                  "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
-                  "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
-                  "or 'permalink' (a URL template for other hosts)."},
-    )
+        default_factory=dict, metadata=_meta(types=(dict,), check=_dict,
+        help="Pinned repositories by name: 'url', 'commit' (40-hex SHA), 'packages' "
+             "(package directories from the repository root), and optionally 'dist' "
+             "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), "
+             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
+             "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
+             "or 'permalink' (a URL template for other hosts)."))
     default_repo: str | None = field(
-        default=None, metadata={"help": "Repository used by targets without a 'repo:' prefix; "
-                                "a page overrides it with 'source-repo' in its front matter."})
+        default=None, metadata=_meta(types=(str, type(None)), check=_optional_name,
+        help="Repository used by targets without a 'repo:' prefix; "
+             "a page overrides it with 'source-repo' in its front matter."))
     locked: bool = field(
-        default=False, metadata={"help": "Treat anchors missing from the lock as errors "
-                                 "(also on when the environment has CI=true)."})
+        default=False, metadata=_meta(types=(bool,), check=_anything,
+        help="Treat anchors missing from the lock as errors (also on when the environment has CI=true)."))
     lock_file: str = field(
-        default="source-anchors.lock",
-        metadata={"help": "Lock file path, relative to the directory of conf.py."})
+        default="source-anchors.lock", metadata=_meta(types=(str,), check=_string,
+        help="Lock file path, relative to the directory of conf.py."))
     cache_dir: str | None = field(
-        default=None, metadata={"help": "Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, "
-                                "else the per-user cache directory."})
+        default=None, metadata=_meta(types=(str, type(None)), check=_optional_path,
+        help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory."))
     timeout: int = field(
-        default=300, metadata={"help": "Seconds allowed for one git or pip command before it is "
-                               "abandoned."})
+        default=300, metadata=_meta(types=(int,), check=_non_negative_int,
+        help="Seconds allowed for one git or pip command before it is abandoned."))
     max_file_bytes: int = field(
-        default=2_000_000, metadata={"help": "Upstream files larger than this are not parsed; "
-                                     "anchors into them get a warning."})
+        default=2_000_000, metadata=_meta(types=(int,), check=_non_negative_int,
+        help="Upstream files larger than this are not parsed; anchors into them get a warning."))
     reproduced_lines_max: int = field(
-        default=0, metadata={"help": "Warn when the book's literal blocks reproduce more upstream "
-                             "lines of real content than this."})
+        default=0, metadata=_meta(types=(int,), check=_non_negative_int,
+        help="Warn when the book's literal blocks reproduce more upstream lines of real content than this."))
     feedback_email: str = field(
-        default="", metadata={"help": "Address used by the feedback-line directive."})
+        default="", metadata=_meta(types=(str,), check=_string, help="Address used by the feedback-line directive."))
+    quiet: bool = field(
+        default=False, metadata=_meta(types=(bool,), check=_anything,
+        help="Check every anchor without warnings and without writing the lock "
+             "(the command line sets it to read the book)."))
+    pin_commits: dict[str, str] = field(
+        default_factory=dict, metadata=_meta(types=(dict,), check=_commits,
+        help="Commits that replace pinned ones for this build only, by repository name "
+             "(the command line's '--pin NAME=SHA'); conf.py and the lock are untouched."))
+
+
+def option_default(option: dataclasses.Field[Any]) -> Any:
+    """The default value of an :class:`Options` field (a fresh one for mutable defaults)."""
+    if option.default_factory is not dataclasses.MISSING:
+        return option.default_factory()
+    return option.default
 
 
 def option_names() -> list[str]:
@@ -117,6 +172,8 @@ class Settings:
     max_file_bytes: int
     reproduced_lines_max: int
     feedback_email: str
+    #: Read the book without warnings and lock writes (the CLI).
+    quiet: bool = False
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -132,51 +189,44 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
                   environ: Mapping[str, str] | None = None) -> Settings:
     """Validate raw option *values* (keys without the prefix) into :class:`Settings`."""
     env = os.environ if environ is None else environ
-    opts = {f.name: values.get(f.name, _default(f)) for f in dataclasses.fields(Options)}
-    problems: list[str] = []
+    fields = dataclasses.fields(Options)
+    opts = {f.name: values.get(f.name, option_default(f)) for f in fields}
+    problems = [f"{PREFIX}{f.name}: {problem}" for f in fields if (problem := f.metadata["check"](opts[f.name]))]
     repos: dict[str, RepoPin] = {}
-    raw_repos = opts["repos"]
-    if not isinstance(raw_repos, Mapping):
-        problems.append(f"{PREFIX}repos: expected a dict of repository entries, got {type(raw_repos).__name__}")
-        raw_repos = {}
+    raw_repos = opts["repos"] if isinstance(opts["repos"], Mapping) else {}
     for name, entry in raw_repos.items():
         try:
             repos[name] = _repo(name, entry, confdir=confdir)
         except ConfigError as error:
             problems.extend(str(error).splitlines())
     default_repo = opts["default_repo"]
-    if default_repo is not None and default_repo not in raw_repos:
+    if isinstance(default_repo, str) and default_repo not in raw_repos:
         problems.append(f"{PREFIX}default_repo: {default_repo!r} is not a key of {PREFIX}repos "
                         f"(known: {sorted(raw_repos)})")
-    for key in ("timeout", "max_file_bytes", "reproduced_lines_max"):
-        if not isinstance(opts[key], int) or isinstance(opts[key], bool) or opts[key] < 0:
-            problems.append(f"{PREFIX}{key}: expected a non-negative integer, got {opts[key]!r}")
+    overrides = opts["pin_commits"] if isinstance(opts["pin_commits"], Mapping) else {}
+    unknown = sorted(set(overrides) - set(raw_repos))
+    if unknown:
+        problems.append(f"{PREFIX}pin_commits (--pin): unknown repositories {unknown}; known: {sorted(raw_repos)}")
     if problems:
         raise ConfigError("\n".join(problems))
-    for key in ("lock_file", "feedback_email"):
-        if not isinstance(opts[key], str):
-            problems.append(f"{PREFIX}{key}: expected a string, got {opts[key]!r}")
-    if opts["cache_dir"] is not None and not isinstance(opts["cache_dir"], str):
-        problems.append(f"{PREFIX}cache_dir: expected a directory path, got {opts['cache_dir']!r}")
-    if problems:
-        raise ConfigError("\n".join(problems))
+    for name, sha in overrides.items():
+        repos[name] = repos[name].with_commit(sha)
     cache = Path(opts["cache_dir"]) if opts["cache_dir"] else default_cache_dir(env)
     if cache.exists() and not cache.is_dir():
         where = f"{PREFIX}cache_dir" if opts["cache_dir"] else "the cache directory ($SOURCE_ANCHORS_CACHE)"
         raise ConfigError(f"{where}: {cache} exists and is not a directory")
-    locked = bool(opts["locked"]) or env.get("CI", "").lower() == "true"
     return Settings(
-        repos=repos, default_repo=default_repo, locked=locked,
+        repos=repos, default_repo=default_repo, locked=bool(opts["locked"]) or ci_locked(env),
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
+        quiet=bool(opts["quiet"]),
     )
 
 
-def _default(f: dataclasses.Field[Any]) -> Any:
-    if f.default_factory is not dataclasses.MISSING:
-        return f.default_factory()
-    return f.default
+def ci_locked(environ: Mapping[str, str]) -> bool:
+    """Whether the environment asks for a locked build (``CI=true``)."""
+    return environ.get("CI", "").lower() == "true"
 
 
 def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:

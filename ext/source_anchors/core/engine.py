@@ -1,71 +1,66 @@
-"""Check targets against their pins and the lock: the core's one entry point (no Sphinx)."""
+"""Check targets against their pins and the lock: the core's one entry point (no Sphinx).
+
+The engine owns what a build changes on disk: it adds new anchors to the lock
+(:meth:`Engine.lock_new`) and stores fresh resolutions (:meth:`Engine.remember`).
+The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
+"""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Iterable, Mapping
 
+from .caches import ResolutionCache
 from .config import RepoPin, Settings
-from .errors import ResolveError, SourceAnchorsError, SourceError, UnverifiedError, UpstreamFileError
-from .lock import Lock, Record, read_lock
-from .rescache import ResolutionCache
-from .resolve import Location, Resolver
+from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
+from .lock import Lock, read_lock, write_lock
+from .records import Location, LockRecord, Outcome, Status
+from .resolve import Resolver
 from .sources import Tree, TreeCache, parse_listing
-from .target import Target
+from .subtypes import Subtype
+from .target import Target, parse_target
 from .textlines import decode_source, split_lines
 
-#: Statuses of an anchor compared with the lock, plus ``error`` for anchors that cannot be checked.
-STATUSES = ("ok", "moved", "changed", "missing", "new", "error")
 _DIFF_LINES = 12
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of checking one target: status, location now, record in the lock, message."""
-
-    target: Target
-    status: str
-    location: Location | None = None
-    record: Record | None = None
-    message: str = ""
-    permalink: str | None = None
-    #: For ``error``: which kind (``target``, ``source``, ``upstream``, ``unverified``).
-    error_kind: str | None = None
-    #: For ``missing``: why the target did not resolve (cached with the resolution).
-    resolve_error: str | None = None
-    #: Whether the location (or the failure) was computed now, not read from the resolution cache.
-    fresh: bool = False
-
-    def change(self) -> str:
-        """``old → new`` location text for messages."""
-        old = self.record.describe() if self.record else "(not locked)"
-        new = self.location.describe() if self.location else "(gone)"
-        return f"{old} → {new}"
+#: The command that relocks, as messages name it.
+UPDATE_COMMAND = "python -m source_anchors update"
 
 
 class Engine:
     """Resolves and checks targets; trees and parsed modules are reused across calls."""
 
-    def __init__(self, settings: Settings, *, lock: Lock | None = None,
-                 pins: Mapping[str, RepoPin] | None = None) -> None:
+    def __init__(self, settings: Settings, *, lock: Lock | None = None) -> None:
         self.settings = settings
-        self.pins = dict(pins if pins is not None else settings.repos)
         self.lock = lock if lock is not None else read_lock(settings.lock_path)
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
+        self.resolutions = ResolutionCache(settings.cache_dir)
         self._trees: dict[str, Tree | SourceError] = {}
         self._resolvers: dict[str, Resolver] = {}
         self._listings: dict[str, dict[str, str]] = {}
-        self.resolutions = ResolutionCache(settings.cache_dir)
         #: Anchors resolved by parsing, and anchors answered by the resolution cache, in this process.
         self.stats = {"resolved": 0, "cached": 0}
 
+    @property
+    def pins(self) -> Mapping[str, RepoPin]:
+        """The pinned repositories by name (the settings', overrides applied)."""
+        return self.settings.repos
+
+    # -- trees ---------------------------------------------------------------
+
     def tree(self, repo: str) -> Tree:
-        """The pinned tree of *repo*, obtained once (a failure is remembered too)."""
+        """The pinned tree of *repo*, obtained once (a failure is remembered too).
+
+        A distribution's tree vouches for each file it serves with the blob ids that the
+        pin's listing and the lock record for the commit.
+        """
         if repo not in self._trees:
             try:
-                self._trees[repo] = self.cache.get(self.pins[repo])
+                tree = self.cache.get(self.pins[repo])
+                if tree.method == "dist":
+                    pin = self.pins[repo]
+                    tree = tree.vouched(pin.name, {**self.lock.blobs_for(repo, pin.commit),
+                                                   **self._listing(repo, tree)})
+                self._trees[repo] = tree
             except SourceError as error:
                 self._trees[repo] = error
         found = self._trees[repo]
@@ -75,13 +70,15 @@ class Engine:
 
     def listing(self, repo: str) -> dict[str, str]:
         """Every file of the pinned commit with its blob id, as far as it is known."""
+        return self._listing(repo, None)
+
+    def _listing(self, repo: str, tree: Tree | None) -> dict[str, str]:
         if repo not in self._listings:
             pin = self.pins[repo]
-            listing: dict[str, str] = {}
             if pin.listing is not None:
                 listing = parse_listing(pin.listing.read_text("utf-8"))
             else:
-                tree = self.tree(repo)
+                tree = tree or self.tree(repo)
                 listing = dict(tree.listing) if tree.listing is not None else {}
             self._listings[repo] = listing
         return self._listings[repo]
@@ -89,63 +86,65 @@ class Engine:
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
         if repo not in self._resolvers:
-            tree = self.tree(repo)
-            self._resolvers[repo] = Resolver(
-                tree, self.pins[repo], max_file_bytes=self.settings.max_file_bytes,
-                on_read=partial(self.verify, repo))
+            self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
+                                             max_file_bytes=self.settings.max_file_bytes)
         return self._resolvers[repo]
 
-    def verify(self, repo: str, path: str) -> None:
-        """Check that a distribution's *path* is byte-identical to the pinned commit."""
-        tree = self.tree(repo)
-        if tree.method != "dist":
-            return
-        pin = self.pins[repo]
-        expected = self.listing(repo).get(path) or self.lock.blobs_for(repo, pin.commit).get(path)
-        actual = tree.blobs[path]
-        if expected is None:
-            raise UnverifiedError(
-                f"{path} from {tree.dist} is not vouched for: neither the lock nor a tree listing "
-                f"records its blob at {pin.short}; lock it from git or commit a 'listing'")
-        if expected != actual:
-            raise UnverifiedError(
-                f"{path} from {tree.dist} differs from {pin.name}@{pin.short}: "
-                f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {tree.root.parent.name} "
-                "is reused until you delete it")
+    def modules_parsed(self) -> int:
+        """Upstream modules parsed by this process so far."""
+        return sum(resolver.modules_parsed for resolver in self._resolvers.values())
+
+    # -- checking ------------------------------------------------------------
+
+    def check_text(self, text: str, *, default_repo: str | None) -> Outcome:
+        """Parse a target as an author wrote it, then :meth:`check` it."""
+        try:
+            target = parse_target(text, default_repo=default_repo)
+        except TargetError as error:
+            return Outcome(text.strip(), Status.error, message=str(error), subtype=error.subtype)
+        return self.check(target)
 
     def check(self, target: Target) -> Outcome:
         """Resolve *target* and compare it with the lock."""
         pin = self.pins.get(target.repo)
         if pin is None:
-            return Outcome(target, "error", error_kind="target",
+            return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
                            message=f"unknown repository {target.repo!r} in {target}; "
                                    f"configured: {', '.join(sorted(self.pins)) or 'none'}")
+        name, locked = str(target), self.lock.get(target.repo, target.key)
         cached_before = self.stats["cached"]
         try:
             location = self._locate(pin, target)
         except ResolveError as error:
-            record = self.lock.get(target.repo, target.key)
-            return Outcome(target, "missing", record=record, message=f"missing: {target}: {error}",
-                           resolve_error=str(error), fresh=self.stats["cached"] == cached_before)
-        except SourceError as error:
-            return Outcome(target, "error", error_kind="source", message=str(error))
-        except UnverifiedError as error:
-            return Outcome(target, "error", error_kind="unverified", message=str(error))
-        except UpstreamFileError as error:
-            return Outcome(target, "error", error_kind="upstream", message=f"{target}: {error}")
-        link = pin.permalink(location.path, None if location.whole_file else location.start,
-                             None if location.whole_file else location.end)
-        record = self.lock.get(target.repo, target.key)
-        if record is None:
-            status = "new"
-        elif record.sha256 == location.sha256:
-            same = (record.path, record.start, record.end) == (location.path, location.start, location.end)
-            status = "ok" if same else "moved"
-        else:
-            status = "changed"
-        outcome = Outcome(target, status, location=location, record=record, permalink=link,
-                          fresh=self.stats["cached"] == cached_before)
-        return _with_message(outcome, self._diff(outcome) if status == "changed" else "")
+            return Outcome(name, Status.missing, message=f"missing: {target}: {error}", subtype=error.subtype,
+                           target=target, commit=pin.commit, locked=locked, resolve_error=str(error),
+                           fresh=self.stats["cached"] == cached_before)
+        except SourceAnchorsError as error:
+            message = str(error) if isinstance(error, SourceError) or error.subtype is Subtype.unverified \
+                else f"{target}: {error}"
+            return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
+                           commit=pin.commit)
+        status = _status(locked, location)
+        message, subtype = self._verdict(status, target, location, locked)
+        whole = location.whole_file
+        return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
+                       location=location, locked=locked,
+                       permalink=pin.permalink(location.path, None if whole else location.start,
+                                               None if whole else location.end),
+                       fresh=self.stats["cached"] == cached_before)
+
+    def _verdict(self, status: Status, target: Target, location: Location,
+                 locked: LockRecord | None) -> tuple[str, Subtype | None]:
+        """The message and warning subtype of a resolved target."""
+        if status is Status.ok:
+            return f"ok: {target} at {location.describe()}", None
+        if status is Status.new and self.settings.locked:
+            return (f"new: {target} at {location.describe()} is not in {self.settings.lock_path.name} and this "
+                    f"build is locked; run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+        old = locked.describe() if locked else "(not locked)"
+        text = f"{status}: {target} {old} → {location.describe()}"
+        diff = self._diff(target, location, locked) if status is Status.changed else ""
+        return text + ("\n" + diff if diff else ""), None if status is Status.new else Subtype(status.value)
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
@@ -159,21 +158,10 @@ class Engine:
         self.stats["resolved"] += 1
         return self.resolver(target.repo).resolve(target.path, target.match)
 
-    def modules_parsed(self) -> int:
-        """Upstream modules parsed by this process so far."""
-        return sum(resolver.modules_parsed for resolver in self._resolvers.values())
-
-    def remember(self, repo: str, key: str, result: Location | str) -> None:
-        """Add a resolution (or a resolution failure's text) to the persistent cache."""
-        pin = self.pins.get(repo)
-        if pin is not None:
-            self.resolutions.put(pin, key, result)
-
-    def _diff(self, outcome: Outcome) -> str:
+    def _diff(self, target: Target, location: Location, record: LockRecord | None) -> str:
         """A short diff from the previously locked lines, when that tree is cached."""
-        record, location = outcome.record, outcome.location
-        assert record is not None and location is not None
-        pin = self.pins[outcome.target.repo]
+        assert record is not None
+        pin = self.pins[target.repo]
         old_tree = self.cache.cached(pin.url, record.commit)
         if old_tree is None or not old_tree.has(record.path):
             return ""
@@ -187,14 +175,55 @@ class Engine:
             diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
         return "\n".join(diff)
 
+    # -- what a build writes -------------------------------------------------
 
-def _with_message(outcome: Outcome, diff: str) -> Outcome:
-    target, status = outcome.target, outcome.status
-    if status == "ok":
-        text = f"ok: {target} at {outcome.location.describe() if outcome.location else ''}"
-    else:
-        text = f"{status}: {target} {outcome.change()}"
-    if diff:
-        text += "\n" + diff
-    return Outcome(target, status, location=outcome.location, record=outcome.record,
-                   message=text, permalink=outcome.permalink, fresh=outcome.fresh)
+    def lock_new(self, outcomes: Iterable[Outcome]) -> int:
+        """Add the ``new`` anchors among *outcomes* to the lock file; return how many were added.
+
+        Nothing is written in a locked or quiet build: a locked build reports them instead.
+        """
+        if self.settings.locked or self.settings.quiet:
+            return 0
+        additions = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
+                     if o.status is Status.new and o.target and o.commit and o.location}
+        if not additions:
+            return 0
+        lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
+        if not write_lock(lock):
+            return 0
+        self.lock = lock
+        return len(additions)
+
+    def relock(self, outcomes: Iterable[Outcome]) -> list[tuple[str, tuple[str, str]]]:
+        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes."""
+        outcomes = list(outcomes)
+        fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
+                 if o.target and o.commit and o.location and o.status not in (Status.missing, Status.error)}
+        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
+        self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        write_lock(self.lock)
+        return changes
+
+    def remember(self, outcomes: Iterable[Outcome]) -> None:
+        """Store the resolutions computed in this build (``fresh`` ones) in the persistent cache."""
+        for outcome in outcomes:
+            target = outcome.target
+            if not outcome.fresh or target is None or target.repo not in self.pins:
+                continue
+            pin = self.pins[target.repo]
+            if outcome.resolve_error is not None:
+                self.resolutions.put(pin, target.key, outcome.resolve_error)
+            elif outcome.location is not None and outcome.status is not Status.error \
+                    and outcome.commit == pin.commit:
+                self.resolutions.put(pin, target.key, outcome.location)
+        self.resolutions.flush()
+
+
+def _status(record: LockRecord | None, location: Location) -> Status:
+    if record is None:
+        return Status.new
+    if record.sha256 != location.sha256:
+        return Status.changed
+    same = (record.path, record.start, record.end) == (location.path, location.start, location.end)
+    return Status.ok if same else Status.moved
+

@@ -1,19 +1,28 @@
-"""Exceptions of the Sphinx-free core.
+"""Exceptions of the Sphinx-free core, each carrying the diagnostic subtype it is reported as.
 
-Every problem the core can detect is a subclass of :class:`SourceAnchorsError`.
-The Sphinx glue turns them into located warnings; the CLI prints them. No other
-exception type is meant to escape the core for bad input.
+Every problem the core can detect is a subclass of :class:`SourceAnchorsError`. The Sphinx glue
+turns one into a located ``source-anchors.<subtype>`` warning from its :attr:`~SourceAnchorsError.subtype`
+alone; the CLI prints it. No other exception type is meant to escape the core for bad input.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
+
+from .subtypes import Subtype
 
 
 class SourceAnchorsError(Exception):
     """Base class of every error raised by ``source_anchors``."""
 
+    #: The warning subtype this error is reported as.
+    subtype: ClassVar[Subtype] = Subtype.config
+
 
 class TargetError(SourceAnchorsError):
     """An anchor target is not of the form ``[repo:]dotted.path[::match text]``."""
+
+    subtype = Subtype.target
 
 
 class ConfigError(SourceAnchorsError):
@@ -27,9 +36,19 @@ class LockError(SourceAnchorsError):
 class SourceError(SourceAnchorsError):
     """A pinned tree could not be obtained from any configured source."""
 
+    subtype = Subtype.source
 
-class GitError(SourceError):
+
+class CommandError(SourceError):
+    """A subprocess (git or pip) is missing, timed out, or exited non-zero."""
+
+
+class GitError(CommandError):
     """A git command failed, timed out, or git is not installed."""
+
+
+class PipError(CommandError):
+    """A pip command failed, timed out, or pip is not installed."""
 
 
 class ArchiveError(SourceError):
@@ -42,6 +61,8 @@ class ResolveError(SourceAnchorsError):
     ``closest`` holds existing names near the one asked for, for the message.
     """
 
+    subtype = Subtype.missing
+
     def __init__(self, message: str, *, closest: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.closest = closest
@@ -50,6 +71,10 @@ class ResolveError(SourceAnchorsError):
 class UpstreamFileError(SourceAnchorsError):
     """An upstream file needed by an anchor is unusable (syntax, encoding, size)."""
 
+    subtype = Subtype.upstream
+
 
 class UnverifiedError(SourceAnchorsError):
     """A file from a distribution is not vouched for as identical to the pinned commit."""
+
+    subtype = Subtype.unverified

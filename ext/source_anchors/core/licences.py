@@ -27,6 +27,7 @@ __all__ = [
     "classify_asset",
     "identify_licence",
     "is_licence_file",
+    "is_root_licence",
     "survey",
 ]
 
@@ -120,6 +121,11 @@ def is_licence_file(path: str) -> bool:
     if _LICENCE_DIRS.intersection(pure.parent.parts):
         return True
     return _LICENCE_NAME.search(pure.name) is not None
+
+
+def is_root_licence(path: str) -> bool:
+    """Tell whether *path* is a licence-like file at the root of the tree (exported with the packages)."""
+    return "/" not in path and is_licence_file(path)
 
 
 # --- likely third-party or non-code assets -----------------------------------

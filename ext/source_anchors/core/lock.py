@@ -13,12 +13,13 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Mapping, Set
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import LockError
+from .records import LockRecord
 
 LOCK_VERSION = 1
 _FIELDS = {"commit": str, "path": str, "start": int, "end": int, "sha256": str, "blob": str}
@@ -27,31 +28,13 @@ _HEX = {name: re.compile(f"[0-9a-f]{{{length}}}") for name, length in _HEX_LEN.i
 
 
 @dataclass(frozen=True)
-class Record:
-    """What the lock remembers of one (repo, target)."""
-
-    commit: str
-    path: str
-    start: int
-    end: int
-    sha256: str
-    blob: str
-    #: Blob ids of the other files the resolution read, so they too vouch for a distribution.
-    uses: Mapping[str, str] = field(default_factory=dict)
-
-    def describe(self) -> str:
-        """``path:Lstart-Lend``."""
-        return f"{self.path}:L{self.start}" + (f"-L{self.end}" if self.end != self.start else "")
-
-
-@dataclass(frozen=True)
 class Lock:
     """All records, by repository name and target key."""
 
     path: Path
-    records: Mapping[str, Mapping[str, Record]]
+    records: Mapping[str, Mapping[str, LockRecord]]
 
-    def get(self, repo: str, key: str) -> Record | None:
+    def get(self, repo: str, key: str) -> LockRecord | None:
         """The record of (repo, key), if any."""
         return self.records.get(repo, {}).get(key)
 
@@ -64,32 +47,37 @@ class Lock:
                 blobs[record.path] = record.blob
         return blobs
 
-    def with_records(self, additions: Iterable[tuple[str, str, Record]], *,
-                     replace: bool = False) -> Lock:
-        """A new lock: *additions* merged in (all of them when *replace*, else only new keys)."""
-        merged: dict[str, dict[str, Record]] = {} if replace else \
-            {repo: dict(recs) for repo, recs in self.records.items()}
+    def with_new(self, additions: Iterable[tuple[str, str, LockRecord]]) -> Lock:
+        """A new lock with *additions* whose (repo, key) it does not record yet (others are kept)."""
+        merged = {repo: dict(recs) for repo, recs in self.records.items()}
         for repo, key, record in additions:
-            bucket = merged.setdefault(repo, {})
-            if replace or key not in bucket:
-                bucket[key] = record
+            merged.setdefault(repo, {}).setdefault(key, record)
         return Lock(path=self.path, records=merged)
+
+    def relocked(self, fresh: Mapping[tuple[str, str], LockRecord],
+                 cited: Set[tuple[str, str]]) -> tuple[Lock, list[tuple[str, tuple[str, str]]]]:
+        """The lock ``update`` writes, and its changes (``added``, ``pruned``, ``updated``) by key.
+
+        *fresh* holds the records of every cited anchor that resolves now; a cited anchor that
+        does not resolve keeps its old record; a record no anchor cites is pruned.
+        """
+        before = {(repo, key): rec for repo, recs in self.records.items() for key, rec in recs.items()}
+        after = {k: rec for k, rec in before.items() if k in cited}
+        after.update(fresh)
+        records: dict[str, dict[str, LockRecord]] = {}
+        for (repo, key), rec in after.items():
+            records.setdefault(repo, {})[key] = rec
+        changes = [("added", k) for k in sorted(after.keys() - before.keys())]
+        changes += [("pruned", k) for k in sorted(before.keys() - after.keys())]
+        changes += [("updated", k) for k in sorted(after.keys() & before.keys()) if after[k] != before[k]]
+        return Lock(path=self.path, records=records), changes
 
     def dumps(self) -> str:
         """The lock as stable JSON text."""
         data = {"version": LOCK_VERSION,
-                "anchors": {repo: {key: _plain(rec) for key, rec in sorted(recs.items())}
+                "anchors": {repo: {key: rec.to_json() for key, rec in sorted(recs.items())}
                             for repo, recs in sorted(self.records.items()) if recs}}
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _plain(record: Record) -> dict[str, Any]:
-    data = asdict(record)
-    if not record.uses:
-        del data["uses"]  # most anchors read only their own file
-    else:
-        data["uses"] = dict(sorted(record.uses.items()))
-    return data
 
 
 def read_lock(path: Path) -> Lock:
@@ -115,7 +103,7 @@ def read_lock(path: Path) -> Lock:
     if not isinstance(version, int) or isinstance(version, bool) or version > LOCK_VERSION or version < 1:
         raise LockError(f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
                         f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
-    records: dict[str, dict[str, Record]] = {}
+    records: dict[str, dict[str, LockRecord]] = {}
     for repo, entries in data["anchors"].items():
         repo_at = text.find(json.dumps(repo, ensure_ascii=False) + ":")
         if not isinstance(entries, dict):
@@ -125,12 +113,12 @@ def read_lock(path: Path) -> Lock:
     return Lock(path=path, records=records)
 
 
-def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> Record:
+def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> LockRecord:
     problem = _problem(raw)
     if problem is not None:
         # Located only on error: finding a key's line scans the text, and a lock holds thousands of records.
         raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
-    return Record(**{name: raw[name] for name in _FIELDS}, uses=raw.get("uses", {}))
+    return LockRecord.from_json(raw)
 
 
 def _problem(raw: Any) -> str | None:

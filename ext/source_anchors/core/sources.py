@@ -8,12 +8,12 @@ or none; leftovers of a killed export are removed before the next attempt.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import re
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,12 +24,12 @@ from typing import Any
 from . import proc
 from .archive import blob_id, unpack
 from .config import RepoPin
-from .errors import GitError, SourceError, UpstreamFileError
+from .dist import download_wheel
+from .errors import GitError, SourceError, UnverifiedError, UpstreamFileError
+from .licences import is_root_licence
 
 #: Bump when the exported layout or meta.json changes shape.
 CACHE_FORMAT = 1
-#: Root files that hold licence terms and are exported with the packages.
-LICENCE_RE = re.compile(r"^(licen[cs]e|copying|notice|copyright|unlicense)([.-].*)?$", re.IGNORECASE)
 _REGULAR_MODES = {"100644", "100755"}
 
 
@@ -39,9 +39,11 @@ class Tree:
 
     ``blobs`` maps each exported file to the git blob id of its bytes; for a
     distribution these are computed from the unpacked files and must be vouched
-    for (see :func:`verify`). ``listing`` is the full ``git ls-tree`` of the
-    commit when git produced the tree. ``refused`` names archive entries that
-    were not unpacked, with the reason.
+    for: :meth:`vouched` gives a tree whose :meth:`read_bytes` checks each file
+    against the blob ids that the pin's listing and the lock record for the
+    commit. ``listing`` is the full ``git ls-tree`` of the commit when git
+    produced the tree. ``refused`` names archive entries that were not
+    unpacked, with the reason.
     """
 
     root: Path
@@ -52,9 +54,20 @@ class Tree:
     blobs: Mapping[str, str]
     listing: Mapping[str, str] | None
     refused: Mapping[str, str]
+    #: For a distribution: {path: blob id} known for the commit, and the pin's name for messages.
+    vouchers: Mapping[str, str] | None = None
+    pin_name: str = ""
 
-    def read_bytes(self, path: str, *, max_bytes: int | None = None) -> bytes:
-        """Bytes of *path*; raises :class:`UpstreamFileError` if absent or too large."""
+    def vouched(self, pin_name: str, blobs: Mapping[str, str]) -> Tree:
+        """The same tree, checking every file it serves against *blobs* when it is a distribution."""
+        return dataclasses.replace(self, vouchers=blobs, pin_name=pin_name)
+
+    def read_bytes(self, path: str, *, max_bytes: int | None = None, verify: bool = True) -> bytes:
+        """Bytes of *path*, vouched for when the tree is a distribution (unless not *verify*).
+
+        Raises :class:`UpstreamFileError` if absent, too large or damaged, and
+        :class:`UnverifiedError` if a distribution's file is not the commit's.
+        """
         if path not in self.blobs:
             why = self.refused.get(path)
             raise UpstreamFileError(f"{path} is not in the exported tree" + (f" ({why})" if why else ""))
@@ -71,7 +84,23 @@ class Tree:
             # The cache is shared and writable: never trust a file that changed after export.
             raise UpstreamFileError(f"{path}: the cached copy differs from the exported blob "
                                     f"{self.blobs[path][:12]}; delete {self.root.parent} to export it again")
+        if verify and self.method == "dist" and self.vouchers is not None:
+            self._verify(path)
         return data
+
+    def _verify(self, path: str) -> None:
+        """Check that the distribution's *path* is byte-identical to the pinned commit's."""
+        assert self.vouchers is not None
+        expected, actual, short = self.vouchers.get(path), self.blobs[path], self.commit[:7]
+        if expected is None:
+            raise UnverifiedError(
+                f"{path} from {self.dist} is not vouched for: neither the lock nor a tree listing "
+                f"records its blob at {short}; lock it from git or commit a 'listing'")
+        if expected != actual:
+            raise UnverifiedError(
+                f"{path} from {self.dist} differs from {self.pin_name}@{short}: "
+                f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {self.root.parent.name} "
+                "is reused until you delete it")
 
     def has(self, path: str) -> bool:
         """Whether *path* was exported."""
@@ -172,7 +201,7 @@ class TreeCache:
 
 def wanted(path: str, pin: RepoPin) -> bool:
     """Whether *path* belongs in the export: under a package, or a root licence file."""
-    if "/" not in path and LICENCE_RE.match(path):
+    if is_root_licence(path):
         return True
     return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
 
@@ -246,21 +275,6 @@ def _cat_blobs(raw: bytes) -> dict[str, bytes]:
     return out
 
 
-def _pip_indexes(timeout: float) -> str:
-    """Where pip looked, from its own configuration (asked only after a failure)."""
-    try:
-        listing = proc.run([sys.executable, "-m", "pip", "config", "list"], timeout=min(timeout, 30),
-                            what="pip config list").decode("utf-8", "replace")
-    except GitError:
-        return "pip's index configuration could not be read"
-    found: list[str] = []
-    for line in listing.splitlines():
-        key, _, value = line.partition("=")
-        if key.endswith(("index-url", "find-links", "no-index")):
-            found += [f"{key.rsplit('.', 1)[-1]}={part}" for part in value.strip("'\"").split()]
-    return "pip configuration: " + (", ".join(dict.fromkeys(found)) or "PyPI (pip's default index)")
-
-
 def parse_listing(text: str) -> dict[str, str]:
     """Parse ``git ls-tree -r`` output into {path: blob id} for regular files."""
     result: dict[str, str] = {}
@@ -282,13 +296,7 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
     if pin.dist_file is not None:
         shutil.copyfile(pin.dist_file, download / pin.dist_file.name)
     else:
-        try:
-            # Wheels only: to download an sdist, pip runs its build backend, i.e. upstream code.
-            proc.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-input", "--only-binary", ":all:",
-                       "--disable-pip-version-check", "--quiet", "--dest", str(download), "--", pin.dist],
-                      timeout=timeout, what=f"pip download {pin.dist} (wheels only)")
-        except GitError as error:
-            raise SourceError(f"{error} [{_pip_indexes(timeout)}]") from error
+        download_wheel(pin.dist, download, timeout=timeout)
     archives = sorted(download.iterdir())
     if len(archives) != 1:
         raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")

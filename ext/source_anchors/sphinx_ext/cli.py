@@ -1,9 +1,11 @@
 """Command line: ``check`` and ``update`` (run from the directory holding conf.py).
 
 The book is read with Sphinx's ``dummy`` builder into a temporary directory, so
-anchors are found by the same parser, with the same lines, as in a real build;
-the extension runs quietly (no warnings, no lock writes) and this module
-compares and prints.
+anchors are found by the same parser, with the same lines, as in a real build.
+What the CLI changes is passed in as configuration overrides, the same path a
+``conf.py`` value takes: ``source_anchors_quiet`` (no warnings, no lock writes)
+and ``source_anchors_pin_commits`` (``--pin``). The engine relocks; this module
+prints.
 """
 
 from __future__ import annotations
@@ -18,13 +20,11 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from ..core.config import SHA_RE
+from ..core.config import PREFIX, SHA_RE
+from ..core.engine import Engine
 from ..core.errors import LockError
-from ..core.lock import Record, read_lock, write_lock
-
-_BAD = ("moved", "changed", "missing", "error")
+from ..core.records import AnchorRecord, Status
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -57,32 +57,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         pins[name] = sha
     try:
-        records, state = collect(confdir, srcdir, pins=pins)
-    except CollectError as error:
+        records, engine = read_book(confdir, srcdir, pins=pins)
+    except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.command == "update":
-        return _update(records, state, as_json=args.json)
-    rows = [_row(r) for r in records]
+        return _update(records, engine, as_json=args.json)
     if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
-        print(markdown(rows, pins))
+        print(markdown(records, pins))
     else:
-        for row in rows:
-            print(_line(row))
-        print(_summary(rows))
-    return 1 if any(row["status"] in _BAD for row in rows) else 0
+        for record in records:
+            print(_line(record))
+        print(_summary(records))
+    return 1 if any(record.status.failed for record in records) else 0
 
 
-class CollectError(Exception):
+class BookError(Exception):
     """The book could not be read (bad config, bad lock, unknown --pin name)."""
 
 
-def collect(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[dict[str, Any]], Any]:
-    """Read the book quietly and return every anchor record and the build state."""
+def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[AnchorRecord], Engine]:
+    """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine."""
     if not (confdir / "conf.py").is_file():
-        raise CollectError(f"no conf.py in {confdir}; run from the book root or pass --confdir")
+        raise BookError(f"no conf.py in {confdir}; run from the book root or pass --confdir")
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
 
@@ -92,113 +91,79 @@ def collect(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[
     with tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp:
         warnings = io.StringIO()
         try:
+            overrides = {f"{PREFIX}quiet": True, f"{PREFIX}pin_commits": pins}
             app = Sphinx(str(srcdir), str(confdir), os.path.join(tmp, "out"), os.path.join(tmp, "doctrees"),
-                         "dummy", status=None, warning=warnings, freshenv=True)
-            state = get_state(str(app.srcdir))
-            unknown = sorted(set(pins) - set(state.engine.pins))
-            if unknown:
-                raise CollectError(f"--pin names unknown repositories {unknown}; known: {sorted(state.engine.pins)}")
-            for name, sha in pins.items():
-                state.engine.pins[name] = state.engine.pins[name].with_commit(sha)
-            state.quiet = True
+                         "dummy", confoverrides=overrides, status=None, warning=warnings, freshenv=True)
             app.build(force_all=True)
         except SphinxError as error:
-            raise CollectError(str(error)) from None
+            raise BookError(str(error)) from None
         except SystemExit:
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
-            raise CollectError(text or "the book's configuration is invalid") from None
-        records = [dict(r) for r in get_domain(app.env).all_anchors()]
-    return sorted(records, key=lambda r: (r["doc"], r["line"], r["id"])), state
+            raise BookError(text or "the book's configuration is invalid") from None
+        records = list(get_domain(app.env).all_anchors())
+        engine = get_state(str(app.srcdir)).engine
+    return sorted(records, key=lambda r: r.order), engine
 
 
-def _row(record: dict[str, Any]) -> dict[str, Any]:
-    locked = record.get("locked")
-    old = _where(locked) if locked else None
-    new = _where(record) if record.get("path") else None
-    return {"status": record["status"], "doc": record["doc"], "line": record["line"], "label": record["label"],
-            "target": record["target"], "old": old, "new": new, "permalink": record.get("permalink"),
-            "message": record.get("message", "")}
-
-
-def _where(r: dict[str, Any]) -> str:
-    return f"{r['path']}:L{r['start']}" + (f"-L{r['end']}" if r["end"] != r["start"] else "")
-
-
-def _line(row: dict[str, Any]) -> str:
-    change = f"{row['old'] or '(not locked)'} → {row['new'] or '(gone)'}"
-    text = f"{row['status']:<8} {row['target']}  {change}  [{row['doc']}:{row['line']}]"
-    if row["status"] in ("changed", "missing", "error") and row["message"]:
-        detail = row["message"].split("\n", 1)
-        if row["status"] != "changed":
+def _line(record: AnchorRecord) -> str:
+    out = record.outcome
+    text = f"{out.status:<8} {out.name}  {out.change()}  [{record.doc}:{record.line}]"
+    if out.status in (Status.changed, Status.missing, Status.error) and out.message:
+        detail = out.message.split("\n", 1)
+        if out.status is not Status.changed:
             text += f"\n         {detail[0]}"
         if len(detail) > 1:
             text += "\n" + "\n".join("         " + line for line in detail[1].splitlines())
     return text
 
 
-def _summary(rows: list[dict[str, Any]]) -> str:
+def _summary(records: list[AnchorRecord]) -> str:
     counts: dict[str, int] = defaultdict(int)
-    for row in rows:
-        counts[row["status"]] += 1
-    return f"{len(rows)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    for record in records:
+        counts[record.status.value] += 1
+    return f"{len(records)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
-def markdown(rows: list[dict[str, Any]], pins: dict[str, str]) -> str:
+def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
     """A review checklist, grouped by page, for a pull request."""
     title = ", ".join(f"{name} → {sha[:7]}" for name, sha in pins.items()) or "current pins"
-    out = [f"## Source anchors at {title}", "", _summary(rows), ""]
-    by_doc: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        by_doc[row["doc"]].append(row)
+    out = [f"## Source anchors at {title}", "", _summary(records), ""]
+    by_doc: dict[str, list[AnchorRecord]] = defaultdict(list)
+    for record in records:
+        by_doc[record.doc].append(record)
     for doc in sorted(by_doc):
         out.append(f"### {doc}")
-        for row in by_doc[doc]:
-            box = "x" if row["status"] == "ok" else " "
-            out.append(f"- [{box}] **{row['status']}** line {row['line']} «{row['label']}» `{row['target']}`: "
-                       f"{row['old'] or '(not locked)'} → {row['new'] or '(gone)'}")
-            if row["status"] == "changed" and "\n" in row["message"]:
+        for record in by_doc[doc]:
+            outcome = record.outcome
+            box = "x" if outcome.status is Status.ok else " "
+            out.append(f"- [{box}] **{outcome.status}** line {record.line} «{record.label}» `{outcome.name}`: "
+                       f"{outcome.change()}")
+            if outcome.status is Status.changed and "\n" in outcome.message:
                 out.append("  ```diff")
-                out.extend("  " + line for line in row["message"].split("\n", 1)[1].splitlines())
+                out.extend("  " + line for line in outcome.message.split("\n", 1)[1].splitlines())
                 out.append("  ```")
-            elif row["status"] in ("missing", "error"):
-                out.append(f"  - {row['message']}")
+            elif outcome.status in (Status.missing, Status.error):
+                out.append(f"  - {outcome.message}")
         out.append("")
     return "\n".join(out)
 
 
-def _update(records: list[dict[str, Any]], state: Any, *, as_json: bool) -> int:
-    from .extension import record_of
-
-    lock_path = state.settings.lock_path
+def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool) -> int:
     try:
-        old = read_lock(lock_path)
+        changes = engine.relock(record.outcome for record in records)
     except LockError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    fresh: dict[tuple[str, str], Record] = {}
-    for r in records:
-        if r.get("path") and r["status"] not in ("missing", "error"):
-            fresh[(r["repo"], r["key"])] = record_of(r)
-    cited = {(r.get("repo"), r.get("key")) for r in records}
-    # A cited anchor that does not resolve now keeps its old record; records nobody cites are pruned.
-    kept = {(repo, key): rec for repo, recs in old.records.items() for key, rec in recs.items()
-            if (repo, key) not in fresh and (repo, key) in cited}
-    new_lock = old.with_records([(repo, key, rec) for (repo, key), rec in {**kept, **fresh}.items()], replace=True)
-    before = {(repo, key): rec for repo, recs in old.records.items() for key, rec in recs.items()}
-    after = {(repo, key): rec for repo, recs in new_lock.records.items() for key, rec in recs.items()}
-    changes = [("added", k) for k in sorted(after.keys() - before.keys())]
-    changes += [("pruned", k) for k in sorted(before.keys() - after.keys())]
-    changes += [("updated", k) for k in sorted(after.keys() & before.keys()) if after[k] != before[k]]
-    write_lock(new_lock)
-    missing = [r for r in records if r["status"] in ("missing", "error")]
+    missing = [r for r in records if r.status in (Status.missing, Status.error)]
     if as_json:
         print(json.dumps({"changes": [{"change": c, "target": f"{k[0]}:{k[1]}"} for c, k in changes],
-                          "anchors": [_row(r) for r in records]}, indent=2, ensure_ascii=False))
+                          "anchors": [r.to_check_json() for r in records]}, indent=2, ensure_ascii=False))
     else:
-        for row in (_row(r) for r in records):
-            print(_line(row))
+        for record in records:
+            print(_line(record))
         for change, (repo, key) in changes:
             print(f"{change:<8} {repo}:{key}")
-        print(f"{lock_path.name}: {len(changes)} change(s), {len(after)} record(s); "
+        total = sum(len(recs) for recs in engine.lock.records.values())
+        print(f"{engine.settings.lock_path.name}: {len(changes)} change(s), {total} record(s); "
               f"{len(missing)} anchor(s) not locked")
     return 1 if missing else 0

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.config import PREFIX, Options
+from ..core.config import PREFIX, Options, option_default
 from .diagnostics import subtype_docs
 
 Cell = str | list[nodes.Node]
@@ -45,18 +44,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> nodes.table
     return table
 
 
-def _default(field: dataclasses.Field[Any]) -> str:
-    if field.default_factory is not dataclasses.MISSING:
-        return repr(field.default_factory())
-    return repr(field.default)
-
-
 class ConfigTableDirective(SphinxDirective):
     """``source-anchors-config``: every ``conf.py`` option with its default and help."""
 
     def run(self) -> list[nodes.Node]:
         """Build the table from :class:`~source_anchors.config.Options`."""
-        rows = [(PREFIX + f.name, _default(f), f.metadata.get("help", "")) for f in dataclasses.fields(Options)]
+        rows = [(PREFIX + f.name, repr(option_default(f)), f.metadata["help"]) for f in dataclasses.fields(Options)]
         return [_table(("option", "default", "meaning"), rows)]
 
 

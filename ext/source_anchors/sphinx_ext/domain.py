@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Set
 from typing import Any
 
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-#: Keys of one anchor occurrence in the report (``source-anchors.json``).
-REPORT_KEYS = ("doc", "line", "label", "target", "repo", "commit", "path", "start", "end",
-               "permalink", "status")
+from ..core.records import AnchorRecord, Status
 
 
 class SourceAnchorsDomain(Domain):
-    """Holds plain records (dicts of str/int) of every anchor, literal block and ledger page."""
+    """Holds the :class:`AnchorRecord` of every anchor, and the literal blocks and ledger pages."""
 
     name = "source-anchors"
     label = "Source anchors"
@@ -26,11 +25,11 @@ class SourceAnchorsDomain(Domain):
     }
 
     @property
-    def anchors(self) -> dict[str, list[dict[str, Any]]]:
+    def anchors(self) -> dict[str, list[AnchorRecord]]:
         """Records by document."""
         return self.data["anchors"]  # type: ignore[no-any-return]
 
-    def add_anchor(self, docname: str, record: dict[str, Any]) -> None:
+    def add_anchor(self, docname: str, record: AnchorRecord) -> None:
         """Record one anchor occurrence of *docname*."""
         self.anchors.setdefault(docname, []).append(record)
 
@@ -42,10 +41,26 @@ class SourceAnchorsDomain(Domain):
         """Mark *docname* as a page that renders generated ledger content."""
         self.data["ledgers"][docname] = True
 
-    def all_anchors(self) -> Iterator[dict[str, Any]]:
+    def all_anchors(self) -> Iterator[AnchorRecord]:
         """Every record, ordered by document then reading order."""
         for docname in sorted(self.anchors):
             yield from self.anchors[docname]
+
+    def next_id(self, docname: str) -> str:
+        """The node id of the next anchor of *docname* (``sa-<n>``, counted in reading order)."""
+        return f"sa-{len(self.anchors.get(docname, [])) + 1}"
+
+    def unsettled_docs(self) -> set[str]:
+        """Pages with an anchor whose status is not ``ok`` (re-read on the next build)."""
+        return {doc for doc, records in self.anchors.items() if any(r.status is not Status.ok for r in records)}
+
+    def mark_stored(self) -> None:
+        """Mark every fresh resolution as stored in the persistent cache (so it is not stored again)."""
+        for records in self.anchors.values():
+            for index, record in enumerate(records):
+                if record.outcome.fresh:
+                    records[index] = dataclasses.replace(
+                        record, outcome=dataclasses.replace(record.outcome, fresh=False))
 
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -13,16 +12,15 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from ..core.config import PREFIX, Options, settings_from
+from ..core.config import PREFIX, Options, option_default, settings_from
 from ..core.engine import Engine
 from ..core.errors import ConfigError, LockError
-from ..core.lock import Record, write_lock
-from ..core.resolve import Location
-from . import docs, ledger
+from . import docs, feedback, ledger
 from .diagnostics import LOGGER
-from .domain import REPORT_KEYS, SourceAnchorsDomain, get_domain
-from .roles import SourceAnchorDirective, SourceRole, anchor_reference, depart_anchor_html, visit_anchor_html
-from .state import BuildState, get_state, register
+from .domain import SourceAnchorsDomain, get_domain
+from .render import anchor_reference, depart_anchor_html, visit_anchor_html
+from .roles import SourceAnchorDirective, SourceRole
+from .state import get_state, register
 
 REPORT_NAME = "source-anchors.json"
 STATS_NAME = "source-anchors.stats.json"
@@ -31,14 +29,14 @@ STATS_NAME = "source-anchors.stats.json"
 def setup(app: Sphinx) -> None:
     """Register config values, role, directives, domain and event handlers."""
     for option in dataclasses.fields(Options):
-        default = option.default_factory() if option.default_factory is not dataclasses.MISSING \
-            else option.default
-        app.add_config_value(PREFIX + option.name, default, "env")
+        app.add_config_value(PREFIX + option.name, option_default(option), "env",
+                             types=option.metadata["types"], description=option.metadata["help"])
     app.add_domain(SourceAnchorsDomain)
     app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html))
     app.add_role("src", SourceRole())
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)
+    feedback.setup(app)
     docs.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
@@ -62,7 +60,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
                location=str(Path(app.confdir) / "conf.py"))
     except LockError as error:
         _fatal(str(error), location=None)
-    register(str(app.srcdir), BuildState(settings=settings, engine=engine))
+    register(str(app.srcdir), settings=settings, engine=engine)
 
 
 def _fatal(message: str, *, location: str | None) -> NoReturn:
@@ -113,8 +111,7 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     state = get_state(str(app.srcdir))
     domain = get_domain(env)
     fingerprint = state.fingerprint()
-    again = {doc for doc, records in domain.anchors.items()
-             if any(r["status"] != "ok" for r in records)}
+    again = domain.unsettled_docs()
     if domain.data["fingerprint"] != fingerprint:
         again |= set(domain.anchors)
         domain.data["fingerprint"] = fingerprint
@@ -128,57 +125,22 @@ def _collect_literals(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Add new anchors to the lock (unless locked or quiet); ledger pages are rewritten."""
+    """Lock new anchors and store fresh resolutions (the engine's work); ledger pages are rewritten."""
     state = get_state(str(app.srcdir))
     domain = get_domain(env)
-    if not state.quiet and not state.settings.locked:
-        additions = [(r["repo"], r["key"], record_of(r)) for r in domain.all_anchors() if r["status"] == "new"]
-        if additions:
-            lock = state.engine.lock.with_records(additions)
-            if write_lock(lock):
-                state.engine.lock = lock
-                LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", len(
-                    {(a[0], a[1]) for a in additions}), state.settings.lock_path.name)
+    outcomes = [record.outcome for record in domain.all_anchors()]
+    added = state.engine.lock_new(outcomes)
+    if added:
+        LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name)
     domain.data["fingerprint"] = state.fingerprint()
-    _remember_resolutions(state, domain.all_anchors())
+    state.engine.remember(outcomes)
+    domain.mark_stored()
     return sorted(domain.data["ledgers"])
 
 
-def _remember_resolutions(state: BuildState, records: Iterable[dict[str, Any]]) -> None:
-    """Store the resolutions computed in this build in the persistent cache (parallel readers' too).
-
-    Records answered by the cache are skipped; a stored record is marked so a later
-    incremental build does not store it again.
-    """
-    engine = state.engine
-    for r in records:
-        if not r.get("fresh"):
-            continue
-        r["fresh"] = False
-        if r.get("resolve_error"):
-            engine.remember(r["repo"], r["key"], r["resolve_error"])
-        elif r.get("path") and r["status"] != "error" and r.get("commit") == _pin_commit(state, r["repo"]):
-            engine.remember(r["repo"], r["key"], Location(
-                path=r["path"], start=r["start"], end=r["end"], kind=r["kind"], sha256=r["sha256"],
-                blob=r["blob"], uses=tuple(sorted(r.get("uses", {}).items()))))
-    engine.resolutions.flush()
-
-
-def _pin_commit(state: BuildState, repo: str) -> str | None:
-    pin = state.engine.pins.get(repo)
-    return pin.commit if pin else None
-
-
-def record_of(r: dict[str, Any]) -> Record:
-    """The lock record of an anchor record that resolved."""
-    return Record(commit=r["commit"], path=r["path"], start=r["start"], end=r["end"],
-                  sha256=r["sha256"], blob=r["blob"], uses=r.get("uses", {}))
-
-
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:
-    """One plain record per anchor occurrence, in a stable order."""
-    records = sorted(get_domain(env).all_anchors(), key=lambda r: (r["doc"], r["line"] or 0, int(r["id"][3:])))
-    return [{key: r.get(key) for key in REPORT_KEYS} for r in records]
+    """The report: one plain record per anchor occurrence, in a stable order."""
+    return [record.to_json() for record in sorted(get_domain(env).all_anchors(), key=lambda r: r.order)]
 
 
 def _write_report(app: Sphinx, exception: BaseException | None) -> None:

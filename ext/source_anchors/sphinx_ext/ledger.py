@@ -1,4 +1,4 @@
-"""Generated pages: the source ledger, the licence notes, the feedback line.
+"""Generated pages: the source ledger and the licence notes.
 
 Directives leave placeholders while reading; ``doctree-resolved`` fills them from
 the domain's records of the whole book, so the pages stay current on incremental
@@ -7,28 +7,20 @@ builds (they are rewritten on every build, see ``env-updated``).
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, ClassVar
-from urllib.parse import quote
 
 from docutils import nodes
-from docutils.parsers.rst import directives
-from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from ..core.caches import identify_cached, line_index_cached
 from ..core.config import RepoPin
 from ..core.engine import Engine
 from ..core.errors import SourceAnchorsError
-from ..core.licences import LicenceMatch, identify_licence, survey
-from ..core.lock import atomic_write
-from ..core.reproduce import count_reproduced, upstream_line_index
-from ..core.sources import Tree, cache_key
-from ..core.textlines import decode_source
+from ..core.licences import identify_licence, is_root_licence, survey
+from ..core.records import AnchorRecord, line_range
+from ..core.reproduce import count_reproduced
 from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .state import get_state
@@ -71,38 +63,6 @@ class LicenceNotesDirective(LedgerDirective):
     kind = "licences"
 
 
-class FeedbackLineDirective(SphinxDirective):
-    """``feedback-line``: a mailto link naming the chapter and its short pin, and the feedback page."""
-
-    option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
-                                             "page": directives.unchanged}
-
-    def run(self) -> list[nodes.Node]:
-        """Render the feedback paragraph for this page's pin."""
-        state = get_state(str(self.env.srcdir))
-        docname = self.env.docname
-        page = state.page(docname, lambda: self.env.doc2path(docname))
-        repo = page.front_matter.get("source-repo") or state.settings.default_repo
-        pin = state.engine.pins.get(str(repo))
-        chapter = self.options.get("chapter", self.env.docname)
-        subject = f"[反馈] {chapter} @ {pin.name}@{pin.short}" if pin else f"[反馈] {chapter}"
-        para = nodes.paragraph(classes=["sa-feedback"])
-        para += nodes.Text("发现错误或有改进建议？")
-        address = state.settings.feedback_email
-        if address:
-            para += nodes.reference("", "发邮件反馈本章", refuri=f"mailto:{address}?subject={quote(subject)}")
-            para += nodes.Text(f"（{address}，主题已填好），或查看")
-        else:
-            warn("feedback-line: set source_anchors_feedback_email in conf.py", Subtype.config,
-                 location=(self.env.docname, self.lineno))
-        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
-                            refexplicit=True, refwarn=True)
-        xref += nodes.inline("", "反馈说明")
-        para += xref
-        para += nodes.Text("。")
-        return [para]
-
-
 def _table(header: list[str], rows: list[list[nodes.Node | str]], widths: list[int] | None = None) -> nodes.table:
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
@@ -134,14 +94,15 @@ def _link(text: str, uri: str) -> nodes.reference:
     return nodes.reference("", text, refuri=uri)
 
 
-def _tree_note(engine: Engine, repo: str, records: list[dict[str, Any]]) -> str:
+def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     try:
         tree = engine.tree(repo)
     except SourceAnchorsError as error:
         return f"未获取：{error}"
     if tree.method == "git":
         return LABELS["git"]
-    return LABELS["dist"].format(dist=tree.dist, n=len({r["path"] for r in records if r.get("path")}))
+    paths = {r.outcome.location.path for r in records if r.outcome.location}
+    return LABELS["dist"].format(dist=tree.dist, n=len(paths))
 
 
 def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
@@ -150,59 +111,25 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
         tree = engine.tree(repo)
     except SourceAnchorsError:
         return None, LABELS["unknown"]
-    candidates = sorted(p for p in tree.blobs if "/" not in p and p.lower().startswith(("licen", "copying")))
+    candidates = sorted(p for p in tree.blobs if is_root_licence(p))
     for path in candidates:
         try:
-            engine.verify(repo, path)  # a distribution's licence file must be the commit's too
+            data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
         except SourceAnchorsError as error:
             return path, f"{LABELS['unknown']}（{error}）"
-        match = _identify(engine, tree.blobs[path], tree.read_bytes(path))
+        match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
         if match:
             return path, f"{match.spdx_id}（score {match.score:.2f}）"
     return (candidates[0] if candidates else None), LABELS["unknown"]
 
 
-def _identify(engine: Engine, blob: str, data: bytes) -> LicenceMatch | None:
-    """Identify a licence text, remembered on disk by blob id (askalono takes ~0.5 s a text)."""
-    memo = engine.settings.cache_dir / "licences" / f"{blob}.json"
-    try:
-        known = json.loads(memo.read_text("utf-8"))
-        return LicenceMatch(**known) if known else None
-    except (OSError, ValueError, TypeError):
-        pass
-    match = identify_licence(data.decode("utf-8", "replace"))
-    atomic_write(memo, json.dumps(dataclasses.asdict(match) if match else None))
-    return match
-
-
-def _upstream_index(engine: Engine, repo: str, pin: RepoPin, tree: Tree) -> dict[str, tuple[str, int]]:
-    """The line index of *repo*'s package sources, remembered on disk per pinned tree."""
-    salt = hashlib.sha256("\n".join(pin.packages).encode()).hexdigest()[:8]
-    memo = engine.settings.cache_dir / "lines" / f"{cache_key(pin.url, pin.commit)}-{salt}.json"
-    try:
-        return {line: (path, number) for line, (path, number) in json.loads(memo.read_text("utf-8")).items()}
-    except (OSError, ValueError, TypeError):
-        pass
-    texts: list[tuple[str, str]] = []
-    for path in sorted(tree.blobs):
-        if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
-            try:
-                texts.append((f"{repo}:{path}",
-                              decode_source(tree.read_bytes(path, max_bytes=engine.settings.max_file_bytes))))
-            except (SourceAnchorsError, UnicodeDecodeError):
-                continue
-    index = upstream_line_index(texts)
-    atomic_write(memo, json.dumps(index, ensure_ascii=False))
-    return index
-
-
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
     state = get_state(str(app.srcdir))
     engine = state.engine
-    records = [r for r in get_domain(app.env).all_anchors() if r.get("repo")]
-    by_repo: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for record in records:
-        by_repo[record["repo"]].append(record)
+    by_repo: dict[str, list[AnchorRecord]] = defaultdict(list)
+    for record in get_domain(app.env).all_anchors():
+        if record.outcome.target is not None:
+            by_repo[record.outcome.target.repo].append(record)
     out: list[nodes.Node] = []
     summary_rows: list[list[nodes.Node | str]] = []
     for repo in sorted(by_repo):
@@ -218,24 +145,26 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
     for repo in sorted(by_repo):
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
         section += nodes.title("", f"{repo} 的锚定位置")
-        by_file: dict[str, dict[tuple[int, int], list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+        by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(lambda: defaultdict(list))
         for record in by_repo[repo]:
-            if record.get("path"):
-                by_file[record["path"]][(record["start"], record["end"])].append(record)
+            loc = record.outcome.location
+            if loc is not None:
+                by_file[loc.path][(loc.start, loc.end)].append(record)
         for path in sorted(by_file):
             rows: list[list[nodes.Node | str]] = []
             for (start, end), cites in sorted(by_file[path].items()):
-                first = cites[0]
-                lines = LABELS["whole"] if first.get("kind") == "module" else (
-                    f"L{start}" if start == end else f"L{start}–L{end}")
+                first = cites[0].outcome
+                whole = first.location is not None and first.location.whole_file
+                lines = LABELS["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
-                for index, cite in enumerate(sorted(cites, key=lambda c: (c["doc"], c["line"]))):
+                for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
                     if index:
                         back += nodes.Text(" · ")
-                    uri = app.builder.get_relative_uri(docname, cite["doc"]) + "#" + cite["id"]
-                    back += nodes.reference("", f"{cite['label']}（{cite['doc']}:{cite['line']}）",
+                    uri = app.builder.get_relative_uri(docname, cite.doc) + "#" + cite.id
+                    back += nodes.reference("", f"{cite.label}（{cite.doc}:{cite.line}）",
                                             refuri=uri, classes=["sa-backlink"])
-                rows.append([lines, _link(first["permalink"].rsplit("/", 1)[-1], first["permalink"]), back])
+                link = first.permalink or ""
+                rows.append([lines, _link(link.rsplit("/", 1)[-1], link), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title
@@ -250,7 +179,8 @@ def _reproduction(app: Sphinx) -> nodes.Node:
     index: dict[str, tuple[str, int]] = {}
     for repo, pin in sorted(engine.pins.items(), reverse=True):  # the first repository wins a shared line
         try:
-            index.update(_upstream_index(engine, repo, pin, engine.tree(repo)))
+            index.update(line_index_cached(engine.settings.cache_dir, repo, pin, engine.tree(repo),
+                                           max_file_bytes=engine.settings.max_file_bytes))
         except SourceAnchorsError:
             continue
     literals = get_domain(app.env).data["literals"]
@@ -307,7 +237,7 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     return out
 
 
-def _item(title: str, paths: tuple[str, ...] | list[str], pin: Any) -> nodes.list_item:
+def _item(title: str, paths: tuple[str, ...] | list[str], pin: RepoPin) -> nodes.list_item:
     item = nodes.list_item()
     para = nodes.paragraph()
     para += nodes.Text(title + ("：" if paths else "：无"))
@@ -335,5 +265,4 @@ def setup(app: Sphinx) -> None:
     app.add_node(ledger_placeholder)
     app.add_directive("source-ledger", LedgerDirective)
     app.add_directive("licence-notes", LicenceNotesDirective)
-    app.add_directive("feedback-line", FeedbackLineDirective)
     app.connect("doctree-resolved", _fill)

@@ -18,17 +18,17 @@ _STATES: dict[str, BuildState] = {}
 
 @dataclass
 class BuildState:
-    """What the glue keeps for one Sphinx project while a process builds it.
-
-    ``quiet`` is set by the CLI: anchors are collected and compared, but no
-    warnings are emitted and the lock is not written.
-    """
+    """What the glue keeps for one Sphinx project while a process builds it."""
 
     settings: Settings
     engine: Engine
-    quiet: bool = False
     pages: dict[str, PageSource] = field(default_factory=dict)
     occurrences: dict[str, dict[tuple[int, str], int]] = field(default_factory=dict)
+
+    @property
+    def quiet(self) -> bool:
+        """Whether the build reads the book for the CLI: no warnings, no lock writes, no report."""
+        return self.settings.quiet
 
     def fingerprint(self) -> str:
         """Hash of everything that can change an anchor's status besides the pages."""
@@ -73,9 +73,10 @@ class BuildState:
         self.pages.pop(docname, None)
 
 
-def register(srcdir: str, state: BuildState) -> None:
-    """Make *state* the state of the project at *srcdir*."""
-    _STATES[srcdir] = state
+def register(srcdir: str, *, settings: Settings, engine: Engine) -> BuildState:
+    """Start the state of the project at *srcdir* (on ``config-inited``)."""
+    _STATES[srcdir] = state = BuildState(settings=settings, engine=engine)
+    return state
 
 
 def get_state(srcdir: str) -> BuildState:

@@ -1,0 +1,221 @@
+"""The records that flow through the extension, their statuses, and their one JSON form (pure).
+
+Data flows one way: a :class:`~source_anchors.core.target.Target` resolves to a
+:class:`Location`; compared with the lock's :class:`LockRecord` it gives an :class:`Outcome`;
+the Sphinx glue wraps that in an :class:`AnchorRecord` (page, line, label) for the domain,
+the report and the generated pages. Every conversion to and from JSON is a method here:
+the lock, the resolution cache and the report use nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .subtypes import Subtype
+from .target import Target
+
+#: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
+Uses = tuple[tuple[str, str], ...]
+
+
+class Status(StrEnum):
+    """An anchor's status compared with the lock (``error``: it could not be checked)."""
+
+    ok = "ok"
+    moved = "moved"
+    changed = "changed"
+    missing = "missing"
+    new = "new"
+    error = "error"
+
+    @property
+    def drifted(self) -> bool:
+        """Whether the anchor no longer matches the lock (``moved``, ``changed`` or ``missing``)."""
+        return self in (Status.moved, Status.changed, Status.missing)
+
+    @property
+    def failed(self) -> bool:
+        """Whether the anchor is a problem for ``check`` (drifted, or not checkable)."""
+        return self.drifted or self is Status.error
+
+
+def line_range(start: int, end: int) -> str:
+    """``Lstart–Lend`` (``Lstart`` for one line): the one way a range is written, en dash included."""
+    return f"L{start}" if start == end else f"L{start}–L{end}"
+
+
+def _uses(raw: Any) -> Uses:
+    """Uses from their JSON form (a ``{path: blob}`` object)."""
+    if not isinstance(raw, Mapping):
+        raise TypeError("'uses' must map paths to blob ids")
+    return tuple(sorted((str(path), str(blob)) for path, blob in raw.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a target resolves in a pinned tree: file, 1-based inclusive lines, content hashes."""
+
+    path: str
+    start: int
+    end: int
+    #: griffe's kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``.
+    kind: str
+    #: sha256 of the lines, joined with ``\n``.
+    sha256: str
+    #: git blob id of the whole file.
+    blob: str
+    uses: Uses = ()
+
+    @property
+    def whole_file(self) -> bool:
+        """Whether the location is a whole module (linked without a line fragment)."""
+        return self.kind == "module"
+
+    def describe(self) -> str:
+        """``path:Lstart–Lend``, or the bare path of a whole module."""
+        return self.path if self.whole_file else f"{self.path}:{line_range(self.start, self.end)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolution cache's form."""
+        return {"path": self.path, "start": self.start, "end": self.end, "kind": self.kind,
+                "sha256": self.sha256, "blob": self.blob, "uses": dict(self.uses)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Location:
+        """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that."""
+        return cls(path=str(raw["path"]), start=int(raw["start"]), end=int(raw["end"]), kind=str(raw["kind"]),
+                   sha256=str(raw["sha256"]), blob=str(raw["blob"]), uses=_uses(raw.get("uses", {})))
+
+
+def resolution_to_json(result: Location | str) -> dict[str, Any]:
+    """The resolution cache's entry: a location, or ``{"missing": why}`` for a failure."""
+    return {"missing": result} if isinstance(result, str) else result.to_json()
+
+
+def resolution_from_json(entry: Any) -> Location | str | None:
+    """Read :func:`resolution_to_json`'s form; None when *entry* is not that."""
+    if not isinstance(entry, Mapping):
+        return None
+    if "missing" in entry:
+        return str(entry["missing"])
+    try:
+        return Location.from_json(entry)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class LockRecord:
+    """What the lock remembers of one (repository, target key)."""
+
+    commit: str
+    path: str
+    start: int
+    end: int
+    sha256: str
+    blob: str
+    #: Blob ids of the other files the resolution read, so they too vouch for a distribution.
+    uses: Uses = ()
+
+    @classmethod
+    def at(cls, commit: str, location: Location) -> LockRecord:
+        """The record that locks *location* at *commit*."""
+        return cls(commit=commit, path=location.path, start=location.start, end=location.end,
+                   sha256=location.sha256, blob=location.blob, uses=location.uses)
+
+    def describe(self) -> str:
+        """``path:Lstart–Lend``."""
+        return f"{self.path}:{line_range(self.start, self.end)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The lock file's form (``uses`` only when the resolution read other files)."""
+        data: dict[str, Any] = {"commit": self.commit, "path": self.path, "start": self.start, "end": self.end,
+                                "sha256": self.sha256, "blob": self.blob}
+        if self.uses:
+            data["uses"] = dict(self.uses)
+        return data
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> LockRecord:
+        """Read :meth:`to_json`'s form (validated by the lock reader first)."""
+        return cls(commit=raw["commit"], path=raw["path"], start=raw["start"], end=raw["end"],
+                   sha256=raw["sha256"], blob=raw["blob"], uses=_uses(raw.get("uses", {})))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of checking one target text against its pin and the lock."""
+
+    #: The target as written (stripped); :attr:`name` is its canonical form when it parsed.
+    text: str
+    status: Status
+    message: str = ""
+    #: The warning subtype when the outcome is a problem to report.
+    subtype: Subtype | None = None
+    target: Target | None = None
+    commit: str | None = None
+    location: Location | None = None
+    locked: LockRecord | None = None
+    permalink: str | None = None
+    #: For ``missing``: why the target did not resolve (kept in the resolution cache).
+    resolve_error: str | None = None
+    #: Whether the location (or the failure) was computed now, not read from the resolution cache.
+    fresh: bool = False
+
+    @property
+    def name(self) -> str:
+        """``repo:key`` when the target parsed, else the text as written."""
+        return str(self.target) if self.target is not None else self.text
+
+    def change(self) -> str:
+        """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
+        old = self.locked.describe() if self.locked else "(not locked)"
+        new = self.location.describe() if self.location else "(gone)"
+        return f"{old} → {new}"
+
+    def where(self) -> str:
+        """``path:Lstart–Lend@short-sha`` as printed after a label (empty when unresolved)."""
+        if self.location is None:
+            return ""
+        return f"{self.location.describe()}@{(self.commit or '')[:7]}"
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorRecord:
+    """One anchor occurrence in the book: where it is written, and what checking it gave."""
+
+    doc: str
+    line: int
+    #: The node id (``sa-<n>``, counted per page), for back links.
+    id: str
+    label: str
+    outcome: Outcome
+
+    @property
+    def status(self) -> Status:
+        """The outcome's status."""
+        return self.outcome.status
+
+    @property
+    def order(self) -> tuple[str, int, int]:
+        """Sort key: page, line, reading order."""
+        return self.doc, self.line, int(self.id.rpartition("-")[2])
+
+    def to_check_json(self) -> dict[str, Any]:
+        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place."""
+        out = self.outcome
+        return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
+                "target": out.name, "old": out.locked.describe() if out.locked else None,
+                "new": out.location.describe() if out.location else None, "permalink": out.permalink,
+                "message": out.message}
+
+    def to_json(self) -> dict[str, Any]:
+        """The report's form (``source-anchors.json``): one object per occurrence."""
+        out, loc = self.outcome, self.outcome.location
+        return {"doc": self.doc, "line": self.line, "label": self.label, "target": out.name,
+                "repo": out.target.repo if out.target else None, "commit": out.commit,
+                "path": loc.path if loc else None, "start": loc.start if loc else None,
+                "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value}

@@ -1,0 +1,57 @@
+"""The kinds of problem the extension reports: one warning subtype each (no Sphinx).
+
+Every core exception and every drift status names one of these; the Sphinx glue emits it as the
+warning ``source-anchors.<subtype>``, so ``suppress_warnings = ["source-anchors.moved"]`` silences
+exactly one kind. The docstrings below are the manual's table of diagnostics (read with
+``sphinx.pycode.ModuleAnalyzer``): keep each one a complete sentence for the author.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+WARNING_TYPE = "source-anchors"
+
+
+class Subtype(StrEnum):
+    """Subtypes of the ``source-anchors`` warning."""
+
+    moved = "moved"
+    """The anchored lines are unchanged but now stand at another path or line range than the lock
+    records. Check that the prose still fits, then run ``python -m source_anchors update``."""
+
+    changed = "changed"
+    """The anchored lines differ from what the lock records. The message shows a short diff when
+    the previously pinned tree is cached. Re-read the code, fix the prose, then ``python -m source_anchors update``."""
+
+    missing = "missing"
+    """The symbol no longer exists, or the match text occurs on no line or on several lines of the
+    symbol. The message names the closest existing names or the matching lines."""
+
+    new = "new"
+    """A locked build (``CI=true`` or ``source_anchors_locked = True``) met an anchor the lock does
+    not record. Run ``python -m source_anchors update`` and commit the lock."""
+
+    target = "target"
+    """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
+    unknown repository name."""
+
+    source = "source"
+    """The pinned tree could not be obtained from any configured source (cache, git, distribution);
+    the message names each source tried and why it failed."""
+
+    unverified = "unverified"
+    """A file from a distribution is not proven identical to the pinned commit: its git blob id
+    differs from, or is absent in, the lock and the committed tree listing."""
+
+    upstream = "upstream"
+    """An upstream file the anchor needs cannot be read statically: a syntax error, bytes that are
+    not UTF-8, or a file above ``source_anchors_max_file_bytes``."""
+
+    config = "config"
+    """A configuration value or the lock file is invalid; the message names the value or the file
+    and line."""
+
+    reproduced = "reproduced"
+    """The book's literal blocks reproduce more upstream lines of real content than
+    ``source_anchors_reproduced_lines_max`` allows."""

@@ -1,0 +1,90 @@
+"""What a reader sees of an anchor: the inline chip, the card, the hover text (docutils nodes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+
+from ..core.records import AnchorRecord, Status
+
+
+class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
+    """A linked chip: a reference whose HTML also carries the location (``sa_location``).
+
+    The doctree holds just the reference and its label, as a plain link would: a
+    chapter has hundreds of chips, and every node more is walked by each transform,
+    pickled and indexed for search. The HTML writer adds the label and location
+    spans (:func:`visit_anchor_html`); other builders treat it as a reference.
+    """
+
+
+def visit_anchor_html(self: Any, node: anchor_reference) -> None:
+    """``<a …><span class="sa-label">`` (the label follows as the node's text)."""
+    atts = {"class": "reference external", "href": node["refuri"]}
+    if node.get("reftitle"):
+        atts["title"] = node["reftitle"]
+    self.body.append(self.starttag(node, "a", "", **atts) + '<span class="sa-label">')
+
+
+def depart_anchor_html(self: Any, node: anchor_reference) -> None:
+    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``."""
+    where = node.get("sa_location")
+    self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
+
+
+def tooltip(record: AnchorRecord) -> str:
+    """Hover text: repo, path, lines, short commit; plus the status when it is not ok."""
+    out = record.outcome
+    if out.location is None or out.target is None:
+        return f"{out.status}: {out.message}"
+    text = f"{out.target.repo} · {out.location.describe()} @ {(out.commit or '')[:7]}"
+    if out.status not in (Status.ok, Status.new):
+        text += f" · {out.status}"
+    return text
+
+
+def _classes(record: AnchorRecord) -> list[str]:
+    return ["sa-anchor", f"sa-{record.status}"]
+
+
+def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
+    """The inline node of a ``{src}`` role: a linked chip, or plain text when there is no link."""
+    out = record.outcome
+    node: nodes.Element
+    if out.permalink:
+        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=tooltip(record),
+                                classes=_classes(record))
+        if out.location is not None:
+            node["sa_location"] = out.where()
+        node["ids"] = [record.id]
+        return node
+    node = nodes.inline(rawtext, "", classes=_classes(record))
+    node["reftitle"] = tooltip(record)
+    node += nodes.inline("", record.label, classes=["sa-label"])
+    if out.location is not None:
+        node += nodes.inline("", out.where(), classes=["sa-where"])
+    node["ids"] = [record.id]
+    return node
+
+
+def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
+    """The block node of a ``source-anchor`` directive: title link, repo@commit, path and lines."""
+    out = record.outcome
+    node = nodes.container(classes=["sa-card", *(_classes(record)[1:]), *extra_classes])
+    node["ids"] = [record.id]
+    title = nodes.paragraph(classes=["sa-card-title"])
+    if out.permalink:
+        title += nodes.reference("", record.label, refuri=out.permalink, reftitle=tooltip(record))
+    else:
+        title += nodes.Text(record.label)
+    node += title
+    meta = nodes.paragraph(classes=["sa-card-meta"])
+    if out.location is not None and out.target is not None:
+        meta += nodes.literal("", f"{out.target.repo}@{(out.commit or '')[:7]}")
+        meta += nodes.Text(" · ")
+        meta += nodes.literal("", out.location.describe())
+    else:
+        meta += nodes.Text(f"{out.status}: {out.message}")
+    node += meta
+    return node
