@@ -187,7 +187,9 @@ def outer():
         pytest.param(IF_CHAIN, "elif a == 1:", "elif a == 1:", 'r = "one"', id="elif"),
         pytest.param(IF_CHAIN, "elif a == 0:", "elif a == 0:", 'r = "zero"', id="second-elif"),
         pytest.param(IF_CHAIN, "else:", "else:", 'r += "?"', id="if-else"),
-        pytest.param(IF_CHAIN, "# zero is special", "elif a == 0:", 'r = "zero"', id="comment-in-elif-body"),
+        # A comment line that no statement holds is its own span (issue 13: it anchored the clause or function).
+        pytest.param(IF_CHAIN, "# zero is special", "# zero is special", "# zero is special",
+                     id="comment-in-elif-body"),
         # for / while and their else.
         pytest.param(LOOPS, "for item in items:", "for item in items:", "break", id="for"),
         pytest.param(LOOPS, "# for-else", "# for-else", "log(item)", id="for-else"),

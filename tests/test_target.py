@@ -156,8 +156,16 @@ def test_error_message_quotes_the_text() -> None:
         # An empty label falls back to the target.
         ("<pkg.a>", ("pkg.a", "pkg.a")),
         ("   <pkg.a>", ("pkg.a", "pkg.a")),
-        # The last '<' opens the target; earlier ones are part of the label.
-        ("a < b <pkg.a>", ("a < b", "pkg.a")),
+        # Sphinx's convention (issue 13): the first unescaped '<' opens the target, which may hold
+        # '<' and '>'; a '<' in the label is written '\<' (docutils marks it with NUL, MyST keeps the backslash).
+        ("a < b <pkg.a>", ("a", "b <pkg.a")),
+        ("a \x00< b <pkg.a>", ("a < b", "pkg.a")),
+        ("a \\< b <pkg.a>", ("a < b", "pkg.a")),
+        ("conv <pkg.mod.f::{'pk': <IntConverter>", ("conv", "pkg.mod.f::{'pk': <IntConverter")),
+        ("f <pkg.f::if 0 <= i < n:>", ("f", "pkg.f::if 0 <= i < n:")),
+        ("pkg.f::if 0 <= index < self.layer_count:", ("pkg.f::if 0 <= index < self.layer_count:",) * 2),
+        ("pkg.f::?P\\<exponent1>", ("pkg.f::?P<exponent1>", "pkg.f::?P<exponent1>")),
+        ("pkg.f::?P\x00<exponent1>", ("pkg.f::?P<exponent1>", "pkg.f::?P<exponent1>")),
         # A '<' without a closing '>' at the end is no target.
         ("x < y", ("x < y", "x < y")),
         ("<pkg.a> trailing", ("<pkg.a> trailing", "<pkg.a> trailing")),

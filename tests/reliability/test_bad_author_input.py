@@ -113,12 +113,29 @@ SYMBOLS = _symbols()
 LINES = {file: text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") for file, text in FILES.items()}
 
 
+def _split(text: str) -> tuple[str, str]:
+    """Role text ``label <target>`` as (label, target), both stripped; a bare target is its own label.
+
+    Sphinx's convention for reference roles, restated: the label is at least one character and
+    ends at the first ``<`` that is not backslash-escaped; the target runs to the final ``>``.
+    An empty label (``<target>``) is the target.
+    """
+    stripped = text.strip()
+    marked = stripped.replace("\\<", "\x00\x00")  # an escaped '<' never opens the target (same length)
+    for index, char in enumerate(marked):
+        if char == "<" and index > 0 and marked.endswith(">") and marked[:index].strip():
+            label = stripped[:index].replace("\\<", "<").strip()
+            return label, stripped[index + 1:-1].replace("\\<", "<").strip()
+    if stripped.startswith("<") and stripped.endswith(">"):
+        target = stripped[1:-1].replace("\\<", "<").strip()
+        return target, target
+    plain = stripped.replace("\\<", "<")
+    return plain, plain
+
+
 def _split_label(text: str) -> str:
     """The target part of role text ``label <target>`` (the whole text when there is no label)."""
-    stripped = text.strip()
-    if stripped.endswith(">") and "<" in stripped:
-        return stripped[:-1].rpartition("<")[2].strip()
-    return stripped
+    return _split(text)[1]
 
 
 def oracle(text: str, *, default_repo: str) -> str:
@@ -382,11 +399,8 @@ def expected_label(case: Case) -> str:
             return argument.strip()
         caption = parsed.options.get("caption")
         return str(caption or (parsed.arguments[0] if parsed.arguments else "")).strip()
-    text = case.content().strip().replace("\0", "\ufffd")
-    if text.endswith(">") and "<" in text:
-        label, _, target = text[:-1].rpartition("<")
-        return label.strip() or target.strip()
-    return text
+    label, target = _split(case.content().replace("\0", "\ufffd"))
+    return label or target
 
 
 def expected_target(p: Placed) -> str:

@@ -85,7 +85,8 @@ class Options:
              "a page overrides it with 'source-repo' in its front matter."))
     locked: bool = field(
         default=False, metadata=_meta(types=(bool,), check=_anything,
-        help="Treat anchors missing from the lock as errors (also on when the environment has CI=true)."))
+        help="Treat anchors missing from the lock as errors and make the build fail on any anchor that does not "
+             "match the lock (also on when the environment sets CI to anything but '', 0, false or no)."))
     lock_file: str = field(
         default="source-anchors.lock", metadata=_meta(types=(str,), check=_string,
         help="Lock file path, relative to the directory of conf.py."))
@@ -224,9 +225,13 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
     )
 
 
+#: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).
+CI_OFF = ("", "0", "false", "no")
+
+
 def ci_locked(environ: Mapping[str, str]) -> bool:
-    """Whether the environment asks for a locked build (``CI=true``)."""
-    return environ.get("CI", "").lower() == "true"
+    """Whether the environment asks for a locked build: ``CI`` set to anything but ``""``/``0``/``false``/``no``."""
+    return environ.get("CI", "").strip().lower() not in CI_OFF
 
 
 def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:

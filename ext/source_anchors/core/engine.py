@@ -14,9 +14,10 @@ from .caches import ResolutionCache
 from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
+from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status
 from .resolve import Resolver
-from .sources import Tree, TreeCache, parse_listing
+from .sources import Tree, TreeCache, content_key
 from .subtypes import Subtype
 from .target import Target, parse_target
 from .textlines import decode_source, split_lines
@@ -32,11 +33,11 @@ class Engine:
     def __init__(self, settings: Settings, *, lock: Lock | None = None) -> None:
         self.settings = settings
         self.lock = lock if lock is not None else read_lock(settings.lock_path)
+        #: Whether the lock file existed when the engine started (a locked build without one says so once).
+        self.lock_exists = lock is not None or settings.lock_path.exists()
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
         self.resolutions = ResolutionCache(settings.cache_dir)
-        self._trees: dict[str, Tree | SourceError] = {}
-        self._resolvers: dict[str, Resolver] = {}
-        self._listings: dict[str, dict[str, str]] = {}
+        self.pinned = PinnedTrees(settings, self.cache, self.lock)
         #: Anchors resolved by parsing, and anchors answered by the resolution cache, in this process.
         self.stats = {"resolved": 0, "cached": 0}
 
@@ -45,63 +46,37 @@ class Engine:
         """The pinned repositories by name (the settings', overrides applied)."""
         return self.settings.repos
 
-    # -- trees ---------------------------------------------------------------
-
     def tree(self, repo: str) -> Tree:
-        """The pinned tree of *repo*, obtained once (a failure is remembered too).
-
-        A distribution's tree vouches for each file it serves with the blob ids that the
-        pin's listing and the lock record for the commit.
-        """
-        if repo not in self._trees:
-            try:
-                tree = self.cache.get(self.pins[repo])
-                if tree.method == "dist":
-                    pin = self.pins[repo]
-                    tree = tree.vouched(pin.name, {**self.lock.blobs_for(repo, pin.commit),
-                                                   **self._listing(repo, tree)})
-                self._trees[repo] = tree
-            except SourceError as error:
-                self._trees[repo] = error
-        found = self._trees[repo]
-        if isinstance(found, SourceError):
-            raise found
-        return found
+        """The pinned tree of *repo* (see :meth:`PinnedTrees.tree`)."""
+        return self.pinned.tree(repo)
 
     def listing(self, repo: str) -> dict[str, str]:
-        """Every file of the pinned commit with its blob id, as far as it is known."""
-        return self._listing(repo, None)
-
-    def _listing(self, repo: str, tree: Tree | None) -> dict[str, str]:
-        if repo not in self._listings:
-            pin = self.pins[repo]
-            if pin.listing is not None:
-                listing = parse_listing(pin.listing.read_text("utf-8"))
-            else:
-                tree = tree or self.tree(repo)
-                listing = dict(tree.listing) if tree.listing is not None else {}
-            self._listings[repo] = listing
-        return self._listings[repo]
+        """Every file of *repo*'s pinned commit with its blob id, as far as it is known."""
+        return self.pinned.listing(repo)
 
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
-        if repo not in self._resolvers:
-            self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
-                                             max_file_bytes=self.settings.max_file_bytes)
-        return self._resolvers[repo]
+        return self.pinned.resolver(repo)
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far."""
-        return sum(resolver.modules_parsed for resolver in self._resolvers.values())
+        return self.pinned.modules_parsed()
 
     # -- checking ------------------------------------------------------------
 
-    def check_text(self, text: str, *, default_repo: str | None) -> Outcome:
-        """Parse a target as an author wrote it, then :meth:`check` it."""
+    def check_text(self, text: str, *, default_repo: str | None, default_from: str | None = None) -> Outcome:
+        """Parse a target as an author wrote it, then :meth:`check` it.
+
+        *default_from* says where *default_repo* came from (for the message when it is unknown).
+        """
         try:
             target = parse_target(text, default_repo=default_repo)
         except TargetError as error:
             return Outcome(text.strip(), Status.error, message=str(error), subtype=error.subtype)
+        if target.defaulted and default_from and target.repo not in self.pins:
+            return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
+                           message=f"unknown repository {target.repo!r} named by {default_from}, for {target}; "
+                                   f"configured: {', '.join(sorted(self.pins)) or 'none'}")
         return self.check(target)
 
     def check(self, target: Target) -> Outcome:
@@ -119,16 +94,19 @@ class Engine:
             return Outcome(name, Status.missing, message=f"missing: {target}: {error}", subtype=error.subtype,
                            target=target, commit=pin.commit, locked=locked, resolve_error=str(error),
                            fresh=self.stats["cached"] == cached_before)
+        except SourceError as error:
+            return Outcome(name, Status.error, message=str(error), subtype=error.subtype, target=target,
+                           commit=pin.commit, locked=locked, group=f"repository {pin.name}")
         except SourceAnchorsError as error:
-            message = str(error) if isinstance(error, SourceError) or error.subtype is Subtype.unverified \
-                else f"{target}: {error}"
+            message = str(error) if error.subtype is Subtype.unverified else f"{target}: {error}"
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
-                           commit=pin.commit)
+                           commit=pin.commit, locked=locked)
         status = _status(locked, location)
         message, subtype = self._verdict(status, target, location, locked)
         whole = location.whole_file
+        group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
-                       location=location, locked=locked,
+                       location=location, locked=locked, group=group,
                        permalink=pin.permalink(location.path, None if whole else location.start,
                                                None if whole else location.end),
                        fresh=self.stats["cached"] == cached_before)
@@ -139,6 +117,10 @@ class Engine:
         if status is Status.ok:
             return f"ok: {target} at {location.describe()}", None
         if status is Status.new and self.settings.locked:
+            if not self.lock_exists:
+                return (f"new: {target} at {location.describe()} is not in {self.settings.lock_path.name} and this "
+                        f"build is locked: the lock file {self.settings.lock_path} does not exist; "
+                        f"run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
             return (f"new: {target} at {location.describe()} is not in {self.settings.lock_path.name} and this "
                     f"build is locked; run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
@@ -155,14 +137,15 @@ class Engine:
         if isinstance(cached, str):
             self.stats["cached"] += 1
             raise ResolveError(cached)
+        resolver = self.resolver(target.repo)  # a tree that cannot be obtained resolves nothing
         self.stats["resolved"] += 1
-        return self.resolver(target.repo).resolve(target.path, target.match)
+        return resolver.resolve(target.path, target.match)
 
     def _diff(self, target: Target, location: Location, record: LockRecord | None) -> str:
         """A short diff from the previously locked lines, when that tree is cached."""
         assert record is not None
         pin = self.pins[target.repo]
-        old_tree = self.cache.cached(pin.url, record.commit)
+        old_tree = self.cache.cached(pin.url, record.commit, content=content_key(pin))
         if old_tree is None or not old_tree.has(record.path):
             return ""
         try:
@@ -226,4 +209,5 @@ def _status(record: LockRecord | None, location: Location) -> Status:
         return Status.changed
     same = (record.path, record.start, record.end) == (location.path, location.start, location.end)
     return Status.ok if same else Status.moved
+
 

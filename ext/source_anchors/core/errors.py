@@ -39,6 +39,10 @@ class SourceError(SourceAnchorsError):
     subtype = Subtype.source
 
 
+class PinError(SourceError):
+    """The pin itself is wrong (an annotated tag's object id for a commit): no other source is tried."""
+
+
 class CommandError(SourceError):
     """A subprocess (git or pip) is missing, timed out, or exited non-zero."""
 

@@ -54,7 +54,7 @@ def _uses(raw: Any) -> Uses:
     return tuple(sorted((str(path), str(blob)) for path, blob in raw.items()))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Location:
     """Where a target resolves in a pinned tree: file, 1-based inclusive lines, content hashes."""
 
@@ -107,7 +107,7 @@ def resolution_from_json(entry: Any) -> Location | str | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LockRecord:
     """What the lock remembers of one (repository, target key)."""
 
@@ -145,7 +145,7 @@ class LockRecord:
                    sha256=raw["sha256"], blob=raw["blob"], uses=_uses(raw.get("uses", {})))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Outcome:
     """The result of checking one target text against its pin and the lock."""
 
@@ -164,6 +164,9 @@ class Outcome:
     resolve_error: str | None = None
     #: Whether the location (or the failure) was computed now, not read from the resolution cache.
     fresh: bool = False
+    #: Set when the problem is not this anchor's but shared by many (a repository that cannot be
+    #: obtained, a missing lock file): one warning per group names the cause and the anchors it affects.
+    group: str | None = None
 
     @property
     def name(self) -> str:
@@ -173,7 +176,10 @@ class Outcome:
     def change(self) -> str:
         """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
         old = self.locked.describe() if self.locked else "(not locked)"
-        new = self.location.describe() if self.location else "(gone)"
+        if self.location is not None:
+            new = self.location.describe()
+        else:
+            new = "(not checked)" if self.status is Status.error else "(gone)"
         return f"{old} → {new}"
 
     def where(self) -> str:
@@ -183,7 +189,7 @@ class Outcome:
         return f"{self.location.describe()}@{(self.commit or '')[:7]}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AnchorRecord:
     """One anchor occurrence in the book: where it is written, and what checking it gave."""
 

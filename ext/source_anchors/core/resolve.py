@@ -117,7 +117,8 @@ class Resolver:
             shown = ", ".join(str(n) for n in hits[:10]) + (", …" if len(hits) > 10 else "")
             raise ResolveError(f"{path}: match text {match!r} occurs on {len(hits)} lines of {where} "
                                f"(lines {shown}); give text found on exactly one line")
-        span = statements.statement_span(self.files.region(file, start, end), hits[0], lines)
+        column = lines[hits[0] - 1].find(match)
+        span = statements.statement_span(self.files.region(file, start, end), hits[0], lines, column)
         if span is None:
             return hits[0], hits[0]
         return span

@@ -25,8 +25,9 @@ from . import proc
 from .archive import blob_id, unpack
 from .config import RepoPin
 from .dist import download_wheel
-from .errors import GitError, SourceError, UnverifiedError, UpstreamFileError
+from .errors import GitError, PinError, SourceError, UnverifiedError, UpstreamFileError
 from .licences import is_root_licence
+from .lock import current_umask
 
 #: Bump when the exported layout or meta.json changes shape.
 CACHE_FORMAT = 1
@@ -99,7 +100,7 @@ class Tree:
         if expected != actual:
             raise UnverifiedError(
                 f"{path} from {self.dist} differs from {self.pin_name}@{short}: "
-                f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {self.root.parent.name} "
+                f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {self.root.parent} "
                 "is reused until you delete it")
 
     def has(self, path: str) -> bool:
@@ -114,6 +115,11 @@ def cache_key(url: str, commit: str) -> str:
     return f"{slug}-{digest}-{commit}"
 
 
+def content_key(pin: RepoPin) -> str:
+    """What decides an export's content besides (URL, commit): the package directories, the distribution."""
+    return json.dumps([sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None])
+
+
 class TreeCache:
     """Pinned trees in a cache directory shared by processes and builds."""
 
@@ -123,14 +129,20 @@ class TreeCache:
         #: How many exports this object performed (for tests and reports).
         self.exports = 0
 
-    def cached(self, url: str, commit: str) -> Tree | None:
-        """The complete cached tree for (url, commit), without any git or network call."""
+    def cached(self, url: str, commit: str, *, content: str | None = None) -> Tree | None:
+        """The complete cached tree for (url, commit), without any git or network call.
+
+        With *content* (see :func:`content_key`), only a tree exported for the same packages
+        and distribution: a tree exported for another configuration is not this pin's.
+        """
         place = self.root / "trees" / cache_key(url, commit)
         try:
             meta = json.loads((place / "meta.json").read_text("utf-8"))
         except (OSError, ValueError):
             return None
         if meta.get("format") != CACHE_FORMAT or meta.get("commit") != commit:
+            return None
+        if content is not None and meta.get("content") != content:
             return None
         return Tree(root=place / "files", url=url, commit=commit, method=meta["method"],
                     dist=meta.get("dist"), blobs=meta["blobs"], listing=meta.get("listing"),
@@ -141,7 +153,7 @@ class TreeCache:
         attempts: list[str] = []
         for kind in pin.sources:
             if kind == "cache":
-                tree = self.cached(pin.url, pin.commit)
+                tree = self.cached(pin.url, pin.commit, content=content_key(pin))
                 if tree is not None:
                     return tree
                 attempts.append("cache: no exported tree yet")
@@ -152,6 +164,8 @@ class TreeCache:
             exporter = _export_git if kind == "git" else _export_dist
             try:
                 return self._populate(pin, partial(exporter, pin, timeout=self.timeout))
+            except PinError:
+                raise  # the pin itself is wrong: another source would only hide it
             except SourceError as error:
                 attempts.append(f"{kind}: {error}")
         raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.url}); tried "
@@ -164,14 +178,15 @@ class TreeCache:
         (self.root / "locks").mkdir(parents=True, exist_ok=True)
         try:
             with FileLock(str(self.root / "locks" / f"{key}.lock"), timeout=self.timeout * 2):
-                tree = self.cached(pin.url, pin.commit)
+                tree = self.cached(pin.url, pin.commit, content=content_key(pin))
                 if tree is not None:  # another process exported it while we waited
                     return tree
                 self._remove_leftovers(key)
                 staging = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=self._tmp()))
+                os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it private; the cache is shared
                 try:
                     meta = export(staging / "files")
-                    meta.update(format=CACHE_FORMAT, url=pin.url, commit=pin.commit)
+                    meta.update(format=CACHE_FORMAT, url=pin.url, commit=pin.commit, content=content_key(pin))
                     (staging / "meta.json").write_text(json.dumps(meta, sort_keys=True), "utf-8")
                     final = self.root / "trees" / key
                     final.parent.mkdir(parents=True, exist_ok=True)
@@ -181,7 +196,7 @@ class TreeCache:
                     shutil.rmtree(staging, ignore_errors=True)
         except Timeout as error:
             raise SourceError(f"another build holds the cache lock for {key} for too long") from error
-        tree = self.cached(pin.url, pin.commit)
+        tree = self.cached(pin.url, pin.commit, content=content_key(pin))
         if tree is None:
             raise SourceError(f"the export of {key} did not produce a readable tree")
         return tree
@@ -222,6 +237,11 @@ def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
             g("config", key, value)
         g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
           "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
+        kind = g("cat-file", "-t", pin.commit).decode().strip()
+        if kind != "commit":
+            peeled = g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}").decode().strip()
+            raise PinError(f"{pin.name}: 'commit' {pin.commit} is an annotated tag object, not a commit; "
+                           f"pin the commit it points to: {peeled}")
         listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
         need = {path: blob for path, (mode, blob) in listing.items()
                 if mode in _REGULAR_MODES and wanted(path, pin)}
@@ -303,6 +323,26 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
     files.mkdir(parents=True)
     unpacked = unpack(archives[0], files)
     shutil.rmtree(download, ignore_errors=True)
-    return {"method": "dist", "dist": f"{pin.dist} ({archives[0].name})", "blobs": unpacked.blobs,
+    blobs = _onto_package_dirs(unpacked.blobs, files, pin)
+    return {"method": "dist", "dist": f"{pin.dist} ({archives[0].name})", "blobs": blobs,
             "refused": unpacked.refused, "listing": None}
+
+
+def _onto_package_dirs(blobs: Mapping[str, str], files: Path, pin: RepoPin) -> dict[str, str]:
+    """Move a wheel's top-level packages to the configured package directories (``click/`` to ``src/click/``).
+
+    A wheel holds ``pkg/`` at its root whatever the repository's layout; the paths must be the
+    repository's for links and for the blob ids of the commit to vouch for them.
+    """
+    moved = dict(blobs)
+    for package in pin.packages:
+        top = package.rsplit("/", 1)[-1]
+        if package == top or not any(path.startswith(top + "/") for path in blobs):
+            continue
+        target = files.joinpath(*PurePosixPath(package).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.rename(files / top, target)
+        moved = {(package + path[len(top):] if path.startswith(top + "/") else path): blob
+                 for path, blob in moved.items()}
+    return moved
 

@@ -5,6 +5,14 @@ definition's span starts at its first decorator. When the line is in the header
 of a clause (``if``/``elif``/``else``, ``for``/``while`` and their ``else``,
 ``with``, ``try``/``except``/``else``/``finally``, ``case``), the span is that
 clause: its header and its own body, not the rest of the chain.
+
+Two refinements settle what the rule alone would not:
+
+- A line holding only a comment that no statement holds (a comment in a body,
+  not inside a bracketed expression or a header) is its own span.
+- When a line holds several statements (``if x: y = 1; z = 2``), the statement
+  that holds the match text's first character is chosen (the ``if`` clause for
+  ``if x``, ``z = 2`` for ``z =``).
 """
 
 from __future__ import annotations
@@ -26,28 +34,48 @@ def node_span(node: ast.stmt) -> Span:
     return start, node.end_lineno or node.lineno
 
 
-def innermost(body: Sequence[ast.stmt], line: int) -> ast.stmt | None:
-    """The innermost statement in *body* (recursively) whose span holds *line*."""
-    for node in body:
-        start, end = node_span(node)
-        if start <= line <= end:
-            for child_body in child_bodies(node):
-                deeper = innermost(child_body, line)
-                if deeper is not None:
-                    return deeper
-            return node
-    return None
+def innermost(body: Sequence[ast.stmt], line: int, column: int | None = None) -> ast.stmt | None:
+    """The innermost statement in *body* (recursively) whose span holds *line*.
+
+    With *column*, of the statements sharing *line* the one holding that column is chosen,
+    and a statement that starts on *line* after the column is not descended into.
+    """
+    holders = [node for node in body if node_span(node)[0] <= line <= node_span(node)[1]]
+    if not holders:
+        return None
+    node = holders[0]
+    if column is not None and len(holders) > 1:
+        node = next((n for n in holders if _holds(n, line, column)), node)
+    for child_body in child_bodies(node):
+        deeper = innermost(child_body, line, column)
+        if deeper is not None:
+            if column is not None and _starts_after(deeper, line, column):
+                break  # the column is in the header, before a statement on the same line
+            return deeper
+    return node
 
 
-def statement_span(tree: ast.Module, line: int, lines: Sequence[str]) -> Span | None:
+def _holds(node: ast.stmt, line: int, column: int) -> bool:
+    start = (node_span(node)[0], 0) if node_span(node)[0] < node.lineno else (node.lineno, node.col_offset)
+    return start <= (line, column) < (node.end_lineno or node.lineno, node.end_col_offset or 0)
+
+
+def _starts_after(node: ast.stmt, line: int, column: int) -> bool:
+    return node_span(node)[0] == node.lineno == line and column < node.col_offset
+
+
+def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: int | None = None) -> Span | None:
     """Span of the statement or clause holding *line*; None outside any statement.
 
     *lines* are the file's lines (1-based via ``lines[n - 1]``), used to find
-    ``else:`` and ``finally:`` headers, which the ``ast`` does not locate.
+    ``else:`` and ``finally:`` headers, which the ``ast`` does not locate, and
+    comment lines. *column* is where the match text starts on the line.
     """
-    node = innermost(tree.body, line)
+    node = innermost(tree.body, line, column)
     if node is None:
         return None
+    if lines[line - 1].lstrip().startswith("#") and child_bodies(node) and line > _header_end(node):
+        return line, line  # a comment in a body, held by no statement of it
     for start, end in _clauses(node, lines):
         if start <= line <= end:
             return start, end
@@ -66,6 +94,16 @@ def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
     for case in getattr(node, "cases", []):
         bodies.append(case.body)
     return bodies
+
+
+def _header_end(node: ast.stmt) -> int:
+    """The last line of a compound statement's header expressions (its first line when it has none)."""
+    ends = [node.lineno]
+    for child in ast.iter_child_nodes(node):
+        end = getattr(child, "end_lineno", None)
+        if isinstance(end, int) and not isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+            ends.append(end)
+    return max(ends)
 
 
 def _end(body: Sequence[ast.stmt]) -> int:

@@ -32,6 +32,11 @@ class Subtype(StrEnum):
     """A locked build (``CI=true`` or ``source_anchors_locked = True``) met an anchor the lock does
     not record. Run ``python -m source_anchors update`` and commit the lock."""
 
+    lock = "lock"
+    """A locked build met anchors that do not match the lock (new, moved, changed, missing, or not
+    checkable). It exits non-zero even without ``-W``, as ``npm ci`` refuses a stale lock: review the
+    anchors the other warnings name, run ``python -m source_anchors update`` and commit the lock."""
+
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
     unknown repository name."""

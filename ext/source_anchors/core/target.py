@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import TargetError
 
@@ -22,6 +22,8 @@ class Target:
     repo: str
     path: str
     match: str | None = None
+    #: Whether the repository came from a default (front matter or configuration), not a prefix.
+    defaulted: bool = field(default=False, compare=False)
 
     @property
     def key(self) -> str:
@@ -70,14 +72,53 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     if bad:
         shown = "an empty part" if "" in bad else repr(bad[0])
         raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier")
-    return Target(repo=repo, path=path, match=match if sep else None)
+    return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
+
+
+#: ``label <target>`` as Sphinx's reference roles read it (``sphinx.util.docutils.ReferenceRole``):
+#: the label ends at the first ``<`` that is not backslash-escaped (docutils marks an escape with NUL).
+_EXPLICIT = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
+
+
+def escape_markers(text: str) -> str:
+    r"""Mark ``\<`` and ``\>`` as escaped the way docutils does (NUL before the character).
+
+    reStructuredText hands roles their text with escapes already marked; MyST hands over
+    the backtick content as written. Text that carries docutils' marks is left alone.
+    """
+    if "\x00" in text:
+        return text
+    return text.replace("\\<", "\x00<").replace("\\>", "\x00>")
+
+
+def _unescape(text: str) -> str:
+    """Drop docutils' escape marks (as ``docutils.utils.unescape`` does)."""
+    for mark in ("\x00 ", "\x00\n", "\x00"):
+        text = "".join(text.split(mark))
+    return text
 
 
 def split_label(text: str) -> tuple[str, str]:
-    """Split role text ``label <target>`` into (label, target); a bare target is its own label."""
-    stripped = text.strip()
-    if stripped.endswith(">") and "<" in stripped:
-        label, _, target = stripped[:-1].rpartition("<")
-        label = label.strip()
-        return (label or target.strip(), target.strip())
-    return stripped, stripped
+    r"""Split role text ``label <target>`` into (label, target); a bare target is its own label.
+
+    The convention of Sphinx's own roles: the label ends at the first ``<`` not written as ``\<``,
+    and the target runs to the final ``>``, so a match text may hold ``<`` and ``>`` freely
+    (``f <pkg.f::if a < b:>``). A bare target that holds ``<`` and ends in ``>`` must escape its
+    first ``<`` (``pkg.f::?P\<name>``). An empty label (``<pkg.f>``) falls back to the target.
+    *text* is docutils' escaped form or MyST's raw form (see :func:`escape_markers`).
+    """
+    marked = escape_markers(text.strip())
+    matched = _EXPLICIT.match(marked)
+    if matched:
+        label, target = _unescape(matched.group(1)).strip(), _unescape(matched.group(2)).strip()
+        return (label or target, target)
+    if marked.startswith("<") and marked.endswith(">"):
+        target = _unescape(marked[1:-1]).strip()
+        return target, target
+    plain = _unescape(marked)
+    return plain, plain
+
+
+def label_looks_like_target(label: str, target: str) -> bool:
+    """Whether an explicit *label* holds ``::``, as a target's match does: likely a ``<`` to escape."""
+    return label != target and "::" in label

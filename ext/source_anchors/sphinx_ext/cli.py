@@ -25,6 +25,7 @@ from ..core.config import PREFIX, SHA_RE
 from ..core.engine import Engine
 from ..core.errors import LockError
 from ..core.records import AnchorRecord, Status
+from . import cachecmd
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -41,6 +42,8 @@ def get_parser() -> argparse.ArgumentParser:
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
+    cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
+    cache.add_argument("action", choices=("info", "clear"))
     return parser
 
 
@@ -48,6 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
     args = get_parser().parse_args(argv)
     confdir = Path(args.confdir).resolve()
+    if args.command == "cache":
+        try:
+            root = cachecmd.cache_dir(confdir)
+        except Exception as error:  # conf.py is the author's code: any error is theirs to see
+            print(f"error: cannot read {confdir / 'conf.py'}: {error}", file=sys.stderr)
+            return 2
+        print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
+        return 0
     srcdir = Path(args.srcdir).resolve() if args.srcdir else confdir / "source"
     pins: dict[str, str] = {}
     for item in getattr(args, "pin", []):
@@ -68,8 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.markdown:
         print(markdown(records, pins))
     else:
-        for record in records:
-            print(_line(record))
+        for line in _lines(records):
+            print(line)
         print(_summary(records))
     return 1 if any(record.status.failed for record in records) else 0
 
@@ -105,23 +116,35 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[lis
     return sorted(records, key=lambda r: r.order), engine
 
 
-def _line(record: AnchorRecord) -> str:
-    out = record.outcome
-    text = f"{out.status:<8} {out.name}  {out.change()}  [{record.doc}:{record.line}]"
-    if out.status in (Status.changed, Status.missing, Status.error) and out.message:
-        detail = out.message.split("\n", 1)
-        if out.status is not Status.changed:
-            text += f"\n         {detail[0]}"
-        if len(detail) > 1:
-            text += "\n" + "\n".join("         " + line for line in detail[1].splitlines())
-    return text
+def _lines(records: list[AnchorRecord]) -> list[str]:
+    """One line per distinct target: status, target, where it is (``old → new`` when that changed), citations."""
+    by_target: dict[str, list[AnchorRecord]] = {}
+    for record in records:
+        by_target.setdefault(record.outcome.name, []).append(record)
+    lines = []
+    for name, cites in by_target.items():
+        out = cites[0].outcome
+        settled = out.status is Status.ok and out.location is not None
+        where = out.location.describe() if settled and out.location else out.change()
+        places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
+        text = f"{out.status:<8} {name}  {where}  [{f'{len(cites)}× ' if len(cites) > 1 else ''}{places}]"
+        if out.status in (Status.changed, Status.missing, Status.error) and out.message:
+            detail = out.message.split("\n", 1)
+            if out.status is not Status.changed:
+                text += f"\n         {detail[0]}"
+            if len(detail) > 1:
+                text += "\n" + "\n".join("         " + line for line in detail[1].splitlines())
+        lines.append(text)
+    return lines
 
 
 def _summary(records: list[AnchorRecord]) -> str:
     counts: dict[str, int] = defaultdict(int)
     for record in records:
         counts[record.status.value] += 1
-    return f"{len(records)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+    targets = len({record.outcome.name for record in records})
+    return (f"{len(records)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+            + f" ({targets} distinct target{'s' if targets != 1 else ''})")
 
 
 def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
@@ -155,15 +178,18 @@ def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool) -> in
         print(f"error: {error}", file=sys.stderr)
         return 2
     missing = [r for r in records if r.status in (Status.missing, Status.error)]
+    kept = {r.outcome.name for r in missing if r.outcome.locked is not None}
+    unlocked = {r.outcome.name for r in missing} - kept
     if as_json:
         print(json.dumps({"changes": [{"change": c, "target": f"{k[0]}:{k[1]}"} for c, k in changes],
                           "anchors": [r.to_check_json() for r in records]}, indent=2, ensure_ascii=False))
     else:
-        for record in records:
-            print(_line(record))
+        for line in _lines(records):
+            print(line)
         for change, (repo, key) in changes:
             print(f"{change:<8} {repo}:{key}")
         total = sum(len(recs) for recs in engine.lock.records.values())
         print(f"{engine.settings.lock_path.name}: {len(changes)} change(s), {total} record(s); "
-              f"{len(missing)} anchor(s) not locked")
+              f"{len(unlocked)} target(s) not locked" + (f", {len(kept)} that could not be checked keep their "
+                                                         "record" if kept else ""))
     return 1 if missing else 0

@@ -22,6 +22,8 @@ class SourceAnchorsDomain(Domain):
         "literals": {},     # docname -> [(line, text), ...]
         "ledgers": {},      # docname -> True: pages that render the ledger (rewritten on every build)
         "fingerprint": "",  # pins + lock + resolver version at the last full check
+        "stats": {},        # this build's work, summed over parallel readers (see count())
+        "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
     }
 
     @property
@@ -62,6 +64,12 @@ class SourceAnchorsDomain(Domain):
                     records[index] = dataclasses.replace(
                         record, outcome=dataclasses.replace(record.outcome, fresh=False))
 
+    def count(self, **work: int) -> None:
+        """Add to this build's figures (``resolved``, ``cached``, ``modules_parsed``)."""
+        stats = self.data.setdefault("stats", {})
+        for key, value in work.items():
+            stats[key] = stats.get(key, 0) + value
+
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
         for key in ("anchors", "literals", "ledgers"):
@@ -73,6 +81,7 @@ class SourceAnchorsDomain(Domain):
             for docname in docnames:
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]
+        self.count(**otherdata.get("stats", {}))  # a reader starts from zero (env-before-read-docs)
 
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[Any]:
         """No cross-references: the domain only collects."""

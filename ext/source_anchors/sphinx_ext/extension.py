@@ -13,12 +13,12 @@ from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
 from ..core.config import PREFIX, Options, option_default, settings_from
-from ..core.engine import Engine
+from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
-from . import docs, feedback, ledger
-from .diagnostics import LOGGER
+from ..core.records import Status
+from . import checks, docs, feedback, ledger, render
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype
 from .domain import SourceAnchorsDomain, get_domain
-from .render import anchor_reference, depart_anchor_html, visit_anchor_html
 from .roles import SourceAnchorDirective, SourceRole
 from .state import get_state, register
 
@@ -32,7 +32,7 @@ def setup(app: Sphinx) -> None:
         app.add_config_value(PREFIX + option.name, option_default(option), "env",
                              types=option.metadata["types"], description=option.metadata["help"])
     app.add_domain(SourceAnchorsDomain)
-    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html))
+    render.setup(app)
     app.add_role("src", SourceRole())
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)
@@ -43,6 +43,7 @@ def setup(app: Sphinx) -> None:
     app.connect("source-read", _source_read, priority=900)  # late: the text after other extensions' edits
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _collect_literals)
+    app.connect("env-before-read-docs", _start_reading)
     app.connect("env-updated", _env_updated)
     app.connect("build-finished", _write_report)
     app.add_css_file("source-anchors.css")
@@ -102,7 +103,8 @@ def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 
 def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
-    get_state(str(app.srcdir)).keep_page(docname, source[0])
+    rst = app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
+    get_state(str(app.srcdir)).keep_page(docname, source[0], rst=rst)
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -135,7 +137,14 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.data["fingerprint"] = state.fingerprint()
     state.engine.remember(outcomes)
     domain.mark_stored()
+    checks.warn_groups(state, domain)
+    checks.check_reproduced(state, domain)
     return sorted(domain.data["ledgers"])
+
+
+def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Count this build's work from zero (parallel readers fork after this and add theirs on merge)."""
+    get_domain(env).data["stats"] = {"resolved": 0, "cached": 0, "modules_parsed": 0}
 
 
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:
@@ -146,14 +155,33 @@ def report(env: BuildEnvironment) -> list[dict[str, Any]]:
 def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or get_state(str(app.srcdir)).quiet:
         return
+    _enforce_lock(app)
     out = Path(app.outdir) / REPORT_NAME
     out.parent.mkdir(parents=True, exist_ok=True)
     # One record per line: readable and diffable, and written by json's C encoder (``indent`` is not).
     rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in report(app.env))
     out.write_text(f"[\n{rows}\n]\n" if rows else "[]\n", "utf-8")
-    engine = get_state(str(app.srcdir)).engine
-    # Work done by this process (a -j build's readers count their own): for benchmarks and the curious.
-    stats = {**engine.stats, "modules_parsed": engine.modules_parsed()}
+    # This build's work, summed over parallel readers: for benchmarks and the curious.
+    stats = {"resolved": 0, "cached": 0, "modules_parsed": 0, **get_domain(app.env).data.get("stats", {})}
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
                 "%(modules_parsed)d modules parsed", stats)
+
+
+def _enforce_lock(app: Sphinx) -> None:
+    """In a locked build, any anchor that does not match the lock fails the build, ``-W`` or not.
+
+    As ``npm ci`` refuses a stale lock: the warnings say what is wrong; the exit status says
+    that the lock was not honoured.
+    """
+    state = get_state(str(app.srcdir))
+    if not state.settings.locked:
+        return
+    failed = [r for r in get_domain(app.env).all_anchors() if r.status not in (Status.ok,)]
+    if failed:
+        first = min(failed, key=lambda r: r.order)
+        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); "
+                     "run '%s' and commit the lock", len(failed), state.settings.lock_path.name,
+                     first.outcome.name, UPDATE_COMMAND, type=WARNING_TYPE, subtype=Subtype.lock.value,
+                     location=(first.doc, first.line))
+        app.statuscode = 1

@@ -14,14 +14,12 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.caches import identify_cached, line_index_cached
+from ..core.caches import identify_cached
 from ..core.config import RepoPin
 from ..core.engine import Engine
 from ..core.errors import SourceAnchorsError
 from ..core.licences import identify_licence, is_root_licence, survey
 from ..core.records import AnchorRecord, line_range
-from ..core.reproduce import count_reproduced
-from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .state import get_state
 
@@ -174,24 +172,9 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
 
 
 def _reproduction(app: Sphinx) -> nodes.Node:
-    state = get_state(str(app.srcdir))
-    engine = state.engine
-    index: dict[str, tuple[str, int]] = {}
-    for repo, pin in sorted(engine.pins.items(), reverse=True):  # the first repository wins a shared line
-        try:
-            index.update(line_index_cached(engine.settings.cache_dir, repo, pin, engine.tree(repo),
-                                           max_file_bytes=engine.settings.max_file_bytes))
-        except SourceAnchorsError:
-            continue
-    literals = get_domain(app.env).data["literals"]
-    blocks = [(doc, line, text) for doc in sorted(literals) for line, text in literals[doc]]
-    result = count_reproduced(blocks, index)
-    if result.total > state.settings.reproduced_lines_max:
-        for hit in result.hits:
-            warn(f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
-                 Subtype.reproduced, location=(hit.docname, hit.line))
+    """The count checked on ``env-updated`` (see :mod:`.checks`)."""
     para = nodes.paragraph(classes=["sa-reproduced"])
-    para += nodes.Text(LABELS["reproduced"].format(n=result.total))
+    para += nodes.Text(LABELS["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0)))
     return para
 
 

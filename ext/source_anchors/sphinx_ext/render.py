@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from docutils import nodes
+from docutils.transforms.parts import ContentsFilter
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxContentsFilter
 
 from ..core.records import AnchorRecord, Status
 
@@ -17,6 +20,20 @@ class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is un
     pickled and indexed for search. The HTML writer adds the label and location
     spans (:func:`visit_anchor_html`); other builders treat it as a reference.
     """
+
+
+class anchor_unresolved(nodes.inline):  # type: ignore[misc]  # docutils is untyped here
+    """A chip that cannot link (``missing``, ``error``): its label, and its status as hover text."""
+
+
+def visit_unresolved_html(self: Any, node: anchor_unresolved) -> None:
+    """``<span class="sa-anchor sa-missing" title="missing: …">``: the hover text a link would have."""
+    self.body.append(self.starttag(node, "span", "", title=node.get("reftitle", "")))
+
+
+def depart_unresolved_html(self: Any, node: anchor_unresolved) -> None:
+    """``</span>``."""
+    self.body.append("</span>")
 
 
 def visit_anchor_html(self: Any, node: anchor_reference) -> None:
@@ -59,7 +76,7 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
             node["sa_location"] = out.where()
         node["ids"] = [record.id]
         return node
-    node = nodes.inline(rawtext, "", classes=_classes(record))
+    node = anchor_unresolved(rawtext, "", classes=_classes(record))
     node["reftitle"] = tooltip(record)
     node += nodes.inline("", record.label, classes=["sa-label"])
     if out.location is not None:
@@ -88,3 +105,13 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
         meta += nodes.Text(f"{out.status}: {out.message}")
     node += meta
     return node
+
+
+def setup(app: Sphinx) -> None:
+    """Register the chip nodes; in a section title, the table of contents keeps only their label."""
+    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html))
+    app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
+    # The title and TOC collectors copy a title with this filter; like a plain reference (and as
+    # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.
+    SphinxContentsFilter.visit_anchor_reference = ContentsFilter.ignore_node_but_process_children
+    SphinxContentsFilter.visit_anchor_unresolved = ContentsFilter.ignore_node_but_process_children

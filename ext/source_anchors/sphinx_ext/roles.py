@@ -2,31 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.parsers.rst.states import Inliner
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from ..core.pages import PageSource
 from ..core.records import AnchorRecord
-from ..core.target import split_label
-from .diagnostics import warn
+from ..core.target import label_looks_like_target, split_label
+from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .render import card, chip
 from .state import BuildState, get_state
 
 
-def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, page: PageSource) -> AnchorRecord:
-    """Check *text* on the page being read, warn when the outcome is a problem, keep the record."""
+def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, page: PageSource,
+            hint: str = "") -> AnchorRecord:
+    """Check *text* on the page being read, warn when the outcome is a problem, keep the record.
+
+    A *hint* about how the text was written joins the anchor's own warning, or is one of its own.
+    """
     docname: str = env.docname
     page_repo = page.front_matter.get("source-repo")
-    default = page_repo if isinstance(page_repo, str) else state.settings.default_repo
-    domain = get_domain(env)
-    outcome = state.engine.check_text(text, default_repo=default)
+    from_page = isinstance(page_repo, str)  # even empty: the page says it has no default
+    default = page_repo.strip() if isinstance(page_repo, str) else state.settings.default_repo
+    domain, engine = get_domain(env), state.engine
+    before = engine.stats["resolved"], engine.stats["cached"], engine.modules_parsed()
+    outcome = engine.check_text(text, default_repo=default,
+                                default_from="the page's front matter ('source-repo')" if from_page else None)
+    domain.count(resolved=engine.stats["resolved"] - before[0], cached=engine.stats["cached"] - before[1],
+                 modules_parsed=engine.modules_parsed() - before[2])
     record = AnchorRecord(doc=docname, line=line, id=domain.next_id(docname), label=label, outcome=outcome)
-    if outcome.subtype is not None and not state.quiet:
-        warn(outcome.message, outcome.subtype, location=(docname, line))
+    if state.quiet:
+        pass
+    elif outcome.subtype is not None and outcome.group is None:
+        warn(outcome.message + (f" ({hint})" if hint else ""), outcome.subtype, location=(docname, line))
+    elif hint:
+        warn(f"{hint}: {outcome.name}", Subtype.target, location=(docname, line))
     domain.add_anchor(docname, record)
     return record
 
@@ -37,17 +52,33 @@ def _page(state: BuildState, env: Any) -> PageSource:
 
 
 class SourceRole(SphinxRole):
-    """``{src}`label <[repo:]dotted.path[::match]>``: an inline permalink to pinned lines."""
+    r"""``{src}`label <[repo:]dotted.path[::match]>``: an inline permalink to pinned lines.
+
+    The label and target are split as Sphinx's reference roles split them (``\<`` escapes a ``<``);
+    :func:`~source_anchors.core.target.split_label` needs the text with its escapes, which
+    :class:`SphinxRole` drops, so it is kept here.
+    """
+
+    escaped: str
+
+    def __call__(self, name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                 options: dict[str, Any] | None = None, content: Sequence[str] = ()
+                 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        """Keep the escaped text, then run the role as :class:`SphinxRole` does."""
+        self.escaped = text
+        return super().__call__(name, rawtext, text, lineno, inliner, options, content)
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         """Resolve the target and return a reference (or plain text when it cannot link)."""
         state = get_state(str(self.env.srcdir))
-        label, text = split_label(self.text)
+        label, text = split_label(self.escaped)
         docname = self.env.docname
         page = _page(state, self.env)
         nth = state.next_occurrence(docname, self.lineno, self.rawtext)
         line = page.line_of(self.rawtext, near=self.lineno, nth=nth)
-        record = _anchor(state, self.env, label=label, text=text, line=line, page=page)
+        hint = (f"the label {label!r} holds '::' like a target: if a '<' belongs to the match text, "
+                "write it as '\\<'") if label_looks_like_target(label, text) else ""
+        record = _anchor(state, self.env, label=label, text=text, line=line, page=page, hint=hint)
         return [chip(record, self.rawtext)], []
 
 

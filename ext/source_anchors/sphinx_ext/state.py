@@ -49,16 +49,17 @@ class BuildState:
         """
         found = self.pages.get(docname)
         if found is None:
+            file = path()
             try:
-                found = PageSource(path().read_text("utf-8", errors="replace"))
+                found = PageSource(file.read_text("utf-8", errors="replace"), rst=file.suffix == ".rst")
             except OSError:
                 found = PageSource("")
             self.pages[docname] = found
         return found
 
-    def keep_page(self, docname: str, text: str) -> None:
+    def keep_page(self, docname: str, text: str, *, rst: bool) -> None:
         """Use *text* as the source of *docname* for this read (from Sphinx's ``source-read``)."""
-        self.pages[docname] = PageSource(text)
+        self.pages[docname] = PageSource(text, rst=rst)
 
     def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
         """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
