@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ConfigError

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from conftest import Upstream, git
+from helpers import Upstream, git
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine, Outcome
 from source_anchors.core.errors import ResolveError
