@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import EXT, ROOTS, Book, Upstream  # noqa: E402
+from helpers import EXT, ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream
 
 if str(EXT) not in sys.path:
     sys.path.insert(0, str(EXT))
@@ -38,39 +37,10 @@ def rootdir() -> Path:
     return ROOTS
 
 
-@dataclass(frozen=True)
-class SharedUpstream:
-    """The session's read-only upstream: one commit (and tag) per directory of ``tests/roots/upstream/``."""
-
-    upstream: Upstream
-    commits: dict[str, str]
-
-    @property
-    def url(self) -> str:
-        return self.upstream.url
-
-    def text(self, tag: str, rel: str) -> str:
-        """The text of *rel* at the commit tagged *tag*, as committed."""
-        return (ROOTS / "upstream" / tag / rel).read_text("utf-8")
-
-
-#: The order in which the trees are committed (each commit holds its directory's files only).
-SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo")
-
-
 @pytest.fixture(scope="session")
 def shared_upstream(tmp_path_factory: pytest.TempPathFactory) -> SharedUpstream:
     """One git repository for the session, a tagged commit per tree; tests must not write to it."""
-    upstream = Upstream(tmp_path_factory.mktemp("shared") / "upstream")
-    commits = {}
-    for tag in SHARED_TAGS:
-        upstream.clear()
-        for file in sorted((ROOTS / "upstream" / tag).rglob("*")):
-            if file.is_file():
-                rel = file.relative_to(ROOTS / "upstream" / tag).as_posix()
-                upstream.write_files({rel: file.read_bytes()})
-        commits[tag] = upstream.commit(tag, tag=tag)
-    return SharedUpstream(upstream, commits)
+    return make_shared_upstream(tmp_path_factory.mktemp("shared") / "upstream")
 
 
 @pytest.fixture

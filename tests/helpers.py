@@ -110,6 +110,40 @@ class Upstream:
         return listing
 
 
+@dataclass(frozen=True)
+class SharedUpstream:
+    """The session's read-only upstream: one commit (and tag) per directory of ``tests/roots/upstream/``."""
+
+    upstream: Upstream
+    commits: dict[str, str]
+
+    @property
+    def url(self) -> str:
+        """The ``file://`` URL of the repository."""
+        return self.upstream.url
+
+    def text(self, tag: str, rel: str) -> str:
+        """The text of *rel* at the commit tagged *tag*, as committed."""
+        return (ROOTS / "upstream" / tag / rel).read_text("utf-8")
+
+
+#: The order in which the trees of ``tests/roots/upstream/`` are committed (each commit holds its own files only).
+SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo")
+
+
+def make_shared_upstream(path: Path) -> SharedUpstream:
+    """The repository at *path*: a commit per tree of ``tests/roots/upstream/``, tagged with its name."""
+    upstream = Upstream(path)
+    commits = {}
+    for tag in SHARED_TAGS:
+        upstream.clear()
+        tree = ROOTS / "upstream" / tag
+        upstream.write_files({file.relative_to(tree).as_posix(): file.read_bytes()
+                              for file in sorted(tree.rglob("*")) if file.is_file()})
+        commits[tag] = upstream.commit(tag, tag=tag)
+    return SharedUpstream(upstream, commits)
+
+
 # -- conf.py, command lines, environments ------------------------------------------------------------------
 
 
@@ -175,7 +209,7 @@ def build_env(extra: Mapping[str, str | None] | None = None, *, pythonpath: bool
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([str(EXT), *filter(None, [env.get("PYTHONPATH")])])
     if pycache:
-        env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "source-anchors-tests-pycache")
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "source-anchors-reliability-pycache")
     for key, value in (extra or {}).items():
         if value is None:
             env.pop(key, None)

@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SharedUpstream
-from helpers import ROOTS, Book, Upstream, run_cli
+from helpers import ROOTS, Book, SharedUpstream, Upstream, run_cli
 
 #: The session upstream's trees (tests/roots/upstream/build-*): v1; v2, where alpha moved down by three
 #: lines (same text) and beta's elif changed; "pushed", v1 one line further down.

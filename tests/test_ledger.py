@@ -8,8 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import SharedUpstream
-from helpers import ROOT, Book, Upstream
+from helpers import ROOT, Book, SharedUpstream
 
 Project = tuple[SharedUpstream, Book, str]
 

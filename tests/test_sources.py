@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SharedUpstream
-from helpers import Book, Upstream, build_env, git, make_book, sphinx_argv
+from helpers import Book, SharedUpstream, Upstream, build_env, git, make_book, sphinx_argv
 from source_anchors.core.archive import blob_id
 from source_anchors.core.config import Settings, settings_from
 from source_anchors.core.engine import Engine, Outcome

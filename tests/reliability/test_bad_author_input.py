@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st

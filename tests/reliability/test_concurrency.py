@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream
 
 from .conftest import Results, Scale
 from .support import build_env, cache_problems, copy_book, sphinx_argv, tmp_entries, tree_dirs, write_conf

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream
 
 from .conftest import Results, Scale
 from .support import (

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conftest import Upstream, git
+from helpers import Upstream, git
 
 from .conftest import Results, Scale, Tally
 from .support import (

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import Upstream, git
+from helpers import Upstream, git
 
 from .conftest import Results
 from .support import DEAD, Run, build_env, pip_env, run, sphinx_argv, warnings_of, wheel_bytes, write_conf
