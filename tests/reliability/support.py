@@ -27,8 +27,7 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
-from helpers import AppFactory, build_env, clean_global_state, cli_args, run_cli
-from sphinx.testing.util import SphinxTestApp
+from helpers import build_env, clean_global_state, cli_args, run_cli
 
 PY = sys.executable
 
@@ -67,27 +66,30 @@ def environment(extra: Mapping[str, str | None] | None = None) -> Iterator[None]
 
 
 def build_in_process(root: Path, *, strict: bool = False, fresh: bool = False, out: str = "html",
-                     builder: str = "html", env: Mapping[str, str | None] | None = None,
-                     factory: AppFactory = SphinxTestApp) -> Run:
-    """Build the book at *root* in this process, as ``sphinx-build [-W] [-E] -b BUILDER`` would; never raises.
+                     builder: str = "html", env: Mapping[str, str | None] | None = None) -> Run:
+    """Build the book at *root* in this process as ``sphinx-build [-W] [-E] -b BUILDER`` would; never raises.
 
-    The status is Sphinx's (1 after warnings with *strict*), the code of a ``SystemExit`` (the
-    extension stops on bad configuration with 2), or 2 after any other exception, whose traceback
-    is then appended to the warnings as sphinx-build would print one. Peak RSS is not measured here.
+    The application is Sphinx's own with sphinx-build's directories (``_build/OUT``, doctrees in
+    ``_build/OUT/.doctrees``), not ``SphinxTestApp`` (whose output goes to ``_build/OUT/BUILDER``):
+    here an in-process build often follows a killed subprocess build of the same book, and must
+    meet what that one left behind. The status is Sphinx's (1 after warnings with *strict*), the
+    code of a ``SystemExit`` (the extension stops on bad configuration with 2), or 2 after any
+    other exception, whose traceback is then appended to the warnings as sphinx-build would
+    print one. Peak RSS is not measured here.
     """
+    from sphinx.application import Sphinx
+
     status, warning = StringIO(), StringIO()
+    outdir = root / "_build" / out
     start = time.monotonic()
     code = 0
     clean_global_state()
     try:
         with environment(env):
-            app = factory(builder, srcdir=root, builddir=root / "_build" / out, freshenv=fresh,
-                          warningiserror=strict, status=status, warning=warning)
-            try:
-                app.build()
-                code = app.statuscode
-            finally:
-                app.cleanup()
+            app = Sphinx(str(root), str(root), str(outdir), str(outdir / ".doctrees"), builder, status=status,
+                         warning=warning, freshenv=fresh, warningiserror=strict)
+            app.build()
+            code = app.statuscode
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 2
     except Exception:
