@@ -18,8 +18,8 @@ import stat
 import subprocess
 import sys
 import tarfile
-import traceback
 import time
+import traceback
 import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass

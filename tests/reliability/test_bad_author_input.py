@@ -2,8 +2,8 @@
 
 Hypothesis generates role texts (bare and ``label <target>``) and ``source-anchor``
 directives (with options); each case is one paragraph (or one fenced block) of a
-generated page, so its line is known. One ``--keep-going`` build reads 20 pages of
-50 cases. An oracle written here from the documented grammar
+generated page, so its line is known. One ``--keep-going`` build (in-process) reads 20
+pages of 50 cases. An oracle written here from the documented grammar
 ``[repo:]dotted.path[::match text]`` and the test repository's real symbols says
 whether a case is valid; every invalid case must give exactly one located
 ``[source-anchors.<subtype>]`` warning at its own ``page.md:LINE`` and every valid one
@@ -12,7 +12,8 @@ none, the report must record it at that line, and nothing may print a traceback.
 Cases whose text would break MyST's own syntax (backticks, line breaks) are filtered
 out before they are placed and are not counted. Cases that make the extension's
 core raise (checked in-process first, so one crash does not end a whole batch) are
-counted as failures and left off the batch pages.
+counted as failures and left off the batch pages; each kind of crash is then shown once in a
+real ``sphinx-build`` subprocess, for the traceback an author would see.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Upstream
+from helpers import Upstream, build_env, sphinx_argv, write_conf
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from .conftest import Results, Scale, Tally
-from .support import Run, build_env, run, sphinx_argv, warnings_of
+from .support import Run, build_in_process, run, warnings_of
 
 CATEGORY = "bad_author_input"
 
@@ -554,18 +555,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
 
 
 def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages: dict[str, str]) -> None:
-    source = root / "source"
+    source = root
     shutil.rmtree(source, ignore_errors=True)
     source.mkdir(parents=True)
     repos = {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        "myst_enable_extensions = ['colon_fence']\n"
-        f"source_anchors_repos = {repos!r}\n"
-        f"source_anchors_default_repo = {REPO!r}\n"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")
+    write_conf(root, repos, cache, default_repo=REPO)
     toc = "\n".join(sorted(pages, key=lambda d: int(d[1:])))
     (source / "index.md").write_text(f"# Index\n\n```{{toctree}}\n:hidden:\n{toc}\n```\n", "utf-8")
     for doc, text in pages.items():
@@ -644,7 +638,7 @@ def _check_batch(tally: Tally, root: Path, cache: Path, upstream: Upstream, comm
                  placed: list[Placed], *, budget: dict[str, int]) -> None:
     """Build *pages*, check every case; a build that crashes is split in halves to isolate the crash."""
     _write_book(root, cache, upstream, commit, pages)
-    result = run(sphinx_argv(root, "--keep-going", "-E", "-q"), cwd=root, env=build_env(), stats_dir=root.parent)
+    result = build_in_process(root, fresh=True)
     report_path = root / "_build" / "html" / "source-anchors.json"
     report = json.loads(report_path.read_text("utf-8")) if report_path.is_file() else None
     problems = check_build(result, placed, report, pages)

@@ -4,11 +4,11 @@ Each case copies one small book whose lock is valid, breaks ``conf.py`` or the l
 one way, then runs a real Sphinx build (in-process: the extension's ``SystemExit(2)`` is the
 exit status sphinx-build would give) and the CLI's ``check`` (and, for locks, ``update``),
 in-process through ``cli.main`` except for one case per kind that runs the entry point
-``python -m source_anchors`` in a subprocess, whose stderr is a pipe. A broken configuration or lock must stop with a message naming
-the file (``conf.py``, or the lock with the line of the bad value), without a
-traceback, and the lock's bytes must be what they were before. A lock that is valid
-but edited into disagreement with the code gives located warnings instead, and is not
-rewritten either.
+``python -m source_anchors`` in a subprocess, whose stderr is a pipe. A broken
+configuration or lock must stop with a message naming the file (``conf.py``, or the lock
+with the line of the bad value), without a traceback, and the lock's bytes must be what
+they were before. A lock that is valid but edited into disagreement with the code gives
+located warnings instead, and is not rewritten either.
 """
 
 from __future__ import annotations
