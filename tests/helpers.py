@@ -201,11 +201,12 @@ def build_env(extra: Mapping[str, str | None] | None = None, *, pythonpath: bool
               pycache: bool = True) -> dict[str, str]:
     """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name).
 
-    *pythonpath* puts this checkout's ``ext`` on ``PYTHONPATH``; *pycache* keeps byte code
-    outside the repository (without it every build may compile Sphinx again).
+    *pythonpath* puts this checkout's ``ext`` on ``PYTHONPATH``; *pycache* writes byte code, kept
+    outside the repository (``PYTHONDONTWRITEBYTECODE`` dropped), so that later builds do not
+    compile the extension again.
     """
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CI", "SOURCE_ANCHORS_CACHE", "PYTHONDONTWRITEBYTECODE", *PROXIES)}
+    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *PROXIES, *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([str(EXT), *filter(None, [env.get("PYTHONPATH")])])
     if pycache:
