@@ -324,7 +324,7 @@ def test_search_finds_pages(tab: Callable[[str], Tab], query: str) -> None:
 # ---- look: light, dark, drift, print ----------------------------------------------------------------
 
 def _chip_colours(page: Any, selector: str) -> dict[str, Any]:
-    return page.evaluate("""sel => {
+    colours: dict[str, Any] = page.evaluate("""sel => {
         const el = document.querySelector(sel);
         el.scrollIntoView({block: 'center'});
         let under = el.parentElement, bg = 'rgba(0, 0, 0, 0)';
@@ -337,6 +337,7 @@ def _chip_colours(page: Any, selector: str) -> dict[str, Any]:
         return {color: s.color, background: s.backgroundColor, page: bg, border: s.borderTopColor,
                 borderStyle: s.borderTopStyle, after: after.content, afterColor: after.color};
     }""", selector)
+    return colours
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

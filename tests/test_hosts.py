@@ -31,7 +31,10 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 ])
 def test_permalinks(url: str, host: str | None, permalink: str | None, lines: str, one: str, whole: str) -> None:
     template = template_for(url=url, host=host, permalink=permalink, where="t")
-    render = lambda start, end: template.render(url=url, commit=SHA, path="p/m.py", start=start, end=end)  # noqa: E731
+
+    def render(start: int | None, end: int | None) -> str:
+        return template.render(url=url, commit=SHA, path="p/m.py", start=start, end=end)
+
     assert render(10, 20) == lines.format(sha=SHA)
     assert render(10, 10) == one.format(sha=SHA)
     assert render(None, None) == whole.format(sha=SHA)

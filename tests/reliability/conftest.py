@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,11 +154,11 @@ def seed() -> int:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """A test that stops on an unexpected exception still leaves a failed case in its category."""
     outcome = yield
     report = outcome.get_result()
-    category = getattr(item.module, "CATEGORY", None)
+    category = getattr(getattr(item, "module", None), "CATEGORY", None)
     if category not in CATEGORIES or report.when not in ("setup", "call") or not report.failed:
         return
     if call.excinfo is not None and call.excinfo.errisinstance(CategoryFailed):

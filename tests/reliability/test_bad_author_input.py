@@ -435,21 +435,21 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
     waiting: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for index, p in enumerate(placed):
         waiting[(p.doc, expected_label(p.case), expected_target(p))].append(index)
-    for record in report or []:
-        key = (str(record.get("doc")), str(record.get("label", "")).strip(), str(record.get("target", "")))
-        line = record.get("line") if isinstance(record.get("line"), int) else 0
+    for row in report or []:
+        key = (str(row.get("doc")), str(row.get("label", "")).strip(), str(row.get("target", "")))
+        row_line = row["line"] if isinstance(row.get("line"), int) else 0
         # A record is never reported above its anchor: take the nearest case at or above its line.
-        fits = [i for i in waiting.get(key, []) if placed[i].start <= line]
+        fits = [i for i in waiting.get(key, []) if placed[i].start <= row_line]
         if fits:
-            record_of[fits[-1]] = record
+            record_of[fits[-1]] = row
             waiting[key].remove(fits[-1])
         else:
-            owner = _owner_by_line(placed, by_doc, key[0], record.get("line"))
+            owner = _owner_by_line(placed, by_doc, key[0], row.get("line"))
             if owner >= 0:
                 extra_records[owner] += 1
             else:
-                problems[-1].append(f"report record matching no case: {record.get('doc')}:{record.get('line')} "
-                                    f"label={record.get('label')!r} target={record.get('target')!r}")
+                problems[-1].append(f"report record matching no case: {row.get('doc')}:{row.get('line')} "
+                                    f"label={row.get('label')!r} target={row.get('target')!r}")
     # Warnings: ours in reading order per page; MyST's and the rest by line.
     ours_of: dict[int, Any] = {}
     by_line: dict[int, list[Any]] = defaultdict(list)
@@ -481,38 +481,38 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
                                        f"[{warning.type}]")
     for index, p in enumerate(placed):
         mine = problems[index]
-        warning = ours_of.get(index)
-        record = record_of.get(index)
+        found = ours_of.get(index)
+        rec = record_of.get(index)
         others = by_line.get(index, [])
         myst = [w for w in others if (w.type or "").startswith("myst.")]
         rest = [w for w in others if w not in myst]
-        if p.expected == "ok" and warning is not None:
-            mine.append(f"valid anchor warned: {warning.message[:300]} [{warning.type}]")
-        elif p.expected != "ok" and warning is None:
+        if p.expected == "ok" and found is not None:
+            mine.append(f"valid anchor warned: {found.message[:300]} [{found.type}]")
+        elif p.expected != "ok" and found is None:
             mine.append(f"expected one [source-anchors.{p.expected}] warning at {p.doc}.md:{p.start}, got none"
                         + (f"; other warnings here: {[f'{w.line}: {w.message[:160]} [{w.type}]' for w in rest]}"
                            if rest else ""))
-        elif warning is not None:
-            if warning.line != p.start:
-                mine.append(f"warning at {p.doc}.md:{warning.line}, the anchor is on line {p.start}"
+        elif found is not None:
+            if found.line != p.start:
+                mine.append(f"warning at {p.doc}.md:{found.line}, the anchor is on line {p.start}"
                             + _line_hint(pages[p.doc], p.start))
-            if warning.type != f"source-anchors.{p.expected}":
-                mine.append(f"subtype {warning.type}, expected source-anchors.{p.expected}: {warning.message[:200]}")
+            if found.type != f"source-anchors.{p.expected}":
+                mine.append(f"subtype {found.type}, expected source-anchors.{p.expected}: {found.message[:200]}")
         if len(myst) != p.myst:
             mine.append(f"{len(myst)} MyST option warning(s), MyST's own parser predicts {p.myst}")
-        if rest and (p.expected == "ok" or warning is not None):
+        if rest and (p.expected == "ok" or found is not None):
             mine.append("unexpected warning(s): " + "; ".join(f"{w.line}: {w.message[:200]} [{w.type}]" for w in rest))
         if report is not None:
-            if record is None:
+            if rec is None:
                 mine.append(f"no report record for this anchor (label {expected_label(p.case)!r})")
             else:
-                if record.get("line") != p.start:
-                    mine.append(f"report line {record.get('line')}, the anchor is on line {p.start}"
+                if rec.get("line") != p.start:
+                    mine.append(f"report line {rec.get('line')}, the anchor is on line {p.start}"
                                 + _line_hint(pages[p.doc], p.start))
                 want = {"ok": ("new", "ok"), "missing": ("missing",), "target": ("error",)}[p.expected]
-                if record.get("status") not in want:
-                    mine.append(f"report status {record.get('status')!r}, expected one of {want}: "
-                                f"target {record.get('target')!r}")
+                if rec.get("status") not in want:
+                    mine.append(f"report status {rec.get('status')!r}, expected one of {want}: "
+                                f"target {rec.get('target')!r}")
             if extra_records.get(index):
                 mine.append(f"{extra_records[index]} more report record(s) in this anchor's lines")
     return problems

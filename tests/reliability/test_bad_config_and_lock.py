@@ -13,6 +13,7 @@ located warnings instead, and is not rewritten either.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -198,7 +199,7 @@ def _dump(data: Any) -> str:
 def _edit(repo: str, key: str, **fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        _set(data["anchors"][repo][key], fields)
+        _set_fields(data["anchors"][repo][key], fields)
         return _dump(data)
     return make
 
@@ -209,12 +210,12 @@ _DELETE = object()
 def _top(**fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        _set(data, fields)
+        _set_fields(data, fields)
         return _dump(data)
     return make
 
 
-def _set(mapping: dict[str, Any], fields: dict[str, Any]) -> None:
+def _set_fields(mapping: dict[str, Any], fields: dict[str, Any]) -> None:
     """Set each field of *mapping*, or delete it where the value is ``_DELETE``."""
     for name, value in fields.items():
         if value is _DELETE:
@@ -456,13 +457,13 @@ def test_bad_config_and_lock(base: Base, tmp_path: Path, results: Results, scale
     for number, config in enumerate(CONFIG_CASES):
         if full or config.name in BOUNDED:
             jobs.append((f"conf.py: {config.name}",
-                         lambda c=config, n=number: _config_case(base, c, tmp_path / f"conf-{n}",
-                                                                 cli=full or c.name in CLI_BOUNDED)))
+                         functools.partial(_config_case, base, config, tmp_path / f"conf-{number}",
+                                           cli=full or config.name in CLI_BOUNDED)))
     for number, lock in enumerate(LOCK_CASES):
         if full or lock.name in BOUNDED:
             jobs.append((f"lock: {lock.name}",
-                         lambda c=lock, n=number: _lock_case(base, c, tmp_path / f"lock-{n}",
-                                                             cli=full or c.name in CLI_BOUNDED)))
+                         functools.partial(_lock_case, base, lock, tmp_path / f"lock-{number}",
+                                           cli=full or lock.name in CLI_BOUNDED)))
     for name, job in jobs:  # one after the other: Sphinx apps in one process do not run in threads
         tally.case(name, job())
     tally.check()
