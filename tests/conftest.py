@@ -20,7 +20,9 @@ from helpers import EXT, ROOTS, Book, SharedUpstream, Upstream, make_shared_upst
 if str(EXT) not in sys.path:
     sys.path.insert(0, str(EXT))
 
-pytest_plugins = ("sphinx.testing.fixtures",)
+#: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
+#: every process (under pytest-xdist the controller collects nothing but merges the workers' figures).
+pytest_plugins = ("sphinx.testing.fixtures", "reliability.figures")
 
 
 @pytest.fixture(scope="session", autouse=True)

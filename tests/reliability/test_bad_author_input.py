@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from .conftest import Results, Scale, Tally
+from .figures import Results, Scale, Tally
 from .support import Run, build_in_process, run, warnings_of
 
 CATEGORY = "bad_author_input"

@@ -26,7 +26,7 @@ import pytest
 from helpers import Upstream, build_env, cli_argv
 from helpers import write_conf as write_book_conf
 
-from .conftest import Results, Scale
+from .figures import Results, Scale
 from .support import Run, build_in_process, cli_in_process, run, warnings_of
 
 CATEGORY = "bad_config_and_lock"

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from helpers import Upstream, build_env, sphinx_argv, write_conf
 
-from .conftest import Results, Scale
+from .figures import Results, Scale
 from .support import cache_problems, copy_book, tmp_entries, tree_dirs
 
 CATEGORY = "concurrency"

@@ -27,7 +27,7 @@ import pytest
 from helpers import Upstream, build_env, cli_argv, sphinx_argv
 from helpers import write_conf as write_book_conf
 
-from .conftest import Results, Scale
+from .figures import Results, Scale
 from .support import build_in_process, cache_problems, cli_in_process, kill_group, tmp_entries, tree_dirs
 
 CATEGORY = "faults"

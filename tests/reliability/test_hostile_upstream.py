@@ -25,7 +25,7 @@ from typing import Any
 
 from helpers import DEAD, Upstream, build_env, git, pip_env, sphinx_argv, write_conf
 
-from .conftest import Results, Scale, Tally
+from .figures import Results, Scale, Tally
 from .support import Run, cache_problems, run, snapshot, snapshot_diff, tar_add, walk_files, warnings_of, wheel_bytes
 
 CATEGORY = "hostile_upstream"

@@ -17,7 +17,7 @@ from typing import Any
 
 from helpers import DEAD, Upstream, git, pip_env, write_conf
 
-from .conftest import Results
+from .figures import Results
 from .support import Run, build_in_process, warnings_of, wheel_bytes
 
 CATEGORY = "no_network"
