@@ -45,6 +45,13 @@ def shared_upstream(tmp_path_factory: pytest.TempPathFactory) -> SharedUpstream:
     return make_shared_upstream(tmp_path_factory.mktemp("shared") / "upstream")
 
 
+@pytest.fixture(scope="session")
+def tree_upstream(tmp_path_factory: pytest.TempPathFactory) -> Upstream:
+    """One repository for the session's small one-off trees: a test empties the work tree, writes its
+    files and commits them (``Upstream.clear`` then ``commit``); earlier commits are never changed."""
+    return Upstream(tmp_path_factory.mktemp("trees") / "upstream")
+
+
 @pytest.fixture
 def upstream(tmp_path: Path) -> Upstream:
     """An empty upstream repository of this test's own (for tests that commit into it)."""

@@ -47,7 +47,9 @@ def test_unknown_host_is_a_config_error_naming_the_entry() -> None:
         template_for(url="https://example.org/a/b", host="gitea", permalink=None, where="w")
 
 
-def test_large_upstream_file_warns_only_its_anchors(upstream: Upstream, tmp_path: Path) -> None:
+def test_large_upstream_file_warns_only_its_anchors(tree_upstream: Upstream, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()
     upstream.write("pkg/__init__.py", "")
     upstream.write("pkg/small.py", "def f():\n    return 1\n")
     upstream.write("pkg/big.py", "def g():\n    return 1\n" + "# padding\n" * 50_000)

@@ -143,7 +143,9 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- 1. git exports only what anchors need ------------------------------------------
 
 
-def test_git_export_fetches_only_packages_and_licence(upstream: Upstream, tmp_path: Path) -> None:
+def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     big = os.urandom(5 * 1024 * 1024)
     (upstream.path / "data").mkdir()
     (upstream.path / "data" / "big.bin").write_bytes(big)
@@ -278,7 +280,9 @@ def test_unreachable_remote_error_names_the_git_subcommand(tmp_path: Path, no_pr
 # -- 4. concurrent cold builds share one cache ----------------------------------------------
 
 
-def test_concurrent_cold_builds_share_one_export(upstream: Upstream, book: Book, tmp_path: Path) -> None:
+def test_concurrent_cold_builds_share_one_export(tree_upstream: Upstream, book: Book, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 400)
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
@@ -342,7 +346,9 @@ def _kill_during_export(book: Book, key: str) -> list[Path] | None:
     return None
 
 
-def test_killed_export_leaves_leftovers_that_the_next_build_removes(upstream: Upstream, book: Book) -> None:
+def test_killed_export_leaves_leftovers_that_the_next_build_removes(tree_upstream: Upstream, book: Book) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 1000)
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
