@@ -198,14 +198,15 @@ def cli_args(confdir: Path, *args: str) -> list[str]:
 
 
 def build_env(extra: Mapping[str, str | None] | None = None, *, pythonpath: bool = True,
-              pycache: bool = True) -> dict[str, str]:
+              pycache: bool = True, proxies: bool = False) -> dict[str, str]:
     """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name).
 
     *pythonpath* puts this checkout's ``ext`` on ``PYTHONPATH``; *pycache* writes byte code, kept
     outside the repository (``PYTHONDONTWRITEBYTECODE`` dropped), so that later builds do not
-    compile the extension again.
+    compile the extension again; *proxies* keeps the proxy variables (for builds that download).
     """
-    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *PROXIES, *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
+    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *([] if proxies else PROXIES),
+               *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([str(EXT), *filter(None, [env.get("PYTHONPATH")])])

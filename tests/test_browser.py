@@ -20,12 +20,12 @@ from browser_site import (
     DESKTOP,
     PHONE,
     PHONE_EXTRAS,
-    ROOT,
     build_site,
     missing_reason,
     serve,
     set_dark,
 )
+from helpers import ROOT
 
 SKIP = missing_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
