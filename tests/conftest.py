@@ -72,3 +72,9 @@ def _no_ci(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("SOURCE_ANCHORS_CACHE", raising=False)
     yield
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests first: they are the longest file, so under ``--dist loadfile`` (``make pytest``)
+    one worker starts on them while the other takes the rest, and both finish at about the same time."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
