@@ -28,10 +28,12 @@ test: $(STAMP)
 	$(MAKE) pytest
 	$(MAKE) book-strict
 
-## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here
+## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here.
+## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process).
+PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check ext tests bench conf.py

@@ -16,7 +16,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-EXT = ROOT / "ext"
+# The tests' helpers (no pytest there): the one conf.py writer, sphinx command line and environment builder.
+sys.path.insert(0, str(ROOT / "tests"))
+import helpers  # noqa: E402
+
+EXT = helpers.EXT
 DIST = "django==5.2.19"
 PER_PAGE = 10
 #: One anchor in this many is a statement anchor (``path::match``).
@@ -284,15 +288,13 @@ def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path |
     subprocess.run(["rm", "-rf", str(root)], check=True)
     source = root / "source"
     source.mkdir(parents=True)
-    conf = ["extensions = ['myst_parser']", "exclude_patterns = ['_build']", "project = 'bench'"]
-    if cache is not None:
+    if cache is None:
+        helpers.write_conf(root, extensions=["myst_parser"], myst_extensions=(), settings={"project": "bench"})
+    else:
         repos = {"django": {"url": up.url, "commit": up.commit, "packages": ["django"],
                             "sources": ["cache", "git"]}}
-        conf = ["import sys", f"sys.path.insert(0, {str(ext)!r})",
-                "extensions = ['myst_parser', 'source_anchors']", "exclude_patterns = ['_build']",
-                "project = 'bench'", f"source_anchors_repos = {repos!r}",
-                "source_anchors_default_repo = 'django'", f"source_anchors_cache_dir = {str(cache)!r}"]
-    (root / "conf.py").write_text("\n".join(conf) + "\n", "utf-8")
+        helpers.write_conf(root, repos, cache, myst_extensions=(), ext_path=ext, settings={"project": "bench"},
+                           default_repo="django")
     files = []
     for number, page in enumerate(pages_of(anchors)):
         name = f"p{number:04d}"

@@ -48,15 +48,18 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_env() -> dict[str, str]:
-    """A build's environment: not locked, the book's own cache, and a fixed hash seed (same work each run)."""
-    return {**{k: v for k, v in os.environ.items() if k not in ("CI", "SOURCE_ANCHORS_CACHE")},
-            "PYTHONHASHSEED": "0"}
+    """A build's environment: not locked, the book's own cache, and a fixed hash seed (same work each run).
+
+    The tests' environment builder, without their PYTHONPATH (conf.py names the ext copy to
+    measure) and without their byte-code prefix (the interpreter behaves as a user's does).
+    """
+    return fixture.helpers.build_env({"PYTHONHASHSEED": "0"}, pythonpath=False, pycache=False)
 
 
 def sphinx_argv(book: Path, *options: str, runner: tuple[str, ...] = ()) -> list[str]:
     """The command of one serial, quiet html build of *book* (after *runner*, e.g. cProfile)."""
-    return [sys.executable, *runner, "-m", "sphinx", *options, "-q", "-b", "html", "-c", str(book),
-            str(book / "source"), str(book / "_build" / "html")]
+    return fixture.helpers.sphinx_argv(book / "source", *options, "-q", "-b", "html", outdir=book / "_build" / "html",
+                                       confdir=book, runner=runner)
 
 
 def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str, Any]:

@@ -22,7 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT, build_env, sphinx_argv
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -47,12 +48,10 @@ def missing_reason() -> str | None:
 
 def build_site(outdir: Path, cache: Path) -> Path:
     """Build the book (non-strict preview) into *outdir*; return *outdir*. Raises with Sphinx's output on failure."""
-    env = {k: v for k, v in os.environ.items() if k != "CI"}
-    env["SOURCE_ANCHORS_CACHE"] = str(cache)
-    done = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-c", str(ROOT), str(ROOT / "source"), str(outdir)],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False,
-    )
+    # The book's own conf.py finds the extension; it may download distributions (proxies kept).
+    env = build_env({"SOURCE_ANCHORS_CACHE": str(cache)}, pythonpath=False, pycache=False, proxies=True)
+    done = subprocess.run(sphinx_argv(ROOT / "source", "-q", outdir=outdir, confdir=ROOT),
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False)
     if done.returncode != 0 or not (outdir / "index.html").is_file():
         raise RuntimeError(f"sphinx-build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return outdir

@@ -20,12 +20,12 @@ from browser_site import (
     DESKTOP,
     PHONE,
     PHONE_EXTRAS,
-    ROOT,
     build_site,
     missing_reason,
     serve,
     set_dark,
 )
+from helpers import ROOT
 
 SKIP = missing_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -324,7 +324,7 @@ def test_search_finds_pages(tab: Callable[[str], Tab], query: str) -> None:
 # ---- look: light, dark, drift, print ----------------------------------------------------------------
 
 def _chip_colours(page: Any, selector: str) -> dict[str, Any]:
-    return page.evaluate("""sel => {
+    colours: dict[str, Any] = page.evaluate("""sel => {
         const el = document.querySelector(sel);
         el.scrollIntoView({block: 'center'});
         let under = el.parentElement, bg = 'rgba(0, 0, 0, 0)';
@@ -337,6 +337,7 @@ def _chip_colours(page: Any, selector: str) -> dict[str, Any]:
         return {color: s.color, background: s.backgroundColor, page: bg, border: s.borderTopColor,
                 borderStyle: s.borderTopStyle, after: after.content, afterColor: after.color};
     }""", selector)
+    return colours
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

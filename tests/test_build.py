@@ -8,73 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import Book, Upstream
-from source_anchors.sphinx_ext.cli import main
+from helpers import ROOTS, Book, SharedUpstream, Upstream, run_cli
 
-MOD_V1 = '''
-import functools
-
-
-def alpha(x):
-    """First."""
-    return x + 1
-
-
-@functools.lru_cache
-def beta(y):
-    if y > 1:
-        return "big"
-    elif y == 1:
-        return "one"
-    else:
-        return "small"
-
-
-class Gamma:
-    def delta(self):
-        return 4
-'''
-
-# alpha moved down by three lines (same text); beta's elif changed.
-MOD_V2 = '''
-import functools
-
-# a comment pushing everything down
-# another one
-# and a third
-
-
-def alpha(x):
-    """First."""
-    return x + 1
-
-
-@functools.lru_cache
-def beta(y):
-    if y > 1:
-        return "big"
-    elif y == 2:
-        return "two"
-    else:
-        return "small"
-
-
-class Gamma:
-    def delta(self):
-        return 4
-'''
-
-PAGE = """
-# Page
-
-Intro paragraph that cites {src}`alpha <pkg.mod.alpha>`
-and, two lines further down in the same paragraph,
-the branch {src}`elif <pkg.mod.beta::elif y ==>` and the method {src}`delta <pkg.mod.Gamma.delta>`.
-
-```{source-anchor} pkg.mod.beta
-:caption: beta as a card
-```
-"""
+#: The session upstream's trees (tests/roots/upstream/build-*): v1; v2, where alpha moved down by three
+#: lines (same text) and beta's elif changed; "pushed", v1 one line further down.
+ROOTS_UP = ROOTS / "upstream"
+MOD_V1 = (ROOTS_UP / "build-v1" / "pkg" / "mod.py").read_text("utf-8")
+MOD_V2 = (ROOTS_UP / "build-v2" / "pkg" / "mod.py").read_text("utf-8")
+PAGE = (ROOTS / "test-build" / "index.md").read_text("utf-8")
 
 
 def line(text: str, needle: str) -> int:
@@ -85,21 +26,22 @@ def line(text: str, needle: str) -> int:
     raise AssertionError(needle)
 
 
+Project = tuple[SharedUpstream, Book, str]
+
+
 @pytest.fixture
-def project(upstream: Upstream, book: Book) -> tuple[Upstream, Book, str]:
-    upstream.write("pkg/__init__.py", "")
-    upstream.write("pkg/mod.py", MOD_V1)
-    upstream.write("LICENSE", "MIT License\n")
-    sha = upstream.commit("v1")
-    book.repos = {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}}
+def project(shared_upstream: SharedUpstream, book: Book) -> Project:
+    """The book of tests/roots/test-build pinned to the session upstream's build-v1 (read-only)."""
+    sha = shared_upstream.commits["build-v1"]
+    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"]}}
     book.write_conf(default_repo="up")
-    book.page("index", PAGE)
-    return upstream, book, sha
+    book.from_root("build")
+    return shared_upstream, book, sha
 
 
-def test_first_build_links_locks_and_reports(project: tuple[Upstream, Book, str]) -> None:
+def test_first_build_links_locks_and_reports(project: Project) -> None:
     _, book, sha = project
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     assert result.warnings() == []
     report = result.report()
@@ -124,20 +66,19 @@ def test_first_build_links_locks_and_reports(project: tuple[Upstream, Book, str]
     assert "return x + 1" not in html  # links, never reproduces
 
 
-def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: tuple[Upstream, Book, str]) -> None:
+def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: Project) -> None:
     upstream, book, sha1 = project
-    assert book.build("-W").returncode == 0
-    upstream.write("pkg/mod.py", MOD_V2)
-    sha2 = upstream.commit("v2")
+    assert book.build().returncode == 0
+    sha2 = upstream.commits["build-v2"]  # pkg/mod.py is MOD_V2 there
     book.repos["up"]["commit"] = sha2
     book.write_conf(default_repo="up")
-    result = book.build("-W", "--keep-going")
+    result = book.build(assert_pass=False)
     assert result.returncode != 0
     a1, a2 = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
     b1, b2 = line(MOD_V2, "def alpha"), line(MOD_V2, "return x + 1")
     e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
     f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
-    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    warnings = result.warnings()
     assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
                            f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]")
     assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
@@ -148,20 +89,20 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: tup
     moved_or_changed = {w.split("WARNING: ")[1].split(":")[0] for w in warnings}
     assert moved_or_changed == {"moved", "changed"}
     assert sum("up:pkg.mod.alpha " in w for w in warnings) == 1
-    assert main(["--confdir", str(book.root), "update"]) == 0
+    assert run_cli(book.cli("update")) == 0
     lock = json.loads(book.lock.read_text("utf-8"))
     assert {rec["commit"] for rec in lock["anchors"]["up"].values()} == {sha2}
-    again = book.build("-W", "-E")
+    again = book.build(fresh=True)
     assert again.returncode == 0, again.stderr
     assert {r["status"] for r in again.report()} == {"ok"}
     assert sha1 != sha2
 
 
-def test_missing_names_closest_and_beats_new(project: tuple[Upstream, Book, str]) -> None:
+def test_missing_names_closest_and_beats_new(project: Project) -> None:
     _, book, _ = project
     book.page("index", "# P\n\nSee {src}`typo <pkg.mod.alpah>` and {src}`many <pkg.mod.beta::return>`.\n")
-    result = book.build("--keep-going")
-    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    result = book.build(strict=False)
+    warnings = result.warnings()
     assert warnings[0] == ("index.md:3: WARNING: missing: up:pkg.mod.alpah: pkg.mod has no member 'alpah'; "
                            "closest: pkg.mod.alpha [source-anchors.missing]")
     assert "occurs on 3 lines" in warnings[1] and "[source-anchors.missing]" in warnings[1]
@@ -169,28 +110,31 @@ def test_missing_names_closest_and_beats_new(project: tuple[Upstream, Book, str]
     assert not book.lock.exists()  # nothing to lock
 
 
-def test_locked_mode_treats_new_as_error(project: tuple[Upstream, Book, str]) -> None:
+def test_locked_mode_treats_new_as_error(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     _, book, _ = project
-    result = book.build("-W", env={"CI": "true"})
+    monkeypatch.setenv("CI", "true")  # read on config-inited, as in a new sphinx-build process
+    result = book.build(assert_pass=False)
+    monkeypatch.delenv("CI")
     assert result.returncode != 0
     assert "not in source-anchors.lock and this build is locked" in result.stderr
     assert "[source-anchors.new]" in result.stderr
     assert not book.lock.exists()
     book.write_conf(default_repo="up", locked=True)
-    assert book.build("-W").returncode != 0
+    assert book.build(assert_pass=False).returncode != 0
     book.write_conf(default_repo="up")
-    assert book.build("-W").returncode == 0
-    assert book.build("-W", "-E", env={"CI": "true"}).returncode == 0
+    assert book.build().returncode == 0
+    monkeypatch.setenv("CI", "true")
+    assert book.build(fresh=True).returncode == 0
 
 
-def test_suppress_warnings_selects_one_subtype(project: tuple[Upstream, Book, str]) -> None:
+def test_suppress_warnings_selects_one_subtype(project: Project) -> None:
     upstream, book, _ = project
-    assert book.build("-W").returncode == 0
-    upstream.write("pkg/mod.py", "# pushed\n" + MOD_V1.lstrip("\n"))
-    book.repos["up"]["commit"] = upstream.commit("push")
-    book.extra_conf = "suppress_warnings = ['source-anchors.moved']\n"
+    assert book.build().returncode == 0
+    assert upstream.text("build-pushed", "pkg/mod.py") == "# pushed\n" + MOD_V1.lstrip("\n")
+    book.repos["up"]["commit"] = upstream.commits["build-pushed"]
+    book.settings["suppress_warnings"] = ["source-anchors.moved"]
     book.write_conf(default_repo="up")
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     assert {r["status"] for r in result.report()} == {"moved"}
 
@@ -209,7 +153,7 @@ def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book:
     book.write_conf(default_repo="one")
     book.page("index", "# A\n\n{src}`f <alpha.f>` {src}`f next <one-next:alpha.f>`\n\n```{toctree}\nb\n```\n")
     book.page("b", "---\nsource-repo: two\n---\n# B\n\n{src}`g <beta.g>`\n")
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     rows = {r["label"]: r for r in result.report()}
     assert (rows["f"]["start"], rows["f next"]["start"]) == (1, 3)
@@ -217,15 +161,16 @@ def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book:
     assert (rows["g"]["repo"], rows["g"]["path"], rows["g"]["start"]) == ("two", "src/beta/__init__.py", 3)
 
 
-def test_parallel_build_matches_serial(project: tuple[Upstream, Book, str]) -> None:
+def test_parallel_build_matches_serial(project: Project) -> None:
     _, book, _ = project
     for index in range(6):
         book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
     toc = "\n".join(f"p{index}" for index in range(6))
     book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
-    assert book.build("-W", out="settle").returncode == 0  # the first build records the lock
-    serial = book.build("-W", "-j", "1", out="serial")
-    parallel = book.build("-W", "-j", "2", out="parallel")
+    assert book.build(out="settle").returncode == 0  # the first build records the lock
+    # -j 2 forks Sphinx's reader processes: both builds run as sphinx-build does, in a subprocess.
+    serial = book.build_subprocess("-W", "-j", "1", out="serial")
+    parallel = book.build_subprocess("-W", "-j", "2", out="parallel")
     assert serial.returncode == 0 and parallel.returncode == 0, parallel.stderr
     assert serial.report() == parallel.report()
     assert len(serial.report()) == 16
@@ -236,14 +181,14 @@ def test_parallel_build_matches_serial(project: tuple[Upstream, Book, str]) -> N
 
 
 def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
-        project: tuple[Upstream, Book, str]) -> None:
+        project: Project) -> None:
     _, book, _ = project
     book.page("other", "# O\n\n{src}`d <pkg.mod.Gamma.delta>`\n")
     book.page("index", PAGE + "\n```{toctree}\nother\n```\n")
-    assert book.build("-W").returncode == 0
-    assert book.build("-W").returncode == 0  # lock now complete: a settled state
+    assert book.build().returncode == 0
+    assert book.build().returncode == 0  # lock now complete: a settled state
     book.page("other", "# O\n\nEdited. {src}`d <pkg.mod.Gamma.delta>`\n")
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0
     read = re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", result.stdout)
     assert read == ["other"]
@@ -252,16 +197,16 @@ def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
     lock["anchors"]["up"]["pkg.mod.alpha"]["start"] += 1
     lock["anchors"]["up"]["pkg.mod.alpha"]["end"] += 1
     book.lock.write_text(json.dumps(lock), "utf-8")
-    result = book.build("-W")
+    result = book.build(assert_pass=False)
     assert result.returncode != 0
     assert "moved: up:pkg.mod.alpha" in result.stderr
 
 
-def test_bad_targets_give_one_located_warning_each(project: tuple[Upstream, Book, str]) -> None:
+def test_bad_targets_give_one_located_warning_each(project: Project) -> None:
     _, book, _ = project
     book.page("index", "# P\n\nA {src}`x <pkg..mod>`.\n\nB {src}`y <pkg.mod.alpha::>`.\n\nC {src}`z <nope:pkg.mod>`.\n")
-    result = book.build("--keep-going")
-    warnings = [re.sub(r"^.*?source/", "", w) for w in result.warnings()]
+    result = book.build(strict=False)
+    warnings = result.warnings()
     assert len(warnings) == 3, result.stderr
     assert warnings[0].startswith("index.md:3: WARNING: invalid dotted path 'pkg..mod'")
     assert warnings[1].startswith("index.md:5: WARNING: nothing after '::'")
@@ -270,40 +215,44 @@ def test_bad_targets_give_one_located_warning_each(project: tuple[Upstream, Book
     assert "Traceback" not in result.stderr
 
 
-def test_bad_config_and_bad_lock_are_clear_errors(project: tuple[Upstream, Book, str]) -> None:
+def test_bad_config_and_bad_lock_are_clear_errors(project: Project) -> None:
     _, book, _ = project
     book.repos["up"]["commit"] = "main"
     book.write_conf(default_repo="up")
-    result = book.build()
-    assert result.returncode != 0
-    assert "source_anchors_repos['up']['commit']: 'main' is not a full 40-hex" in result.stderr
-    assert "Traceback" not in result.stderr
+    # The extension logs the error and stops with SystemExit(2) on config-inited (sphinx-build's exit 2).
+    with pytest.raises(SystemExit) as stopped:
+        book.build(strict=False)
+    stderr = book.last_warnings.getvalue()
+    assert stopped.value.code != 0
+    assert "source_anchors_repos['up']['commit']: 'main' is not a full 40-hex" in stderr
+    assert "Traceback" not in stderr
     book.repos["up"]["commit"] = project[2]
     book.write_conf(default_repo="up")
     book.lock.write_text('{\n  "version": 1,\n  "anchors": {\n', "utf-8")
-    result = book.build()
-    assert result.returncode != 0
-    assert "source-anchors.lock:4: the lock is not valid JSON" in result.stderr
-    assert "Traceback" not in result.stderr
+    with pytest.raises(SystemExit) as stopped:
+        book.build(strict=False)
+    stderr = book.last_warnings.getvalue()
+    assert stopped.value.code != 0
+    assert "source-anchors.lock:4: the lock is not valid JSON" in stderr
+    assert "Traceback" not in stderr
     assert book.lock.read_text("utf-8") == '{\n  "version": 1,\n  "anchors": {\n'  # never overwritten
 
 
-def test_cli_check_and_update(project: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
     upstream, book, _ = project
-    assert main(["--confdir", str(book.root), "check"]) == 0
+    assert run_cli(book.cli("check")) == 0
     out = capsys.readouterr().out
     assert "4 anchors: 4 new" in out
-    assert main(["--confdir", str(book.root), "update"]) == 0
+    assert run_cli(book.cli("update")) == 0
     out = capsys.readouterr().out
     assert "added    up:pkg.mod.alpha" in out
-    assert main(["--confdir", str(book.root), "check", "--json"]) == 0
+    assert run_cli(book.cli("check", "--json")) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {row["status"] for row in rows} == {"ok"}
-    upstream.write("pkg/mod.py", MOD_V2)
-    sha2 = upstream.commit("v2")
+    sha2 = upstream.commits["build-v2"]  # pkg/mod.py is MOD_V2 there
     before = book.lock.read_text("utf-8")
     conf_before = (book.root / "conf.py").read_text("utf-8")
-    assert main(["--confdir", str(book.root), "check", "--pin", f"up={sha2}", "--markdown"]) == 1
+    assert run_cli(book.cli("check", "--pin", f"up={sha2}", "--markdown")) == 1
     md = capsys.readouterr().out
     assert f"## Source anchors at up → {sha2[:7]}" in md
     assert "- [ ] **moved** line 3 «alpha»" in md
@@ -314,58 +263,58 @@ def test_cli_check_and_update(project: tuple[Upstream, Book, str], capsys: pytes
     assert (book.root / "conf.py").read_text("utf-8") == conf_before
     # update prunes records that no page cites.
     book.page("index", "# P\n\n{src}`alpha <pkg.mod.alpha>`\n")
-    assert main(["--confdir", str(book.root), "update"]) == 0
+    assert run_cli(book.cli("update")) == 0
     assert "pruned   up:pkg.mod.beta" in capsys.readouterr().out
     assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
 
 
-def test_cli_update_locks_the_rest_and_fails_on_missing(project: tuple[Upstream, Book, str],
+def test_cli_update_locks_the_rest_and_fails_on_missing(project: Project,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     _, book, _ = project
     book.page("index", "# P\n\n{src}`a <pkg.mod.alpha>` {src}`gone <pkg.mod.nothing>`\n")
-    assert main(["--confdir", str(book.root), "update"]) == 1
+    assert run_cli(book.cli("update")) == 1
     out = capsys.readouterr().out
     assert "missing  up:pkg.mod.nothing" in out
     assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
 
 
 def test_cli_without_conf_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--confdir", str(tmp_path), "check"]) == 2
+    assert run_cli(["--confdir", str(tmp_path), "check"]) == 2
     assert "no conf.py" in capsys.readouterr().err
 
 
-def test_clean_clone_has_no_cache_dependency(project: tuple[Upstream, Book, str]) -> None:
+def test_clean_clone_has_no_cache_dependency(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     _, book, _ = project
-    assert book.build("-W").returncode == 0
+    assert book.build().returncode == 0
     shutil.rmtree(book.cache)
-    assert book.build("-W", "-E", env={"CI": "true"}).returncode == 0
+    monkeypatch.setenv("CI", "true")
+    assert book.build(fresh=True).returncode == 0
 
 
-def test_warm_build_parses_no_upstream_module(project: tuple[Upstream, Book, str]) -> None:
+def test_warm_build_parses_no_upstream_module(project: Project) -> None:
     _, book, _ = project
-    cold = book.build("-W")
+    cold = book.build()
     assert cold.returncode == 0, cold.stderr
     stats = json.loads((cold.outdir / "source-anchors.stats.json").read_text("utf-8"))
     assert stats == {"cached": 0, "modules_parsed": 1, "resolved": 4}  # pkg/mod.py alone
-    warm = book.build("-W", "-E")
+    warm = book.build(fresh=True)
     assert warm.returncode == 0, warm.stderr
     stats = json.loads((warm.outdir / "source-anchors.stats.json").read_text("utf-8"))
     assert stats == {"cached": 4, "modules_parsed": 0, "resolved": 0}
     assert [r["status"] for r in warm.report()] == ["ok"] * 4
     # Editing one page re-resolves only its anchors; a new target is resolved, the rest come from the cache.
     book.page("index", PAGE + "\nAnd {src}`gamma <pkg.mod.Gamma>`.\n")
-    edited = book.build("-W")
+    edited = book.build()
     stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
     assert stats == {"cached": 4, "modules_parsed": 1, "resolved": 1}
 
 
-def test_preview_marks_drift_in_place(project: tuple[Upstream, Book, str]) -> None:
+def test_preview_marks_drift_in_place(project: Project) -> None:
     upstream, book, _ = project
-    assert book.build("-W").returncode == 0
-    upstream.write("pkg/mod.py", MOD_V2)
-    book.repos["up"]["commit"] = upstream.commit("v2")
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = upstream.commits["build-v2"]  # pkg/mod.py is MOD_V2 there
     book.write_conf(default_repo="up")
-    result = book.build()  # the preview: not strict, so it completes and shows what drifted
+    result = book.build(strict=False)  # the preview: not strict, so it completes and shows what drifted
     assert result.returncode == 0
     html = (result.outdir / "index.html").read_text("utf-8")
     alpha = re.search(r'<a class="sa-anchor sa-moved[^"]*"[^>]*title="([^"]*)"', html)
@@ -374,9 +323,9 @@ def test_preview_marks_drift_in_place(project: tuple[Upstream, Book, str]) -> No
     assert 'class="sa-card sa-changed' in html  # the card holds the changed elif
 
 
-def test_rendered_chip_and_card_snapshot(project: tuple[Upstream, Book, str]) -> None:
+def test_rendered_chip_and_card_snapshot(project: Project) -> None:
     _, book, sha = project
-    result = book.build("-W")
+    result = book.build()
     html = (result.outdir / "index.html").read_text("utf-8").replace(sha, "<SHA>").replace(sha[:7], "<SHORT>")
     url = str(book.repos["up"]["url"])
     html = html.replace(url, "<URL>")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ConfigError
@@ -31,7 +31,10 @@ SHA = "0123456789abcdef0123456789abcdef01234567"
 ])
 def test_permalinks(url: str, host: str | None, permalink: str | None, lines: str, one: str, whole: str) -> None:
     template = template_for(url=url, host=host, permalink=permalink, where="t")
-    render = lambda start, end: template.render(url=url, commit=SHA, path="p/m.py", start=start, end=end)  # noqa: E731
+
+    def render(start: int | None, end: int | None) -> str:
+        return template.render(url=url, commit=SHA, path="p/m.py", start=start, end=end)
+
     assert render(10, 20) == lines.format(sha=SHA)
     assert render(10, 10) == one.format(sha=SHA)
     assert render(None, None) == whole.format(sha=SHA)
@@ -44,7 +47,9 @@ def test_unknown_host_is_a_config_error_naming_the_entry() -> None:
         template_for(url="https://example.org/a/b", host="gitea", permalink=None, where="w")
 
 
-def test_large_upstream_file_warns_only_its_anchors(upstream: Upstream, tmp_path: Path) -> None:
+def test_large_upstream_file_warns_only_its_anchors(tree_upstream: Upstream, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()
     upstream.write("pkg/__init__.py", "")
     upstream.write("pkg/small.py", "def f():\n    return 1\n")
     upstream.write("pkg/big.py", "def g():\n    return 1\n" + "# padding\n" * 50_000)

@@ -8,41 +8,24 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import ROOT, Book, Upstream
+from helpers import ROOT, Book, SharedUpstream
 
-MOD = '''
-def compute_total(items, discount):
-    subtotal = sum(item.price for item in items)
-    return subtotal - discount
-
-
-def other():
-    return 2
-'''
-
-LEDGER = "# Ledger\n\n```{source-ledger}\n```\n"
-LICENCES = "# Licences\n\n```{licence-notes}\n```\n"
+Project = tuple[SharedUpstream, Book, str]
 
 
 @pytest.fixture
-def project(upstream: Upstream, book: Book) -> tuple[Upstream, Book, str]:
-    upstream.write("pkg/__init__.py", "")
-    upstream.write("pkg/mod.py", MOD)
-    upstream.write("LICENSE", (ROOT / "LICENSE").read_text("utf-8"))  # our own MIT text
-    upstream.write("web/vendor/LICENSE.txt", "Some vendored licence\n")
-    upstream.write("web/static/app.min.js", "var a=1;\n")
-    upstream.write("docs/logo.png", "not really a png\n")
-    sha = upstream.commit()
-    book.repos = {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}}
+def project(shared_upstream: SharedUpstream, book: Book) -> Project:
+    """tests/roots/test-ledger pinned to the session upstream's "ledger" tree (read-only).
+
+    That tree: pkg/mod.py (compute_total, other), our own MIT LICENSE, web/vendor/LICENSE.txt,
+    web/static/app.min.js and docs/logo.png.
+    """
+    assert shared_upstream.text("ledger", "LICENSE") == (ROOT / "LICENSE").read_text("utf-8")  # our own MIT text
+    sha = shared_upstream.commits["ledger"]
+    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"]}}
     book.write_conf(default_repo="up", feedback_email="book@example.org")
-    book.page("index", "# Book\n\n```{toctree}\nchapter\nledger\nlicences\nmore\nfeedback\n```\n")
-    book.page("chapter", "---\nsource-repo: up\n---\n# Chapter\n\n"
-              "Totals are {src}`computed <pkg.mod.compute_total>`.\n\n:::{feedback-line}\n:chapter: Totals\n:::\n")
-    book.page("more", "# More\n\nNothing yet.\n")
-    book.page("ledger", LEDGER)
-    book.page("licences", LICENCES)
-    book.page("feedback", "# Feedback\n")
-    return upstream, book, sha
+    book.from_root("ledger")
+    return shared_upstream, book, sha
 
 
 def text_of(html: Path) -> str:
@@ -50,9 +33,9 @@ def text_of(html: Path) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
 
 
-def test_ledger_lists_repository_locations_and_back_links(project: tuple[Upstream, Book, str]) -> None:
+def test_ledger_lists_repository_locations_and_back_links(project: Project) -> None:
     _, book, sha = project
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     html = (result.outdir / "ledger.html").read_text("utf-8")
     text = text_of(result.outdir / "ledger.html")
@@ -63,21 +46,21 @@ def test_ledger_lists_repository_locations_and_back_links(project: tuple[Upstrea
     assert "逐字复现的上游代码行（仅计实际内容行）：0" in text
 
 
-def test_ledger_stays_current_on_incremental_builds(project: tuple[Upstream, Book, str]) -> None:
+def test_ledger_stays_current_on_incremental_builds(project: Project) -> None:
     _, book, _ = project
-    assert book.build("-W").returncode == 0
-    assert book.build("-W").returncode == 0  # the first build's anchors were new: now they are locked
+    assert book.build().returncode == 0
+    assert book.build().returncode == 0  # the first build's anchors were new: now they are locked
     book.page("more", "# More\n\nAnd {src}`other <pkg.mod.other>`.\n")
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     html = (result.outdir / "ledger.html").read_text("utf-8")
     assert 'href="more.html#sa-1"' in html
     assert re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", result.stdout) == ["more"]
 
 
-def test_licence_notes_identify_and_list_what_awaits_review(project: tuple[Upstream, Book, str]) -> None:
+def test_licence_notes_identify_and_list_what_awaits_review(project: Project) -> None:
     _, book, sha = project
-    result = book.build("-W")
+    result = book.build()
     text = text_of(result.outdir / "licences.html")
     assert "LICENSE — MIT（score 1.00）" in text or "LICENSE — MIT（score 0.9" in text
     assert "其他许可/版权声明文件（1 个）" in text and "web/vendor/LICENSE.txt" in text
@@ -88,20 +71,20 @@ def test_licence_notes_identify_and_list_what_awaits_review(project: tuple[Upstr
     assert f"/blob/{sha}/LICENSE" in html
 
 
-def test_reproduced_upstream_lines_are_counted_and_warned(project: tuple[Upstream, Book, str]) -> None:
+def test_reproduced_upstream_lines_are_counted_and_warned(project: Project) -> None:
     _, book, _ = project
     book.page("more", "# More\n\n```python\nsubtotal = sum(item.price for item in items)\nreturn []\n```\n")
-    result = book.build("--keep-going")
+    result = book.build(strict=False)
     assert "逐字复现的上游代码行（仅计实际内容行）：1" in text_of(result.outdir / "ledger.html")
     warnings = [w for w in result.warnings() if "reproduced" in w]
     assert len(warnings) == 1 and "more.md:3" in warnings[0] and "up:pkg/mod.py:2" in warnings[0]
     book.write_conf(default_repo="up", feedback_email="book@example.org", reproduced_lines_max=1)
-    assert book.build("-W", "-E").returncode == 0
+    assert book.build(fresh=True).returncode == 0
 
 
-def test_feedback_line_names_chapter_and_pin(project: tuple[Upstream, Book, str]) -> None:
+def test_feedback_line_names_chapter_and_pin(project: Project) -> None:
     _, book, sha = project
-    result = book.build("-W")
+    result = book.build()
     html = (result.outdir / "chapter.html").read_text("utf-8")
     mailto = re.search(r'href="(mailto:[^"]+)"', html)
     assert mailto is not None
@@ -111,15 +94,15 @@ def test_feedback_line_names_chapter_and_pin(project: tuple[Upstream, Book, str]
     assert 'href="feedback.html"' in html
 
 
-def test_guide_tables_are_generated_from_the_code(book: Book, upstream: Upstream) -> None:
+def test_guide_tables_are_generated_from_the_code(book: Book, shared_upstream: SharedUpstream) -> None:
     from source_anchors.core.config import option_names
     from source_anchors.sphinx_ext.diagnostics import Subtype, subtype_docs
 
-    upstream.write("pkg/__init__.py", "")
-    book.repos = {"up": {"url": upstream.url, "commit": upstream.commit(), "packages": ["pkg"]}}
+    commit = shared_upstream.commits["build-v1"]  # any pin with a package will do
+    book.repos = {"up": {"url": shared_upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
     book.page("index", "# Guide\n\n```{source-anchors-config}\n```\n\n```{source-anchors-diagnostics}\n```\n")
-    result = book.build("-W")
+    result = book.build()
     assert result.returncode == 0, result.stderr
     text = text_of(result.outdir / "index.html")
     for name in option_names():

@@ -11,10 +11,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from conftest import Upstream, git
+from helpers import Upstream, git
 from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine, Outcome
+from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ResolveError
+from source_anchors.core.records import Outcome
 from source_anchors.core.resolve import Location, Resolver, lines_hash
 from source_anchors.core.target import Target
 
@@ -58,7 +59,12 @@ class Repo:
 
 def make_repo(upstream: Upstream, tmp: Path, files: dict[str, str | bytes],
               packages: tuple[str, ...] = ("pkg",)) -> Repo:
-    """Write *files*, commit them with git, and open the pinned commit with an Engine."""
+    """Commit *files* (alone: the work tree is emptied first) and open the pinned commit with an Engine.
+
+    *upstream* is usually the session's ``tree_upstream``: each call adds a commit to it, and
+    the commits of other tests are never changed.
+    """
+    upstream.clear()
     texts: dict[str, str] = {}
     for rel, content in files.items():
         if isinstance(content, bytes):
@@ -442,21 +448,21 @@ def test_only_package_files_are_exported(shared: Repo) -> None:
 # -- layouts, static reading, broken files, laziness ---------------------------------------------
 
 
-def test_src_layout(upstream: Upstream, tmp_path: Path) -> None:
+def test_src_layout(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = "import os\n\n\ndef f():\n    return os.sep\n"
-    repo = make_repo(upstream, tmp_path, {"src/pkg/__init__.py": "", "src/pkg/mod.py": text},
+    repo = make_repo(tree_upstream, tmp_path, {"src/pkg/__init__.py": "", "src/pkg/mod.py": text},
                      packages=("src/pkg",))
     location = repo.resolve("pkg.mod.f")
     assert location.path == "src/pkg/mod.py"
     assert (location.start, location.end) == repo.span("src/pkg/mod.py", "def f", "return os.sep")
     module = repo.check("pkg.mod")
-    assert module.permalink == f"{upstream.url}/blob/{repo.sha}/src/pkg/mod.py"
+    assert module.permalink == f"{tree_upstream.url}/blob/{repo.sha}/src/pkg/mod.py"
     missing = repo.check("src.pkg.mod.f")
     assert missing.status == "missing"
     assert "'src' is not a package of up" in missing.message
 
 
-def test_upstream_code_is_never_run(upstream: Upstream, tmp_path: Path) -> None:
+def test_upstream_code_is_never_run(tree_upstream: Upstream, tmp_path: Path) -> None:
     marker = tmp_path / "imported.marker"
     text = f'''\
 MARKER = {str(marker)!r}
@@ -469,7 +475,7 @@ def after_the_side_effect():
 '''
     helper = f'open({str(marker)!r}, "w").close()\n\n\ndef helped():\n    return 1\n'
     init = f'open({str(marker)!r}, "w").close()\nfrom .danger import after_the_side_effect\n'
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": init, "pkg/danger.py": text,
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": init, "pkg/danger.py": text,
                                           "pkg/helper.py": helper})
     location = repo.resolve("pkg.after_the_side_effect")
     assert (location.path, location.start) == ("pkg/danger.py", line_of(text, "def after_the_side_effect"))
@@ -491,8 +497,8 @@ BROKEN_FILES: dict[str, str | bytes] = {
 
 
 @pytest.fixture
-def broken(upstream: Upstream, tmp_path: Path) -> Repo:
-    return make_repo(upstream, tmp_path, dict(BROKEN_FILES))
+def broken(tree_upstream: Upstream, tmp_path: Path) -> Repo:
+    return make_repo(tree_upstream, tmp_path, dict(BROKEN_FILES))
 
 
 @pytest.mark.parametrize(
@@ -533,19 +539,19 @@ def test_broken_module_is_not_counted_as_parsed(broken: Repo) -> None:
     assert broken.engine.resolver("up").modules_parsed == 1  # pkg/__init__.py only
 
 
-def test_alias_cycle_is_missing_not_a_crash(upstream: Upstream, tmp_path: Path) -> None:
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from .b import X\n",
+def test_alias_cycle_is_missing_not_a_crash(tree_upstream: Upstream, tmp_path: Path) -> None:
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from .b import X\n",
                                           "pkg/b.py": "from .a import X\n"})
     outcome = repo.check("pkg.a.X")
     assert outcome.status == "missing"
     assert "cycle" in outcome.message
 
 
-def test_resolving_parses_only_the_modules_needed(upstream: Upstream, tmp_path: Path) -> None:
+def test_resolving_parses_only_the_modules_needed(tree_upstream: Upstream, tmp_path: Path) -> None:
     files: dict[str, str | bytes] = {f"pkg/m{n}.py": f"def f{n}():\n    return {n}\n" for n in range(10)}
     # The package re-exports from three modules; the aliases are not followed unless asked for.
     files["pkg/__init__.py"] = "from .m0 import f0\nfrom .m1 import f1\nfrom .m2 import f2\n"
-    repo = make_repo(upstream, tmp_path, files)
+    repo = make_repo(tree_upstream, tmp_path, files)
     resolver = repo.engine.resolver("up")
     assert resolver.modules_parsed == 0
     location = repo.resolve("pkg.m7.f7")
@@ -561,35 +567,35 @@ def test_resolving_parses_only_the_modules_needed(upstream: Upstream, tmp_path: 
 # -- line numbers are the code host's ------------------------------------------------------------
 
 
-def test_form_feed_does_not_shift_line_numbers(upstream: Upstream, tmp_path: Path) -> None:
+def test_form_feed_does_not_shift_line_numbers(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = "def first():\n    return 1\n\x0c\ndef second():\n    return 2\n"
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/paged.py": text})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/paged.py": text})
     location = repo.resolve("pkg.paged.second")
     assert (location.start, location.end) == (line_of(text, "def second"), line_of(text, "return 2"))
 
 
-def test_line_separator_in_a_string_is_not_a_syntax_error(upstream: Upstream, tmp_path: Path) -> None:
+def test_line_separator_in_a_string_is_not_a_syntax_error(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = 'SEPARATOR = "a\u2028b"\n\n\ndef after():\n    return SEPARATOR\n'
     compile(text, "sep.py", "exec")  # valid Python
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/sep.py": text})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/sep.py": text})
     outcome = repo.check("pkg.sep.after")
     assert outcome.status == "new", outcome.message
     assert outcome.location is not None
     assert outcome.location.start == line_of(text, "def after")
 
 
-def test_star_re_export(upstream: Upstream, tmp_path: Path) -> None:
+def test_star_re_export(tree_upstream: Upstream, tmp_path: Path) -> None:
     core = '__all__ = ["Star"]\n\n\nclass Star:\n    pass\n'
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "from .core import *\n", "pkg/core.py": core})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "from .core import *\n", "pkg/core.py": core})
     outcome = repo.check("pkg.Star")
     assert outcome.status == "new", outcome.message
     assert outcome.location is not None
     assert (outcome.location.path, outcome.location.start) == ("pkg/core.py", line_of(core, "class Star"))
 
 
-def test_method_named_like_its_class(upstream: Upstream, tmp_path: Path) -> None:
+def test_method_named_like_its_class(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = "class Node:\n    size = 1\n\n    def Node(self):\n        return self.size\n"
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/tree.py": text})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/tree.py": text})
     location = repo.resolve("pkg.tree.Node.Node")
     assert (location.start, location.end) == repo.span("pkg/tree.py", "def Node", "return self.size")
     whole_class = repo.resolve("pkg.tree.Node")
@@ -686,8 +692,8 @@ class Child(Base):
 """
 
 
-def test_fast_path_agrees_with_griffe(upstream: Upstream, tmp_path: Path) -> None:
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/m0.py": "def f0():\n    return 0\n",
+def test_fast_path_agrees_with_griffe(tree_upstream: Upstream, tmp_path: Path) -> None:
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/m0.py": "def f0():\n    return 0\n",
                                           "pkg/diff.py": DIFFERENTIAL})
     names = ["", "CONSTANT", "ANNOTATED", "first", "second", "a", "b", "CONDITIONAL", "json", "cached", "twice",
              "over", "reexported", "Base", "Base.LIMIT", "Base.inherited", "Child", "Child.kind", "Child.__init__",
@@ -775,13 +781,13 @@ class Tabbed:
 
 
 def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
-        upstream: Upstream, tmp_path: Path) -> None:
+        tree_upstream: Upstream, tmp_path: Path) -> None:
     """Narrowing parses only the symbol's lines; every line must land where a whole-file parse puts it."""
     import ast
 
     from source_anchors.core.statements import statement_span
 
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
     text = repo.texts["pkg/regions.py"]
     lines = text.split("\n")
     whole = ast.parse(text)
@@ -800,10 +806,10 @@ def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
     assert checked > 60
 
 
-def test_coding_line_is_honoured(upstream: Upstream, tmp_path: Path) -> None:
+def test_coding_line_is_honoured(tree_upstream: Upstream, tmp_path: Path) -> None:
     """PEP 263: a Latin-1 module with its coding line is read as Python reads it."""
     text = "# -*- coding: latin-1 -*-\nNAME = 'café'\n\n\ndef greet():\n    return NAME + ' ½'\n"
-    repo = make_repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/latin.py": text.encode("latin-1")})
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/latin.py": text.encode("latin-1")})
     location = repo.resolve("pkg.latin.greet")
     lines = text.split("\n")
     assert (location.start, location.end) == (line_of(text, "def greet"), line_of(text, "return NAME"))

@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Book, Upstream, git
+from helpers import Book, SharedUpstream, Upstream, build_env, git, make_book, sphinx_argv
 from source_anchors.core.archive import blob_id
 from source_anchors.core.config import Settings, settings_from
-from source_anchors.core.engine import Engine, Outcome
+from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ConfigError, SourceError
+from source_anchors.core.records import Outcome
 from source_anchors.core.sources import TreeCache, cache_key
 from source_anchors.core.target import parse_target
 
@@ -75,13 +76,7 @@ def _files(root: Path) -> dict[str, Path]:
 
 def _ls_tree(upstream: Upstream, commit: str) -> dict[str, str]:
     """{path: blob id} of every blob of *commit*, straight from ``git ls-tree -r``."""
-    listing = {}
-    for line in git("ls-tree", "-r", commit, cwd=upstream.path).splitlines():
-        info, _, path = line.partition("\t")
-        _mode, kind, blob = info.split()
-        if kind == "blob":
-            listing[path] = blob
-    return listing
+    return upstream.ls_tree(commit)
 
 
 def _demo(upstream: Upstream, **extra: str) -> str:
@@ -105,17 +100,6 @@ def _many_modules(upstream: Upstream, count: int) -> str:
     return _demo(upstream)
 
 
-def _sphinx_argv(book: Book, *args: str, out: str = "html") -> list[str]:
-    """The command line of conftest's ``Book.build`` (for builds run with Popen)."""
-    return [sys.executable, "-m", "sphinx", "-c", str(book.root), *args, str(book.root / "source"),
-            str(book.root / "_build" / out)]
-
-
-def _build_env() -> dict[str, str]:
-    """The environment of conftest's ``Book.build``: ours, less CI and SOURCE_ANCHORS_CACHE."""
-    return {k: v for k, v in os.environ.items() if k not in ("CI", "SOURCE_ANCHORS_CACHE")}
-
-
 def _tree_dirs(cache: Path) -> list[Path]:
     trees = cache / "trees"
     return sorted(trees.iterdir()) if trees.is_dir() else []
@@ -124,6 +108,22 @@ def _tree_dirs(cache: Path) -> list[Path]:
 def _tmp_entries(cache: Path) -> list[Path]:
     tmp = cache / "tmp"
     return sorted(tmp.iterdir()) if tmp.is_dir() else []
+
+
+@dataclass(frozen=True)
+class Demo:
+    """The session upstream's "demo" commit: INIT, MOD and LICENCE, as ``_demo`` writes them (read-only)."""
+
+    upstream: Upstream
+    url: str
+    commit: str
+
+
+@pytest.fixture
+def demo(shared_upstream: SharedUpstream) -> Demo:
+    for rel, text in (("pkg/__init__.py", INIT), ("pkg/mod.py", MOD), ("LICENSE", LICENCE)):
+        assert shared_upstream.text("demo", rel) == text
+    return Demo(shared_upstream.upstream, shared_upstream.url, shared_upstream.commits["demo"])
 
 
 @pytest.fixture
@@ -144,7 +144,9 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- 1. git exports only what anchors need ------------------------------------------
 
 
-def test_git_export_fetches_only_packages_and_licence(upstream: Upstream, tmp_path: Path) -> None:
+def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     big = os.urandom(5 * 1024 * 1024)
     (upstream.path / "data").mkdir()
     (upstream.path / "data" / "big.bin").write_bytes(big)
@@ -187,9 +189,9 @@ def test_git_export_fetches_only_packages_and_licence(upstream: Upstream, tmp_pa
 # -- 2. a cached tree is reused without git -------------------------------------------
 
 
-def test_cached_tree_is_reused_without_git(upstream: Upstream, tmp_path: Path, no_git_path: str,
+def test_cached_tree_is_reused_without_git(demo: Demo, tmp_path: Path, no_git_path: str,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    commit = _demo(upstream)
+    upstream, commit = demo, demo.commit
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
     first = TreeCache(settings.cache_dir, timeout=60).get(settings.repos["up"])
 
@@ -208,8 +210,9 @@ def test_cached_tree_is_reused_without_git(upstream: Upstream, tmp_path: Path, n
         cold.get(settings.repos["up"])
 
 
-def test_warm_cache_book_builds_strictly_without_git(upstream: Upstream, book: Book, no_git_path: str) -> None:
-    commit = _demo(upstream)
+def test_warm_cache_book_builds_strictly_without_git(demo: Demo, book: Book, no_git_path: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    upstream, commit = demo, demo.commit
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
     book.page("index", """
@@ -217,10 +220,11 @@ def test_warm_cache_book_builds_strictly_without_git(upstream: Upstream, book: B
 
         Doubling happens in {src}`func <up:pkg.mod.func>`; the module is {src}`up:pkg.mod`.
         """)
-    warm = book.build("-W")
+    warm = book.build()
     assert warm.returncode == 0, warm.stderr
 
-    cold_env = book.build("-W", "-E", out="without-git", env={"PATH": no_git_path})
+    monkeypatch.setenv("PATH", no_git_path)  # the extension runs git with our environment
+    cold_env = book.build(fresh=True, out="without-git")
 
     assert cold_env.returncode == 0, cold_env.stderr
     rows = cold_env.report()
@@ -277,7 +281,9 @@ def test_unreachable_remote_error_names_the_git_subcommand(tmp_path: Path, no_pr
 # -- 4. concurrent cold builds share one cache ----------------------------------------------
 
 
-def test_concurrent_cold_builds_share_one_export(upstream: Upstream, book: Book, tmp_path: Path) -> None:
+def test_concurrent_cold_builds_share_one_export(tree_upstream: Upstream, book: Book, tmp_path: Path) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 400)
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
@@ -287,12 +293,10 @@ def test_concurrent_cold_builds_share_one_export(upstream: Upstream, book: Book,
         See {src}`func <up:pkg.mod.func>` and {src}`up:pkg.group3.mod3.VALUE_3`.
         """
     book.page("index", page)
-    twin = Book(root=tmp_path / "book-twin", cache=book.cache, repos=book.repos)
-    (twin.root / "source").mkdir(parents=True)
-    twin.write_conf()
-    twin.page("index", page)
+    twin = make_book(tmp_path / "book-twin", book.cache, repos=book.repos, pages=[("index", page)])
 
-    procs = [subprocess.Popen(_sphinx_argv(b, "-W"), cwd=b.root, env=_build_env(), text=True,
+    # Two sphinx-build processes at once: only separate processes race on the cache as users' builds do.
+    procs = [subprocess.Popen(sphinx_argv(b.root, "-W"), cwd=b.root, env=build_env(), text=True,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for b in (book, twin)]
     outputs = [proc.communicate(timeout=300) for proc in procs]
 
@@ -319,7 +323,7 @@ def _kill_during_export(book: Book, key: str) -> list[Path] | None:
     shutil.rmtree(book.cache, ignore_errors=True)
     shutil.rmtree(book.root / "_build", ignore_errors=True)
     staging_parent = book.cache / "tmp"
-    proc = subprocess.Popen(_sphinx_argv(book, "-W"), cwd=book.root, env=_build_env(),
+    proc = subprocess.Popen(sphinx_argv(book.root, "-W"), cwd=book.root, env=build_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     killed = False
     try:
@@ -343,7 +347,9 @@ def _kill_during_export(book: Book, key: str) -> list[Path] | None:
     return None
 
 
-def test_killed_export_leaves_leftovers_that_the_next_build_removes(upstream: Upstream, book: Book) -> None:
+def test_killed_export_leaves_leftovers_that_the_next_build_removes(tree_upstream: Upstream, book: Book) -> None:
+    upstream = tree_upstream
+    upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 1000)
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
@@ -363,7 +369,7 @@ def test_killed_export_leaves_leftovers_that_the_next_build_removes(upstream: Up
         pytest.skip("could not SIGKILL the build while its export was staged (3 tries)")
     assert not book.lock.exists()
 
-    done = book.build("-W")
+    done = book.build()
 
     assert done.returncode == 0, done.stderr
     assert all(not path.exists() for path in leftovers)
@@ -384,8 +390,8 @@ def test_killed_export_leaves_leftovers_that_the_next_build_removes(upstream: Up
 
 
 @pytest.mark.parametrize("damage", ["no meta.json", "truncated meta.json", "meta.json of another format"])
-def test_half_written_tree_is_detected_and_redone(upstream: Upstream, tmp_path: Path, damage: str) -> None:
-    commit = _demo(upstream)
+def test_half_written_tree_is_detected_and_redone(demo: Demo, tmp_path: Path, damage: str) -> None:
+    upstream, commit = demo, demo.commit
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
     key = cache_key(upstream.url, commit)
     half = settings.cache_dir / "trees" / key
@@ -421,8 +427,8 @@ def test_half_written_tree_is_detected_and_redone(upstream: Upstream, tmp_path: 
 # was resolved as if it were the commit (Engine.verify() checks only 'dist' trees), its edited lines
 # reported with the commit's blob id.
 @pytest.mark.parametrize("damage", ["deleted", "edited"])
-def test_file_damaged_after_export_is_not_trusted(upstream: Upstream, tmp_path: Path, damage: str) -> None:
-    commit = _demo(upstream)
+def test_file_damaged_after_export_is_not_trusted(demo: Demo, tmp_path: Path, damage: str) -> None:
+    upstream, commit = demo, demo.commit
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
     pristine = _check(Engine(settings), "up:pkg.mod.func")
     assert pristine.status == "new"
@@ -676,14 +682,15 @@ def test_distribution_file_vouched_for_by_nothing_is_unverified(
 # ancestor package pkg/__init__.py included) is verified; so anchors into submodules alone failed in the
 # dist build with 'pkg/__init__.py ... is not vouched for'.
 def test_lock_made_from_git_vouches_for_distribution_files(
-        dist_project: DistProject, pip_index: Callable[[Path], None], book: Book, no_git_path: str) -> None:
+        dist_project: DistProject, pip_index: Callable[[Path], None], book: Book, no_git_path: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     pip_index(dist_project.index["wheel"])
     anchors = ["double <up:pkg.alpha.func>", "triple <up:pkg.beta.other::return value>"]  # submodules only
     pin = {"url": dist_project.upstream.url, "commit": dist_project.commit, "packages": ["pkg"]}
     book.repos = {"up": {**pin, "sources": ["git"]}}
     book.write_conf()
     book.page("index", "# Demo\n\n" + ", ".join(f"{{src}}`{anchor}`" for anchor in anchors) + ".\n")
-    from_git = book.build("-W", out="git")
+    from_git = book.build(out="git")
     assert from_git.returncode == 0, from_git.stderr
     assert book.lock.is_file()
     # Now from the wheel alone: no listing, a cold cache, and no git on PATH.
@@ -691,7 +698,8 @@ def test_lock_made_from_git_vouches_for_distribution_files(
     book.cache = book.cache.with_name("cache-dist")
     book.write_conf()
 
-    from_dist = book.build("-W", "-E", out="dist", env={"PATH": no_git_path})
+    monkeypatch.setenv("PATH", no_git_path)  # the extension runs git and pip with our environment
+    from_dist = book.build(fresh=True, out="dist")
 
     assert from_dist.returncode == 0, from_dist.stderr
     assert [row["status"] for row in from_git.report()] == ["new"] * len(anchors)

@@ -1,5 +1,5 @@
-"""Reliability and security suite of source_anchors (see conftest.py for the figures it prints).
+"""Reliability and security suite of source_anchors (see figures.py for the figures it prints).
 
-A package, so that its ``conftest`` module is ``reliability.conftest`` and the root
-``tests/conftest.py`` stays importable as ``conftest`` for every other test module.
+A package, so that its modules import each other relatively (``.figures``, ``.support``)
+beside the top-level ``helpers`` module that every test uses.
 """

@@ -1,4 +1,8 @@
-"""Helpers shared by the reliability tests: builds in subprocesses, warnings, cache checks, snapshots."""
+"""Helpers of the reliability tests: builds (in-process or measured subprocesses), warnings, cache checks.
+
+The conf.py writer, the sphinx command line and the subprocess environment are the suite-wide
+ones of ``helpers.py``.
+"""
 
 from __future__ import annotations
 
@@ -14,52 +18,18 @@ import stat
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
+import traceback
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-EXT = ROOT / "ext"
+from helpers import build_env, clean_global_state, cli_args, run_cli
+
 PY = sys.executable
-#: Port 9 (discard) on the loopback: nothing listens there, a connection is refused at once.
-DEAD = "http://127.0.0.1:9"
-_PROXIES = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
-
-
-def build_env(extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
-    """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CI", "SOURCE_ANCHORS_CACHE", "PYTHONDONTWRITEBYTECODE", *_PROXIES)}
-    env["PYTHONPATH"] = os.pathsep.join([str(EXT), *filter(None, [env.get("PYTHONPATH")])])
-    # Byte code is cached outside the repository: without it every build compiles Sphinx again.
-    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "source-anchors-reliability-pycache")
-    for key, value in (extra or {}).items():
-        if value is None:
-            env.pop(key, None)
-        else:
-            env[key] = value
-    return env
-
-
-def pip_env(find_links: Path | None, cache: Path) -> dict[str, str | None]:
-    """pip offline from one find-links directory, ignoring the machine's pip configuration files."""
-    return {"PIP_CONFIG_FILE": os.devnull, "PIP_NO_INDEX": "1" if find_links else None,
-            "PIP_FIND_LINKS": str(find_links) if find_links else None, "PIP_INDEX_URL": None,
-            "PIP_EXTRA_INDEX_URL": None, "PIP_CACHE_DIR": str(cache), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-
-
-def sphinx_argv(root: Path, *args: str, out: str = "html") -> list[str]:
-    """``python -m sphinx`` for the book at *root* (conf.py there, pages in source/)."""
-    return [PY, "-m", "sphinx", "-c", str(root), *args, str(root / "source"), str(root / "_build" / out)]
-
-
-def cli_argv(root: Path, *args: str) -> list[str]:
-    """``python -m source_anchors --confdir ROOT ...``."""
-    return [PY, "-m", "source_anchors", "--confdir", str(root), *args]
 
 
 @dataclass
@@ -80,6 +50,67 @@ class Run:
     def crashed(self) -> bool:
         """A Python traceback or Sphinx's crash banner is in the output."""
         return "Traceback" in self.output or "Exception occurred" in self.output
+
+
+@contextlib.contextmanager
+def environment(extra: Mapping[str, str | None] | None = None) -> Iterator[None]:
+    """``os.environ`` as :func:`helpers.build_env` makes it for a subprocess, restored afterwards."""
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(build_env(extra))
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def build_in_process(root: Path, *, strict: bool = False, fresh: bool = False, out: str = "html",
+                     builder: str = "html", env: Mapping[str, str | None] | None = None) -> Run:
+    """Build the book at *root* in this process as ``sphinx-build [-W] [-E] -b BUILDER`` would; never raises.
+
+    The application is Sphinx's own with sphinx-build's directories (``_build/OUT``, doctrees in
+    ``_build/OUT/.doctrees``), not ``SphinxTestApp`` (whose output goes to ``_build/OUT/BUILDER``):
+    here an in-process build often follows a killed subprocess build of the same book, and must
+    meet what that one left behind. The status is Sphinx's (1 after warnings with *strict*), the
+    code of a ``SystemExit`` (the extension stops on bad configuration with 2), or 2 after any
+    other exception, whose traceback is then appended to the warnings as sphinx-build would
+    print one. Peak RSS is not measured here.
+    """
+    from sphinx.application import Sphinx
+
+    status, warning = StringIO(), StringIO()
+    outdir = root / "_build" / out
+    start = time.monotonic()
+    code = 0
+    clean_global_state()
+    try:
+        with environment(env):
+            app = Sphinx(str(root), str(root), str(outdir), str(outdir / ".doctrees"), builder, status=status,
+                         warning=warning, freshenv=fresh, warningiserror=strict)
+            app.build()
+            code = app.statuscode
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 2
+    except Exception:
+        code = 2
+        warning.write("Traceback (most recent call last):\n" + traceback.format_exc())
+    finally:
+        clean_global_state()
+    return Run(code, status.getvalue(), warning.getvalue(), time.monotonic() - start, 0.0, False)
+
+
+def cli_in_process(root: Path, *args: str, env: Mapping[str, str | None] | None = None) -> Run:
+    """``source_anchors.sphinx_ext.cli.main`` on the book at *root*, its output captured; never raises."""
+    out, err = StringIO(), StringIO()
+    start = time.monotonic()
+    try:
+        with environment(env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run_cli(cli_args(root, *args))
+    except Exception:
+        code = 1
+        err.write("Traceback (most recent call last):\n" + traceback.format_exc())
+    return Run(code, out.getvalue(), err.getvalue(), time.monotonic() - start, 0.0, False)
 
 
 _WRAPPER = r"""
@@ -318,14 +349,3 @@ def tar_add(tar: tarfile.TarFile, name: str, data: bytes = b"", **fields: Any) -
 def copy_book(src: Path, dest: Path) -> None:
     """Copy a book (conf.py, source/, lock, listing files) without its build output."""
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns("_build"))
-
-
-def write_conf(root: Path, repos: Mapping[str, Any], cache: Path, *, default_repo: str | None = None) -> None:
-    """The conf.py of a reliability book: the extension from this checkout, *repos*, a private cache."""
-    default = f"source_anchors_default_repo = {default_repo!r}\n" if default_repo else ""
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        f"source_anchors_repos = {dict(repos)!r}\n{default}"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")

@@ -2,8 +2,8 @@
 
 Hypothesis generates role texts (bare and ``label <target>``) and ``source-anchor``
 directives (with options); each case is one paragraph (or one fenced block) of a
-generated page, so its line is known. One ``--keep-going`` build reads 20 pages of
-50 cases. An oracle written here from the documented grammar
+generated page, so its line is known. One ``--keep-going`` build (in-process) reads 20
+pages of 50 cases. An oracle written here from the documented grammar
 ``[repo:]dotted.path[::match text]`` and the test repository's real symbols says
 whether a case is valid; every invalid case must give exactly one located
 ``[source-anchors.<subtype>]`` warning at its own ``page.md:LINE`` and every valid one
@@ -12,7 +12,8 @@ none, the report must record it at that line, and nothing may print a traceback.
 Cases whose text would break MyST's own syntax (backticks, line breaks) are filtered
 out before they are placed and are not counted. Cases that make the extension's
 core raise (checked in-process first, so one crash does not end a whole batch) are
-counted as failures and left off the batch pages.
+counted as failures and left off the batch pages; each kind of crash is then shown once in a
+real ``sphinx-build`` subprocess, for the traceback an author would see.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream, build_env, sphinx_argv, write_conf
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from .conftest import Results, Scale, Tally
-from .support import Run, build_env, run, sphinx_argv, warnings_of
+from .figures import Results, Scale, Tally
+from .support import Run, build_in_process, run, warnings_of
 
 CATEGORY = "bad_author_input"
 
@@ -448,21 +449,21 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
     waiting: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for index, p in enumerate(placed):
         waiting[(p.doc, expected_label(p.case), expected_target(p))].append(index)
-    for record in report or []:
-        key = (str(record.get("doc")), str(record.get("label", "")).strip(), str(record.get("target", "")))
-        line = record.get("line") if isinstance(record.get("line"), int) else 0
+    for row in report or []:
+        key = (str(row.get("doc")), str(row.get("label", "")).strip(), str(row.get("target", "")))
+        row_line = row["line"] if isinstance(row.get("line"), int) else 0
         # A record is never reported above its anchor: take the nearest case at or above its line.
-        fits = [i for i in waiting.get(key, []) if placed[i].start <= line]
+        fits = [i for i in waiting.get(key, []) if placed[i].start <= row_line]
         if fits:
-            record_of[fits[-1]] = record
+            record_of[fits[-1]] = row
             waiting[key].remove(fits[-1])
         else:
-            owner = _owner_by_line(placed, by_doc, key[0], record.get("line"))
+            owner = _owner_by_line(placed, by_doc, key[0], row.get("line"))
             if owner >= 0:
                 extra_records[owner] += 1
             else:
-                problems[-1].append(f"report record matching no case: {record.get('doc')}:{record.get('line')} "
-                                    f"label={record.get('label')!r} target={record.get('target')!r}")
+                problems[-1].append(f"report record matching no case: {row.get('doc')}:{row.get('line')} "
+                                    f"label={row.get('label')!r} target={row.get('target')!r}")
     # Warnings: ours in reading order per page; MyST's and the rest by line.
     ours_of: dict[int, Any] = {}
     by_line: dict[int, list[Any]] = defaultdict(list)
@@ -494,38 +495,38 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
                                        f"[{warning.type}]")
     for index, p in enumerate(placed):
         mine = problems[index]
-        warning = ours_of.get(index)
-        record = record_of.get(index)
+        found = ours_of.get(index)
+        rec = record_of.get(index)
         others = by_line.get(index, [])
         myst = [w for w in others if (w.type or "").startswith("myst.")]
         rest = [w for w in others if w not in myst]
-        if p.expected == "ok" and warning is not None:
-            mine.append(f"valid anchor warned: {warning.message[:300]} [{warning.type}]")
-        elif p.expected != "ok" and warning is None:
+        if p.expected == "ok" and found is not None:
+            mine.append(f"valid anchor warned: {found.message[:300]} [{found.type}]")
+        elif p.expected != "ok" and found is None:
             mine.append(f"expected one [source-anchors.{p.expected}] warning at {p.doc}.md:{p.start}, got none"
                         + (f"; other warnings here: {[f'{w.line}: {w.message[:160]} [{w.type}]' for w in rest]}"
                            if rest else ""))
-        elif warning is not None:
-            if warning.line != p.start:
-                mine.append(f"warning at {p.doc}.md:{warning.line}, the anchor is on line {p.start}"
+        elif found is not None:
+            if found.line != p.start:
+                mine.append(f"warning at {p.doc}.md:{found.line}, the anchor is on line {p.start}"
                             + _line_hint(pages[p.doc], p.start))
-            if warning.type != f"source-anchors.{p.expected}":
-                mine.append(f"subtype {warning.type}, expected source-anchors.{p.expected}: {warning.message[:200]}")
+            if found.type != f"source-anchors.{p.expected}":
+                mine.append(f"subtype {found.type}, expected source-anchors.{p.expected}: {found.message[:200]}")
         if len(myst) != p.myst:
             mine.append(f"{len(myst)} MyST option warning(s), MyST's own parser predicts {p.myst}")
-        if rest and (p.expected == "ok" or warning is not None):
+        if rest and (p.expected == "ok" or found is not None):
             mine.append("unexpected warning(s): " + "; ".join(f"{w.line}: {w.message[:200]} [{w.type}]" for w in rest))
         if report is not None:
-            if record is None:
+            if rec is None:
                 mine.append(f"no report record for this anchor (label {expected_label(p.case)!r})")
             else:
-                if record.get("line") != p.start:
-                    mine.append(f"report line {record.get('line')}, the anchor is on line {p.start}"
+                if rec.get("line") != p.start:
+                    mine.append(f"report line {rec.get('line')}, the anchor is on line {p.start}"
                                 + _line_hint(pages[p.doc], p.start))
                 want = {"ok": ("new", "ok"), "missing": ("missing",), "target": ("error",)}[p.expected]
-                if record.get("status") not in want:
-                    mine.append(f"report status {record.get('status')!r}, expected one of {want}: "
-                                f"target {record.get('target')!r}")
+                if rec.get("status") not in want:
+                    mine.append(f"report status {rec.get('status')!r}, expected one of {want}: "
+                                f"target {rec.get('target')!r}")
             if extra_records.get(index):
                 mine.append(f"{extra_records[index]} more report record(s) in this anchor's lines")
     return problems
@@ -568,18 +569,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
 
 
 def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages: dict[str, str]) -> None:
-    source = root / "source"
+    source = root
     shutil.rmtree(source, ignore_errors=True)
     source.mkdir(parents=True)
     repos = {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
-    (root / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})\n"
-        "extensions = ['myst_parser', 'source_anchors']\n"
-        "myst_enable_extensions = ['colon_fence']\n"
-        f"source_anchors_repos = {repos!r}\n"
-        f"source_anchors_default_repo = {REPO!r}\n"
-        f"source_anchors_cache_dir = {str(cache)!r}\n", "utf-8")
+    write_conf(root, repos, cache, default_repo=REPO)
     toc = "\n".join(sorted(pages, key=lambda d: int(d[1:])))
     (source / "index.md").write_text(f"# Index\n\n```{{toctree}}\n:hidden:\n{toc}\n```\n", "utf-8")
     for doc, text in pages.items():
@@ -658,7 +652,7 @@ def _check_batch(tally: Tally, root: Path, cache: Path, upstream: Upstream, comm
                  placed: list[Placed], *, budget: dict[str, int]) -> None:
     """Build *pages*, check every case; a build that crashes is split in halves to isolate the crash."""
     _write_book(root, cache, upstream, commit, pages)
-    result = run(sphinx_argv(root, "--keep-going", "-E", "-q"), cwd=root, env=build_env(), stats_dir=root.parent)
+    result = build_in_process(root, fresh=True)
     report_path = root / "_build" / "html" / "source-anchors.json"
     report = json.loads(report_path.read_text("utf-8")) if report_path.is_file() else None
     problems = check_build(result, placed, report, pages)

@@ -1,30 +1,33 @@
 """Bad configuration and bad locks: clear errors that name the file (and line), never a rewritten lock.
 
 Each case copies one small book whose lock is valid, breaks ``conf.py`` or the lock in
-one way, then runs a real build and ``python -m source_anchors check`` (and, for
-locks, ``update``). A broken configuration or lock must stop with a message naming
-the file (``conf.py``, or the lock with the line of the bad value), without a
-traceback, and the lock's bytes must be what they were before. A lock that is valid
-but edited into disagreement with the code gives located warnings instead, and is not
-rewritten either.
+one way, then runs a real Sphinx build (in-process: the extension's ``SystemExit(2)`` is the
+exit status sphinx-build would give) and the CLI's ``check`` (and, for locks, ``update``),
+in-process through ``cli.main`` except for one case per kind that runs the entry point
+``python -m source_anchors`` in a subprocess, whose stderr is a pipe. A broken
+configuration or lock must stop with a message naming the file (``conf.py``, or the lock
+with the line of the bad value), without a traceback, and the lock's bytes must be what
+they were before. A lock that is valid but edited into disagreement with the code gives
+located warnings instead, and is not rewritten either.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream, build_env, cli_argv
+from helpers import write_conf as write_book_conf
 
-from .conftest import Results, Scale
-from .support import Run, build_env, cli_argv, run, sphinx_argv, warnings_of
+from .figures import Results, Scale
+from .support import Run, build_in_process, cli_in_process, run, warnings_of
 
 CATEGORY = "bad_config_and_lock"
 
@@ -56,12 +59,8 @@ class Base:
 
 
 def write_conf(root: Path, repos: Any, cache: Path, **values: Any) -> None:
-    lines = ["import sys", f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2] / 'ext')!r})",
-             "extensions = ['myst_parser', 'source_anchors']", f"source_anchors_repos = {repos!r}",
-             f"source_anchors_cache_dir = {str(cache)!r}"]
     values.setdefault("default_repo", "up")
-    lines += [f"source_anchors_{key} = {value!r}" for key, value in values.items()]
-    (root / "conf.py").write_text("\n".join(lines) + "\n", "utf-8")
+    write_book_conf(root, repos, cache, **values)
 
 
 @pytest.fixture(scope="module")
@@ -74,10 +73,10 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Base:
     pin = {"url": upstream.url, "commit": commit, "packages": ["pkg"]}
     repos = {"up": dict(pin), "up2": dict(pin)}
     root, cache = where / "book", where / "cache"
-    (root / "source").mkdir(parents=True)
-    (root / "source" / "index.md").write_text(PAGE, "utf-8")
+    root.mkdir(parents=True)
+    (root / "index.md").write_text(PAGE, "utf-8")
     write_conf(root, repos, cache)
-    done = run(sphinx_argv(root, "-W"), cwd=root, env=build_env(), stats_dir=where)
+    done = build_in_process(root, strict=True)
     assert done.returncode == 0, done.stderr
     lock = (root / "source-anchors.lock").read_text("utf-8")
     assert json.loads(lock)["anchors"].keys() == {"up", "up2"}
@@ -202,7 +201,7 @@ def _dump(data: Any) -> str:
 def _edit(repo: str, key: str, **fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        _set(data["anchors"][repo][key], fields)
+        _set_fields(data["anchors"][repo][key], fields)
         return _dump(data)
     return make
 
@@ -213,12 +212,12 @@ _DELETE = object()
 def _top(**fields: Any) -> Callable[[str], str]:
     def make(text: str) -> str:
         data = _data(text)
-        _set(data, fields)
+        _set_fields(data, fields)
         return _dump(data)
     return make
 
 
-def _set(mapping: dict[str, Any], fields: dict[str, Any]) -> None:
+def _set_fields(mapping: dict[str, Any], fields: dict[str, Any]) -> None:
     """Set each field of *mapping*, or delete it where the value is ``_DELETE``."""
     for name, value in fields.items():
         if value is _DELETE:
@@ -333,7 +332,7 @@ def _config_case(base: Base, case: ConfigCase, where: Path, *, cli: bool) -> lis
     before = lock.read_bytes()
     conf = str(root / "conf.py")
     problems: list[str] = []
-    build = run(sphinx_argv(root, "--keep-going", "-E"), cwd=root, env=build_env(), stats_dir=where, timeout=300)
+    build = build_in_process(root, fresh=True)
     problems += [f"build: {p}" for p in _clean(build.output)]
     accepted = _names_config(build.stderr, conf, case.expect)
     if case.warnings_ok and build.returncode == 0:
@@ -345,7 +344,7 @@ def _config_case(base: Base, case: ConfigCase, where: Path, *, cli: bool) -> lis
                         + " | ".join(build.stderr.strip().splitlines()[-4:])[:700])
     elif build.returncode == 0 and not case.warnings_ok:
         problems.append("build exited 0 on a bad configuration")
-    check = run(cli_argv(root, "check"), cwd=root, env=build_env(), stats_dir=where, timeout=300) if cli else None
+    check = _cli(root, "check", entry_point=case.name in ENTRY_POINT, where=where) if cli else None
     problems += [f"check: {p}" for p in [*_clean(check.output), *_plain(check.stderr)]] if check else []
     if check and not case.warnings_ok and (check.returncode != 2
                                            or not _names_config(check.stderr, conf, case.expect)):
@@ -383,8 +382,7 @@ def _lock_case(base: Base, case: LockCase, where: Path, *, cli: bool) -> list[st
     snapshot = _lock_state(lock)
     where_text = str(lock) + (f":{case.line(made)}:" if case.line and isinstance(made, str) else "")
     problems: list[str] = []
-    env = build_env(case.env)
-    build = run(sphinx_argv(root, "--keep-going", "-E"), cwd=root, env=env, stats_dir=where, timeout=300)
+    build = build_in_process(root, fresh=True, env=case.env)
     problems += [f"build: {p}" for p in _clean(build.output)]
     if case.warns or case.name.startswith("compact"):
         problems += _consistent(build, case, root)
@@ -395,7 +393,7 @@ def _lock_case(base: Base, case: LockCase, where: Path, *, cli: bool) -> list[st
             problems.append(f"build does not name {where_text} with /{case.expect}/: "
                             + _said(build, str(lock)))
         for command in ("check", "update") if cli else ():
-            done = run(cli_argv(root, command), cwd=root, env=env, stats_dir=where, timeout=300)
+            done = _cli(root, command, env=case.env, entry_point=case.name in ENTRY_POINT, where=where)
             problems += [f"{command}: {p}" for p in [*_clean(done.output), *_plain(done.stderr)]]
             if done.returncode != 2 or where_text not in done.stderr:
                 problems.append(f"'{command}' (exit {done.returncode}) does not name {where_text}: "
@@ -403,6 +401,14 @@ def _lock_case(base: Base, case: LockCase, where: Path, *, cli: bool) -> list[st
     if _lock_state(lock) != snapshot:
         problems.append("the lock was rewritten")
     return problems
+
+
+def _cli(root: Path, command: str, *, entry_point: bool, where: Path,
+         env: dict[str, str] | None = None) -> Run:
+    """The CLI's *command* on the book: ``cli.main`` in-process, or ``python -m source_anchors`` in a subprocess."""
+    if entry_point:
+        return run(cli_argv(root, command), cwd=root, env=build_env(env), stats_dir=where, timeout=300)
+    return cli_in_process(root, command, env=env)
 
 
 def _said(done: Run, needle: str) -> str:
@@ -443,6 +449,8 @@ BOUNDED = {
 
 #: The bounded run's cases that also go through the CLI.
 CLI_BOUNDED = {"commit is a branch name", "newer format version"}
+#: The cases whose CLI runs go through the entry point in a subprocess (exit status, stderr a pipe).
+ENTRY_POINT = {"commit is a branch name", "newer format version"}
 
 
 def test_bad_config_and_lock(base: Base, tmp_path: Path, results: Results, scale: Scale) -> None:
@@ -452,15 +460,13 @@ def test_bad_config_and_lock(base: Base, tmp_path: Path, results: Results, scale
     for number, config in enumerate(CONFIG_CASES):
         if full or config.name in BOUNDED:
             jobs.append((f"conf.py: {config.name}",
-                         lambda c=config, n=number: _config_case(base, c, tmp_path / f"conf-{n}",
-                                                                 cli=full or c.name in CLI_BOUNDED)))
+                         functools.partial(_config_case, base, config, tmp_path / f"conf-{number}",
+                                           cli=full or config.name in CLI_BOUNDED)))
     for number, lock in enumerate(LOCK_CASES):
         if full or lock.name in BOUNDED:
             jobs.append((f"lock: {lock.name}",
-                         lambda c=lock, n=number: _lock_case(base, c, tmp_path / f"lock-{n}",
-                                                             cli=full or c.name in CLI_BOUNDED)))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [(name, pool.submit(job)) for name, job in jobs]
-        for name, future in futures:
-            tally.case(name, future.result())
+                         functools.partial(_lock_case, base, lock, tmp_path / f"lock-{number}",
+                                           cli=full or lock.name in CLI_BOUNDED)))
+    for name, job in jobs:  # one after the other: Sphinx apps in one process do not run in threads
+        tally.case(name, job())
     tally.check()

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream, build_env, sphinx_argv, write_conf
 
-from .conftest import Results, Scale
-from .support import build_env, cache_problems, copy_book, sphinx_argv, tmp_entries, tree_dirs, write_conf
+from .figures import Results, Scale
+from .support import cache_problems, copy_book, tmp_entries, tree_dirs
 
 CATEGORY = "concurrency"
 COPIES = 4
@@ -55,13 +55,13 @@ def upstream(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
 
 
 def make_book(root: Path, url: str, commit: str, cache: Path) -> None:
-    (root / "source").mkdir(parents=True)
+    root.mkdir(parents=True)
     repos = {"up": {"url": url, "commit": commit, "packages": ["pkg"]}}
     write_conf(root, repos, cache, default_repo="up")
     toc = "\n".join(f"p{i}" for i in range(PAGES))
-    (root / "source" / "index.md").write_text(f"# Book\n\n{{src}}`pkg.mod`\n\n```{{toctree}}\n{toc}\n```\n", "utf-8")
+    (root / "index.md").write_text(f"# Book\n\n{{src}}`pkg.mod`\n\n```{{toctree}}\n{toc}\n```\n", "utf-8")
     for i in range(PAGES):
-        (root / "source" / f"p{i}.md").write_text(
+        (root / f"p{i}.md").write_text(
             f"# Page {i}\n\nSee {{src}}`alpha <pkg.mod.alpha>` and {{src}}`pkg.g{i % 10}.m{i}.VALUE_{i}`,\n"
             f"then {{src}}`the branch <pkg.mod.Gamma.delta::if self>`.\n\n"
             f"```{{source-anchor}} pkg.mod.Gamma\n:caption: card {i}\n```\n", "utf-8")

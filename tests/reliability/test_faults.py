@@ -8,6 +8,9 @@ replaced the lock. After each kill: the lock is the old or the new one, valid JS
 ``source_anchors.core.lock.read_lock`` reads; every ``<cache>/trees/*/`` has its meta.json and
 files whose blob ids match it; the next build succeeds and leaves a whole tree, no
 staging leftovers and the expected lock.
+
+Only the runs that are killed (and the calibration runs that time them) are subprocesses; the
+builds that set a book up or check it after a kill run in-process.
 """
 
 from __future__ import annotations
@@ -21,20 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import Upstream
+from helpers import Upstream, build_env, cli_argv, sphinx_argv
+from helpers import write_conf as write_book_conf
 
-from .conftest import Results, Scale
-from .support import (
-    build_env,
-    cache_problems,
-    cli_argv,
-    kill_group,
-    run,
-    sphinx_argv,
-    tmp_entries,
-    tree_dirs,
-)
-from .support import write_conf as write_book_conf
+from .figures import Results, Scale
+from .support import build_in_process, cache_problems, cli_in_process, kill_group, tmp_entries, tree_dirs
 
 CATEGORY = "faults"
 FILLER = 400  # modules, so that the export takes a moment
@@ -90,23 +84,22 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     up.write("pkg/mod.py", MOD_V2)
     v2 = up.commit("v2")
     root = where / "book"
-    (root / "source").mkdir(parents=True)
+    root.mkdir(parents=True)
     cache = where / "warm-cache"
     write_conf(root, up.url, v1, cache)
-    (root / "source" / "index.md").write_text(INDEX.replace("```{toctree}\nmore\n```\n", ""), "utf-8")
-    env = build_env()
-    first = run(sphinx_argv(root, "-W"), cwd=root, env=env, stats_dir=where)
+    (root / "index.md").write_text(INDEX.replace("```{toctree}\nmore\n```\n", ""), "utf-8")
+    first = build_in_process(root, strict=True)
     assert first.returncode == 0, first.stderr
     old_lock = (root / "source-anchors.lock").read_bytes()
-    (root / "source" / "index.md").write_text(INDEX, "utf-8")
-    (root / "source" / "more.md").write_text(MORE, "utf-8")
+    (root / "index.md").write_text(INDEX, "utf-8")
+    (root / "more.md").write_text(MORE, "utf-8")
     probe = where / "probe"
     shutil.copytree(root, probe)
-    second = run(sphinx_argv(probe, "-W"), cwd=probe, env=env, stats_dir=where)
+    second = build_in_process(probe, strict=True)
     assert second.returncode == 0, second.stderr
     new_lock = (probe / "source-anchors.lock").read_bytes()
     write_conf(probe, up.url, v2, cache)
-    bumped = run(cli_argv(probe, "update"), cwd=probe, env=env, stats_dir=where)
+    bumped = cli_in_process(probe, "update")
     assert bumped.returncode == 0, bumped.output
     v2_lock = (probe / "source-anchors.lock").read_bytes()
     assert len({old_lock, new_lock, v2_lock}) == 3
@@ -192,7 +185,7 @@ def test_builds_killed_at_random_points(project: Project, tmp_path: Path, result
         phases[phase] = phases.get(phase, 0) + 1
         which, problems = lock_problems(book / "source-anchors.lock", allowed)
         problems += [f"after the kill: {p}" for p in cache_problems(cache)]
-        after = run(sphinx_argv(book, "-W"), cwd=book, env=build_env(), stats_dir=place)
+        after = build_in_process(book, strict=True)
         if after.returncode != 0 or after.crashed():
             problems.append(f"the next build failed (exit {after.returncode}): "
                             + " | ".join(after.stderr.strip().splitlines()[-3:])[:500])
@@ -235,8 +228,7 @@ def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, 
     tally = results.tally(CATEGORY)
     cache = tmp_path / "warm-cache"
     write_conf(project.root, project.upstream.url, project.v1, cache)
-    warm = run(sphinx_argv(project.root, "-b", "dummy", out="warm-v1"), cwd=project.root, env=build_env(),
-               stats_dir=tmp_path)
+    warm = build_in_process(project.root, builder="dummy", out="warm-v1")
     assert warm.returncode == 0, warm.stderr
     (project.root / "source-anchors.lock").write_bytes(project.new_lock)
     written, total = calibrate_update(project, tmp_path / "calibration", cache)
@@ -262,7 +254,7 @@ def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, 
         which, problems = lock_problems(lock, allowed)
         outcomes[which] = outcomes.get(which, 0) + 1
         leftovers += len(list(book.glob(".source-anchors.lock.*.tmp")))
-        after = run(sphinx_argv(book, "--keep-going"), cwd=book, env=build_env(), stats_dir=place)
+        after = build_in_process(book)
         if after.returncode != 0 or after.crashed() or not (book / "_build/html/source-anchors.json").is_file():
             problems.append(f"the next build failed (exit {after.returncode}): "
                             + " | ".join(after.stderr.strip().splitlines()[-3:])[:500])
@@ -286,14 +278,14 @@ def test_build_after_a_kill_left_an_empty_buildinfo(project: Project, tmp_path: 
     book = tmp_path / "book"
     shutil.copytree(project.root, book, ignore=shutil.ignore_patterns("_build"))
     write_conf(book, project.upstream.url, project.v1, tmp_path / "cache")
-    first = run(sphinx_argv(book), cwd=book, env=build_env(), stats_dir=tmp_path)
+    first = build_in_process(book)
     assert first.returncode == 0, first.stderr
     (book / "_build" / "html" / ".buildinfo").write_text("", "utf-8")
     problems = []
-    for args in ((), ("-E",)):
-        again = run(sphinx_argv(book, *args), cwd=book, env=build_env(), stats_dir=tmp_path)
+    for fresh in (False, True):
+        again = build_in_process(book, fresh=fresh)
         if again.returncode != 0 or again.crashed():
-            problems.append(f"the next build{' with -E' if args else ''} failed (exit {again.returncode}): "
+            problems.append(f"the next build{' with -E' if fresh else ''} failed (exit {again.returncode}): "
                             + " | ".join(line.strip() for line in again.output.splitlines()
                                          if "Error" in line)[-300:])
     tally.case("the next build after a kill left _build/html/.buildinfo empty", problems)

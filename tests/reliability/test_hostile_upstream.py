@@ -23,25 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conftest import Upstream, git
+from helpers import DEAD, Upstream, build_env, git, pip_env, sphinx_argv, write_conf
 
-from .conftest import Results, Scale, Tally
-from .support import (
-    DEAD,
-    Run,
-    build_env,
-    cache_problems,
-    pip_env,
-    run,
-    snapshot,
-    snapshot_diff,
-    sphinx_argv,
-    tar_add,
-    walk_files,
-    warnings_of,
-    wheel_bytes,
-    write_conf,
-)
+from .figures import Results, Scale, Tally
+from .support import Run, cache_problems, run, snapshot, snapshot_diff, tar_add, walk_files, warnings_of, wheel_bytes
 
 CATEGORY = "hostile_upstream"
 MAX_RSS_MB = 1536
@@ -141,7 +126,7 @@ GIT_ANCHORS: list[tuple[str, Any]] = [
 def write_book(sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str, Any]]) -> dict[str, int]:
     """conf.py and two pages: ``index`` with one anchor per paragraph, ``other`` with a healthy one."""
     root = sandbox.book
-    (root / "source").mkdir(parents=True, exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)
     write_conf(root, repos, sandbox.cache)
     lines = ["# Hostile", ""]
     where: dict[str, int] = {}
@@ -149,9 +134,9 @@ def write_book(sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str,
         where[target] = len(lines) + 1
         lines += [f"{{src}}`{target}`", ""]
     lines += ["```{toctree}", "other", "```", ""]
-    (root / "source" / "index.md").write_text("\n".join(lines), "utf-8")
+    (root / "index.md").write_text("\n".join(lines), "utf-8")
     first = anchors[0][0]
-    (root / "source" / "other.md").write_text(f"# Other\n\nA healthy anchor: {{src}}`{first}`.\n", "utf-8")
+    (root / "other.md").write_text(f"# Other\n\nA healthy anchor: {{src}}`{first}`.\n", "utf-8")
     return where
 
 

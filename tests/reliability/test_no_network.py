@@ -3,7 +3,8 @@
 Nothing here leaves the machine: the dead endpoints are port 9 on the loopback, where a
 connection is refused at once. pip reads no configuration file (``PIP_CONFIG_FILE`` is the
 null device), so the machine's own index settings cannot stand in for the dead one; proxies
-are removed from the environment.
+are removed from the environment. The builds run in-process with that environment in
+``os.environ`` (git and pip, started by the extension, inherit it; ``CI`` is read on config-inited).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import Upstream, git
+from helpers import DEAD, Upstream, git, pip_env, write_conf
 
-from .conftest import Results
-from .support import DEAD, Run, build_env, pip_env, run, sphinx_argv, warnings_of, wheel_bytes, write_conf
+from .figures import Results
+from .support import Run, build_in_process, warnings_of, wheel_bytes
 
 CATEGORY = "no_network"
 LIMIT = 60.0
@@ -30,13 +31,13 @@ DEAD_INDEX: dict[str, str | None] = {
 
 
 def write_book(root: Path, cache: Path, repos: dict[str, Any], targets: list[str]) -> dict[str, int]:
-    (root / "source").mkdir(parents=True, exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)
     write_conf(root, repos, cache)
     lines, where = ["# Offline", ""], {}
     for target in targets:
         where[target] = len(lines) + 1
         lines += [f"{{src}}`{target}`", ""]
-    (root / "source" / "index.md").write_text("\n".join(lines), "utf-8")
+    (root / "index.md").write_text("\n".join(lines), "utf-8")
     return where
 
 
@@ -66,8 +67,7 @@ def test_unreachable_remote_and_index_fail_fast_and_clearly(tmp_path: Path, resu
                "live:pkg.mod.func"]
     book = tmp_path / "book"
     where = write_book(book, tmp_path / "cache", repos, targets)
-    env = build_env({**DEAD_INDEX, "PIP_CACHE_DIR": str(tmp_path / "pip-cache")})
-    result = run(sphinx_argv(book, "--keep-going"), cwd=book, env=env, timeout=300, stats_dir=tmp_path)
+    result = build_in_process(book, env={**DEAD_INDEX, "PIP_CACHE_DIR": str(tmp_path / "pip-cache")})
     tally.case(f"one build with dead git, dead index and an empty cache ({result.seconds:.1f} s)",
                _build_problems(result))
     located, _ = warnings_of(result.stderr)
@@ -122,16 +122,14 @@ def test_cached_trees_build_without_network(tmp_path: Path, results: Results) ->
     (book).mkdir()
     (book / "dist.listing").write_text(git("ls-tree", "-r", dist_commit, cwd=distup.path), "utf-8")
     write_book(book, cache, repos, ["gitpin:pkg.mod.func", "gitpin:pkg.mod", "distpin:pkg.mod.func"])
-    warm = run(sphinx_argv(book, "-W"), cwd=book, env=build_env(pip_env(links, tmp_path / "pip-cache")),
-               timeout=300, stats_dir=tmp_path)
+    warm = build_in_process(book, strict=True, env=pip_env(links, tmp_path / "pip-cache"))
     tally.case("warm the cache (git and a verified wheel)", _build_problems(warm))
     # Break everything: the git remote is gone, the index is dead, http goes to a dead proxy.
     gitup.path.rename(tmp_path / "git-upstream-gone")
     broken = {**DEAD_INDEX, "PIP_CACHE_DIR": str(tmp_path / "pip-cache-2"), "CI": "true",
               "http_proxy": f"{DEAD}", "https_proxy": f"{DEAD}", "ALL_PROXY": f"{DEAD}"}
     start = time.monotonic()
-    again = run(sphinx_argv(book, "-W", "-E", out="offline"), cwd=book, env=build_env(broken), timeout=300,
-                stats_dir=tmp_path)
+    again = build_in_process(book, strict=True, fresh=True, out="offline", env=broken)
     problems = _build_problems(again)
     report = book / "_build" / "offline" / "source-anchors.json"
     if report.is_file():

@@ -43,7 +43,7 @@ def info(root: Path) -> str:
     lines = [f"cache: {root}" + ("" if root.is_dir() else " (does not exist yet)")]
     for part, what in PARTS.items():
         place = root / part
-        entries = len(list(place.iterdir())) if place.is_dir() else 0
+        entries = sum(not p.name.endswith(".lock") for p in place.iterdir()) if place.is_dir() else 0
         files, size = _size(place)
         lines.append(f"  {part:<12} {entries:>6} entries  {files:>7} files  {size / 1e6:>9.1f} MB  ({what})")
     files, size = _size(root)

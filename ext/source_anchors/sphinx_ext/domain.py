@@ -22,7 +22,8 @@ class SourceAnchorsDomain(Domain):
         "literals": {},     # docname -> [(line, text), ...]
         "ledgers": {},      # docname -> True: pages that render the ledger (rewritten on every build)
         "fingerprint": "",  # pins + lock + resolver version at the last full check
-        "stats": {},        # this build's work, summed over parallel readers (see count())
+        "stats": {},        # docname -> the work its last read did (see count())
+        "reading": [],      # the documents this build reads
         "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
     }
 
@@ -64,24 +65,31 @@ class SourceAnchorsDomain(Domain):
                     records[index] = dataclasses.replace(
                         record, outcome=dataclasses.replace(record.outcome, fresh=False))
 
-    def count(self, **work: int) -> None:
-        """Add to this build's figures (``resolved``, ``cached``, ``modules_parsed``)."""
-        stats = self.data.setdefault("stats", {})
+    def count(self, docname: str, **work: int) -> None:
+        """Add to the work reading *docname* did (``resolved``, ``cached``, ``modules_parsed``)."""
+        stats = self.data["stats"].setdefault(docname, {})
         for key, value in work.items():
             stats[key] = stats.get(key, 0) + value
 
+    def figures(self) -> dict[str, int]:
+        """The work of this build's reads, summed over its documents (and so over parallel readers)."""
+        total = {"resolved": 0, "cached": 0, "modules_parsed": 0}
+        for docname in self.data["reading"]:
+            for key, value in self.data["stats"].get(docname, {}).items():
+                total[key] = total.get(key, 0) + value
+        return total
+
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
-        for key in ("anchors", "literals", "ledgers"):
+        for key in ("anchors", "literals", "ledgers", "stats"):
             self.data[key].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         """Take the records of *docnames* from a parallel reader."""
-        for key in ("anchors", "literals", "ledgers"):
+        for key in ("anchors", "literals", "ledgers", "stats"):
             for docname in docnames:
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]
-        self.count(**otherdata.get("stats", {}))  # a reader starts from zero (env-before-read-docs)
 
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[Any]:
         """No cross-references: the domain only collects."""

@@ -143,8 +143,8 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Count this build's work from zero (parallel readers fork after this and add theirs on merge)."""
-    get_domain(env).data["stats"] = {"resolved": 0, "cached": 0, "modules_parsed": 0}
+    """Remember which documents this build reads: the build's figures are their reads' work."""
+    get_domain(env).data["reading"] = sorted(docnames)
 
 
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:
@@ -162,7 +162,7 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in report(app.env))
     out.write_text(f"[\n{rows}\n]\n" if rows else "[]\n", "utf-8")
     # This build's work, summed over parallel readers: for benchmarks and the curious.
-    stats = {"resolved": 0, "cached": 0, "modules_parsed": 0, **get_domain(app.env).data.get("stats", {})}
+    stats = get_domain(app.env).figures()
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
                 "%(modules_parsed)d modules parsed", stats)

@@ -33,7 +33,7 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     before = engine.stats["resolved"], engine.stats["cached"], engine.modules_parsed()
     outcome = engine.check_text(text, default_repo=default,
                                 default_from="the page's front matter ('source-repo')" if from_page else None)
-    domain.count(resolved=engine.stats["resolved"] - before[0], cached=engine.stats["cached"] - before[1],
+    domain.count(docname, resolved=engine.stats["resolved"] - before[0], cached=engine.stats["cached"] - before[1],
                  modules_parsed=engine.modules_parsed() - before[2])
     record = AnchorRecord(doc=docname, line=line, id=domain.next_id(docname), label=label, outcome=outcome)
     if state.quiet:

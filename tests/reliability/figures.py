@@ -1,4 +1,8 @@
-"""The reliability suite's figures: cases tried, survived and failed, per category.
+"""The reliability suite's figures: cases tried, survived and failed, per category (a pytest plugin).
+
+``tests/conftest.py`` loads this module as a plugin (``pytest_plugins``), so that its hooks
+run in every pytest process: under pytest-xdist each worker sends its figures to the
+controller (``workeroutput``), which merges them, prints the table and writes the file.
 
 Every test module here names its ``CATEGORY``; tests record each case through the
 session-scoped ``results`` fixture (``results.tally(CATEGORY)``). At the end of the
@@ -16,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +83,13 @@ class Category:
     def as_json(self) -> dict[str, Any]:
         return {"tried": self.tried, "survived": self.survived, "failed": self.failed}
 
+    def merge(self, data: dict[str, Any]) -> None:
+        """Add the figures of another process (the dict of :meth:`Results.dump`)."""
+        self.tried += data["tried"]
+        self.survived += data["survived"]
+        self.failed.extend(data["failed"])
+        self.notes.extend(data["notes"])
+
 
 @dataclass
 class Tally:
@@ -126,6 +137,15 @@ class Results:
             raise KeyError(name)
         return Tally(self.categories.setdefault(name, Category()), name)
 
+    def dump(self) -> dict[str, dict[str, Any]]:
+        """Every category's figures and notes, as plain data (sent from an xdist worker)."""
+        return {name: {**cat.as_json(), "notes": cat.notes} for name, cat in self.categories.items()}
+
+    def merge(self, data: dict[str, dict[str, Any]]) -> None:
+        """Add the figures of another process."""
+        for name, figures in data.items():
+            self.categories.setdefault(name, Category()).merge(figures)
+
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         data = {name: self.categories[name].as_json() for name in CATEGORIES if name in self.categories}
@@ -154,11 +174,11 @@ def seed() -> int:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """A test that stops on an unexpected exception still leaves a failed case in its category."""
     outcome = yield
     report = outcome.get_result()
-    category = getattr(item.module, "CATEGORY", None)
+    category = getattr(getattr(item, "module", None), "CATEGORY", None)
     if category not in CATEGORIES or report.when not in ("setup", "call") or not report.failed:
         return
     if call.excinfo is not None and call.excinfo.errisinstance(CategoryFailed):
@@ -168,9 +188,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Write the results file (only categories that ran appear in it)."""
-    if _RESULTS.categories:
+    """Write the results file (only categories that ran appear in it); an xdist worker sends them instead."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["reliability"] = _RESULTS.dump()
+    elif _RESULTS.categories:
         _RESULTS.write(RESULTS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """pytest-xdist's controller: merge the figures of a worker that finished."""
+    _RESULTS.merge(getattr(node, "workeroutput", {}).get("reliability", {}))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

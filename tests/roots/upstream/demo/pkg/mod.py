@@ -1,0 +1,6 @@
+"""A module."""
+
+
+def func(value):
+    """Double it."""
+    return value * 2
