@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from .subtypes import Subtype
@@ -49,6 +50,8 @@ def line_range(start: int, end: int) -> str:
 
 def _uses(raw: Any) -> Uses:
     """Uses from their JSON form (a ``{path: blob}`` object)."""
+    if not raw and isinstance(raw, Mapping):
+        return ()  # most anchors read only their own file
     if not isinstance(raw, Mapping):
         raise TypeError("'uses' must map paths to blob ids")
     return tuple(sorted((str(path), str(blob)) for path, blob in raw.items()))
@@ -74,9 +77,14 @@ class Location:
         """Whether the location is a whole module (linked without a line fragment)."""
         return self.kind == "module"
 
+    @cached_property
+    def described(self) -> str:
+        """``path:Lstart–Lend``, or the bare path of a whole module (computed once: every chip shows it)."""
+        return self.path if self.whole_file else f"{self.path}:{line_range(self.start, self.end)}"
+
     def describe(self) -> str:
         """``path:Lstart–Lend``, or the bare path of a whole module."""
-        return self.path if self.whole_file else f"{self.path}:{line_range(self.start, self.end)}"
+        return self.described
 
     def to_json(self) -> dict[str, Any]:
         """The resolution cache's form."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .errors import TargetError
 
@@ -25,7 +26,7 @@ class Target:
     #: Whether the repository came from a default (front matter or configuration), not a prefix.
     defaulted: bool = field(default=False, compare=False)
 
-    @property
+    @cached_property
     def key(self) -> str:
         """The lock key of this target within its repository."""
         return self.path if self.match is None else f"{self.path}::{self.match}"

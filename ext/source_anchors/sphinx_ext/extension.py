@@ -103,8 +103,11 @@ def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 
 def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
-    rst = app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
-    get_state(str(app.srcdir)).keep_page(docname, source[0], rst=rst)
+    text = source[0]
+    # Only an rST page that opens with a field list (or a comment) has front matter to read its way.
+    rst = text.lstrip()[:1] in (":", ".") and \
+        app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
+    get_state(str(app.srcdir)).keep_page(docname, text, rst=rst)
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
