@@ -127,3 +127,34 @@ def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:
     if len(orelse) != 1 or not isinstance(orelse[0], ast.If):
         return False
     return lines[orelse[0].lineno - 1].lstrip().startswith("elif")
+
+
+#: A statement in a compact index: (start, end, clause spans, child statements). Tuples of ints only,
+#: so the garbage collector stops tracking them, unlike the syntax tree they are read from.
+Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...]]
+
+
+def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
+    """The statements of *body*, nested, with their clause spans: all :func:`compact_span` needs."""
+    return tuple((*node_span(node), tuple(_clauses(node, lines)),
+                  tuple(child for sub in child_bodies(node) for child in compact(sub, lines)))
+                 for node in body)
+
+
+def compact_span(statements: tuple[Compact, ...], line: int) -> Span | None:
+    """:func:`statement_span` over a :func:`compact` index of the whole file."""
+    found: Compact | None = None
+    level = statements
+    while True:
+        for node in level:
+            if node[0] <= line <= node[1]:
+                found, level = node, node[3]
+                break
+        else:
+            break
+    if found is None:
+        return None
+    for start, end in found[2]:
+        if start <= line <= end:
+            return start, end
+    return found[0], found[1]

@@ -156,4 +156,4 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     stats = {**engine.stats, "modules_parsed": engine.modules_parsed()}
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
-                "%(modules_parsed)d modules parsed", stats)
+                "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
