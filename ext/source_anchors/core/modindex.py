@@ -54,10 +54,15 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool)
     """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree."""
     builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
     builder.body(tree.body, "", 0, 0)
-    return ModuleIndex(bindings={path: tuple(found) for path, found in builder.found.items()},
+    # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
+    return ModuleIndex(bindings={path: tuple(sorted(found, key=_line)) for path, found in builder.found.items()},
                        classes=builder.classes, stars=tuple(builder.stars),
                        exports=tuple(builder.exports) if builder.exports is not None else None,
                        statements=compact(tree.body, lines))
+
+
+def _line(bind: Bind) -> int:
+    return bind.start
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:

@@ -110,7 +110,7 @@ class Walker:
             submodule = Ref(f"{ref.module}.{name}", sub) if sub is not None else None
             may_bind = submodule is None or self._may_bind(ref, name)
             found = self._module_member(ref, name, hops, seen=set()) if may_bind else None
-            if found is not None and submodule is not None and found.file != submodule.file:
+            if found is not None and submodule is not None and found.bind is not None:
                 if rest:
                     try:
                         return self._walk(found, rest, here, hops)
@@ -207,10 +207,18 @@ class Walker:
         if hops + 1 > _MAX_HOPS:
             raise ResolveError(f"{container.module}.{qual}: aliases or bases form a cycle")
         module, _, member = bind.target.partition(":")
-        if not member:
-            return self.object(module, hops=hops + 1)
+        if not member:  # 'import a.b as c' binds the module a.b, whatever a binds
+            try:
+                return self.module(module, module)
+            except OutsideError:
+                raise
+            except ResolveError:
+                return self.object(module, hops=hops + 1)
         if module == container.module and not container.qual:  # 'from . import x' in a package: the submodule
-            return self.object(f"{module}.{member}", hops=hops + 1)
+            sub = self.files.module_file(f"{module}.{member}")
+            if sub is None:
+                raise self._no_member(container, member, module)
+            return Ref(f"{module}.{member}", sub)
         source = self.module(module, f"{module}.{member}")
         found = self._module_member(source, member, hops + 1, seen=set())
         if found is not None:
