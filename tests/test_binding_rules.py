@@ -289,3 +289,15 @@ def test_submodule_shadowed_by_a_package_member(upstream: Upstream, tmp_path: Pa
 
 def test_rules_table_in_the_docs_is_the_code_s() -> None:
     assert markdown_table() in (ROOT / "docs" / "binding-rules.md").read_text("utf-8")
+
+
+def test_each_file_is_parsed_once_whatever_the_order(upstream: Upstream, tmp_path: Path) -> None:
+    files = {f"pkg/m{n}.py": "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(5)) for n in range(8)}
+    files["pkg/__init__.py"] = ""
+    repo = Repo(upstream, tmp_path, files)
+    resolver = repo.engine.resolver("up")
+    for k in range(5):  # module after module, five times over: the order a small tree cache thrashed on
+        for n in range(8):
+            repo.engine.check(Target("up", f"pkg.m{n}.f{k}", "return" if k % 2 else None))
+    assert resolver.ast_parses == resolver.modules_parsed == 8
+    assert repo.engine.stats["ast_parses"] == 8
