@@ -69,9 +69,7 @@ class Walker:
         self.files = files
         self.pin = pin
         self._packages = files.packages
-        self._mros: dict[tuple[str, int], tuple[Entry, ...]] = {}
-        self._mro_files: dict[tuple[str, int], frozenset[str]] = {}
-        self._busy: set[tuple[str, int]] = set()
+        self.bases = Bases(self)
         self._words: dict[tuple[str, str], bool] = {}
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
@@ -228,22 +226,44 @@ class Walker:
             raise self._no_member(source, member, module)
         return Ref(f"{module}.{member}", sub)
 
-    # -- the method resolution order ----------------------------------------------
+    def mro(self, cls: Ref, hops: int = 0) -> tuple[Entry, ...]:
+        """*cls* and its bases in C3 order; bases not read statically are entries of text."""
+        return self.bases.mro(cls, hops)
+
+    # -- what a missing name is reported with ---------------------------------------
+
+    def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
+        names, hidden = _known_names(self, ref)
+        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
+        hint = f"; closest: {', '.join(close)}" if close else ""
+        if hidden:
+            hint += f"; bases not read statically: {', '.join(hidden)}"
+        return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+
+class Bases:
+    """The method resolution orders of a walker's classes, each computed once (with the files it read)."""
+
+    def __init__(self, walker: Walker) -> None:
+        self.walker = walker
+        self._mros: dict[tuple[str, int], tuple[Entry, ...]] = {}
+        self._mro_files: dict[tuple[str, int], frozenset[str]] = {}
+        self._busy: set[tuple[str, int]] = set()
 
     def mro(self, cls: Ref, hops: int = 0) -> tuple[Entry, ...]:
         """*cls* and its bases in C3 order; bases not read statically are entries of text."""
         key = cls.key
         if key in self._mros:
-            self.files.touched |= self._mro_files[key]  # the same files as when it was computed
+            self.walker.files.touched |= self._mro_files[key]  # the same files as when it was computed
             return self._mros[key]
         name = f"{cls.module}.{cls.qual}"
         if key in self._busy or hops > _MAX_HOPS:
             raise ResolveError(f"{name}: its bases form a cycle")
         self._busy.add(key)
-        outer, self.files.touched = self.files.touched, set()
+        outer, self.walker.files.touched = self.walker.files.touched, set()
         try:
             assert cls.bind is not None
-            info = self.index(cls).classes[cls.bind.start]
+            info = self.walker.index(cls).classes[cls.bind.start]
             direct = [base for base in (self._base(cls, text, info.owner, hops) for text in info.bases)
                       if base is not None]
             try:
@@ -254,7 +274,7 @@ class Walker:
                                    f"resolution order (C3 cannot order {error})") from None
         finally:
             self._busy.discard(key)
-            used, self.files.touched = self.files.touched, outer | self.files.touched
+            used, self.walker.files.touched = self.walker.files.touched, outer | self.walker.files.touched
         result: tuple[Entry, ...] = (cls, *merged)
         self._mros[key], self._mro_files[key] = result, frozenset(used)
         return result
@@ -264,7 +284,7 @@ class Walker:
         if text.startswith("!"):
             return f"{text[1:]} (an expression)"
         parts = text.split(".")
-        index = self.index(cls)
+        index = self.walker.index(cls)
         scope, qual, scope_owner = Ref(cls.module, cls.file), parts[0], 0
         if owner:
             outer = index.classes[owner].qual
@@ -277,10 +297,10 @@ class Walker:
         where = scope.module + (f".{scope.qual}" if scope.qual else "")
         try:
             if before:
-                found = self._walk(self._chosen(scope, qual, before, hops + 1), parts[1:], f"{where}.{parts[0]}",
-                                   hops + 1)
+                first = self.walker._chosen(scope, qual, before, hops + 1)
+                found = self.walker._walk(first, parts[1:], f"{where}.{parts[0]}", hops + 1)
             else:
-                found = self._walk(scope, parts, where, hops + 1)
+                found = self.walker._walk(scope, parts, where, hops + 1)
         except OutsideError as error:
             via = f" (= {error.target})" if error.target != text else ""
             return f"{text}{via} (outside the pinned packages)"
@@ -290,48 +310,38 @@ class Walker:
             return f"{text} (not found)"
         return found if found.is_class else f"{text} (not a class statement)"
 
-    # -- what a missing name is reported with ---------------------------------------
-
-    def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
-        names, hidden = self._known_names(ref)
-        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        if hidden:
-            hint += f"; bases not read statically: {', '.join(hidden)}"
-        return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
-
-    def _known_names(self, ref: Ref) -> tuple[set[str], list[str]]:
-        """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""
-        names: set[str] = set()
-        if ref.bind is None:
-            modules, seen = [ref], set()
-            while modules:
-                module = modules.pop()
-                seen.add(module.module)
-                try:
-                    index = self.index(module)
-                except UpstreamFileError:
-                    continue
-                names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
-                names |= self.files.submodule_names(module.file)
-                for star in index.stars:
-                    if star not in seen and self.files.module_file(star) is not None \
-                            and star.split(".")[0] in self._packages:
-                        modules.append(self.module(star, star))
-            return names, []
-        if not ref.is_class:
-            return names, []
-        try:
-            order = self.mro(ref)
-        except ResolveError:
-            order = (ref,)
-        for entry in order:
-            if isinstance(entry, Ref) and entry.bind is not None:
-                prefix = f"{entry.qual}."
-                names |= {n[len(prefix):] for n, binds in self.index(entry).bindings.items()
-                          if n.startswith(prefix) and "." not in n[len(prefix):]
-                          and any(b.owner == entry.bind.start for b in binds)}
-        return names, [entry for entry in order if isinstance(entry, str)]
+def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
+    """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""
+    names: set[str] = set()
+    if ref.bind is None:
+        modules, seen = [ref], set()
+        while modules:
+            module = modules.pop()
+            seen.add(module.module)
+            try:
+                index = self.index(module)
+            except UpstreamFileError:
+                continue
+            names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
+            names |= self.files.submodule_names(module.file)
+            for star in index.stars:
+                if star not in seen and self.files.module_file(star) is not None \
+                        and star.split(".")[0] in self._packages:
+                    modules.append(self.module(star, star))
+        return names, []
+    if not ref.is_class:
+        return names, []
+    try:
+        order = self.mro(ref)
+    except ResolveError:
+        order = (ref,)
+    for entry in order:
+        if isinstance(entry, Ref) and entry.bind is not None:
+            prefix = f"{entry.qual}."
+            names |= {n[len(prefix):] for n, binds in self.index(entry).bindings.items()
+                      if n.startswith(prefix) and "." not in n[len(prefix):]
+                      and any(b.owner == entry.bind.start for b in binds)}
+    return names, [entry for entry in order if isinstance(entry, str)]
 
 
 def _entry_key(entry: Entry) -> object:
