@@ -27,6 +27,7 @@ import sys
 import time
 import zipfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,7 @@ _GIT = {"GIT_AUTHOR_NAME": "d", "GIT_AUTHOR_EMAIL": "d@example.invalid", "GIT_CO
         "GIT_COMMITTER_EMAIL": "d@example.invalid", "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
         "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
 _ACCESSORS = ("setter", "deleter", "getter")
+_TYPING_TESTS = ("TYPE_CHECKING", "typing.TYPE_CHECKING")
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -153,7 +155,7 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
             for alias in node.names:
                 if alias.name != "*" and base is not None:
                     scope.bind(alias.asname or alias.name, key, start, end, f"{base}:{alias.name}")
-        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        elif isinstance(node, ast.If) and ast.unparse(node.test).removeprefix("not ") in _TYPING_TESTS:
             negated = ast.unparse(node.test).startswith("not ")
             read_scope(scope, node.body, package, 0 if negated else 1, 1)
             read_scope(scope, node.orelse, package, 1 if negated else 0, 1)
@@ -211,6 +213,7 @@ def definition(entries: list[tuple[tuple[int, ...], int, int, str]]) -> tuple[tu
     """The oracle's choice among a name's bindings (the rules as one sort key), and a rule label."""
     if len(entries) == 1:
         return entries[0][1:], ""
+    entries = sorted(entries, key=lambda e: e[1])  # source order
     best = min(entry[0][:5] for entry in entries)
     left = [e for e in entries if e[0][:5] == best]
     if best[2]:  # instance attributes only: __init__ first, then source order
@@ -226,6 +229,8 @@ class Oracle:
 
     def __init__(self, repo: Path, packages: list[str]) -> None:
         self.repo, self.modules = repo, {}
+        #: The classes after a class in Python's MRO of the skeleton (set by python_mros).
+        self.mro_of: Callable[[Scope], list[Scope]] = lambda scope: []
         for path in sorted(p for pkg in packages for p in (repo / pkg).rglob("*.py")):
             rel = path.relative_to(repo).as_posix()
             dotted = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
@@ -291,7 +296,11 @@ class Oracle:
                 module = module.outer
             found = self.lookup(module, base.id, cls.line)
         for part in dotted:
-            found = self.lookup(found, part) if isinstance(found, Scope) else None
+            if not isinstance(found, Scope):
+                found = None
+                break
+            owners = [found, *self.mro_of(found)] if found.qual else [found]
+            found = next((f for f in (self.lookup(o, part) for o in owners) if f is not None), None)
         if found is None:
             return "object" if base.id == "object" and not dotted else f"ext:{ast.unparse(base)}"
         return found if isinstance(found, Scope) and found.qual else "other"
@@ -339,6 +348,12 @@ def python_mros(oracle: Oracle) -> dict[int, list[Scope] | str]:
         made[key] = built
         return built
 
+    def mro_of(scope: Scope) -> list[Scope]:
+        built = make(scope)
+        return [] if isinstance(built, str) else [k.__dict__["scope"] for k in built.__mro__[1:]
+                                                   if "scope" in k.__dict__]
+
+    oracle.mro_of = mro_of
     result: dict[int, list[Scope] | str] = {}
     for key, cls in scopes.items():
         built = make(cls)
@@ -359,8 +374,8 @@ def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
             elif isinstance(found, Scope) and found.qual:
                 out.append((f"{dotted}.{name}", _file(found), found.line, _end(found), "module"))
         for cls in classes_of(module):
-            if any(s is not cls for s in _chosen_classes(module, cls)):
-                continue
+            if _chosen_classes(module, cls) != [cls]:
+                continue  # a class the rules do not choose (another binding of its name is the definition)
             mro = mros[id(cls)]
             own = set(cls.names)
             inherited = {n for c in (mro if isinstance(mro, list) else []) if isinstance(c, Scope) for n in c.names}
