@@ -7,7 +7,7 @@ BUILD  := _build
 SPHINX := $(BIN)/sphinx-build -c . source
 CLI    := PYTHONPATH=ext $(BIN)/python -m source_anchors
 
-.PHONY: html livehtml test pytest lint book-strict check-anchors relock preview-bump bench reliability clean
+.PHONY: html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ preview-bump: $(STAMP)
 ## bench: performance figures into _build/bench/results.json (downloads django from PyPI)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
+## (downloads the wheels; _build/differential/results.json)
+differential: $(STAMP)
+	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

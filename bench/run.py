@@ -25,6 +25,7 @@ from typing import Any
 
 import fixture
 import report
+import scattered
 
 ROOT = fixture.ROOT
 OUT = ROOT / "_build" / "bench"
@@ -327,8 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = bench.core()
     results["scale"] = bench.scale()
     results.update(bench.builds())
+    results["scattered"] = scattered.measure(bench)  # modules cited in scattered order: parses <= files
     order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
-             "incremental", "scale", "rss_mb")
+             "incremental", "scale", "rss_mb", "scattered")
     results = {key: results[key] for key in order}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)

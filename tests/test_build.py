@@ -58,8 +58,10 @@ def test_first_build_links_locks_and_reports(project: Project) -> None:
     lock = json.loads(book.lock.read_text("utf-8"))
     assert sorted(lock["anchors"]["up"]) == ["pkg.mod.Gamma.delta", "pkg.mod.alpha", "pkg.mod.beta",
                                              "pkg.mod.beta::elif y =="]
-    # A plain definition is read from its own module alone, so the record names no other file ('uses').
-    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob"}
+    # A plain definition is parsed from its own module alone; the package's __init__ is read (not parsed) to
+    # know that no member 'mod' shadows the submodule, so the record names it ('uses').
+    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob", "uses"}
+    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]["uses"]) == {"pkg/__init__.py"}
     html = (result.outdir / "index.html").read_text("utf-8")
     assert f'href="{alpha["permalink"]}"' in html
     assert f"up · pkg/mod.py:L{start}–L{end} &#64; {sha[:7]}" in html  # tooltip
@@ -296,17 +298,17 @@ def test_warm_build_parses_no_upstream_module(project: Project) -> None:
     cold = book.build()
     assert cold.returncode == 0, cold.stderr
     stats = json.loads((cold.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"cached": 0, "modules_parsed": 1, "resolved": 4}  # pkg/mod.py alone
+    assert stats == {"ast_parses": 1, "cached": 0, "modules_parsed": 1, "resolved": 4}  # pkg/mod.py alone
     warm = book.build(fresh=True)
     assert warm.returncode == 0, warm.stderr
     stats = json.loads((warm.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"cached": 4, "modules_parsed": 0, "resolved": 0}
+    assert stats == {"ast_parses": 0, "cached": 4, "modules_parsed": 0, "resolved": 0}
     assert [r["status"] for r in warm.report()] == ["ok"] * 4
     # Editing one page re-resolves only its anchors; a new target is resolved, the rest come from the cache.
     book.page("index", PAGE + "\nAnd {src}`gamma <pkg.mod.Gamma>`.\n")
     edited = book.build()
     stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"cached": 4, "modules_parsed": 1, "resolved": 1}
+    assert stats == {"ast_parses": 1, "cached": 4, "modules_parsed": 1, "resolved": 1}
 
 
 def test_preview_marks_drift_in_place(project: Project) -> None:

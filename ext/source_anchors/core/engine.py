@@ -38,8 +38,9 @@ class Engine:
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
         self.resolutions = ResolutionCache(settings.cache_dir)
         self.pinned = PinnedTrees(settings, self.cache, self.lock)
-        #: Anchors resolved by parsing, and anchors answered by the resolution cache, in this process.
-        self.stats = {"resolved": 0, "cached": 0}
+        #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
+        #: (at most one per upstream file), in this process.
+        self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:
@@ -114,17 +115,15 @@ class Engine:
     def _verdict(self, status: Status, target: Target, location: Location,
                  locked: LockRecord | None) -> tuple[str, Subtype | None]:
         """The message and warning subtype of a resolved target."""
+        why = location.explain()  # which binding rule applied, the other bindings' lines
         if status is Status.ok:
-            return f"ok: {target} at {location.describe()}", None
+            return f"ok: {target} at {location.describe()}{why}", None
         if status is Status.new and self.settings.locked:
-            if not self.lock_exists:
-                return (f"new: {target} at {location.describe()} is not in {self.settings.lock_path.name} and this "
-                        f"build is locked: the lock file {self.settings.lock_path} does not exist; "
-                        f"run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
-            return (f"new: {target} at {location.describe()} is not in {self.settings.lock_path.name} and this "
-                    f"build is locked; run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+            missing = f": the lock file {self.settings.lock_path} does not exist;" if not self.lock_exists else ";"
+            return (f"new: {target} at {location.describe()}{why} is not in {self.settings.lock_path.name} and "
+                    f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
-        text = f"{status}: {target} {old} → {location.describe()}"
+        text = f"{status}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
         diff = self._diff(target, location, locked) if status is Status.changed else ""
         return text + ("\n" + diff if diff else ""), None if status is Status.new else Subtype(status.value)
 
@@ -139,7 +138,10 @@ class Engine:
             raise ResolveError(cached)
         resolver = self.resolver(target.repo)  # a tree that cannot be obtained resolves nothing
         self.stats["resolved"] += 1
-        return resolver.resolve(target.path, target.match)
+        try:
+            return resolver.resolve(target.path, target.match)
+        finally:
+            self.stats["ast_parses"] = self.pinned.ast_parses()
 
     def _diff(self, target: Target, location: Location, record: LockRecord | None) -> str:
         """A short diff from the previously locked lines, when that tree is cached."""

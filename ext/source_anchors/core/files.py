@@ -1,7 +1,11 @@
-"""The files of one pinned tree as Python reads them: bytes, decoded text, lines, syntax trees (pure).
+"""The files of one pinned tree as Python reads them: bytes, decoded text, lines, module indexes (pure).
 
 Each file is read (and, for a distribution, vouched for by the tree itself) and decoded
-once; :attr:`SourceFiles.parsed` counts the files parsed by ``ast`` or griffe.
+once, and parsed at most once: the parse is turned into a compact
+:class:`~.modindex.ModuleIndex` and the syntax tree dropped, so keeping every index
+costs the garbage collector nothing, whatever order the pages cite modules in.
+:attr:`SourceFiles.parsed` holds the files parsed, :attr:`SourceFiles.ast_parses`
+counts every ``ast.parse`` call.
 """
 
 from __future__ import annotations
@@ -10,12 +14,9 @@ import ast
 
 from .config import RepoPin
 from .errors import UpstreamFileError
+from .modindex import ModuleIndex, build
 from .sources import Tree
 from .textlines import decode_source, split_lines
-
-#: Whole-file syntax trees kept for the griffe path. Few on purpose: trees are large, and keeping
-#: many makes the garbage collector traverse them again and again while later files are parsed.
-_MAX_ASTS = 4
 
 
 class SourceFiles:
@@ -25,13 +26,16 @@ class SourceFiles:
         self.tree = tree
         self.max_file_bytes = max_file_bytes
         self.packages = pin.package_dirs()
-        #: Files parsed so far, by ``ast`` or by griffe.
+        #: Files parsed (successfully) so far.
         self.parsed: set[str] = set()
+        #: ``ast.parse`` calls so far, failed ones included: at most one per file.
+        self.ast_parses = 0
         #: Files read for the resolution in progress (reset by the resolver for each target).
         self.touched: set[str] = set()
         self._texts: dict[str, str] = {}
         self._lines: dict[str, list[str]] = {}
-        self._asts: dict[str, ast.Module] = {}
+        self._indexes: dict[str, ModuleIndex] = {}
+        self._failures: dict[str, UpstreamFileError] = {}
 
     def text(self, path: str) -> str:
         """The decoded text of *path* (read once)."""
@@ -50,37 +54,36 @@ class SourceFiles:
             self._lines[path] = split_lines(self.text(path))
         return self._lines[path]
 
-    def parse(self, path: str) -> ast.Module:
-        """The whole syntax tree of *path* (a few recent ones are kept)."""
-        tree = self._asts.pop(path, None)
-        if tree is None:
-            tree = ast.parse(self.text(path))
-            self.parsed.add(path)
-        self._asts[path] = tree  # most recently used last
-        while len(self._asts) > _MAX_ASTS:
-            self._asts.pop(next(iter(self._asts)))
-        return tree
+    def index(self, path: str, module: str) -> ModuleIndex:
+        """The index of *path*, the file of module *module*, from its one parse (a failure is kept too).
 
-    def region(self, path: str, start: int, end: int) -> ast.Module:
-        """A syntax tree holding the statement at lines *start*..*end*, with the file's line numbers.
-
-        Only those lines are parsed (a statement anchor needs the tree of its symbol, not of its
-        module); blank lines keep the numbering and an ``if 1:`` line carries an indented statement.
-        The whole file is parsed when the lines are the whole file or do not parse on their own.
+        Raises :class:`UpstreamFileError` when the file cannot be read, decoded or parsed.
         """
-        lines = self.lines(path)
-        if start <= 1 and end >= len(lines):
-            return self.parse(path)
-        first = lines[start - 1]
-        body = "\n".join(lines[start - 1:end])
-        if first[:1] in (" ", "\t") and start > 1:
-            source = "\n" * (start - 2) + "if 1:\n" + body
-        else:
-            source = "\n" * (start - 1) + body
+        self.touched.add(path)
+        found = self._indexes.get(path)
+        if found is not None:
+            return found
+        if path in self._failures:
+            raise self._failures[path]
         try:
-            return ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return self.parse(path)
+            text = self.text(path)
+            self.ast_parses += 1
+            tree = ast.parse(text)
+            found = build(tree, self.lines(path), module, package=path.endswith("/__init__.py"))
+        except UpstreamFileError as error:
+            self._failures[path] = error
+            raise
+        except SyntaxError as error:
+            where = f" at line {error.lineno}" if error.lineno else ""  # a NUL byte has no line
+            self._failures[path] = UpstreamFileError(f"{path}: syntax error{where}: {error.msg}")
+            raise self._failures[path] from error
+        except (RecursionError, MemoryError, ValueError) as error:
+            self._failures[path] = UpstreamFileError(f"{path}: cannot be parsed ({type(error).__name__})")
+            raise self._failures[path] from error
+        del tree  # only the index is kept
+        self.parsed.add(path)
+        self._indexes[path] = found
+        return found
 
     def module_file(self, dotted: str) -> str | None:
         """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it."""

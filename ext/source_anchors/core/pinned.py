@@ -79,6 +79,10 @@ class PinnedTrees:
         """Upstream modules parsed by this process so far."""
         return sum(resolver.modules_parsed for resolver in self._resolvers.values())
 
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls made by this process's resolvers so far."""
+        return sum(resolver.ast_parses for resolver in self._resolvers.values())
+
 
 def _check_packages(pin: RepoPin, tree: Tree) -> None:
     """Every configured package directory must hold files in the tree; else say where the package is."""

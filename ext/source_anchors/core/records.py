@@ -71,6 +71,13 @@ class Location:
     #: git blob id of the whole file.
     blob: str
     uses: Uses = ()
+    #: The binding rules (``+``-joined names of :data:`~.rules.RULES`) that chose this binding
+    #: among several of the same name; empty when the name is bound once.
+    rule: str = ""
+    #: The other bindings of the name in the same file, as (start, end) lines.
+    others: tuple[tuple[int, int], ...] = ()
+    #: What could make the answer differ at runtime (a base not read statically, a shadowed submodule).
+    caveat: str = ""
 
     @property
     def whole_file(self) -> bool:
@@ -86,16 +93,34 @@ class Location:
         """``path:Lstart–Lend``, or the bare path of a whole module."""
         return self.described
 
+    def explain(self) -> str:
+        """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
+        parts = [f"rule {self.rule}"] if self.rule else []
+        if self.others:
+            parts.append("other bindings " + ", ".join(line_range(s, e) for s, e in self.others))
+        if self.caveat:
+            parts.append(self.caveat)
+        return f" ({'; '.join(parts)})" if parts else ""
+
     def to_json(self) -> dict[str, Any]:
-        """The resolution cache's form."""
-        return {"path": self.path, "start": self.start, "end": self.end, "kind": self.kind,
-                "sha256": self.sha256, "blob": self.blob, "uses": dict(self.uses)}
+        """The resolution cache's form (``rule``, ``others``, ``caveat`` only when set)."""
+        data: dict[str, Any] = {"path": self.path, "start": self.start, "end": self.end, "kind": self.kind,
+                                "sha256": self.sha256, "blob": self.blob, "uses": dict(self.uses)}
+        if self.rule:
+            data["rule"] = self.rule
+        if self.others:
+            data["others"] = [list(span) for span in self.others]
+        if self.caveat:
+            data["caveat"] = self.caveat
+        return data
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Location:
         """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that."""
+        others = tuple((int(start), int(end)) for start, end in raw.get("others", []))
         return cls(path=str(raw["path"]), start=int(raw["start"]), end=int(raw["end"]), kind=str(raw["kind"]),
-                   sha256=str(raw["sha256"]), blob=str(raw["blob"]), uses=_uses(raw.get("uses", {})))
+                   sha256=str(raw["sha256"]), blob=str(raw["blob"]), uses=_uses(raw.get("uses", {})),
+                   rule=str(raw.get("rule", "")), others=others, caveat=str(raw.get("caveat", "")))
 
 
 def resolution_to_json(result: Location | str) -> dict[str, Any]:

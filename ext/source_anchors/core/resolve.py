@@ -1,28 +1,29 @@
 """Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
 
-Two paths: a name bound once, plainly, in its module is read from the module's own
-``ast`` (:mod:`.bindings`); every other name is looked up in griffe's static model
-(:mod:`.griffe_walk`). A match text then narrows the span to one statement
-(:mod:`.statements`). Files are read, vouched for and decoded by :mod:`.files`.
+Each module is parsed once into a compact index (:mod:`.modindex`); dotted paths are
+walked through those indexes (:mod:`.walk`): imports and star imports followed,
+inherited members looked up in C3 order (:mod:`.mro`), and a name bound more than once
+resolved to its definition by one rule per case (:mod:`.rules`). A match text then
+narrows the span to one statement (:mod:`.statements`). Files are read, vouched for and
+decoded by :mod:`.files`. Nothing upstream is imported or executed.
 """
 
 from __future__ import annotations
 
-import ast
 import hashlib
 
-from . import bindings, statements
+from . import statements
 from .config import RepoPin
 from .errors import ResolveError
 from .files import SourceFiles
-from .griffe_walk import GriffeWalker
 from .records import Location, line_range
 from .sources import Tree
+from .walk import Walker
 
 __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
 
 #: Bump when the resolution rules change, so cached results are recomputed.
-RESOLVER_VERSION = 3
+RESOLVER_VERSION = 4
 
 
 def lines_hash(lines: list[str], start: int, end: int) -> str:
@@ -31,86 +32,60 @@ def lines_hash(lines: list[str], start: int, end: int) -> str:
 
 
 class Resolver:
-    """Resolves targets in one pinned tree, visiting each needed module once."""
+    """Resolves targets in one pinned tree, parsing each needed module once."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int) -> None:
         self.tree = tree
         self.pin = pin
         self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes)
-        self.griffe = GriffeWalker(self.files, pin)
-        #: Whether to try the ast fast path before griffe (off only to compare the two in tests).
-        self.fast = True
-        self._packages = self.files.packages
-        self._indexes: dict[str, dict[str, list[bindings.Binding]]] = {}
+        self.walker = Walker(self.files, pin)
 
     def resolve(self, path: str, match: str | None = None) -> Location:
         """Resolve dotted *path*, narrowed to the statement holding *match* if given."""
         self.files.touched = set()
-        fast = self._fast(path) if self.fast else None
-        if fast is not None:
-            file, start, end, kind = fast
+        ref = self.walker.object(path)
+        self.walker.index(ref)  # a module anchor, too, must be a module that parses
+        file, lines = ref.file, self.files.lines(ref.file)
+        rule, others, caveat = ref.rule, ref.others, ref.caveat
+        if ref.bind is None:
+            start, end, kind = 1, max(len(lines), 1), "module"
         else:
-            obj = self.griffe.object(path)
-            file = self.griffe.file_of(obj)
-            if obj.is_module:
-                start, end, kind = 1, max(len(self.files.lines(file)), 1), "module"
-            else:
-                start, end = self.griffe.span(obj, file)
-                kind = obj.kind.value
-        lines = self.files.lines(file)
+            start, end, kind = ref.bind.start, ref.bind.end, ref.bind.kind
         if match is not None:
-            start, end = self._narrow(file, start, end, match, path)
-            kind = "statement"
+            start, end = self._narrow(file, ref.module, (start, end), others, match, path)
+            kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
-        return Location(path=file, start=start, end=end, kind=kind,
-                        sha256=lines_hash(lines, start, end), blob=self.tree.blobs[file], uses=uses)
+        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end),
+                        blob=self.tree.blobs[file], uses=uses, rule=rule, others=others, caveat=caveat)
 
     @property
     def modules_parsed(self) -> int:
-        """Upstream modules parsed so far, by griffe or by the fast path (a measure for benchmarks)."""
+        """Upstream modules parsed so far (a measure for benchmarks)."""
         return len(self.files.parsed)
 
-    def _fast(self, path: str) -> tuple[str, int, int, str] | None:
-        """(file, start, end, kind) when *path* is bound once, plainly, in its module; else None."""
-        parts = path.split(".")
-        if parts[0] not in self._packages:
-            return None
-        file, rest = None, parts
-        for cut in range(1, len(parts) + 1):
-            candidate = self.files.module_file(".".join(parts[:cut]))
-            if candidate is None:
-                break
-            file, rest = candidate, parts[cut:]
-        if file is None:
-            return None
-        try:
-            index = self._bindings(file)  # a module anchor, too, must be a module that parses
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None  # griffe's path reports the file's problem in its own words
-        if not rest:
-            self.files.touched.add(file)
-            return file, 1, max(len(self.file_lines(file)), 1), "module"
-        found = bindings.unique(index, ".".join(rest))
-        if found is None:
-            return None
-        self.files.touched.add(file)
-        return file, found[1], found[2], found[0]
-
-    def _bindings(self, file: str) -> dict[str, list[bindings.Binding]]:
-        if file not in self._indexes:
-            tree = ast.parse(self.files.text(file))  # not kept: the index is all the fast path needs
-            self.files.parsed.add(file)
-            self._indexes[file] = bindings.index(tree)
-        return self._indexes[file]
+    @property
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far, failed ones included (at most one per file)."""
+        return self.files.ast_parses
 
     def file_lines(self, path: str) -> list[str]:
         """The text lines of an exported file (read and checked once)."""
         return self.files.lines(path)
 
-    def _narrow(self, file: str, start: int, end: int, match: str, path: str) -> tuple[int, int]:
+    def _narrow(self, file: str, module: str, span: tuple[int, int], others: tuple[tuple[int, int], ...],
+                match: str, path: str) -> tuple[int, int]:
+        """The statement holding the one line with *match*: in the definition, else in the other bindings."""
         lines = self.files.lines(file)
-        hits = [n for n in range(start, min(end, len(lines)) + 1) if match in lines[n - 1]]
-        where = f"{file}:{line_range(start, end)}"
+
+        def hits_in(spans: tuple[tuple[int, int], ...]) -> list[int]:
+            return sorted({n for start, end in spans for n in range(start, min(end, len(lines)) + 1)
+                           if match in lines[n - 1]})
+
+        hits = hits_in((span,))
+        where = f"{file}:{line_range(*span)}"
+        if not hits and others:
+            hits = hits_in(others)
+            where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
         if not hits:
             raise ResolveError(f"{path}: match text {match!r} occurs on no line of {where}")
         if len(hits) > 1:
@@ -118,8 +93,5 @@ class Resolver:
             raise ResolveError(f"{path}: match text {match!r} occurs on {len(hits)} lines of {where} "
                                f"(lines {shown}); give text found on exactly one line")
         column = lines[hits[0] - 1].find(match)
-        span = statements.statement_span(self.files.region(file, start, end), hits[0], lines, column)
-        if span is None:
-            return hits[0], hits[0]
-        return span
-
+        found = statements.compact_span(self.files.index(file, module).statements, hits[0], lines, column)
+        return found if found is not None else (hits[0], hits[0])

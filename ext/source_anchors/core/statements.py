@@ -34,36 +34,6 @@ def node_span(node: ast.stmt) -> Span:
     return start, node.end_lineno or node.lineno
 
 
-def innermost(body: Sequence[ast.stmt], line: int, column: int | None = None) -> ast.stmt | None:
-    """The innermost statement in *body* (recursively) whose span holds *line*.
-
-    With *column*, of the statements sharing *line* the one holding that column is chosen,
-    and a statement that starts on *line* after the column is not descended into.
-    """
-    holders = [node for node in body if node_span(node)[0] <= line <= node_span(node)[1]]
-    if not holders:
-        return None
-    node = holders[0]
-    if column is not None and len(holders) > 1:
-        node = next((n for n in holders if _holds(n, line, column)), node)
-    for child_body in child_bodies(node):
-        deeper = innermost(child_body, line, column)
-        if deeper is not None:
-            if column is not None and _starts_after(deeper, line, column):
-                break  # the column is in the header, before a statement on the same line
-            return deeper
-    return node
-
-
-def _holds(node: ast.stmt, line: int, column: int) -> bool:
-    start = (node_span(node)[0], 0) if node_span(node)[0] < node.lineno else (node.lineno, node.col_offset)
-    return start <= (line, column) < (node.end_lineno or node.lineno, node.end_col_offset or 0)
-
-
-def _starts_after(node: ast.stmt, line: int, column: int) -> bool:
-    return node_span(node)[0] == node.lineno == line and column < node.col_offset
-
-
 def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: int | None = None) -> Span | None:
     """Span of the statement or clause holding *line*; None outside any statement.
 
@@ -71,15 +41,7 @@ def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: in
     ``else:`` and ``finally:`` headers, which the ``ast`` does not locate, and
     comment lines. *column* is where the match text starts on the line.
     """
-    node = innermost(tree.body, line, column)
-    if node is None:
-        return None
-    if lines[line - 1].lstrip().startswith("#") and child_bodies(node) and line > _header_end(node):
-        return line, line  # a comment in a body, held by no statement of it
-    for start, end in _clauses(node, lines):
-        if start <= line <= end:
-            return start, end
-    return node_span(node)
+    return compact_span(compact(tree.body, lines), line, lines, column)
 
 
 def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
@@ -165,3 +127,57 @@ def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:
     if len(orelse) != 1 or not isinstance(orelse[0], ast.If):
         return False
     return lines[orelse[0].lineno - 1].lstrip().startswith("elif")
+
+
+#: A statement in a compact index: (start, end, clause spans, child statements, (line, column) where
+#: it starts and ends, last line of its header). Tuples of ints only, so the garbage collector stops
+#: tracking them, unlike the syntax tree they are read from.
+Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], tuple[int, int, int, int], int]
+
+
+def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
+    """The statements of *body*, nested, with their clause spans: all :func:`compact_span` needs."""
+    return tuple((*node_span(node), tuple(_clauses(node, lines)),
+                  tuple(child for sub in child_bodies(node) for child in compact(sub, lines)),
+                  (node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0),
+                  _header_end(node))
+                 for node in body)
+
+
+def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str] | None = None,
+                 column: int | None = None) -> Span | None:
+    """The statement rule (see the module docstring) over a :func:`compact` index of the whole file.
+
+    With *column*, of the statements sharing *line* the one holding that column is chosen, and a
+    statement that starts on *line* after the column is not descended into (``if x: y = 1``).
+    """
+    found: Compact | None = None
+    level = statements
+    while True:
+        holders = [node for node in level if node[0] <= line <= node[1]]
+        if not holders:
+            break
+        node = holders[0]
+        if column is not None and len(holders) > 1:
+            node = next((n for n in holders if _holds(n, line, column)), node)
+        if found is not None and column is not None and _starts_after(node, line, column):
+            break  # the column is in the header, before a statement on the same line
+        found, level = node, node[3]
+    if found is None:
+        return None
+    if lines is not None and found[3] and line > found[5] and lines[line - 1].lstrip().startswith("#"):
+        return line, line  # a comment in a body, held by no statement of it
+    for start, end in found[2]:
+        if start <= line <= end:
+            return start, end
+    return found[0], found[1]
+
+
+def _holds(node: Compact, line: int, column: int) -> bool:
+    first, col, last, end_col = node[4]
+    start = (node[0], 0) if node[0] < first else (first, col)
+    return start <= (line, column) < (last, end_col)
+
+
+def _starts_after(node: Compact, line: int, column: int) -> bool:
+    return node[0] == node[4][0] == line and column < node[4][1]

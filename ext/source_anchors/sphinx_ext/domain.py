@@ -66,14 +66,14 @@ class SourceAnchorsDomain(Domain):
                         record, outcome=dataclasses.replace(record.outcome, fresh=False))
 
     def count(self, docname: str, **work: int) -> None:
-        """Add to the work reading *docname* did (``resolved``, ``cached``, ``modules_parsed``)."""
+        """Add to the work reading *docname* did (``resolved``, ``cached``, ``modules_parsed``, ``ast_parses``)."""
         stats = self.data["stats"].setdefault(docname, {})
         for key, value in work.items():
             stats[key] = stats.get(key, 0) + value
 
     def figures(self) -> dict[str, int]:
         """The work of this build's reads, summed over its documents (and so over parallel readers)."""
-        total = {"resolved": 0, "cached": 0, "modules_parsed": 0}
+        total = {"resolved": 0, "cached": 0, "modules_parsed": 0, "ast_parses": 0}
         for docname in self.data["reading"]:
             for key, value in self.data["stats"].get(docname, {}).items():
                 total[key] = total.get(key, 0) + value

@@ -168,7 +168,7 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     stats = get_domain(app.env).figures()
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
-                "%(modules_parsed)d modules parsed", stats)
+                "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
 
 
 def _enforce_lock(app: Sphinx) -> None:

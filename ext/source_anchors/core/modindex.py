@@ -1,0 +1,282 @@
+"""A compact index of one module, read from one parse: bindings, classes, imports, statements (pure).
+
+The index holds no syntax tree: only tuples of ints and strings, so that keeping one per
+file costs the garbage collector nothing and every file is parsed at most once per build.
+Bindings are recorded per dotted path inside the module (``""`` is the module, ``C.m`` a
+method) with the flags :mod:`.rules` chooses the definition by; class statements keep
+their bases as written; star imports and a static ``__all__`` are kept for re-exports.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
+from .statements import Compact, child_bodies, compact, node_span
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_OVERLOADS = ("typing.overload", "typing_extensions.overload", "overload")
+_ACCESSORS = (".setter", ".deleter", ".getter")
+
+
+@dataclass(frozen=True, slots=True)
+class ClassInfo:
+    """A class statement: its dotted path in the module, its bases as written, its enclosing class."""
+
+    qual: str
+    #: Each base as a dotted name (``Generic[T]`` gives ``Generic``), or ``!`` and the source of an
+    #: expression that cannot be read statically (a call, an operator).
+    bases: tuple[str, ...]
+    #: First line of the enclosing class statement (0 in the module body).
+    owner: int
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleIndex:
+    """Everything the resolver reads from one module, without its syntax tree."""
+
+    #: Bindings by dotted path inside the module, in source order.
+    bindings: dict[str, tuple[Bind, ...]]
+    #: Class statements by their first line (decorators included).
+    classes: dict[int, ClassInfo]
+    #: Modules star-imported in the module body, in order.
+    stars: tuple[str, ...]
+    #: The names of a static ``__all__``, or None when there is none.
+    exports: tuple[str, ...] | None
+    #: The module's statements, nested, for the statement rule.
+    statements: tuple[Compact, ...]
+
+
+def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool) -> ModuleIndex:
+    """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree."""
+    builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
+    builder.body(tree.body, "", 0, 0)
+    # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
+    return ModuleIndex(bindings={path: tuple(sorted(found, key=_line)) for path, found in builder.found.items()},
+                       classes=builder.classes, stars=tuple(builder.stars),
+                       exports=tuple(builder.exports) if builder.exports is not None else None,
+                       statements=compact(tree.body, lines))
+
+
+def _line(bind: Bind) -> int:
+    return bind.start
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> imported dotted path, for the module's top-level absolute imports (decorators)."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
+                    alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+class _Builder:
+    def __init__(self, package: str, imports: dict[str, str]) -> None:
+        self.package = package
+        self.imports = imports
+        self.found: dict[str, list[Bind]] = defaultdict(list)
+        self.classes: dict[int, ClassInfo] = {}
+        self.stars: list[str] = []
+        self.exports: list[str] | None = None
+
+    def body(self, body: Sequence[ast.stmt], prefix: str, owner: int, flags: int) -> None:
+        for node in body:
+            self.statement(node, prefix, owner, flags)
+
+    def add(self, path: str, kind: str, span: tuple[int, int], flags: int, owner: int, target: str = "") -> None:
+        self.found[path].append(Bind(kind, span[0], span[1], flags, owner, target))
+
+    def statement(self, node: ast.stmt, prefix: str, owner: int, flags: int) -> None:
+        span = node_span(node)
+        if isinstance(node, ast.ClassDef):
+            self.add(prefix + node.name, "class", span, flags, owner)
+            self.classes[span[0]] = ClassInfo(prefix + node.name, tuple(_base(b) for b in node.bases), owner)
+            self.body(node.body, f"{prefix}{node.name}.", span[0], 0)
+        elif isinstance(node, _DEFS):
+            kind, own = self.function(node)
+            self.add(prefix + node.name, kind, span, flags | own, owner)
+            if owner:
+                self.instance_attributes(node, prefix, owner)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            own = AUG if isinstance(node, ast.AugAssign) else 0
+            for target in targets:
+                for name in _names(target):
+                    self.add(prefix + name, "attribute", span, flags | own, owner)
+            if not prefix and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                self.all(node.value, extend=bool(own))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                self.add(prefix + local, "alias", span, flags, owner, alias.name if alias.asname else local)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node, prefix, owner, flags, span)
+        else:
+            self.compound(node, prefix, owner, flags, span)
+
+    def compound(self, node: ast.stmt, prefix: str, owner: int, flags: int, span: tuple[int, int]) -> None:
+        """if/try/for/while/with/match: the names they bind, then their bodies."""
+        names: list[str] = []
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            names += _names(node.target)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            names += [n for item in node.items if item.optional_vars for n in _names(item.optional_vars)]
+        names += _walrus(node)
+        for name in names:
+            self.add(prefix + name, "attribute", span, flags, owner)
+        if isinstance(node, ast.Expr) and not prefix:
+            self.all_call(node.value)
+        if isinstance(node, ast.If) and _typing_test(node.test) is not None:
+            typing_body = _typing_test(node.test)
+            self.body(node.body, prefix, owner, flags | COND | (TYPING if typing_body else 0))
+            self.body(node.orelse, prefix, owner, flags | COND | (0 if typing_body else TYPING))
+            return
+        inner = flags if isinstance(node, (ast.With, ast.AsyncWith)) else flags | COND
+        for body in child_bodies(node):
+            self.body(body, prefix, owner, inner)
+
+    def import_from(self, node: ast.ImportFrom, prefix: str, owner: int, flags: int,
+                    span: tuple[int, int]) -> None:
+        module = self.source(node)
+        if module is None:
+            return  # a relative import above the top-level package: nothing it binds can be followed
+        for alias in node.names:
+            if alias.name == "*":
+                if not prefix:
+                    self.stars.append(module)
+                continue
+            self.add(prefix + (alias.asname or alias.name), "alias", span, flags, owner, f"{module}:{alias.name}")
+
+    def source(self, node: ast.ImportFrom) -> str | None:
+        """The absolute dotted module a ``from … import`` reads."""
+        if not node.level:
+            return node.module or ""
+        parts = self.package.split(".") if self.package else []
+        if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
+            return None
+        parts = parts[:len(parts) - (node.level - 1)]
+        return ".".join([*parts, *([node.module] if node.module else [])])
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, int]:
+        """(kind, flags) of a definition from its decorators: properties are attributes."""
+        kind, flags = "function", 0
+        for decorator in node.decorator_list:
+            path = _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
+            if path is None:
+                continue
+            head, _, tail = path.partition(".")
+            canonical = self.imports.get(head, head) + (f".{tail}" if tail else "")
+            if canonical in _OVERLOADS or canonical.endswith(".overload"):
+                flags |= OVERLOAD
+            elif canonical.endswith(_ACCESSORS) and "." in path:
+                flags |= ACCESSOR
+                kind = "attribute"
+            elif canonical == "property" or canonical.endswith(("cached_property", "abstractproperty")):
+                kind = "attribute"
+        return kind, flags
+
+    def instance_attributes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, owner: int) -> None:
+        """``self.x = …`` (the first parameter's name) in the statements of a method."""
+        params = [*node.args.posonlyargs, *node.args.args]
+        if not params:
+            return
+        me = params[0].arg
+        flags = INSTANCE | (INIT if node.name == "__init__" else 0)
+        stack: list[ast.stmt] = list(reversed(node.body))
+        while stack:
+            statement = stack.pop()
+            if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                aug = AUG if isinstance(statement, ast.AugAssign) else 0
+                for target in targets:
+                    for leaf in _leaves(target):
+                        if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) \
+                                and leaf.value.id == me:
+                            self.add(prefix + leaf.attr, "attribute", node_span(statement), flags | aug, owner)
+            elif not isinstance(statement, (*_DEFS, ast.ClassDef)):
+                for body in reversed(child_bodies(statement)):
+                    stack.extend(reversed(body))
+
+    def all(self, value: ast.expr | None, *, extend: bool) -> None:
+        names = _strings(value)
+        if names is None:
+            return
+        self.exports = [*(self.exports or []), *names] if extend else names
+
+    def all_call(self, value: ast.expr) -> None:
+        """``__all__.extend([...])`` / ``__all__.append("x")``."""
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and isinstance(value.func.value, ast.Name) and value.func.value.id == "__all__" and value.args:
+            if value.func.attr == "extend":
+                self.all(value.args[0], extend=True)
+            elif value.func.attr == "append" and isinstance(value.args[0], ast.Constant):
+                self.all(ast.List(elts=[value.args[0]]), extend=True)
+
+
+def _strings(value: ast.expr | None) -> list[str] | None:
+    if isinstance(value, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+        return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        left, right = _strings(value.left), _strings(value.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _typing_test(test: ast.expr) -> bool | None:
+    """True for ``TYPE_CHECKING``, False for ``not TYPE_CHECKING``, None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _typing_test(test.operand)
+        return None if inner is None else not inner
+    name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
+    return True if name == "TYPE_CHECKING" else None
+
+
+def _base(node: ast.expr) -> str:
+    if isinstance(node, ast.Subscript):
+        node = node.value  # Generic[T], Base[int]: the class subscripted
+    dotted = _dotted(node)
+    return dotted if dotted is not None else "!" + ast.unparse(node)[:80]
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _names(target: ast.expr) -> list[str]:
+    """The names a target binds: itself, or each name of a tuple, list or starred target."""
+    return [leaf.id for leaf in _leaves(target) if isinstance(leaf, ast.Name)]
+
+
+def _leaves(target: ast.expr) -> list[ast.expr]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [leaf for elt in target.elts for leaf in _leaves(elt)]
+    if isinstance(target, ast.Starred):
+        return _leaves(target.value)
+    return [target]
+
+
+def _walrus(node: ast.stmt) -> list[str]:
+    """Names bound by ``:=`` in the expressions of *node* itself (not of the statements it holds)."""
+    names: list[str] = []
+    for _, value in ast.iter_fields(node):
+        values = value if isinstance(value, list) else [value]
+        for item in values:
+            if isinstance(item, (ast.expr, ast.withitem)):
+                names += [sub.target.id for sub in ast.walk(item)
+                          if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name)]
+    return names

@@ -1,0 +1,109 @@
+"""Which binding of a name bound more than once is its definition: one rule per case (pure).
+
+A name can be bound several times in one scope: overloads and their implementation, a
+property and its setter, a class attribute and ``self.x`` in ``__init__``, alternatives
+under ``if``/``else`` or ``try``/``except``, a typing-only declaration under
+``if TYPE_CHECKING:``, plain rebinding. The definition is what a reader of the code would
+call that name's definition, never what a search happened to meet first. The filters
+below are applied in order (each only when it leaves a candidate); a tie-break then picks
+one. ``docs/binding-rules.md`` is the same table for authors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+#: Flags of a binding: where and how the statement binds the name.
+COND = 1  #: under ``if``/``try``/``for``/``while``/``match`` in its scope (not run unconditionally)
+TYPING = 2  #: under ``if TYPE_CHECKING:`` (a declaration for type checkers only)
+OVERLOAD = 4  #: a ``@typing.overload`` stub
+ACCESSOR = 8  #: a property's ``@x.setter``, ``@x.deleter`` or ``@x.getter``
+INSTANCE = 16  #: ``self.x = …`` in a method
+INIT = 32  #: … in ``__init__``
+AUG = 64  #: an augmented assignment (``x += …``)
+
+
+class Bind(NamedTuple):
+    """One statement binding a name: kind, lines, flags, owner class, import target."""
+
+    #: ``function``, ``class``, ``attribute``, or ``alias`` (an import, followed to its target).
+    kind: str
+    start: int
+    end: int
+    flags: int = 0
+    #: First line of the class statement whose body (or method) binds it; 0 in the module body.
+    owner: int = 0
+    #: For an alias: ``module`` (``import module``) or ``module:name`` (``from module import name``).
+    target: str = ""
+
+
+#: The filters, in order: (flag dropped when other candidates remain, rule name).
+FILTERS = (
+    (TYPING, "runtime-over-typing"),
+    (AUG, "assignment-over-augmented"),
+    (INSTANCE, "class-over-instance"),
+    (OVERLOAD, "implementation-over-overloads"),
+    (ACCESSOR, "getter-over-accessors"),
+)
+
+#: Every rule by name: (when it applies, which binding is the definition). The author's table.
+RULES: dict[str, tuple[str, str]] = {
+    "runtime-over-typing": ("bound under `if TYPE_CHECKING:` and also at runtime",
+                            "the runtime binding; the typing-only declaration is listed"),
+    "assignment-over-augmented": ("assigned, then extended with `+=` and the like (`__all__ +=`)",
+                                  "the plain assignment; the augmented ones are listed"),
+    "class-over-instance": ("a class-body binding and `self.x = …` in methods",
+                            "the class-body binding (attribute, annotation, method)"),
+    "implementation-over-overloads": ("`@overload` stubs and an implementation",
+                                      "the implementation, from its first decorator"),
+    "first-overload": ("`@overload` stubs and no implementation (stubs, `TYPE_CHECKING`)", "the first stub"),
+    "getter-over-accessors": ("a property with `@x.setter` / `@x.deleter`", "the getter, from `@property`"),
+    "first-instance-assignment": ("several `self.x = …` and no class-body binding",
+                                  "the first one in `__init__`, else the first in source order"),
+    "last-rebinding": ("bound more than once unconditionally in the same body",
+                       "the last one: the value the name has once the body has run"),
+    "unconditional-over-branches": ("bound once unconditionally and again under `if`/`try`/`for`",
+                                    "the unconditional binding"),
+    "first-branch": ("bound only under `if`/`elif`/`else`, `try`/`except`, loops or `match`",
+                     "the first in source order (the `if` or `try` branch)"),
+    "member-over-submodule": ("a package's `__init__` binds a name that is also a submodule",
+                              "the member (what `pkg.name` is after `import pkg`); "
+                              "a longer path that only the submodule has goes on in the submodule"),
+}
+
+
+def choose(binds: Sequence[Bind]) -> tuple[Bind, str, tuple[Bind, ...]]:
+    """(definition, rules applied joined with ``+``, the other bindings) among *binds* (source order)."""
+    if len(binds) == 1:
+        return binds[0], "", ()
+    candidates = list(binds)
+    applied: list[str] = []
+    for flag, name in FILTERS:
+        keep = [b for b in candidates if not b.flags & flag]
+        if keep and len(keep) < len(candidates):
+            candidates, applied = keep, [*applied, name]
+    chosen = candidates[0]
+    if len(candidates) > 1:
+        if all(b.flags & INSTANCE for b in candidates):
+            chosen = ([b for b in candidates if b.flags & INIT] or candidates)[0]
+            applied.append("first-instance-assignment")
+        elif all(b.flags & OVERLOAD for b in candidates):
+            applied.append("first-overload")
+        else:
+            plain = [b for b in candidates if not b.flags & COND]
+            if plain:
+                chosen = plain[-1]
+                applied.append("last-rebinding" if len(plain) > 1 else "unconditional-over-branches")
+            else:
+                applied.append("first-branch")
+    position = binds.index(chosen)
+    others = tuple(b for n, b in enumerate(binds) if n != position)
+    return chosen, "+".join(applied), others
+
+
+def markdown_table() -> str:
+    """The rules as a Markdown table (rule, when, definition)."""
+    rows = ["| Rule | When a name is bound … | The definition is … |", "| --- | --- | --- |"]
+    rows += [f"| `{name}` | {when} | {what} |" for name, (when, what) in RULES.items()]
+    return "\n".join(rows) + "\n"
