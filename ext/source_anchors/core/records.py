@@ -20,6 +20,8 @@ from .target import Target
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
+#: An :class:`AnchorRecord` as the environment keeps it (see :meth:`AnchorRecord.to_env`).
+EnvForm = tuple[Any, ...]
 
 
 class Status(StrEnum):
@@ -243,6 +245,42 @@ class AnchorRecord:
         """Sort key: page, line, reading order."""
         return self.doc, self.line, int(self.id.rpartition("-")[2])
 
+    def to_env(self) -> EnvForm:
+        """The form kept in Sphinx's environment: nested tuples of strings and numbers.
+
+        Sphinx pickles the environment, and the garbage collector walks every object that can
+        hold others; tuples of plain values are neither slow to pickle nor walked, objects are.
+        """
+        out, tgt, loc, old = self.outcome, self.outcome.target, self.outcome.location, self.outcome.locked
+        return (self.doc, self.line, self.id, self.label, out.text, out.status.value, out.message,
+                out.subtype.value if out.subtype else None,
+                (tgt.repo, tgt.path, tgt.match, tgt.defaulted) if tgt else None, out.commit,
+                (loc.path, loc.start, loc.end, loc.kind, loc.sha256, loc.blob, loc.uses, loc.rule, loc.others,
+                 loc.caveat) if loc else None,
+                (old.commit, old.path, old.start, old.end, old.sha256, old.blob, old.uses) if old else None,
+                out.permalink, out.resolve_error, out.fresh, out.group)
+
+    @classmethod
+    def from_env(cls, form: EnvForm) -> AnchorRecord:
+        """Read :meth:`to_env`'s form."""
+        (doc, line, id_, label, text, status, message, subtype, tgt, commit, loc, old, permalink, resolve_error,
+         fresh, group) = form
+        outcome = Outcome(text, _STATUS[status], message=message, subtype=_SUBTYPE[subtype] if subtype else None,
+                          target=Target(*tgt) if tgt else None, commit=commit,
+                          location=Location(*loc) if loc else None, locked=LockRecord(*old) if old else None,
+                          permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group)
+        return cls(doc=doc, line=line, id=id_, label=label, outcome=outcome)
+
+    @staticmethod
+    def env_status(form: EnvForm) -> Status:
+        """The status of a record in :meth:`to_env`'s form, without reading the rest."""
+        return _STATUS[form[5]]
+
+    @staticmethod
+    def env_stored(form: EnvForm) -> EnvForm:
+        """*form* with ``fresh`` off: its resolution is in the persistent cache now."""
+        return (*form[:14], False, *form[15:]) if form[14] else form
+
     def to_check_json(self) -> dict[str, Any]:
         """The form ``check --json`` prints: the locked (``old``) and current (``new``) place."""
         out = self.outcome
@@ -258,3 +296,7 @@ class AnchorRecord:
                 "repo": out.target.repo if out.target else None, "commit": out.commit,
                 "path": loc.path if loc else None, "start": loc.start if loc else None,
                 "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value}
+
+
+_STATUS = {status.value: status for status in Status}
+_SUBTYPE = {subtype.value: subtype for subtype in Subtype}

@@ -8,6 +8,7 @@ cause, naming the anchors it affects), and upstream lines pasted into literal bl
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from ..core.caches import line_index_cached
 from ..core.errors import SourceAnchorsError
@@ -18,20 +19,20 @@ from .domain import SourceAnchorsDomain
 from .state import BuildState
 
 
-def warn_groups(state: BuildState, domain: SourceAnchorsDomain) -> None:
+def warn_groups(state: BuildState, records: Iterable[AnchorRecord]) -> None:
     """One warning per shared cause, at its first anchor, with how many anchors on how many pages it affects."""
     if state.quiet:
         return
     groups: dict[str, list[AnchorRecord]] = defaultdict(list)
-    for record in domain.all_anchors():
+    for record in records:
         if record.outcome.group is not None and record.outcome.subtype is not None:
             groups[record.outcome.group].append(record)
-    for records in groups.values():
-        records.sort(key=lambda r: r.order)
-        first, pages = records[0], sorted({r.doc for r in records})
+    for group in groups.values():
+        group.sort(key=lambda r: r.order)
+        first, pages = group[0], sorted({r.doc for r in group})
         shown = ", ".join(pages[:5]) + (", …" if len(pages) > 5 else "")
         assert first.outcome.subtype is not None
-        warn(f"{first.outcome.message} [{len(records)} anchor(s) on {len(pages)} page(s) affected: {shown}]",
+        warn(f"{first.outcome.message} [{len(group)} anchor(s) on {len(pages)} page(s) affected: {shown}]",
              first.outcome.subtype, location=(first.doc, first.line))
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Set
 from typing import Any
 
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-from ..core.records import AnchorRecord, Status
+from ..core.records import AnchorRecord, EnvForm, Status
 
 
 class SourceAnchorsDomain(Domain):
@@ -28,13 +27,13 @@ class SourceAnchorsDomain(Domain):
     }
 
     @property
-    def anchors(self) -> dict[str, list[AnchorRecord]]:
-        """Records by document."""
+    def anchors(self) -> dict[str, list[EnvForm]]:
+        """Records by document, in the environment's form (:meth:`AnchorRecord.to_env`)."""
         return self.data["anchors"]  # type: ignore[no-any-return]
 
     def add_anchor(self, docname: str, record: AnchorRecord) -> None:
         """Record one anchor occurrence of *docname*."""
-        self.anchors.setdefault(docname, []).append(record)
+        self.anchors.setdefault(docname, []).append(record.to_env())
 
     def add_literal(self, docname: str, line: int, text: str) -> None:
         """Record one literal block of *docname* (for the reproduction count)."""
@@ -47,7 +46,8 @@ class SourceAnchorsDomain(Domain):
     def all_anchors(self) -> Iterator[AnchorRecord]:
         """Every record, ordered by document then reading order."""
         for docname in sorted(self.anchors):
-            yield from self.anchors[docname]
+            for form in self.anchors[docname]:
+                yield AnchorRecord.from_env(form)
 
     def next_id(self, docname: str) -> str:
         """The node id of the next anchor of *docname* (``sa-<n>``, counted in reading order)."""
@@ -55,15 +55,13 @@ class SourceAnchorsDomain(Domain):
 
     def unsettled_docs(self) -> set[str]:
         """Pages with an anchor whose status is not ``ok`` (re-read on the next build)."""
-        return {doc for doc, records in self.anchors.items() if any(r.status is not Status.ok for r in records)}
+        return {doc for doc, forms in self.anchors.items()
+                if any(AnchorRecord.env_status(f) is not Status.ok for f in forms)}
 
     def mark_stored(self) -> None:
         """Mark every fresh resolution as stored in the persistent cache (so it is not stored again)."""
-        for records in self.anchors.values():
-            for index, record in enumerate(records):
-                if record.outcome.fresh:
-                    records[index] = dataclasses.replace(
-                        record, outcome=dataclasses.replace(record.outcome, fresh=False))
+        for forms in self.anchors.values():
+            forms[:] = [AnchorRecord.env_stored(form) for form in forms]
 
     def count(self, docname: str, **work: int) -> None:
         """Add to the work reading *docname* did (``resolved``, ``cached``, ``modules_parsed``, ``ast_parses``)."""

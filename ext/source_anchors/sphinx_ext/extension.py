@@ -133,14 +133,15 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Lock new anchors and store fresh resolutions (the engine's work); ledger pages are rewritten."""
     state = get_state(str(app.srcdir))
     domain = get_domain(env)
-    outcomes = [record.outcome for record in domain.all_anchors()]
+    records = list(domain.all_anchors())
+    outcomes = [record.outcome for record in records]
     added = state.engine.lock_new(outcomes)
     if added:
         LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name)
     domain.data["fingerprint"] = state.fingerprint()
     state.engine.remember(outcomes)
     domain.mark_stored()
-    checks.warn_groups(state, domain)
+    checks.warn_groups(state, records)
     checks.check_reproduced(state, domain)
     return sorted(domain.data["ledgers"])
 
