@@ -1,9 +1,10 @@
 """Fixtures: Sphinx's own (``make_app``), upstream repositories made with git, and small books.
 
 The helpers themselves live in ``helpers.py`` (no pytest there, so the bench can use them);
-this module only turns them into fixtures. The upstream repositories that tests only read are
-made once per session (:func:`shared_upstream`); a test that commits into its upstream asks for
-the function-scoped ``upstream`` instead.
+this module only turns them into fixtures. Upstream repositories are made once per session:
+``shared_upstream`` holds the fixed trees of ``tests/roots/upstream/`` as tagged commits, read
+only; ``tree_upstream`` takes each test's small one-off tree as a new commit. A test that
+changes its upstream afterwards asks for the function-scoped ``upstream`` instead.
 """
 
 from __future__ import annotations
