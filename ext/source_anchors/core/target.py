@@ -82,14 +82,15 @@ _EXPLICIT = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
 
 
 def escape_markers(text: str) -> str:
-    r"""Mark ``\<`` and ``\>`` as escaped the way docutils does (NUL before the character).
+    r"""Mark ``\<`` as escaped the way docutils does (NUL before the character).
 
     reStructuredText hands roles their text with escapes already marked; MyST hands over
-    the backtick content as written. Text that carries docutils' marks is left alone.
+    the backtick content as written, where ``\<`` is the one escape the role reads.
+    Text that carries docutils' marks is left alone.
     """
     if "\x00" in text:
         return text
-    return text.replace("\\<", "\x00<").replace("\\>", "\x00>")
+    return text.replace("\\<", "\x00<")
 
 
 def _unescape(text: str) -> str:
