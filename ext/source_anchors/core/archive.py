@@ -7,7 +7,6 @@ and only below the destination directory.
 
 from __future__ import annotations
 
-import hashlib
 import stat
 import tarfile
 import zipfile
@@ -17,16 +16,14 @@ from functools import partial
 from pathlib import Path
 
 from .errors import ArchiveError
+from .sources import blob_id
+
+__all__ = ["MAX_MEMBER_BYTES", "MAX_TOTAL_BYTES", "Unpacked", "blob_id", "unpack"]
 
 #: Refuse to unpack a single member larger than this (a decompression bomb guard).
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
 #: Refuse archives whose members add up to more than this.
 MAX_TOTAL_BYTES = 2 * 1024 * 1024 * 1024
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of *data* (what ``git hash-object`` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 @dataclass

@@ -17,17 +17,16 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import RepoPin
 from .errors import SourceAnchorsError
-from .licences import LicenceMatch, identify_licence
 from .lock import atomic_write
-from .records import Location, resolution_from_json, resolution_to_json
-from .reproduce import upstream_line_index
-from .resolve import RESOLVER_VERSION
+from .records import RESOLVER_VERSION, Location, resolution_from_json, resolution_to_json
 from .sources import Tree, cache_key
-from .textlines import decode_source
+
+if TYPE_CHECKING:
+    from .licences import LicenceMatch
 
 #: Bump when an entry of the resolution cache changes shape.
 ENTRY_FORMAT = 2
@@ -111,6 +110,7 @@ def _salt(packages: tuple[str, ...]) -> str:
 
 def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | None:
     """The licence of a text, remembered on disk by its blob id."""
+    from .licences import LicenceMatch, identify_licence  # generated pages only
     memo = cache_dir / "licences" / f"{blob}.json"
     try:
         known = json.loads(memo.read_text("utf-8"))
@@ -125,6 +125,9 @@ def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | N
 def line_index_cached(cache_dir: Path, repo: str, pin: RepoPin, tree: Tree, *,
                       max_file_bytes: int) -> dict[str, tuple[str, int]]:
     """The line index of *repo*'s package sources (see :mod:`.reproduce`), remembered per pinned tree."""
+    from .reproduce import upstream_line_index  # only books with literal blocks need it
+    from .textlines import decode_source
+
     memo = cache_dir / "lines" / f"{cache_key(pin.url, pin.commit)}-{_salt(pin.packages)}.json"
     try:
         return {line: (path, number) for line, (path, number) in json.loads(memo.read_text("utf-8")).items()}

@@ -7,8 +7,8 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from .caches import ResolutionCache
 from .config import RepoPin, Settings
@@ -16,11 +16,13 @@ from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status
-from .resolve import Resolver
 from .sources import Tree, TreeCache, content_key
 from .subtypes import Subtype
 from .target import Target, parse_target
 from .textlines import decode_source, split_lines
+
+if TYPE_CHECKING:
+    from .resolve import Resolver
 
 _DIFF_LINES = 12
 #: The command that relocks, as messages name it.
@@ -155,6 +157,8 @@ class Engine:
             new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
         except (SourceAnchorsError, UnicodeDecodeError):
             return ""
+        import difflib  # changed anchors only
+
         diff = [line for line in difflib.unified_diff(old, new, lineterm="", n=0)][2:]
         if len(diff) > _DIFF_LINES:
             diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]

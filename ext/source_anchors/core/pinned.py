@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .config import RepoPin, Settings
 from .errors import SourceError
 from .lock import Lock
-from .resolve import Resolver
 from .sources import Tree, TreeCache, parse_listing
+
+if TYPE_CHECKING:
+    from .resolve import Resolver
 
 
 class PinnedTrees:
@@ -71,6 +74,8 @@ class PinnedTrees:
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
         if repo not in self._resolvers:
+            from .resolve import Resolver  # the resolution machinery: cold builds only
+
             self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
                                              max_file_bytes=self.settings.max_file_bytes)
         return self._resolvers[repo]

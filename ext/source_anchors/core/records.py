@@ -18,6 +18,9 @@ from typing import Any
 from .subtypes import Subtype
 from .target import Target
 
+#: Bump when the resolution rules change, so cached locations are recomputed.
+RESOLVER_VERSION = 4
+
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
 #: An :class:`AnchorRecord` as the environment keeps it (see :meth:`AnchorRecord.to_env`).

@@ -16,14 +16,11 @@ from . import statements
 from .config import RepoPin
 from .errors import ResolveError
 from .files import SourceFiles
-from .records import Location, line_range
+from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
 from .walk import Walker
 
 __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
-
-#: Bump when the resolution rules change, so cached results are recomputed.
-RESOLVER_VERSION = 4
 
 
 def lines_hash(lines: list[str], start: int, end: int) -> str:

@@ -21,12 +21,8 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import proc
-from .archive import blob_id, unpack
 from .config import RepoPin
-from .dist import download_wheel
 from .errors import GitError, PinError, SourceError, UnverifiedError, UpstreamFileError
-from .licences import is_root_licence
 from .lock import current_umask
 
 #: Bump when the exported layout or meta.json changes shape.
@@ -106,6 +102,11 @@ class Tree:
     def has(self, path: str) -> bool:
         """Whether *path* was exported."""
         return path in self.blobs
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of *data* (what ``git hash-object`` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def cache_key(url: str, commit: str) -> str:
@@ -216,6 +217,8 @@ class TreeCache:
 
 def wanted(path: str, pin: RepoPin) -> bool:
     """Whether *path* belongs in the export: under a package, or a root licence file."""
+    from .licences import is_root_licence  # exports only: a warm build never needs the rules
+
     if is_root_licence(path):
         return True
     return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
@@ -223,6 +226,7 @@ def wanted(path: str, pin: RepoPin) -> bool:
 
 def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
+    from . import proc  # the subprocess machinery is loaded by exports only
     repo = files.parent / "repo.git"
     repo.mkdir(parents=True)
 
@@ -310,6 +314,8 @@ def parse_listing(text: str) -> dict[str, str]:
 
 def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Get the pinned distribution (pip, wheels only; or a local archive) and unpack it safely."""
+    from .archive import unpack  # tarfile and zipfile, and pip, are loaded by exports only
+    from .dist import download_wheel
     assert pin.dist is not None
     download = files.parent / "download"
     download.mkdir(parents=True)

@@ -76,11 +76,6 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
 
 
-#: ``label <target>`` as Sphinx's reference roles read it (``sphinx.util.docutils.ReferenceRole``):
-#: the label ends at the first ``<`` that is not backslash-escaped (docutils marks an escape with NUL).
-_EXPLICIT = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.DOTALL)
-
-
 def escape_markers(text: str) -> str:
     r"""Mark ``\<`` as escaped the way docutils does (NUL before the character).
 
@@ -110,10 +105,15 @@ def split_label(text: str) -> tuple[str, str]:
     *text* is docutils' escaped form or MyST's raw form (see :func:`escape_markers`).
     """
     marked = escape_markers(text.strip())
-    matched = _EXPLICIT.match(marked)
-    if matched:
-        label, target = _unescape(matched.group(1)).strip(), _unescape(matched.group(2)).strip()
-        return (label or target, target)
+    if marked.endswith(">"):
+        # What ``ReferenceRole.explicit_title_re`` matches, ``^(.+?)\s*(?<!\x00)<(.*?)>$``, found without
+        # the regex's backtracking: the first '<' after the first character that no NUL marks as escaped.
+        index = marked.find("<", 1)
+        while index > 0 and marked[index - 1] == "\x00":
+            index = marked.find("<", index + 1)
+        if index > 0:
+            label, target = _unescape(marked[:index]).strip(), _unescape(marked[index + 1:-1]).strip()
+            return (label or target, target)
     if marked.startswith("<") and marked.endswith(">"):
         target = _unescape(marked[1:-1]).strip()
         return target, target

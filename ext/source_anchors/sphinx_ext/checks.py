@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from ..core.caches import line_index_cached
 from ..core.errors import SourceAnchorsError
 from ..core.records import AnchorRecord
-from ..core.reproduce import count_reproduced
 from .diagnostics import Subtype, warn
 from .domain import SourceAnchorsDomain
 from .state import BuildState
@@ -43,6 +42,8 @@ def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
     if not blocks:
         domain.data["reproduced"] = 0
         return
+    from ..core.reproduce import count_reproduced
+
     engine = state.engine
     index: dict[str, tuple[str, int]] = {}
     for repo, pin in sorted(engine.pins.items(), reverse=True):  # the first repository wins a shared line

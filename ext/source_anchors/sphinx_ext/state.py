@@ -11,7 +11,7 @@ from pathlib import Path
 from ..core.config import Settings
 from ..core.engine import Engine
 from ..core.pages import PageSource
-from ..core.resolve import RESOLVER_VERSION
+from ..core.records import RESOLVER_VERSION
 
 _STATES: dict[str, BuildState] = {}
 
