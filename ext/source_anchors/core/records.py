@@ -280,6 +280,29 @@ class AnchorRecord:
         return _STATUS[form[5]]
 
     @staticmethod
+    def env_pending(form: EnvForm) -> bool:
+        """Whether a record in :meth:`to_env`'s form asks for work when reading ends.
+
+        That is a ``new`` anchor to lock, a fresh resolution to store, or a shared failure to report.
+        """
+        return form[5] == "new" or form[14] or form[15] is not None
+
+    @staticmethod
+    def env_report(form: EnvForm) -> dict[str, Any]:
+        """:meth:`to_json` of a record in :meth:`to_env`'s form, without building the record."""
+        tgt, loc = form[8], form[10]
+        return {"doc": form[0], "line": form[1], "label": form[3],
+                "target": f"{tgt[0]}:{tgt[1]}" + (f"::{tgt[2]}" if tgt[2] is not None else "") if tgt else form[4],
+                "repo": tgt[0] if tgt else None, "commit": form[9], "path": loc[0] if loc else None,
+                "start": loc[1] if loc else None, "end": loc[2] if loc else None, "permalink": form[12],
+                "status": form[5]}
+
+    @staticmethod
+    def env_order(form: EnvForm) -> tuple[str, int, int]:
+        """:attr:`order` of a record in :meth:`to_env`'s form."""
+        return form[0], form[1], int(form[2].rpartition("-")[2])
+
+    @staticmethod
     def env_stored(form: EnvForm) -> EnvForm:
         """*form* with ``fresh`` off: its resolution is in the persistent cache now."""
         return (*form[:14], False, *form[15:]) if form[14] else form

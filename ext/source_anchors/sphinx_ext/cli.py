@@ -95,11 +95,15 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[lis
         raise BookError(f"no conf.py in {confdir}; run from the book root or pass --confdir")
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
+    from sphinx.util.docutils import docutils_namespace, patch_docutils
 
     from .domain import get_domain
     from .state import get_state
 
-    with tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp:
+    # As sphinx-build does: roles, directives and nodes registered by this read are undone after it,
+    # so a caller's own Sphinx application in the same process starts clean.
+    with tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp, patch_docutils(confdir), \
+            docutils_namespace():
         warnings = io.StringIO()
         try:
             overrides = {f"{PREFIX}quiet": True, f"{PREFIX}pin_commits": pins}

@@ -43,6 +43,16 @@ class SourceAnchorsDomain(Domain):
         """Mark *docname* as a page that renders generated ledger content."""
         self.data["ledgers"][docname] = True
 
+    def pending_anchors(self) -> list[AnchorRecord]:
+        """The records the end of reading has work for (see :meth:`AnchorRecord.env_pending`)."""
+        return [AnchorRecord.from_env(form) for docname in sorted(self.anchors)
+                for form in self.anchors[docname] if AnchorRecord.env_pending(form)]
+
+    def report(self) -> list[dict[str, Any]]:
+        """The report's rows (:meth:`AnchorRecord.to_json`), by page, line and reading order."""
+        forms = [form for forms in self.anchors.values() for form in forms]
+        return [AnchorRecord.env_report(form) for form in sorted(forms, key=AnchorRecord.env_order)]
+
     def all_anchors(self) -> Iterator[AnchorRecord]:
         """Every record, ordered by document then reading order."""
         for docname in sorted(self.anchors):

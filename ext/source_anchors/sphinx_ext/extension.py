@@ -133,7 +133,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Lock new anchors and store fresh resolutions (the engine's work); ledger pages are rewritten."""
     state = get_state(str(app.srcdir))
     domain = get_domain(env)
-    records = list(domain.all_anchors())
+    records = domain.pending_anchors()  # in a warm build, none
     outcomes = [record.outcome for record in records]
     added = state.engine.lock_new(outcomes)
     if added:
@@ -153,7 +153,7 @@ def _start_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> N
 
 def report(env: BuildEnvironment) -> list[dict[str, Any]]:
     """The report: one plain record per anchor occurrence, in a stable order."""
-    return [record.to_json() for record in sorted(get_domain(env).all_anchors(), key=lambda r: r.order)]
+    return get_domain(env).report()
 
 
 def _write_report(app: Sphinx, exception: BaseException | None) -> None:
