@@ -65,6 +65,11 @@ class Engine:
         """Upstream modules parsed by this process so far."""
         return self.pinned.modules_parsed()
 
+    def work(self) -> dict[str, int]:
+        """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
+        return {"resolved": self.stats["resolved"], "cached": self.stats["cached"],
+                "modules_parsed": self.pinned.modules_parsed(), "ast_parses": self.stats["ast_parses"]}
+
     # -- checking ------------------------------------------------------------
 
     def check_text(self, text: str, *, default_repo: str | None, default_from: str | None = None) -> Outcome:

@@ -42,7 +42,7 @@ def setup(app: Sphinx) -> None:
     app.connect("env-purge-doc", _purge_doc)
     app.connect("source-read", _source_read, priority=900)  # late: the text after other extensions' edits
     app.connect("env-get-outdated", _outdated)
-    app.connect("doctree-read", _collect_literals)
+    app.connect("doctree-read", _doctree_read)
     app.connect("env-before-read-docs", _start_reading)
     app.connect("env-updated", _env_updated)
     app.connect("build-finished", _write_report)
@@ -107,7 +107,9 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     # Only an rST page that opens with a field list (or a comment) has front matter to read its way.
     rst = text.lstrip()[:1] in (":", ".") and \
         app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
-    get_state(str(app.srcdir)).keep_page(docname, text, rst=rst)
+    state = get_state(str(app.srcdir))
+    state.keep_page(docname, text, rst=rst)
+    state.work_before[docname] = state.engine.work()
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -123,10 +125,15 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     return sorted((again & set(env.found_docs)) - added - changed)
 
 
-def _collect_literals(app: Sphinx, doctree: nodes.document) -> None:
-    domain = get_domain(app.env)
+def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    """Keep the page's literal blocks (for the reproduction check) and the work reading it took."""
+    domain, docname = get_domain(app.env), app.env.docname
     for block in doctree.findall(nodes.literal_block):
-        domain.add_literal(app.env.docname, block.line or 0, block.astext())
+        domain.add_literal(docname, block.line or 0, block.astext())
+    state = get_state(str(app.srcdir))
+    before = state.work_before.pop(docname, None)
+    if before is not None:
+        domain.count(docname, **{key: value - before[key] for key, value in state.engine.work().items()})
 
 
 def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:

@@ -29,12 +29,9 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     page_repo = page.front_matter.get("source-repo")
     from_page = isinstance(page_repo, str)  # even empty: the page says it has no default
     default = page_repo.strip() if isinstance(page_repo, str) else state.settings.default_repo
-    domain, engine = get_domain(env), state.engine
-    before = engine.stats["resolved"], engine.stats["cached"], engine.modules_parsed(), engine.stats["ast_parses"]
-    outcome = engine.check_text(text, default_repo=default,
-                                default_from="the page's front matter ('source-repo')" if from_page else None)
-    domain.count(docname, resolved=engine.stats["resolved"] - before[0], cached=engine.stats["cached"] - before[1],
-                 modules_parsed=engine.modules_parsed() - before[2], ast_parses=engine.stats["ast_parses"] - before[3])
+    domain = get_domain(env)
+    outcome = state.engine.check_text(text, default_repo=default,
+                                      default_from="the page's front matter ('source-repo')" if from_page else None)
     record = AnchorRecord(doc=docname, line=line, id=domain.next_id(docname), label=label, outcome=outcome)
     if state.quiet:
         pass

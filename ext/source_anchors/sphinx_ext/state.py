@@ -24,6 +24,8 @@ class BuildState:
     engine: Engine
     pages: dict[str, PageSource] = field(default_factory=dict)
     occurrences: dict[str, dict[tuple[int, str], int]] = field(default_factory=dict)
+    #: The engine's work counters when each page being read started (see ``Engine.work``).
+    work_before: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def quiet(self) -> bool:
