@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
 from .subtypes import Subtype
@@ -59,7 +58,7 @@ def _uses(raw: Any) -> Uses:
         return ()  # most anchors read only their own file
     if not isinstance(raw, Mapping):
         raise TypeError("'uses' must map paths to blob ids")
-    return tuple(sorted((str(path), str(blob)) for path, blob in raw.items()))
+    return tuple(sorted(raw.items()))  # the lock reader checks the types; a warm build reads thousands
 
 
 @dataclass(frozen=True)
@@ -89,14 +88,9 @@ class Location:
         """Whether the location is a whole module (linked without a line fragment)."""
         return self.kind == "module"
 
-    @cached_property
-    def described(self) -> str:
-        """``path:Lstart–Lend``, or the bare path of a whole module (computed once: every chip shows it)."""
-        return self.path if self.whole_file else f"{self.path}:{line_range(self.start, self.end)}"
-
     def describe(self) -> str:
         """``path:Lstart–Lend``, or the bare path of a whole module."""
-        return self.described
+        return self.path if self.kind == "module" else f"{self.path}:{line_range(self.start, self.end)}"
 
     def explain(self) -> str:
         """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from .errors import TargetError
 
@@ -26,7 +25,7 @@ class Target:
     #: Whether the repository came from a default (front matter or configuration), not a prefix.
     defaulted: bool = field(default=False, compare=False)
 
-    @cached_property
+    @property
     def key(self) -> str:
         """The lock key of this target within its repository."""
         return self.path if self.match is None else f"{self.path}::{self.match}"
@@ -83,13 +82,15 @@ def escape_markers(text: str) -> str:
     the backtick content as written, where ``\<`` is the one escape the role reads.
     Text that carries docutils' marks is left alone.
     """
-    if "\x00" in text:
+    if "\x00" in text or "\\" not in text:
         return text
     return text.replace("\\<", "\x00<")
 
 
 def _unescape(text: str) -> str:
     """Drop docutils' escape marks (as ``docutils.utils.unescape`` does)."""
+    if "\x00" not in text:
+        return text
     for mark in ("\x00 ", "\x00\n", "\x00"):
         text = "".join(text.split(mark))
     return text
