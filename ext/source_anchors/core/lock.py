@@ -10,6 +10,7 @@ Format (JSON, keys sorted, two-space indent)::
 from __future__ import annotations
 
 import json
+import operator
 import os
 import re
 import tempfile
@@ -114,11 +115,33 @@ def read_lock(path: Path) -> Lock:
 
 
 def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> LockRecord:
-    problem = _problem(raw)
+    problem = None if _well_formed(raw) else _problem(raw)
     if problem is not None:
         # Located only on error: finding a key's line scans the text, and a lock holds thousands of records.
         raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
     return LockRecord.from_json(raw)
+
+
+_HEXES = re.compile("[0-9a-f]*")
+
+
+def _well_formed(raw: Any) -> bool:
+    """The common case, checked at once (a lock has thousands of records): :func:`_problem` says why not."""
+    try:
+        commit, sha256, blob, start, end, path = _FIELDS_OF(raw)
+        uses = raw.get("uses") or {}
+        # join() raises TypeError for anything but strings: the paths and blob ids of 'uses' too.
+        hexes = "".join((commit, sha256, blob, *uses.values()))
+        "".join(uses)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return False
+    return (type(raw) is dict and type(uses) is dict and type(path) is str
+            and type(start) is int and type(end) is int and 1 <= start <= end
+            and len(commit) == 40 and len(sha256) == 64 and len(blob) == 40 and len(hexes) == 144 + 40 * len(uses)
+            and _HEXES.fullmatch(hexes) is not None)
+
+
+_FIELDS_OF = operator.itemgetter("commit", "sha256", "blob", "start", "end", "path")
 
 
 def _problem(raw: Any) -> str | None:

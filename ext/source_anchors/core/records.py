@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import itemgetter
 from typing import Any
 
 from .subtypes import Subtype
@@ -115,11 +116,19 @@ class Location:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Location:
-        """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that."""
-        others = tuple((int(start), int(end)) for start, end in raw.get("others", []))
-        return cls(path=str(raw["path"]), start=int(raw["start"]), end=int(raw["end"]), kind=str(raw["kind"]),
-                   sha256=str(raw["sha256"]), blob=str(raw["blob"]), uses=_uses(raw.get("uses", {})),
-                   rule=str(raw.get("rule", "")), others=others, caveat=str(raw.get("caveat", "")))
+        """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that.
+
+        A warm build reads one per anchor: plain values are taken as they are, after a type check.
+        """
+        path, start, end, kind, sha256, blob = _LOCATION_OF(raw)
+        if not (type(path) is type(kind) is type(sha256) is type(blob) is str and type(start) is type(end) is int):
+            raise TypeError("a cached location holds values of the wrong type")
+        others = raw.get("others")
+        return cls(path, start, end, kind, sha256, blob, _uses(raw.get("uses") or {}), raw.get("rule", ""),
+                   tuple((int(a), int(b)) for a, b in others) if others else (), raw.get("caveat", ""))
+
+
+_LOCATION_OF = itemgetter("path", "start", "end", "kind", "sha256", "blob")
 
 
 def resolution_to_json(result: Location | str) -> dict[str, Any]:
