@@ -59,7 +59,9 @@ def _uses(raw: Any) -> Uses:
         return ()  # most anchors read only their own file
     if not isinstance(raw, Mapping):
         raise TypeError("'uses' must map paths to blob ids")
-    return tuple(sorted(raw.items()))  # the lock reader checks the types; a warm build reads thousands
+    # The lock and the cache write them sorted (and the lock reader checks their types): a warm build
+    # reads thousands, so they are taken in their order.
+    return tuple(raw.items())
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,8 @@ class Location:
 
     def explain(self) -> str:
         """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
+        if not (self.rule or self.others or self.caveat):
+            return ""  # a name bound once: most anchors
         parts = [f"rule {self.rule}"] if self.rule else []
         if self.others:
             parts.append("other bindings " + ", ".join(line_range(s, e) for s, e in self.others))

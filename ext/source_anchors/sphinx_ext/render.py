@@ -69,11 +69,13 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
     """The inline node of a ``{src}`` role: a linked chip, or plain text when there is no link."""
     out = record.outcome
     node: nodes.Element
-    if out.permalink:
-        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=tooltip(record),
-                                classes=_classes(record))
-        if out.location is not None:
-            node["sa_location"] = out.where()
+    if out.permalink and out.location is not None and out.target is not None:
+        where, short = out.location.describe(), (out.commit or "")[:7]
+        title = f"{out.target.repo} · {where} @ {short}" + (
+            "" if out.status in (Status.ok, Status.new) else f" · {out.status}")  # as tooltip() says it
+        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=title,
+                                classes=["sa-anchor", f"sa-{out.status}"])
+        node["sa_location"] = f"{where}@{short}"
         node["ids"] = [record.id]
         return node
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
