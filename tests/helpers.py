@@ -138,8 +138,12 @@ def make_shared_upstream(path: Path) -> SharedUpstream:
     for tag in SHARED_TAGS:
         upstream.clear()
         tree = ROOTS / "upstream" / tag
-        upstream.write_files({file.relative_to(tree).as_posix(): file.read_bytes()
-                              for file in sorted(tree.rglob("*")) if file.is_file()})
+        files: dict[str, str | bytes] = {file.relative_to(tree).as_posix(): file.read_bytes()
+                                         for file in sorted(tree.rglob("*")) if file.is_file()}
+        # An empty __init__.py is the same blob as any project's: it is written here, never committed.
+        for folder in {rel.rpartition("/")[0] for rel in files if rel.endswith(".py") and "/" in rel}:
+            files.setdefault(f"{folder}/__init__.py", b"")
+        upstream.write_files(files)
         commits[tag] = upstream.commit(tag, tag=tag)
     return SharedUpstream(upstream, commits)
 

@@ -50,12 +50,15 @@ def depart_anchor_html(self: Any, node: anchor_reference) -> None:
     self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
 
 
-def tooltip(record: AnchorRecord) -> str:
-    """Hover text: repo, path, lines, short commit; plus the status when it is not ok."""
+def tooltip(record: AnchorRecord, where: str | None = None) -> str:
+    """Hover text: repo, path, lines, short commit; plus the status when it is not ok.
+
+    *where* is the location's ``describe()`` when the caller has it already.
+    """
     out = record.outcome
     if out.location is None or out.target is None:
         return f"{out.status}: {out.message}"
-    text = f"{out.target.repo} · {out.location.describe()} @ {(out.commit or '')[:7]}"
+    text = f"{out.target.repo} · {where or out.location.describe()} @ {(out.commit or '')[:7]}"
     if out.status not in (Status.ok, Status.new):
         text += f" · {out.status}"
     return text
@@ -70,12 +73,10 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
     out = record.outcome
     node: nodes.Element
     if out.permalink and out.location is not None and out.target is not None:
-        where, short = out.location.describe(), (out.commit or "")[:7]
-        title = f"{out.target.repo} · {where} @ {short}" + (
-            "" if out.status in (Status.ok, Status.new) else f" · {out.status}")  # as tooltip() says it
-        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=title,
-                                classes=["sa-anchor", f"sa-{out.status}"])
-        node["sa_location"] = f"{where}@{short}"
+        where = out.location.describe()
+        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=tooltip(record, where),
+                                classes=_classes(record))
+        node["sa_location"] = f"{where}@{(out.commit or '')[:7]}"
         node["ids"] = [record.id]
         return node
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
