@@ -44,28 +44,45 @@ def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: in
     return compact_span(compact(tree.body, lines), line, lines, column)
 
 
+#: The fields of each compound statement that hold statement lists, in source order.
+_BODIES: dict[type, tuple[str, ...]] = {
+    ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.ClassDef: ("body",),
+    ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
+    ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
+    **{kind: ("body", "orelse", "finalbody") for kind in _TRY}}
+#: The fields of each compound statement's header that can end below its first line (the
+#: expressions; a ``withitem`` and a function's ``arguments`` carry no position of their own).
+_HEADERS: dict[type, tuple[str, ...]] = {
+    ast.FunctionDef: ("decorator_list", "returns", "type_params"),
+    ast.AsyncFunctionDef: ("decorator_list", "returns", "type_params"),
+    ast.ClassDef: ("bases", "keywords", "decorator_list", "type_params"),
+    ast.If: ("test",), ast.While: ("test",), ast.For: ("target", "iter"), ast.AsyncFor: ("target", "iter"),
+    ast.Match: ("subject",)}
+
+
 def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists directly inside *node*: bodies, ``else``/``finally``, handlers, cases."""
-    bodies: list[list[ast.stmt]] = []
-    for name in ("body", "orelse", "finalbody"):
-        value = getattr(node, name, None)
-        if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
-            bodies.append(value)
-    for handler in getattr(node, "handlers", []):
-        bodies.append(handler.body)
-    for case in getattr(node, "cases", []):
-        bodies.append(case.body)
+    """The statement lists directly inside *node*: body, ``else``, ``finally``, then handlers or cases."""
+    kind = node.__class__
+    if kind is ast.Match:
+        return [case.body for case in node.cases]  # type: ignore[attr-defined]
+    fields = _BODIES.get(kind)
+    if fields is None:
+        return []
+    bodies = [body for body in (getattr(node, name) for name in fields) if body]
+    if kind in _TRY:
+        bodies += [handler.body for handler in node.handlers]  # type: ignore[attr-defined]
     return bodies
 
 
 def _header_end(node: ast.stmt) -> int:
     """The last line of a compound statement's header expressions (its first line when it has none)."""
-    ends = [node.lineno]
-    for child in ast.iter_child_nodes(node):
-        end = getattr(child, "end_lineno", None)
-        if isinstance(end, int) and not isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
-            ends.append(end)
-    return max(ends)
+    end = node.lineno
+    for name in _HEADERS.get(node.__class__, ()):
+        value = getattr(node, name, None)
+        for child in value if isinstance(value, list) else (value,):
+            if child is not None and child.end_lineno is not None and child.end_lineno > end:
+                end = child.end_lineno
+    return end
 
 
 def _end(body: Sequence[ast.stmt]) -> int:
@@ -130,18 +147,34 @@ def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:
 
 
 #: A statement in a compact index: (start, end, clause spans, child statements, (line, column) where
-#: it starts and ends, last line of its header). Tuples of ints only, so the garbage collector stops
-#: tracking them, unlike the syntax tree they are read from.
+#: it starts and ends, last line of its header; for a simple statement, its first line). Tuples of
+#: ints only, so the garbage collector stops tracking them, unlike the syntax tree they are read from.
 Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], tuple[int, int, int, int], int]
+
+#: Statements that hold statements; every other statement is simple (one line range, no children).
+_COMPOUND = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
+                       ast.While, ast.With, ast.AsyncWith, ast.Match, *_TRY})
+_NONE: tuple[()] = ()
 
 
 def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
-    """The statements of *body*, nested, with their clause spans: all :func:`compact_span` needs."""
-    return tuple((*node_span(node), tuple(_clauses(node, lines)),
-                  tuple(child for sub in child_bodies(node) for child in compact(sub, lines)),
-                  (node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0),
-                  _header_end(node))
-                 for node in body)
+    """The statements of *body*, nested, with their clause spans: all :func:`compact_span` needs.
+
+    Most statements are simple; they take one tuple and no further look (this runs over every
+    statement of every file parsed, so it is kept to the attributes the rule reads).
+    """
+    out: list[Compact] = []
+    for node in body:
+        first = node.lineno
+        last = node.end_lineno or first
+        where = (first, node.col_offset, last, node.end_col_offset or 0)
+        if node.__class__ not in _COMPOUND:
+            out.append((first, last, _NONE, _NONE, where, first))
+            continue
+        start = node_span(node)[0]
+        children = tuple(child for sub in child_bodies(node) for child in compact(sub, lines))
+        out.append((start, last, tuple(_clauses(node, lines)), children, where, _header_end(node)))
+    return tuple(out)
 
 
 def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str] | None = None,
