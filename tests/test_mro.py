@@ -246,3 +246,18 @@ def test_base_cycle_is_an_error(upstream: Upstream, tmp_path: Path) -> None:
                                              "    pass\n", "pkg/b.py": "from .a import A\n\n\nclass B(A):\n    pass\n"})
     with pytest.raises(ResolveError, match="cycle"):
         engine.resolver("up").resolve("pkg.a.A.x")
+
+
+def test_a_member_the_class_binds_itself_does_not_read_its_bases(upstream: Upstream, tmp_path: Path) -> None:
+    """The class is first in its own MRO: an own member needs none of its bases' files."""
+    engine = engine_for(upstream, tmp_path, {
+        "pkg/__init__.py": "", "pkg/base.py": "class Base:\n    x = 0\n    y = 1\n",
+        "pkg/child.py": "from .base import Base\n\n\nclass Child(Base):\n    x = 2\n"})
+    own = engine.check(Target("up", "pkg.child.Child.x", None))
+    assert own.status == "new" and own.location is not None
+    assert (own.location.path, own.location.start) == ("pkg/child.py", 5)
+    assert "pkg/base.py" not in dict(own.location.uses)
+    assert engine.pinned.ast_parses() == 1
+    inherited = engine.check(Target("up", "pkg.child.Child.y", None))
+    assert inherited.location is not None and inherited.location.path == "pkg/base.py"
+    assert engine.pinned.ast_parses() == 2

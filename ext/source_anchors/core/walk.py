@@ -164,9 +164,17 @@ class Walker:
     def _class_member(self, ref: Ref, name: str, hops: int) -> Ref | None:
         """*name* in the first class of *ref*'s MRO that binds it at runtime, else where it is declared.
 
+        A name the class binds itself is found without reading its bases (so an inconsistent
+        hierarchy is reported for inherited names only).
+
         A class that binds it only under ``if TYPE_CHECKING:`` does not have it at runtime, so the
         search goes on; the declaration is the answer only when no class binds it at runtime.
         """
+        assert ref.bind is not None
+        own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
+        if own and not all(b.flags & TYPING for b in own):
+            # The class comes first in its own MRO: its bases are read only for what it inherits.
+            return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
         hidden: list[str] = []
         declared: tuple[Ref, list[Bind], list[str]] | None = None
         for entry in self.mro(ref, hops):
