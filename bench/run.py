@@ -106,6 +106,9 @@ class Bench:
         self.ext, version = WORK / "ext", extension_version()
         rm(self.ext)
         shutil.copytree(fixture.EXT, self.ext, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # An installed package has byte code (pip compiles on install), and the builds may run with
+        # PYTHONDONTWRITEBYTECODE: compiling the copy once keeps compilation out of every figure.
+        compileall.compile_dir(str(self.ext), quiet=1)
         self.up = fixture.upstream(WORK)
         pool = fixture.cached_pool(WORK, self.up)
         self.sets = {n: fixture.select(pool, n) for n in SCALES}
@@ -268,9 +271,6 @@ class Bench:
         if shutil.which("valgrind") is None:
             raise SystemExit("bench: --instructions needs valgrind (apt-get install valgrind)")
         env, running = build_env(), {}
-        # The copy of ext was taken without byte code; an installed package has it (pip compiles on
-        # install). Compiling it here keeps compilation out of the warm build's count.
-        compileall.compile_dir(str(self.ext), quiet=1)
         for name, book in (("baseline", self.base), ("warm", self.book)):
             rm(book / "_build")
             argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}",
