@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 from .errors import ConfigError
@@ -21,8 +22,7 @@ class PermalinkTemplate:
 
     def render(self, *, url: str, commit: str, path: str, start: int | None, end: int | None) -> str:
         """Return the permalink; no line fragment when *start* is None."""
-        fields = {"url": url.rstrip("/").removesuffix(".git"), "commit": commit,
-                  "path": quote(path), "start": start, "end": end}
+        fields = {"url": _base(url), "commit": commit, "path": _quote(path), "start": start, "end": end}
         if start is None:
             template = self.file
         elif end is None or end == start:
@@ -30,6 +30,17 @@ class PermalinkTemplate:
         else:
             template = self.lines
         return template.format(**fields)
+
+
+@lru_cache(maxsize=64)
+def _base(url: str) -> str:
+    return url.rstrip("/").removesuffix(".git")
+
+
+@lru_cache(maxsize=4096)
+def _quote(path: str) -> str:
+    """``quote(path)``, once per file: a book links each file many times."""
+    return quote(path)
 
 
 HOSTS: dict[str, PermalinkTemplate] = {

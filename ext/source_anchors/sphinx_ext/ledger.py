@@ -18,7 +18,6 @@ from ..core.caches import identify_cached
 from ..core.config import RepoPin
 from ..core.engine import Engine
 from ..core.errors import SourceAnchorsError
-from ..core.licences import identify_licence, is_root_licence, survey
 from ..core.records import AnchorRecord, line_range
 from .domain import get_domain
 from .state import get_state
@@ -109,6 +108,8 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
         tree = engine.tree(repo)
     except SourceAnchorsError:
         return None, LABELS["unknown"]
+    from ..core.licences import is_root_licence  # generated pages only
+
     candidates = sorted(p for p in tree.blobs if is_root_licence(p))
     for path in candidates:
         try:
@@ -179,6 +180,8 @@ def _reproduction(app: Sphinx) -> nodes.Node:
 
 
 def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
+    from ..core.licences import identify_licence, survey  # generated pages only
+
     state = get_state(str(app.srcdir))
     engine = state.engine
     out: list[nodes.Node] = []
