@@ -6,8 +6,8 @@ runs (``--runs N``; one with ``--quick``), each run in a fresh process; the pair
 target compares (floor and cold resolution, baseline and warm builds) are run
 2N + 1 = 15 times, interleaved; cold builds and exports three times. Builds run with a fixed hash seed, so every
 run does the same work and only the machine varies. Timings are reported, never
-asserted. ``--instructions`` counts the instructions of one baseline and one warm
-build under valgrind instead: a ratio that machine noise does not move.
+asserted. ``--instructions`` counts the instructions of a baseline and a warm build
+under valgrind instead, for three hash seeds: a ratio that machine noise does not move.
 """
 
 from __future__ import annotations
@@ -52,10 +52,11 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
 def build_env() -> dict[str, str]:
     """A build's environment: not locked, the book's own cache, and a fixed hash seed (same work each run).
 
-    The tests' environment builder, without their PYTHONPATH (conf.py names the ext copy to
-    measure) and without their byte-code prefix (the interpreter behaves as a user's does).
+    The tests' environment builder, without their byte-code prefix (the interpreter behaves as a
+    user's does). The bench's conf.py puts its snapshot of ``ext`` first on ``sys.path``, ahead of
+    the installed package: a run of several minutes measures one version while others edit.
     """
-    return fixture.helpers.build_env({"PYTHONHASHSEED": "0"}, pythonpath=False, pycache=False)
+    return fixture.helpers.build_env({"PYTHONHASHSEED": "0"}, pycache=False)
 
 
 def sphinx_argv(book: Path, *options: str, runner: tuple[str, ...] = ()) -> list[str]:
@@ -81,6 +82,16 @@ def extension_version() -> str:
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
     return head + ("" if git("diff", "--quiet", "HEAD", "--", "ext").returncode == 0 else " + local changes")
+
+
+def fixed_addresses() -> list[str]:
+    """``setarch <arch> -R`` (no address randomisation) where it exists, else nothing.
+
+    Sets and dicts keyed by object identity iterate in address order, so with randomised
+    addresses the same build's count varied by 0.6% from run to run here; without, by 0.0001%.
+    """
+    setarch = shutil.which("setarch")
+    return [setarch, os.uname().machine, "-R"] if setarch else []
 
 
 def rm(path: Path) -> None:
@@ -266,26 +277,39 @@ class Bench:
             "rss_mb": {"baseline": med(base, "rss_mb"), "cold_build": med(colds, "rss_mb")},
         }
 
-    def instructions(self) -> dict[str, Any]:
-        """Instructions executed by one baseline and one warm build, counted by callgrind (both at once)."""
+    def instructions(self, seeds: tuple[int, ...] = (0, 1, 2)) -> dict[str, Any]:
+        """Instructions of a baseline and a warm build, counted by callgrind (the pair at once), per hash seed.
+
+        A count is repeatable to 0.0001% for one hash seed (with fixed addresses), but the seed
+        moves both builds by up to 1% (it orders every set and dict of strings): the figure is the
+        median of the ratios over *seeds*.
+        """
         if shutil.which("valgrind") is None:
             raise SystemExit("bench: --instructions needs valgrind (apt-get install valgrind)")
-        env, running = build_env(), {}
-        for name, book in (("baseline", self.base), ("warm", self.book)):
-            rm(book / "_build")
-            argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}",
-                    *sphinx_argv(book, "-E")]
-            running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                             text=True)
-        counts = {}
-        for name, process in running.items():
-            _, stderr = process.communicate()
-            found = [line for line in stderr.splitlines() if "Collected :" in line]
-            if process.returncode != 0 or not found:
-                raise SystemExit(f"bench: the {name} build under valgrind failed:\n{stderr[-3000:]}")
-            counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
-        return {"baseline_instructions": counts["baseline"], "warm_instructions": counts["warm"],
-                "warm_over_baseline": counts["warm"] / counts["baseline"]}
+        pairs = []
+        for seed in seeds:
+            env, running = build_env(), {}
+            env["PYTHONHASHSEED"] = str(seed)
+            for name, book in (("baseline", self.base), ("warm", self.book)):
+                rm(book / "_build")
+                argv = [*fixed_addresses(), "valgrind", "--tool=callgrind",
+                        f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}", *sphinx_argv(book, "-E")]
+                running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                                 text=True)
+            counts = {}
+            for name, process in running.items():
+                _, stderr = process.communicate()
+                found = [line for line in stderr.splitlines() if "Collected :" in line]
+                if process.returncode != 0 or not found:
+                    raise SystemExit(f"bench: the {name} build under valgrind failed:\n{stderr[-3000:]}")
+                counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+            ratio = counts["warm"] / counts["baseline"]
+            pairs.append({"seed": seed, "baseline_instructions": counts["baseline"],
+                          "warm_instructions": counts["warm"], "warm_over_baseline": ratio})
+            print(f"  seed {seed}: baseline {counts['baseline']:,}, warm {counts['warm']:,}, "
+                  f"ratio {pairs[-1]['warm_over_baseline']:.4f}", flush=True)
+        return {"pairs": pairs, "warm_over_baseline": statistics.median(p["warm_over_baseline"] for p in pairs),
+                "fixed_addresses": bool(fixed_addresses())}
 
     def profile(self) -> None:
         """Profile (cProfile) the cold resolution loop and a warm build; print where the time goes."""
@@ -313,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true",
                         help="only profile the cold resolution loop and a warm build (no measurements)")
     parser.add_argument("--instructions", action="store_true",
-                        help="only count the instructions of a baseline and a warm build under valgrind "
-                             "(minutes; writes _build/bench/instructions.json)")
+                        help="only count the instructions of a baseline and a warm build under valgrind, for three "
+                             "hash seeds (about 12 minutes; writes _build/bench/instructions.json)")
     args = parser.parse_args(argv)
     runs = 1 if args.quick else max(1, args.runs)
     started = time.perf_counter()
@@ -326,8 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         counts = bench.instructions()
         (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
-        print(f"instructions (callgrind): baseline {counts['baseline_instructions']:,}, "
-              f"warm {counts['warm_instructions']:,}; warm / baseline = {counts['warm_over_baseline']:.4f}")
+        print(f"instructions (callgrind): warm / baseline = {counts['warm_over_baseline']:.4f}, the median over "
+              f"{len(counts['pairs'])} hash seeds")
         return 0
     results: dict[str, Any] = bench.core()
     results["scale"] = bench.scale()
