@@ -5,11 +5,11 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.requirements-installed
 BUILD  := _build
 SPHINX := $(BIN)/sphinx-build -c . source
-CLI    := PYTHONPATH=ext $(BIN)/python -m source_anchors
+CLI    := $(BIN)/source-anchors
 
 .PHONY: html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent / "ext"))
-
 project = "Python 开源系统代码导读"
 author = "本书作者"
 copyright = "2026, 本书作者"  # Sphinx's own option name

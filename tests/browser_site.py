@@ -49,7 +49,7 @@ def missing_reason() -> str | None:
 def build_site(outdir: Path, cache: Path) -> Path:
     """Build the book (non-strict preview) into *outdir*; return *outdir*. Raises with Sphinx's output on failure."""
     # The book's own conf.py finds the extension; it may download distributions (proxies kept).
-    env = build_env({"SOURCE_ANCHORS_CACHE": str(cache)}, pythonpath=False, pycache=False, proxies=True)
+    env = build_env({"SOURCE_ANCHORS_CACHE": str(cache)}, pycache=False, proxies=True)
     done = subprocess.run(sphinx_argv(ROOT / "source", "-q", outdir=outdir, confdir=ROOT),
                           capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False)
     if done.returncode != 0 or not (outdir / "index.html").is_file():

@@ -9,17 +9,11 @@ changes its upstream afterwards asks for the function-scoped ``upstream`` instea
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import EXT, ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream
-
-if str(EXT) not in sys.path:
-    sys.path.insert(0, str(EXT))
+from helpers import ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream
 
 #: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
 #: every process (under pytest-xdist the controller collects nothing but merges the workers' figures).

@@ -201,19 +201,18 @@ def cli_args(confdir: Path, *args: str) -> list[str]:
     return ["--confdir", str(confdir), "--srcdir", str(confdir), *args]
 
 
-def build_env(extra: Mapping[str, str | None] | None = None, *, pythonpath: bool = True,
+def build_env(extra: Mapping[str, str | None] | None = None, *,
               pycache: bool = True, proxies: bool = False) -> dict[str, str]:
     """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name).
 
-    *pythonpath* puts this checkout's ``ext`` on ``PYTHONPATH``; *pycache* writes byte code, kept
+    The extension is found as a user's is: installed in the venv (``requirements.txt`` installs
+    this checkout, editable), never through ``PYTHONPATH``. *pycache* writes byte code, kept
     outside the repository (``PYTHONDONTWRITEBYTECODE`` dropped), so that later builds do not
     compile the extension again; *proxies* keeps the proxy variables (for builds that download).
     """
     dropped = ("CI", "SOURCE_ANCHORS_CACHE", *([] if proxies else PROXIES),
                *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
     env = {k: v for k, v in os.environ.items() if k not in dropped}
-    if pythonpath:
-        env["PYTHONPATH"] = os.pathsep.join([str(EXT), *filter(None, [env.get("PYTHONPATH")])])
     if pycache:
         env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "source-anchors-reliability-pycache")
     for key, value in (extra or {}).items():

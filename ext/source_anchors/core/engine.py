@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 _DIFF_LINES = 12
 #: The command that relocks, as messages name it.
-UPDATE_COMMAND = "python -m source_anchors update"
+UPDATE_COMMAND = "source-anchors update"
 
 
 class Engine:

@@ -18,11 +18,11 @@ class Subtype(StrEnum):
 
     moved = "moved"
     """The anchored lines are unchanged but now stand at another path or line range than the lock
-    records. Check that the prose still fits, then run ``python -m source_anchors update``."""
+    records. Check that the prose still fits, then run ``source-anchors update``."""
 
     changed = "changed"
     """The anchored lines differ from what the lock records. The message shows a short diff when
-    the previously pinned tree is cached. Re-read the code, fix the prose, then ``python -m source_anchors update``."""
+    the previously pinned tree is cached. Re-read the code, fix the prose, then ``source-anchors update``."""
 
     missing = "missing"
     """The symbol no longer exists, or the match text occurs on no line or on several lines of the
@@ -30,12 +30,12 @@ class Subtype(StrEnum):
 
     new = "new"
     """A locked build (``CI=true`` or ``source_anchors_locked = True``) met an anchor the lock does
-    not record. Run ``python -m source_anchors update`` and commit the lock."""
+    not record. Run ``source-anchors update`` and commit the lock."""
 
     lock = "lock"
     """A locked build met anchors that do not match the lock (new, moved, changed, missing, or not
     checkable). It exits non-zero even without ``-W``, as ``npm ci`` refuses a stale lock: review the
-    anchors the other warnings name, run ``python -m source_anchors update`` and commit the lock."""
+    anchors the other warnings name, run ``source-anchors update`` and commit the lock."""
 
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an

@@ -1,4 +1,7 @@
-"""Command line: ``check`` and ``update`` (run from the directory holding conf.py).
+"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``cache``.
+
+Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
+:func:`find_book`); ``--confdir`` and ``--srcdir`` say it outright.
 
 The book is read with Sphinx's ``dummy`` builder into a temporary directory, so
 anchors are found by the same parser, with the same lines, as in a real build.
@@ -29,11 +32,14 @@ from . import cachecmd
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``python -m source_anchors``."""
-    parser = argparse.ArgumentParser(prog="python -m source_anchors",
-                                     description="Check or update the source-anchors lock of a book.")
-    parser.add_argument("--confdir", default=".", help="directory holding conf.py (default: .)")
-    parser.add_argument("--srcdir", default=None, help="directory of the pages (default: CONFDIR/source)")
+    """The argument parser of ``source-anchors``."""
+    parser = argparse.ArgumentParser(prog="source-anchors",
+                                     description="Check or update the source-anchors lock of a Sphinx book.")
+    parser.add_argument("--confdir", default=None,
+                        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)")
+    parser.add_argument("--srcdir", default=None,
+                        help="directory of the pages (default: CONFDIR/source when it holds the root page "
+                             "and no conf.py of its own, else CONFDIR)")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
     check.add_argument("--pin", action="append", default=[], metavar="NAME=SHA",
@@ -47,10 +53,35 @@ def get_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_PAGES = (".rst", ".md", ".txt", ".ipynb")
+
+
+def find_book(cwd: Path, confdir: str | None, srcdir: str | None) -> tuple[Path, Path]:
+    """(confdir, srcdir) of the book, as ``sphinx-build`` would be told them.
+
+    Without ``--confdir``: the current directory when it holds ``conf.py``, else the first of
+    ``source/``, ``docs/``, ``doc/`` that does (``sphinx-quickstart --sep`` puts it in
+    ``source/``). Without ``--srcdir``: the conf directory itself (``sphinx-quickstart``'s
+    layouts), unless it has a ``source/`` folder holding an ``index`` page and no ``conf.py`` of its
+    own (``sphinx-build -c . source``, as this project's own book is built).
+    """
+    if confdir is not None:
+        conf = (cwd / confdir).resolve()
+    else:
+        conf = next((d for d in (cwd, cwd / "source", cwd / "docs", cwd / "doc") if (d / "conf.py").is_file()),
+                    cwd).resolve()
+    if srcdir is not None:
+        return conf, (cwd / srcdir).resolve()
+    pages = conf / "source"
+    if not (pages / "conf.py").exists() and any((pages / f"index{suffix}").is_file() for suffix in _PAGES):
+        return conf, pages
+    return conf, conf
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
     args = get_parser().parse_args(argv)
-    confdir = Path(args.confdir).resolve()
+    confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
     if args.command == "cache":
         try:
             root = cachecmd.cache_dir(confdir)
@@ -59,7 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
-    srcdir = Path(args.srcdir).resolve() if args.srcdir else confdir / "source"
     pins: dict[str, str] = {}
     for item in getattr(args, "pin", []):
         name, _, sha = item.partition("=")
@@ -92,7 +122,8 @@ class BookError(Exception):
 def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[AnchorRecord], Engine]:
     """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine."""
     if not (confdir / "conf.py").is_file():
-        raise BookError(f"no conf.py in {confdir}; run from the book root or pass --confdir")
+        raise BookError(f"no conf.py in {confdir}; run in the folder of conf.py or just above its source/, "
+                        "docs/ or doc/ folder, or pass --confdir")
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils

@@ -1,0 +1,156 @@
+"""The package as a stranger installs it: a wheel from a clean copy, a fresh venv, ``sphinx-quickstart`` books.
+
+The wheel is built from a copy of what the package is made of (so the checkout gets no
+``build/`` folder), with pip's build isolation: setuptools comes from the package index, as
+on any machine. The venv installs the wheel and its dependencies from the index (pip's cache
+makes the second run quick). Nothing of this checkout is on ``sys.path`` there: the books
+find the extension, and ``source-anchors`` is on the venv's PATH, only because pip put them there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, Upstream
+
+MODULE = '''\
+"""A small module for the packaging test."""
+
+
+def alpha():
+    return 1
+
+
+class Beta:
+    size = 3
+
+    def gamma(self):
+        if self.size > 2:
+            return "big"
+        return "small"
+'''
+
+
+def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{argv[:3]} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def clean_env(venv: Path | None = None) -> dict[str, str]:
+    """No PYTHONPATH, no CI, no cache override; the venv's bin first on PATH (proxies kept: pip downloads)."""
+    dropped = ("PYTHONPATH", "CI", "SOURCE_ANCHORS_CACHE", "PYTHONHOME", "VIRTUAL_ENV")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
+    if venv is not None:
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = tmp_path_factory.mktemp("package-src")
+    for name in ("pyproject.toml", "LICENSE"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "ext", src / "ext", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    out = tmp_path_factory.mktemp("wheelhouse")
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)], src, clean_env())
+    (found,) = out.glob("sphinx_source_anchors-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
+    root = tmp_path_factory.mktemp("venv") / "v"
+    run([sys.executable, "-m", "venv", str(root)], root.parent, clean_env())
+    run([str(root / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+         f"{wheel}[myst]"], root.parent, clean_env())
+    return root
+
+
+@pytest.fixture(scope="module")
+def pinned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
+    up = Upstream(tmp_path_factory.mktemp("package-upstream") / "repo")
+    up.write("pkg/__init__.py", '"""The package."""\n')
+    up.write("pkg/mod.py", MODULE)
+    return up, up.commit()
+
+
+def configure(conf: Path, up: Upstream, sha: str, *, myst: bool) -> None:
+    """What the manual's quickstart says to add to a quickstart conf.py."""
+    extensions = ["source_anchors", *(["myst_parser"] if myst else [])]
+    conf.write_text(conf.read_text("utf-8") + f"""
+extensions += {extensions!r}
+source_anchors_repos = {{"up": {{"url": {up.url!r}, "commit": {sha!r}, "packages": ["pkg"],
+                                 "host": "github"}}}}
+source_anchors_default_repo = "up"
+source_anchors_cache_dir = "_anchor_cache"
+""", "utf-8")
+
+
+def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        entry_points = next(archive.read(n).decode() for n in names if n.endswith("entry_points.txt"))
+        metadata = next(archive.read(n).decode() for n in names if n.endswith("METADATA"))
+    assert "source_anchors/sphinx_ext/static/source-anchors.css" in names
+    assert "source_anchors/py.typed" in names
+    assert "source_anchors/core/engine.py" in names
+    assert not any(n.startswith(("tests/", "bench/", "source/")) for n in names)
+    assert "source-anchors = source_anchors.sphinx_ext.cli:main" in entry_points
+    assert "Classifier: Framework :: Sphinx :: Extension" in metadata
+    assert "Requires-Python: >=3.11" in metadata
+    for dependency in ("sphinx", "filelock", "platformdirs"):
+        assert f"Requires-Dist: {dependency}" in metadata
+
+
+def test_a_quickstart_rst_book_builds_strictly_and_checks(venv: Path, pinned: tuple[Upstream, str],
+                                                          tmp_path: Path) -> None:
+    up, sha = pinned
+    env = clean_env(venv)
+    book = tmp_path / "rstbook"
+    run(["sphinx-quickstart", "-q", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile", str(book)],
+        tmp_path, env)
+    configure(book / "conf.py", up, sha, myst=False)
+    index = book / "index.rst"
+    index.write_text(index.read_text("utf-8") + """
+The module's entry: :src:`alpha <pkg.mod.alpha>`; a class, :src:`Beta <pkg.mod.Beta>`; one branch,
+:src:`the test <pkg.mod.Beta.gamma::if self.size > 2:>`.
+""", "utf-8")
+    run(["sphinx-build", "-W", "-q", "-b", "html", ".", "_build/html"], book, env)
+    html = (book / "_build" / "html" / "index.html").read_text("utf-8")
+    assert f"{up.url}/blob/{sha}/pkg/mod.py#L4-L5" in html
+    assert f"{up.url}/blob/{sha}/pkg/mod.py#L12-L13" in html
+    assert "pkg/mod.py:L8–L14" in html
+    checked = run(["source-anchors", "check"], book, env)
+    assert checked.stdout.count("ok") >= 3, checked.stdout
+    assert (book / "source-anchors.lock").is_file()
+
+
+def test_a_quickstart_myst_book_with_a_source_folder_checks_from_its_root(venv: Path, pinned: tuple[Upstream, str],
+                                                                          tmp_path: Path) -> None:
+    up, sha = pinned
+    env = clean_env(venv)
+    book = tmp_path / "mystbook"
+    run(["sphinx-quickstart", "-q", "--sep", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile",
+         str(book)], tmp_path, env)
+    configure(book / "source" / "conf.py", up, sha, myst=True)
+    (book / "source" / "anchors.md").write_text("""# Anchors
+
+The module's entry: {src}`alpha <pkg.mod.alpha>`; a class, {src}`Beta <pkg.mod.Beta>`; one branch,
+{src}`the test <pkg.mod.Beta.gamma::if self.size > 2:>`.
+""", "utf-8")
+    index = book / "source" / "index.rst"
+    index.write_text(index.read_text("utf-8").replace(":caption: Contents:\n", ":caption: Contents:\n\n   anchors\n"),
+                     "utf-8")
+    run(["sphinx-build", "-W", "-q", "-b", "html", "source", "build/html"], book, env)
+    html = (book / "build" / "html" / "anchors.html").read_text("utf-8")
+    assert f"{up.url}/blob/{sha}/pkg/mod.py#L4-L5" in html
+    checked = run(["source-anchors", "check"], book, env)  # finds source/conf.py from the book's root
+    assert checked.stdout.count("ok") >= 3, checked.stdout
+    assert (book / "source" / "source-anchors.lock").is_file()
