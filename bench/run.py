@@ -336,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one run per figure")
     parser.add_argument("--profile", action="store_true",
                         help="only profile the cold resolution loop and a warm build (no measurements)")
+    parser.add_argument("--seeds", type=int, default=3, help="hash seeds for --instructions (default 3)")
     parser.add_argument("--instructions", action="store_true",
                         help="only count the instructions of a baseline and a warm build under valgrind, for three "
                              "hash seeds (about 12 minutes; writes _build/bench/instructions.json)")
@@ -348,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         bench.profile()
         return 0
     if args.instructions:
-        counts = bench.instructions()
+        counts = bench.instructions(tuple(range(max(1, args.seeds))))
         (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
         print(f"instructions (callgrind): warm / baseline = {counts['warm_over_baseline']:.4f}, the median over "
               f"{len(counts['pairs'])} hash seeds")

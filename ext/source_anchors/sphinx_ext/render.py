@@ -37,11 +37,15 @@ def depart_unresolved_html(self: Any, node: anchor_unresolved) -> None:
 
 
 def visit_anchor_html(self: Any, node: anchor_reference) -> None:
-    """``<a …><span class="sa-label">`` (the label follows as the node's text)."""
-    atts = {"class": "reference external", "href": node["refuri"]}
-    if node.get("reftitle"):
-        atts["title"] = node["reftitle"]
-    self.body.append(self.starttag(node, "a", "", **atts) + '<span class="sa-label">')
+    """``<a … title="repo · path:Lx–Ly @ sha"><span class="sa-label">`` (the label follows as the node's text).
+
+    The hover text is made here from the chip's location and repository, not kept in the doctree.
+    """
+    where, _, short = node["sa_location"].rpartition("@")
+    status = node["classes"][1].removeprefix("sa-")
+    title = f"{node['sa_repo']} · {where} @ {short}" + ("" if status in _QUIET else f" · {status}")
+    self.body.append(self.starttag(node, "a", "", **{"class": "reference external", "href": node["refuri"],
+                                                      "title": title}) + '<span class="sa-label">')
 
 
 def depart_anchor_html(self: Any, node: anchor_reference) -> None:
@@ -50,18 +54,22 @@ def depart_anchor_html(self: Any, node: anchor_reference) -> None:
     self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
 
 
-def tooltip(record: AnchorRecord, where: str | None = None) -> str:
-    """Hover text: repo, path, lines, short commit; plus the status when it is not ok.
+def tooltip(record: AnchorRecord) -> str:
+    """Hover text of a card or an unresolved chip: repo, path, lines, short commit; the status when not ok.
 
-    *where* is the location's ``describe()`` when the caller has it already.
+    A linked chip's hover text is the same, made by :func:`visit_anchor_html`.
     """
     out = record.outcome
     if out.location is None or out.target is None:
         return f"{out.status}: {out.message}"
-    text = f"{out.target.repo} · {where or out.location.describe()} @ {(out.commit or '')[:7]}"
+    text = f"{out.target.repo} · {out.location.describe()} @ {(out.commit or '')[:7]}"
     if out.status not in (Status.ok, Status.new):
         text += f" · {out.status}"
     return text
+
+
+#: Statuses the hover text does not repeat (a chip that links is ok or newly locked, or says why not).
+_QUIET = (Status.ok.value, Status.new.value)
 
 
 def _classes(record: AnchorRecord) -> list[str]:
@@ -73,12 +81,11 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
     out = record.outcome
     node: nodes.Element
     if out.permalink and out.location is not None and out.target is not None:
-        where = out.location.describe()
-        node = anchor_reference(rawtext, record.label, refuri=out.permalink, reftitle=tooltip(record, where),
-                                classes=_classes(record))
-        node["sa_location"] = f"{where}@{(out.commit or '')[:7]}"
-        node["ids"] = [record.id]
-        return node
+        # As few attributes as the HTML needs (every page's doctree is pickled and read back):
+        # the hover text is derived from them when the page is written.
+        return anchor_reference(rawtext, record.label, refuri=out.permalink, classes=_classes(record),
+                                ids=[record.id], sa_repo=out.target.repo,
+                                sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}")
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
     node["reftitle"] = tooltip(record)
     node += nodes.inline("", record.label, classes=["sa-label"])
