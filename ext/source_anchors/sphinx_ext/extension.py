@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any, NoReturn
+from urllib.parse import quote
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -16,7 +18,7 @@ from ..core.config import PREFIX, Options, option_default, settings_from
 from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
 from ..core.records import Status
-from . import checks, docs, feedback, ledger, render
+from . import checks, docs, feedback, i18n, ledger, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
@@ -32,6 +34,7 @@ def setup(app: Sphinx) -> None:
         app.add_config_value(PREFIX + option.name, option_default(option), "env",
                              types=option.metadata["types"], description=option.metadata["help"])
     app.add_domain(SourceAnchorsDomain)
+    i18n.setup(app)
     render.setup(app)
     app.add_role("src", SourceRole())
     app.add_directive("source-anchor", SourceAnchorDirective)
@@ -62,6 +65,22 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     except LockError as error:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
+    _linkcheck_skips_line_fragments(config, engine)
+
+
+def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
+    """Let linkcheck check each permalink's page but not its ``#L…`` fragment: the lock proves the lines.
+
+    Code hosts draw line fragments with script, so linkcheck cannot find them and reports every
+    anchor broken. The rule is added to the user's own ``linkcheck_anchors_ignore_for_url``.
+    """
+    if "linkcheck_anchors_ignore_for_url" not in config:
+        return
+    marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
+    prefixes = {pin.permalink(marker).split(quote(marker))[0] for pin in engine.pins.values()}
+    rules = [f"^{re.escape(prefix)}" for prefix in sorted(prefixes) if prefix]
+    current = list(config.linkcheck_anchors_ignore_for_url or ())
+    config.linkcheck_anchors_ignore_for_url = (*current, *(r for r in rules if r not in current))
 
 
 def _fatal(message: str, *, location: str | None) -> NoReturn:

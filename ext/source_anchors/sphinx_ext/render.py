@@ -117,9 +117,68 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     return node
 
 
+# -- other builders: the label, then "(path:Lx–Ly@sha)"; in LaTeX the permalink as a footnote --------
+
+def visit_anchor_other(self: Any, node: anchor_reference) -> None:
+    """A reference, as the builder writes one (the label follows as the node's text)."""
+    self.visit_reference(node)
+
+
+def depart_anchor_text(self: Any, node: anchor_reference) -> None:
+    """`` (path:Lx–Ly@sha)`` after the label (text builder)."""
+    self.depart_reference(node)
+    self.add_text(f" ({node['sa_location']})")
+
+
+def _roff(self: Any, node: anchor_reference) -> None:
+    self.visit_Text(nodes.Text(f" ({node['sa_location']})"))  # escaped as roff text
+
+
+def _texinfo(self: Any, node: anchor_reference) -> None:
+    self.body.append(self.escape(f" ({node['sa_location']})"))
+
+
+def _whole_or_parts(after: Any) -> tuple[Any, Any]:
+    """(visit, depart) that write a reference, then *after*, whichever way the writer works.
+
+    A builder's reference visitor either writes the whole reference and skips it (Sphinx's man
+    and texinfo writers), or writes its start and leaves the text to the children (docutils' own
+    man writer, which replaces Sphinx's on the instance).
+    """
+    def visit(self: Any, node: anchor_reference) -> None:
+        try:
+            self.visit_reference(node)
+        except nodes.SkipNode:
+            after(self, node)
+            raise
+
+    def depart(self: Any, node: anchor_reference) -> None:
+        self.depart_reference(node)
+        after(self, node)
+
+    return visit, depart
+
+
+def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
+    """`` (path:Lx–Ly@sha)`` after the label, and the permalink as a footnote (LaTeX builder).
+
+    Section titles and captions are moving arguments, where a footnote breaks: there the
+    location alone follows the label; so it does when ``latex_show_urls`` already shows URLs.
+    """
+    self.depart_reference(node)
+    where = self.encode(node["sa_location"])
+    if self.in_title or getattr(self, "in_caption", 0) or self.config.latex_show_urls != "no":
+        self.body.append(f" ({where})")  # latex_show_urls shows the permalink already
+    else:
+        self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
+
+
 def setup(app: Sphinx) -> None:
     """Register the chip nodes; in a section title, the table of contents keeps only their label."""
-    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html))
+    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html),
+                 text=(visit_anchor_other, depart_anchor_text), man=_whole_or_parts(_roff),
+                 texinfo=_whole_or_parts(_texinfo),
+                 latex=(visit_anchor_other, depart_anchor_latex))
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.

@@ -1,0 +1,91 @@
+"""Every builder shows an anchor's label and its location; LaTeX adds the permalink as a footnote.
+
+linkcheck checks each permalink's page, not its line fragment, and keeps the user's own rules.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import Book, SharedUpstream
+
+PAGE = """\
+# Builders
+
+The entry point is {src}`the alpha function <pkg.mod.alpha>`.
+"""
+
+
+@pytest.fixture
+def anchored(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, str, str]:
+    """The book, the chip's location text (``path:Lx–Ly@sha``) and its permalink, from an HTML build."""
+    sha = shared_upstream.commits["build-v1"]
+    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github"}}
+    book.settings = {"project": "Demo", "version": "1.0", "epub_copyright": "2026, Tester"}
+    book.write_conf(default_repo="up")
+    book.page("index", PAGE)
+    html = book.build(out="html")
+    (record,) = json.loads((html.outdir / "source-anchors.json").read_text("utf-8"))
+    where = f"{record['path']}:L{record['start']}–L{record['end']}@{sha[:7]}"
+    return book, where, record["permalink"]
+
+
+def only(outdir: Path, pattern: str) -> str:
+    (found,) = outdir.glob(pattern)
+    return found.read_text("utf-8")
+
+
+@pytest.mark.parametrize(("builder", "output"), [
+    ("text", "index.txt"), ("man", "*.1"), ("texinfo", "*.texi"), ("singlehtml", "index.html"),
+    ("epub", "index.xhtml"),
+])
+def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, str, str], builder: str,
+                                                           output: str) -> None:
+    book, where, permalink = anchored
+    result = book.build(builder=builder, out=builder, strict=builder != "epub")
+    text = only(result.outdir, output)
+    label = "the alpha function"
+    assert label in text
+    # roff and texinfo escape some characters of the location; the path and lines stay readable.
+    path, _, lines = where.partition(":")
+    assert path in text and lines.split("@")[0] in text.replace("\\(en", "–").replace("\\-", "-")
+    if builder == "text":
+        assert f"{label} ({where})" in text
+    if builder == "epub":
+        assert permalink.replace("&", "&amp;") in text  # epub_show_urls = "inline", Sphinx's default
+
+
+def test_latex_gives_the_location_and_the_permalink_as_a_footnote(anchored: tuple[Book, str, str]) -> None:
+    book, where, permalink = anchored
+    tex = only(book.build(builder="latex", out="latex").outdir, "*.tex")
+    assert permalink.rsplit("#", 1)[0].rsplit("/", 1)[-1] in tex  # the URL's file name, in the footnote
+    assert "the alpha function}" in tex
+    assert where.replace("_", "\\_").split("@")[0].split(":L")[0] in tex
+    assert "\\footnote{\\sphinxnolinkurl{" in tex
+    assert tex.count("\\footnote{") == 1
+
+
+def test_latex_show_urls_is_not_doubled(anchored: tuple[Book, str, str]) -> None:
+    book, _, _ = anchored
+    book.settings["latex_show_urls"] = "footnote"  # Sphinx's own footnotes, for http(s) links only
+    book.repos["up"]["permalink"] = "https://example.org/blob/{commit}/{path}#L{start}-L{end}"
+    book.write_conf(default_repo="up")
+    tex = only(book.build(builder="latex", out="latex-urls", fresh=True).outdir, "*.tex")
+    assert "\\sphinxnolinkurl" in tex and tex.count("\\footnote") + tex.count("\\sphinxfootnotemark") <= 2
+    assert tex.count("\\begin{footnote}") + tex.count("\\footnote{") == 1
+
+
+def test_linkcheck_skips_only_the_permalinks_line_fragments(anchored: tuple[Book, str, str]) -> None:
+    book, _, permalink = anchored
+    book.settings["linkcheck_anchors_ignore_for_url"] = ["^https://example\\.org/"]
+    book.write_conf(default_repo="up")
+    assert book.make_app is not None
+    app = book.make_app("linkcheck", srcdir=book.root, builddir=book.root / "_build" / "linkcheck")
+    rules = list(app.config.linkcheck_anchors_ignore_for_url)
+    assert rules[0] == "^https://example\\.org/"  # the user's rule is kept, first
+    import re
+
+    assert any(re.match(rule, permalink) for rule in rules[1:])
+    assert not any(re.match(rule, "https://github.com/other/repo/blob/main/x.py#L1") for rule in rules)
