@@ -100,6 +100,7 @@ def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path)
         metadata = next(archive.read(n).decode() for n in names if n.endswith("METADATA"))
     assert "source_anchors/sphinx_ext/static/source-anchors.css" in names
     assert "source_anchors/py.typed" in names
+    assert "source_anchors/locale/zh_CN/LC_MESSAGES/source_anchors.mo" in names
     assert "source_anchors/core/engine.py" in names
     assert not any(n.startswith(("tests/", "bench/", "source/")) for n in names)
     assert "source-anchors = source_anchors.sphinx_ext.cli:main" in entry_points

@@ -12,6 +12,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import Subtype, warn
+from .i18n import _
 from .state import get_state
 
 
@@ -29,21 +30,23 @@ class FeedbackLineDirective(SphinxDirective):
         repo = page.front_matter.get("source-repo") or state.settings.default_repo
         pin = state.engine.pins.get(str(repo))
         chapter = self.options.get("chapter", self.env.docname)
-        subject = f"[反馈] {chapter} @ {pin.name}@{pin.short}" if pin else f"[反馈] {chapter}"
+        subject = _("[feedback] {chapter} @ {repo}@{short}").format(chapter=chapter, repo=pin.name, short=pin.short) \
+            if pin else _("[feedback] {chapter}").format(chapter=chapter)
         para = nodes.paragraph(classes=["sa-feedback"])
-        para += nodes.Text("发现错误或有改进建议？")
+        para += nodes.Text(_("Found an error, or have a suggestion? "))
         address = state.settings.feedback_email
         if address:
-            para += nodes.reference("", "发邮件反馈本章", refuri=f"mailto:{address}?subject={quote(subject)}")
-            para += nodes.Text(f"（{address}，主题已填好），或查看")
+            para += nodes.reference("", _("Email feedback on this chapter"),
+                                    refuri=f"mailto:{address}?subject={quote(subject)}")
+            para += nodes.Text(_(" ({address}, subject filled in), or see ").format(address=address))
         else:
             warn("feedback-line: set source_anchors_feedback_email in conf.py", Subtype.config,
                  location=(self.env.docname, self.lineno))
         xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
                             refexplicit=True, refwarn=True)
-        xref += nodes.inline("", "反馈说明")
+        xref += nodes.inline("", _("how to give feedback"))
         para += xref
-        para += nodes.Text("。")
+        para += nodes.Text(_("."))
         return [para]
 
 

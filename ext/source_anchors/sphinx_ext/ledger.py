@@ -20,16 +20,22 @@ from ..core.engine import Engine
 from ..core.errors import SourceAnchorsError
 from ..core.records import AnchorRecord, line_range
 from .domain import get_domain
+from .i18n import _
 from .state import get_state
 
-#: The generated pages' words, in the book's language.
-LABELS = {
-    "repo": "仓库", "url": "地址", "commit": "固定提交", "verified": "验证方式", "licence": "许可证",
-    "anchors": "锚点数", "path": "文件", "lines": "行", "link": "永久链接", "cited": "引用位置",
-    "git": "git：按提交导出", "dist": "发行包：{dist}，逐文件核对 git blob id（{n} 个文件已核对）",
-    "unknown": "未能识别", "reproduced": "本书文字块中逐字复现的上游代码行（仅计实际内容行）：{n}",
-    "whole": "整个文件",
-}
+
+def labels() -> dict[str, str]:
+    """The generated pages' words, in the book's language (see :mod:`.i18n`)."""
+    return {
+        "repo": _("Repository"), "url": _("URL"), "commit": _("Pinned commit"), "verified": _("Verified by"),
+        "licence": _("Licence"), "anchors": _("Anchors"), "path": _("File"), "lines": _("Lines"),
+        "link": _("Permalink"), "cited": _("Cited at"), "git": _("git: exported at the commit"),
+        "dist": _("distribution: {dist}, each file checked against its git blob id ({n} files checked)"),
+        "unknown": _("not identified"),
+        "reproduced": _("Upstream code lines reproduced verbatim in the book's literal blocks "
+                        "(content lines only): {n}"),
+        "whole": _("whole file"),
+    }
 
 
 class ledger_placeholder(nodes.General, nodes.Element):  # type: ignore[misc]  # docutils is untyped here
@@ -95,11 +101,11 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     try:
         tree = engine.tree(repo)
     except SourceAnchorsError as error:
-        return f"未获取：{error}"
+        return _("not obtained: {error}").format(error=error)
     if tree.method == "git":
-        return LABELS["git"]
+        return _("git: exported at the commit")
     paths = {r.outcome.location.path for r in records if r.outcome.location}
-    return LABELS["dist"].format(dist=tree.dist, n=len(paths))
+    return labels()["dist"].format(dist=tree.dist, n=len(paths))
 
 
 def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
@@ -107,7 +113,7 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
     try:
         tree = engine.tree(repo)
     except SourceAnchorsError:
-        return None, LABELS["unknown"]
+        return None, _("not identified")
     from ..core.licences import is_root_licence  # generated pages only
 
     candidates = sorted(p for p in tree.blobs if is_root_licence(p))
@@ -115,11 +121,11 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
         try:
             data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
         except SourceAnchorsError as error:
-            return path, f"{LABELS['unknown']}（{error}）"
+            return path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error)
         match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
         if match:
-            return path, f"{match.spdx_id}（score {match.score:.2f}）"
-    return (candidates[0] if candidates else None), LABELS["unknown"]
+            return path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}")
+    return (candidates[0] if candidates else None), _("not identified")
 
 
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
@@ -135,15 +141,16 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         pin = engine.pins.get(repo)
         if pin is None:
             continue
-        _, licence = _root_licence(engine, repo)
+        _path, licence = _root_licence(engine, repo)
         summary_rows.append([repo, _link(pin.url, pin.url), _link(pin.commit, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence, str(len(by_repo[repo]))])
-    out.append(_table([LABELS[k] for k in ("repo", "url", "commit", "verified", "licence", "anchors")],
+    words = labels()
+    out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "anchors")],
                       summary_rows, [2, 4, 4, 4, 2, 1]))
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
-        section += nodes.title("", f"{repo} 的锚定位置")
+        section += nodes.title("", _("{repo}: anchored locations").format(repo=repo))
         by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(lambda: defaultdict(list))
         for record in by_repo[repo]:
             loc = record.outcome.location
@@ -154,20 +161,21 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
             for (start, end), cites in sorted(by_file[path].items()):
                 first = cites[0].outcome
                 whole = first.location is not None and first.location.whole_file
-                lines = LABELS["whole"] if whole else line_range(start, end)
+                lines = words["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
                 for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
                     if index:
                         back += nodes.Text(" · ")
                     uri = app.builder.get_relative_uri(docname, cite.doc) + "#" + cite.id
-                    back += nodes.reference("", f"{cite.label}（{cite.doc}:{cite.line}）",
+                    back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
+                                                                                  line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
                 link = first.permalink or ""
                 rows.append([lines, _link(link.rsplit("/", 1)[-1], link), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title
-            section += _table([LABELS["lines"], LABELS["link"], LABELS["cited"]], rows, [1, 3, 6])
+            section += _table([words["lines"], words["link"], words["cited"]], rows, [1, 3, 6])
         out.append(section)
     return out
 
@@ -175,7 +183,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
 def _reproduction(app: Sphinx) -> nodes.Node:
     """The count checked on ``env-updated`` (see :mod:`.checks`)."""
     para = nodes.paragraph(classes=["sa-reproduced"])
-    para += nodes.Text(LABELS["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0)))
+    para += nodes.Text(labels()["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0)))
     return para
 
 
@@ -187,38 +195,40 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     out: list[nodes.Node] = []
     for repo, pin in sorted(engine.pins.items()):
         section = nodes.section(ids=[f"sa-licence-{repo}"])
-        section += nodes.title("", f"{repo}（{pin.short}）")
+        section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
         path, licence = _root_licence(engine, repo)
         para = nodes.paragraph()
-        para += nodes.Text("仓库根许可证（离线比对 SPDX 许可证库识别）：")
+        para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
         if path:
             para += _link(f"{path} — {licence}", pin.permalink(path))
         else:
-            para += nodes.Text(LABELS["unknown"])
+            para += nodes.Text(_("not identified"))
         section += para
         try:
             listing = engine.listing(repo)
         except SourceAnchorsError as error:
-            section += nodes.paragraph("", f"未能取得提交的文件清单：{error}")
+            unlisted = _("The commit's file listing could not be obtained: {error}").format(error=error)
+            section += nodes.paragraph("", unlisted)
             out.append(section)
             continue
         found = survey(sorted(listing.items()), root_licence=path)
         para = nodes.paragraph()
-        para += nodes.Text(f"提交中共 {len(listing)} 个文件。以下各项尚待权益终审：")
+        para += nodes.Text(_("{n} files in the commit. These await a final rights review:").format(n=len(listing)))
         section += para
         items = nodes.bullet_list()
         others = found.other_licence_files
-        items += _item(f"其他许可/版权声明文件（{len(others)} 个）", others, pin)
+        items += _item(_("Other licence or copyright files ({n})").format(n=len(others)), others, pin)
         for category, paths in found.assets_by_category().items():
-            items += _item(f"{category}（{len(paths)} 个）", paths, pin)
+            items += _item(_("{category} ({n})").format(category=category, n=len(paths)), paths, pin)
         section += items
         out.append(section)
     own = Path(app.confdir) / "LICENSE"
     if own.is_file():
         match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
         para = nodes.paragraph(classes=["sa-own-licence"])
-        para += nodes.Text("本仓库（书稿与扩展）自身的许可证："
-                           + (f"{match.spdx_id}（LICENSE，score {match.score:.2f}）。" if match else "LICENSE。"))
+        own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
+            if match else _("LICENSE.")
+        para += nodes.Text(_("This repository's own licence (book and extension): ") + own_id)
         out.append(para)
     return out
 
@@ -226,7 +236,7 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
 def _item(title: str, paths: tuple[str, ...] | list[str], pin: RepoPin) -> nodes.list_item:
     item = nodes.list_item()
     para = nodes.paragraph()
-    para += nodes.Text(title + ("：" if paths else "：无"))
+    para += nodes.Text((_("{title}: ") if paths else _("{title}: none")).format(title=title))
     item += para
     if paths:
         inner = nodes.bullet_list(classes=["sa-review-list"])
