@@ -7,7 +7,11 @@ BUILD  := _build
 SPHINX := $(BIN)/sphinx-build -c . source
 CLI    := $(BIN)/source-anchors
 
-.PHONY: html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
+## catalogs: compile the extension's message catalogs (.po -> .mo)
+catalogs: $(STAMP)
+	$(BIN)/python tools/catalogs.py
+
+.PHONY: catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,11 +26,16 @@ html: $(STAMP)
 livehtml: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . source $(BUILD)/html --watch ext --watch conf.py --watch source-anchors.lock
 
-## test: lint, pytest, then the strict book build from a cold anchor cache, locked
+## test: lint, pytest, the strict book build from a cold anchor cache (locked), the strict manual build
 test: $(STAMP)
 	$(MAKE) lint
 	$(MAKE) pytest
 	$(MAKE) book-strict
+	$(MAKE) manual
+
+## manual: the extension's English manual (docs/), built strictly into _build/manual
+manual: $(STAMP)
+	$(BIN)/sphinx-build -nW --keep-going -q -E docs $(BUILD)/manual
 
 ## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here.
 ## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process).
@@ -36,7 +45,8 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
-	$(BIN)/ruff check ext tests bench conf.py
+	$(BIN)/ruff check ext tests bench tools conf.py
+	$(BIN)/python tools/catalogs.py --check
 	$(BIN)/mypy
 
 book-strict: $(STAMP)

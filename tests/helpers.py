@@ -157,8 +157,8 @@ def write_conf(root: Path, repos: Mapping[str, Any] | None = None, cache: Path |
                settings: Mapping[str, Any] | None = None, **values: Any) -> Path:
     """Write ``root/conf.py``: *extensions*, *repos*, the cache, ``source_anchors_<name>`` *values*, *settings*.
 
-    The extension is found on ``sys.path`` (in-process) or ``PYTHONPATH`` (see :func:`build_env`);
-    *ext_path* puts another checkout's ``ext`` first (the bench compares versions this way).
+    The extension is found installed, as a user's is; *ext_path* puts another copy of ``ext`` first
+    on ``sys.path`` (the bench measures a snapshot this way).
     *settings* are plain Sphinx values such as ``suppress_warnings``. Values are written with
     ``repr``, so any Python literal (even an invalid configuration) can be written.
     """
