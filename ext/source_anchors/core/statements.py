@@ -155,6 +155,7 @@ Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], tuple[int, in
 _COMPOUND = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
                        ast.While, ast.With, ast.AsyncWith, ast.Match, *_TRY})
 _NONE: tuple[()] = ()
+_WITH = (ast.With, ast.AsyncWith)
 
 
 def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
@@ -164,16 +165,21 @@ def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ..
     statement of every file parsed, so it is kept to the attributes the rule reads).
     """
     out: list[Compact] = []
+    append = out.append
     for node in body:
         first = node.lineno
         last = node.end_lineno or first
         where = (first, node.col_offset, last, node.end_col_offset or 0)
-        if node.__class__ not in _COMPOUND:
-            out.append((first, last, _NONE, _NONE, where, first))
+        kind = node.__class__
+        if kind not in _COMPOUND:
+            append((first, last, _NONE, _NONE, where, first))
             continue
-        start = node_span(node)[0]
-        children = tuple(child for sub in child_bodies(node) for child in compact(sub, lines))
-        out.append((start, last, tuple(_clauses(node, lines)), children, where, _header_end(node)))
+        start = node_span(node)[0] if kind in _DEFS else first
+        children: list[Compact] = []
+        for sub in child_bodies(node):
+            children.extend(compact(sub, lines))
+        clauses = tuple(_clauses(node, lines)) if kind not in _DEFS and kind not in _WITH else _NONE
+        append((start, last, clauses, tuple(children), where, _header_end(node)))
     return tuple(out)
 
 

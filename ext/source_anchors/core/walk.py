@@ -23,6 +23,7 @@ from .rules import TYPING, Bind, choose
 
 _MAX_HOPS = 50
 _STAR = re.compile(r"\bimport\s+\*")
+_WORD = re.compile(r"\w+")
 
 
 class OutsideError(ResolveError):
@@ -70,7 +71,7 @@ class Walker:
         self.pin = pin
         self._packages = files.packages
         self.bases = Bases(self)
-        self._words: dict[tuple[str, str], bool] = {}
+        self._words: dict[str, frozenset[str] | bool] = {}
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -130,12 +131,13 @@ class Walker:
 
         A text that never names it and has no star import cannot bind it.
         """
-        key = (ref.file, name)
         self.files.touched.add(ref.file)  # every answer that depends on a file names it, cached or not
-        if key not in self._words:
+        words = self._words.get(ref.file)
+        if words is None:
             text = self.files.text(ref.file)
-            self._words[key] = _STAR.search(text) is not None or re.search(rf"\b{re.escape(name)}\b", text) is not None
-        return self._words[key]
+            # Every word of the text, once per file (True: a star import may bind anything).
+            words = self._words[ref.file] = True if _STAR.search(text) else frozenset(_WORD.findall(text))
+        return isinstance(words, bool) or name in words
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
         seen.add(ref.module)
