@@ -79,6 +79,7 @@ def pinned(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
     up = Upstream(tmp_path_factory.mktemp("package-upstream") / "repo")
     up.write("pkg/__init__.py", '"""The package."""\n')
     up.write("pkg/mod.py", MODULE)
+    up.write("LICENSE", "A licence text written for this test.\n")
     return up, up.commit()
 
 
@@ -156,3 +157,24 @@ The module's entry: {src}`alpha <pkg.mod.alpha>`; a class, {src}`Beta <pkg.mod.B
     checked = run(["source-anchors", "check"], book, env)  # finds source/conf.py from the book's root
     assert checked.stdout.count("ok") >= 3, checked.stdout
     assert (book / "source" / "source-anchors.lock").is_file()
+
+
+def test_licence_notes_without_the_licences_extra_warn_once_naming_it(venv: Path, pinned: tuple[Upstream, str],
+                                                                      tmp_path: Path) -> None:
+    """The venv has the ``myst`` extra only: the licence page renders and one warning names the extra."""
+    up, sha = pinned
+    env = clean_env(venv)
+    book = tmp_path / "licencebook"
+    run(["sphinx-quickstart", "-q", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile", str(book)],
+        tmp_path, env)
+    configure(book / "conf.py", up, sha, myst=False)
+    (book / "licences.rst").write_text("Licences\n========\n\n.. licence-notes::\n", "utf-8")
+    index = book / "index.rst"
+    index.write_text(index.read_text("utf-8").replace(":caption: Contents:\n", ":caption: Contents:\n\n   licences\n"),
+                     "utf-8")
+    done = subprocess.run(["sphinx-build", "-q", "-b", "html", ".", "_build/html"], cwd=book, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("pip install 'sphinx-source-anchors[licences]'") == 1, done.stderr
+    assert "LICENSE" in (book / "_build" / "html" / "licences.html").read_text("utf-8")

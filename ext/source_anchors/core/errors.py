@@ -29,6 +29,10 @@ class ConfigError(SourceAnchorsError):
     """A configuration value is invalid; the message names the value."""
 
 
+class MissingExtraError(SourceAnchorsError):
+    """An optional feature needs a package that is not installed; the message names the extra."""
+
+
 class LockError(SourceAnchorsError):
     """The lock file cannot be read or written; the message names the file and line."""
 

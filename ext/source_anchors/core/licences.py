@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
+from .errors import MissingExtraError
+
 __all__ = [
     "ASSET_SUFFIXES",
     "CONFIG_NAME_GLOBS",
@@ -61,7 +63,11 @@ def identify_licence(text: str) -> LicenceMatch | None:
     if not text.strip():
         # askalono happily returns a 0.0-scored guess for "", skip the work.
         return None
-    import askalono  # its licence database loads on import: only pages that identify a licence pay for it
+    try:
+        import askalono  # its licence database loads on import: only pages that identify a licence pay for it
+    except ImportError:
+        raise MissingExtraError("identifying licences needs pyaskalono: pip install "
+                                "'sphinx-source-anchors[licences]'") from None
 
     result = askalono.identify(text)
     score = float(result.score)

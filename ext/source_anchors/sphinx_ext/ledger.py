@@ -17,8 +17,9 @@ from sphinx.util.docutils import SphinxDirective
 from ..core.caches import identify_cached
 from ..core.config import RepoPin
 from ..core.engine import Engine
-from ..core.errors import SourceAnchorsError
+from ..core.errors import MissingExtraError, SourceAnchorsError
 from ..core.records import AnchorRecord, line_range
+from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
 from .state import get_state
@@ -108,7 +109,7 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     return labels()["dist"].format(dist=tree.dist, n=len(paths))
 
 
-def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
+def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
     """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
     try:
         tree = engine.tree(repo)
@@ -120,12 +121,25 @@ def _root_licence(engine: Engine, repo: str) -> tuple[str | None, str]:
     for path in candidates:
         try:
             data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
+            match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
+        except MissingExtraError as error:
+            _warn_once(error, docname)
+            return path, _("not identified")
         except SourceAnchorsError as error:
             return path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error)
-        match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
         if match:
             return path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}")
     return (candidates[0] if candidates else None), _("not identified")
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(error: MissingExtraError, docname: str) -> None:
+    """One warning per build process for a missing optional package (the page still renders)."""
+    if str(error) not in _WARNED:
+        _WARNED.add(str(error))
+        warn(f"licence-notes: {error}", error.subtype, location=(docname, None))
 
 
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
@@ -141,7 +155,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         pin = engine.pins.get(repo)
         if pin is None:
             continue
-        _path, licence = _root_licence(engine, repo)
+        _path, licence = _root_licence(engine, repo, docname)
         summary_rows.append([repo, _link(pin.url, pin.url), _link(pin.commit, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence, str(len(by_repo[repo]))])
     words = labels()
@@ -196,7 +210,7 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     for repo, pin in sorted(engine.pins.items()):
         section = nodes.section(ids=[f"sa-licence-{repo}"])
         section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
-        path, licence = _root_licence(engine, repo)
+        path, licence = _root_licence(engine, repo, docname)
         para = nodes.paragraph()
         para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
         if path:
@@ -224,7 +238,11 @@ def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         out.append(section)
     own = Path(app.confdir) / "LICENSE"
     if own.is_file():
-        match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
+        try:
+            match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
+        except MissingExtraError as error:
+            _warn_once(error, docname)
+            match = None
         para = nodes.paragraph(classes=["sa-own-licence"])
         own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
             if match else _("LICENSE.")
