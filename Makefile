@@ -7,11 +7,20 @@ BUILD  := _build
 SPHINX := $(BIN)/sphinx-build -c . source
 CLI    := $(BIN)/source-anchors
 
+## oldest: the suite (browser test aside) on the oldest supported Sphinx, in .venv-oldest;
+## the main venv pins the newest release on the index (requirements.txt)
+OLDEST := sphinx==8.1.3 "docutils<0.22"
+oldest:
+	test -x .venv-oldest/bin/python || $(PYTHON) -m venv .venv-oldest
+	.venv-oldest/bin/python -m pip install --quiet --disable-pip-version-check -e ".[licences,myst]" $(OLDEST) \
+		pytest pytest-xdist hypothesis sphinx-design sphinx-book-theme jieba griffe
+	.venv-oldest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not browser" -p no:cacheprovider
+
 ## catalogs: compile the extension's message catalogs (.po -> .mo)
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
+.PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
