@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -130,6 +131,53 @@ def main(argv: list[str]) -> int:
     for path in styling_shots(site, out):
         print(path)
     return 0
+
+
+
+# -- colours, as the browser computes them ------------------------------------------------------
+
+def rgba(value: str) -> tuple[float, float, float, float]:
+    """A computed CSS colour (``rgb()``, ``rgba()`` or ``color(srgb …)``) as 0–1 RGBA."""
+    if not value.startswith(("rgb", "color(srgb ")):
+        raise ValueError(f"unexpected computed colour {value!r}")
+    numbers = [float(n) for n in re.findall(r"[-\d.]+(?:e[-\d]+)?", value)]
+    if value.startswith("color("):
+        r, g, b = numbers[:3]
+        return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
+    r, g, b = (n / 255 for n in numbers[:3])
+    return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
+
+
+def over(top: tuple[float, float, float, float], under: tuple[float, float, float]) -> tuple[float, float, float]:
+    r, g, b, alpha = top
+    return (r * alpha + under[0] * (1 - alpha), g * alpha + under[1] * (1 - alpha), b * alpha + under[2] * (1 - alpha))
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    def luminance(c: tuple[float, float, float]) -> float:
+        lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def chip_colours(page: Any, selector: str) -> dict[str, Any]:
+    colours: dict[str, Any] = page.evaluate("""sel => {
+        const el = document.querySelector(sel);
+        el.scrollIntoView({block: 'center'});
+        let under = el.parentElement, bg = 'rgba(0, 0, 0, 0)';
+        while (under) {
+            bg = getComputedStyle(under).backgroundColor;
+            if (!/rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) break;
+            under = under.parentElement;
+        }
+        if (!under) bg = 'rgb(255, 255, 255)';  // no background anywhere: the canvas, white (no color-scheme set)
+        const s = getComputedStyle(el), after = getComputedStyle(el, '::after');
+        return {color: s.color, background: s.backgroundColor, page: bg, border: s.borderTopColor,
+                borderStyle: s.borderTopStyle, after: after.content, afterColor: after.color};
+    }""", selector)
+    return colours
 
 
 if __name__ == "__main__":

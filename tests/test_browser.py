@@ -21,7 +21,11 @@ from browser_site import (
     PHONE,
     PHONE_EXTRAS,
     build_site,
+    chip_colours,
+    contrast,
     missing_reason,
+    over,
+    rgba,
     serve,
     set_dark,
 )
@@ -168,30 +172,10 @@ def _lines(start: str, end: str | None) -> tuple[int, int]:
     return int(start), int(end or start)
 
 
-def _rgba(value: str) -> tuple[float, float, float, float]:
-    """A computed CSS colour (``rgb()``, ``rgba()`` or ``color(srgb …)``) as 0–1 RGBA."""
-    if not value.startswith(("rgb", "color(srgb ")):
-        raise ValueError(f"unexpected computed colour {value!r}")
-    numbers = [float(n) for n in re.findall(r"[-\d.]+(?:e[-\d]+)?", value)]
-    if value.startswith("color("):
-        r, g, b = numbers[:3]
-        return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
-    r, g, b = (n / 255 for n in numbers[:3])
-    return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
 
 
-def _over(top: tuple[float, float, float, float], under: tuple[float, float, float]) -> tuple[float, float, float]:
-    r, g, b, alpha = top
-    return (r * alpha + under[0] * (1 - alpha), g * alpha + under[1] * (1 - alpha), b * alpha + under[2] * (1 - alpha))
 
 
-def _contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
-    def luminance(c: tuple[float, float, float]) -> float:
-        lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 # ---- anchors are there, visible and pinned --------------------------------------------------------
@@ -323,21 +307,6 @@ def test_search_finds_pages(tab: Callable[[str], Tab], query: str) -> None:
 
 # ---- look: light, dark, drift, print ----------------------------------------------------------------
 
-def _chip_colours(page: Any, selector: str) -> dict[str, Any]:
-    colours: dict[str, Any] = page.evaluate("""sel => {
-        const el = document.querySelector(sel);
-        el.scrollIntoView({block: 'center'});
-        let under = el.parentElement, bg = 'rgba(0, 0, 0, 0)';
-        while (under) {
-            bg = getComputedStyle(under).backgroundColor;
-            if (!/rgba\\(0, 0, 0, 0\\)|transparent/.test(bg)) break;
-            under = under.parentElement;
-        }
-        const s = getComputedStyle(el), after = getComputedStyle(el, '::after');
-        return {color: s.color, background: s.backgroundColor, page: bg, border: s.borderTopColor,
-                borderStyle: s.borderTopStyle, after: after.content, afterColor: after.color};
-    }""", selector)
-    return colours
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -348,13 +317,13 @@ def test_chips_are_readable_and_drift_stays_visible(tab: Callable[[str], Tab], t
     if theme == "dark":
         set_dark(page)
     assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == theme
-    ok = _chip_colours(page, "a.sa-anchor.sa-ok")
-    page_bg = _rgba(ok["page"])[:3]
-    chip_bg = _over(_rgba(ok["background"]), page_bg)
-    text = _over(_rgba(ok["color"]), chip_bg)
-    assert _contrast(text, chip_bg) >= 4.5, f"{theme}: chip text contrast {_contrast(text, chip_bg):.2f} ({ok})"
+    ok = chip_colours(page, "a.sa-anchor.sa-ok")
+    page_bg = rgba(ok["page"])[:3]
+    chip_bg = over(rgba(ok["background"]), page_bg)
+    text = over(rgba(ok["color"]), chip_bg)
+    assert contrast(text, chip_bg) >= 4.5, f"{theme}: chip text contrast {contrast(text, chip_bg):.2f} ({ok})"
     # Calm: the chip's fill is barely different from the page.
-    assert _contrast(chip_bg, page_bg) < 1.25, f"{theme}: chip fill too loud ({ok})"
+    assert contrast(chip_bg, page_bg) < 1.25, f"{theme}: chip fill too loud ({ok})"
     assert ok["after"] in ("none", "normal", ""), "an ok anchor carries a marker"
     # Drift: put each status on a real chip and see the marker and the border change.
     for status in ("moved", "changed", "missing", "error"):
@@ -362,11 +331,11 @@ def test_chips_are_readable_and_drift_stays_visible(tab: Callable[[str], Tab], t
                                 document.getElementById('drift-probe')?.removeAttribute('id');
                                 el.className = 'sa-anchor sa-' + s + ' reference external'; el.id = 'drift-probe'; }""",
                       status)
-        drift = _chip_colours(page, "#drift-probe")
+        drift = chip_colours(page, "#drift-probe")
         assert "⚠" in drift["after"], f"{theme}/{status}: no ⚠ after the label ({drift})"
         assert drift["border"] != ok["border"] and drift["borderStyle"] == "dashed", f"{theme}/{status}: {drift}"
-        marker = _over(_rgba(drift["afterColor"]), _over(_rgba(drift["background"]), page_bg))
-        assert _contrast(marker, page_bg) >= 2.5, f"{theme}/{status}: the ⚠ is hard to see ({drift})"
+        marker = over(rgba(drift["afterColor"]), over(rgba(drift["background"]), page_bg))
+        assert contrast(marker, page_bg) >= 2.5, f"{theme}/{status}: the ⚠ is hard to see ({drift})"
 
 
 def test_inference_boxes_and_anchor_rows_are_styled(tab: Callable[[str], Tab]) -> None:

@@ -20,7 +20,7 @@ def cache_dir(confdir: Path) -> Path:
         from sphinx.config import eval_config_file
         from sphinx.util.tags import Tags
 
-        value = eval_config_file(str(conf), Tags()).get(f"{PREFIX}cache_dir")  # Sphinx 8.1 wants a str
+        value = eval_config_file(str(conf), Tags()).get(f"{PREFIX}cache_dir")  # type: ignore[arg-type]  # 8.1: str
         if isinstance(value, str) and value:
             return (confdir / value).resolve()
     return default_cache_dir(os.environ).resolve()
