@@ -31,7 +31,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "ext"))
 OUT = ROOT / "_build" / "differential"
 DEFAULT = ("django==5.2.19",)
 _GIT = {"GIT_AUTHOR_NAME": "d", "GIT_AUTHOR_EMAIL": "d@example.invalid", "GIT_COMMITTER_NAME": "d",
