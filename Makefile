@@ -22,9 +22,9 @@ catalogs: $(STAMP)
 
 .PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $(STAMP)
 
 ## html: the online preview in _build/html (drift shows as marked anchors, not failures)

@@ -7,6 +7,7 @@ the source text, deterministically, so every run anchors the same symbols.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,9 +17,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The tests' helpers (no pytest there): the one conf.py writer, sphinx command line and environment builder.
-sys.path.insert(0, str(ROOT / "tests"))
-import helpers  # noqa: E402
+# The tests' helpers (no pytest there): the one conf.py writer, sphinx command line and environment builder,
+# loaded from their file (sys.path is left as it is).
+_SPEC = importlib.util.spec_from_file_location("helpers", ROOT / "tests" / "helpers.py")
+assert _SPEC is not None and _SPEC.loader is not None
+helpers = importlib.util.module_from_spec(_SPEC)
+sys.modules["helpers"] = helpers
+_SPEC.loader.exec_module(helpers)
 
 EXT = helpers.EXT
 DIST = "django==5.2.19"
@@ -279,9 +284,10 @@ def pages_of(anchors: list[Anchor]) -> list[list[Anchor]]:
     return [anchors[i:i + PER_PAGE] for i in range(0, len(anchors), PER_PAGE)]
 
 
-def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path | None,
-               ext: Path = EXT) -> list[Path]:
-    """Write conf.py and pages; with *cache* the anchors are ``{src}`` roles (extension from *ext*), else links.
+def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path | None) -> list[Path]:
+    """Write conf.py and pages; with *cache* the anchors are ``{src}`` roles, else links.
+
+    The extension is the one on ``PYTHONPATH`` (the bench's snapshot, see ``run.build_env``).
 
     Returns the page files (index excluded).
     """
@@ -293,7 +299,7 @@ def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path |
     else:
         repos = {"django": {"url": up.url, "commit": up.commit, "packages": ["django"],
                             "sources": ["cache", "git"]}}
-        helpers.write_conf(root, repos, cache, myst_extensions=(), ext_path=ext, settings={"project": "bench"},
+        helpers.write_conf(root, repos, cache, myst_extensions=(), settings={"project": "bench"},
                            default_repo="django")
     files = []
     for number, page in enumerate(pages_of(anchors)):

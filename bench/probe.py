@@ -53,7 +53,6 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     cache, with ``write_lock`` into the lock, as a build would store them; with
     ``profile`` the check loop runs under cProfile.
     """
-    sys.path.insert(0, args["ext"])
     from source_anchors.core.config import settings_from
     from source_anchors.core.engine import Engine
     from source_anchors.core.target import parse_target

@@ -42,21 +42,26 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     path = WORK / f"probe-{kind}.json"
     path.write_text(json.dumps(args), "utf-8")
     done = subprocess.run([sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=snapshot_env(os.environ))
     if done.returncode != 0:
         raise SystemExit(f"bench: probe {kind} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 
+def snapshot_env(env: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+    """*env* with the bench's snapshot of ``ext`` first on ``PYTHONPATH``, ahead of the installed package."""
+    return {**env, "PYTHONPATH": os.pathsep.join([str(WORK / "ext"), *filter(None, [env.get("PYTHONPATH")])])}
+
+
 def build_env() -> dict[str, str]:
     """A build's environment: not locked, the book's own cache, and a fixed hash seed (same work each run).
 
     The tests' environment builder, without their byte-code prefix (the interpreter behaves as a
-    user's does). The bench's conf.py puts its snapshot of ``ext`` first on ``sys.path``, ahead of
-    the installed package: a run of several minutes measures one version while others edit.
+    user's does). ``PYTHONPATH`` puts the bench's snapshot of ``ext`` ahead of the installed
+    package: a run of several minutes measures one version while others edit.
     """
-    return fixture.helpers.build_env({"PYTHONHASHSEED": "0"}, pycache=False)
+    return snapshot_env(fixture.helpers.build_env({"PYTHONHASHSEED": "0"}, pycache=False))
 
 
 def sphinx_argv(book: Path, *options: str, runner: tuple[str, ...] = ()) -> list[str]:
@@ -128,7 +133,7 @@ class Bench:
                                  "sources": ["cache", "git"]}}
         self.book, self.base = WORK / "book", WORK / "baseline"
         self.book_cache, self.probe_cache = WORK / "cache-book", WORK / "cache-probe"
-        self.pages = fixture.write_book(self.book, self.anchors, self.up, cache=self.book_cache, ext=self.ext)
+        self.pages = fixture.write_book(self.book, self.anchors, self.up, cache=self.book_cache)
         fixture.write_book(self.base, self.anchors, self.up, cache=None)
         self.info: dict[str, Any] = {"load": os.getloadavg(), "extension": version,
                                      "scale_modules": {str(n): len({a.symbol.module for a in self.sets[n]})

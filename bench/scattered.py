@@ -10,6 +10,7 @@ again and again. The figure is ``ast_parses`` against the files the resolutions 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -46,7 +47,8 @@ def measure(bench: Any) -> dict[str, Any]:
     args = {"ext": str(bench.ext), "repos": bench.repos, "cache": str(cache), "targets": order}
     path = work / "probe-scattered.json"
     path.write_text(json.dumps(args), "utf-8")
-    done = subprocess.run([sys.executable, __file__, str(path)], capture_output=True, text=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(bench.ext), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, __file__, str(path)], capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(f"bench: scattered probe failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -62,7 +64,6 @@ def measure(bench: Any) -> dict[str, Any]:
 
 def probe(args: dict[str, Any]) -> dict[str, Any]:
     """In a fresh interpreter: check every target in the given order, count parses and files touched."""
-    sys.path.insert(0, args["ext"])
     from source_anchors.core.config import settings_from
     from source_anchors.core.engine import Engine
     from source_anchors.core.target import parse_target

@@ -1,8 +1,8 @@
 """Helpers shared by the tests and the bench: git upstreams, books, conf.py, sphinx command lines, environments.
 
-This module imports neither pytest nor Sphinx at import time: ``bench/`` puts this directory on
-``sys.path`` and uses the same conf.py writer, sphinx command line and environment builder as the
-tests. Sphinx is imported only by :meth:`Book.build` when it builds in-process.
+This module imports neither pytest nor Sphinx at import time: ``bench/`` loads it from its file
+and uses the same conf.py writer, sphinx command line and environment builder as the tests.
+Sphinx is imported only by :meth:`Book.build` when it builds in-process.
 
 A test book is one directory: ``conf.py``, the pages and the lock side by side (Sphinx's own
 layout, so ``SphinxTestApp`` can build it: its confdir is its srcdir); builds go below
@@ -153,17 +153,16 @@ def make_shared_upstream(path: Path) -> SharedUpstream:
 
 def write_conf(root: Path, repos: Mapping[str, Any] | None = None, cache: Path | None = None, *,
                extensions: Sequence[str] = ("myst_parser", "source_anchors"),
-               myst_extensions: Sequence[str] = ("colon_fence",), ext_path: Path | None = None,
+               myst_extensions: Sequence[str] = ("colon_fence",),
                settings: Mapping[str, Any] | None = None, **values: Any) -> Path:
     """Write ``root/conf.py``: *extensions*, *repos*, the cache, ``source_anchors_<name>`` *values*, *settings*.
 
-    The extension is found installed, as a user's is; *ext_path* puts another copy of ``ext`` first
-    on ``sys.path`` (the bench measures a snapshot this way).
+    The extension is found installed, as a user's is (the bench puts its snapshot first on
+    ``PYTHONPATH``).
     *settings* are plain Sphinx values such as ``suppress_warnings``. Values are written with
     ``repr``, so any Python literal (even an invalid configuration) can be written.
     """
-    lines = ["import sys", f"sys.path.insert(0, {str(ext_path)!r})"] if ext_path is not None else []
-    lines.append(f"extensions = {list(extensions)!r}")
+    lines = [f"extensions = {list(extensions)!r}"]
     if myst_extensions and "myst_parser" in extensions:
         lines.append(f"myst_enable_extensions = {list(myst_extensions)!r}")
     lines.append("exclude_patterns = ['_build']")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 from ..core.config import PREFIX, default_cache_dir
 
@@ -17,10 +18,13 @@ def cache_dir(confdir: Path) -> Path:
     """The cache a build of the book at *confdir* uses: its ``source_anchors_cache_dir``, else the default."""
     conf = confdir / "conf.py"
     if conf.is_file():
+        from sphinx import version_info
         from sphinx.config import eval_config_file
         from sphinx.util.tags import Tags
 
-        value = eval_config_file(str(conf), Tags()).get(f"{PREFIX}cache_dir")  # type: ignore[arg-type]  # 8.1: str
+        # Sphinx 8.1 reads the file name as a str, later versions as a Path.
+        name: Any = conf if version_info >= (8, 2) else str(conf)
+        value = eval_config_file(name, Tags()).get(f"{PREFIX}cache_dir")
         if isinstance(value, str) and value:
             return (confdir / value).resolve()
     return default_cache_dir(os.environ).resolve()
