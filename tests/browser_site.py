@@ -78,6 +78,19 @@ def serve(directory: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, under Playwright (closed on exit)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 def set_dark(page: Any) -> None:
     """Switch the pydata/book theme to dark, as its theme switcher would."""
     page.emulate_media(color_scheme="dark")

@@ -15,13 +15,12 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from browser_site import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     PHONE_EXTRAS,
     build_site,
     chip_colours,
+    chromium,
     contrast,
     missing_reason,
     over,
@@ -99,14 +98,8 @@ def base_url(site: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's Chromium, headless, launched once."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 class Tab:

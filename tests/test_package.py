@@ -95,6 +95,22 @@ source_anchors_cache_dir = "_anchor_cache"
 """, "utf-8")
 
 
+def quickstart(book: Path, env: dict[str, str], up: Upstream, sha: str, *, sep: bool = False,
+               myst: bool = False) -> Path:
+    """``sphinx-quickstart`` a book (``--sep`` puts conf.py in source/), configured as the manual says; its conf dir."""
+    run(["sphinx-quickstart", "-q", *(["--sep"] if sep else []), "-p", "Demo", "-a", "Tester", "--no-makefile",
+         "--no-batchfile", str(book)], book.parent, env)
+    confdir = book / "source" if sep else book
+    configure(confdir / "conf.py", up, sha, myst=myst)
+    return confdir
+
+
+def add_to_toctree(index: Path, page: str) -> None:
+    """List *page* in the toctree sphinx-quickstart wrote into *index*."""
+    index.write_text(index.read_text("utf-8").replace(":caption: Contents:\n", f":caption: Contents:\n\n   {page}\n"),
+                     "utf-8")
+
+
 def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -116,10 +132,7 @@ def test_a_quickstart_rst_book_builds_strictly_and_checks(venv: Path, pinned: tu
                                                           tmp_path: Path) -> None:
     up, sha = pinned
     env = clean_env(venv)
-    book = tmp_path / "rstbook"
-    run(["sphinx-quickstart", "-q", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile", str(book)],
-        tmp_path, env)
-    configure(book / "conf.py", up, sha, myst=False)
+    book = quickstart(tmp_path / "rstbook", env, up, sha)
     index = book / "index.rst"
     index.write_text(index.read_text("utf-8") + """
 The module's entry: :src:`alpha <pkg.mod.alpha>`; a class, :src:`Beta <pkg.mod.Beta>`; one branch,
@@ -140,17 +153,13 @@ def test_a_quickstart_myst_book_with_a_source_folder_checks_from_its_root(venv: 
     up, sha = pinned
     env = clean_env(venv)
     book = tmp_path / "mystbook"
-    run(["sphinx-quickstart", "-q", "--sep", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile",
-         str(book)], tmp_path, env)
-    configure(book / "source" / "conf.py", up, sha, myst=True)
+    quickstart(book, env, up, sha, sep=True, myst=True)
     (book / "source" / "anchors.md").write_text("""# Anchors
 
 The module's entry: {src}`alpha <pkg.mod.alpha>`; a class, {src}`Beta <pkg.mod.Beta>`; one branch,
 {src}`the test <pkg.mod.Beta.gamma::if self.size > 2:>`.
 """, "utf-8")
-    index = book / "source" / "index.rst"
-    index.write_text(index.read_text("utf-8").replace(":caption: Contents:\n", ":caption: Contents:\n\n   anchors\n"),
-                     "utf-8")
+    add_to_toctree(book / "source" / "index.rst", "anchors")
     run(["sphinx-build", "-W", "-q", "-b", "html", "source", "build/html"], book, env)
     html = (book / "build" / "html" / "anchors.html").read_text("utf-8")
     assert f"{up.url}/blob/{sha}/pkg/mod.py#L4-L5" in html
@@ -164,14 +173,9 @@ def test_licence_notes_without_the_licences_extra_warn_once_naming_it(venv: Path
     """The venv has the ``myst`` extra only: the licence page renders and one warning names the extra."""
     up, sha = pinned
     env = clean_env(venv)
-    book = tmp_path / "licencebook"
-    run(["sphinx-quickstart", "-q", "-p", "Demo", "-a", "Tester", "--no-makefile", "--no-batchfile", str(book)],
-        tmp_path, env)
-    configure(book / "conf.py", up, sha, myst=False)
+    book = quickstart(tmp_path / "licencebook", env, up, sha)
     (book / "licences.rst").write_text("Licences\n========\n\n.. licence-notes::\n", "utf-8")
-    index = book / "index.rst"
-    index.write_text(index.read_text("utf-8").replace(":caption: Contents:\n", ":caption: Contents:\n\n   licences\n"),
-                     "utf-8")
+    add_to_toctree(book / "index.rst", "licences")
     done = subprocess.run(["sphinx-build", "-q", "-b", "html", ".", "_build/html"], cwd=book, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_site import CHROMIUM, CHROMIUM_ARGS, DESKTOP, chip_colours, contrast, missing_reason, over, rgba, serve
+from browser_site import DESKTOP, chip_colours, chromium, contrast, missing_reason, over, rgba, serve
 from helpers import ROOT, Book, SharedUpstream
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(missing_reason() is not None, reason=str(missing_reason()))]
@@ -37,14 +37,8 @@ THEMES: dict[str, str | None] = {"alabaster": None, "sphinx_rtd_theme": None, "f
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def build(book: Book, shared_upstream: SharedUpstream, theme: str) -> Path:
