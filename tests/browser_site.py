@@ -58,6 +58,13 @@ def build_site(outdir: Path, cache: Path) -> Path:
     return outdir
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    # Chromium opens several connections at once; the default backlog of 5 can drop a SYN on a busy machine,
+    # and each retry waits twice as long as the one before.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -67,7 +74,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def serve(directory: Path) -> Iterator[str]:
     """Serve *directory* over HTTP on 127.0.0.1 (a free port) in a thread; yield the base URL ending in '/'."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
     thread.start()
     try:
@@ -91,6 +98,19 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+# How long a page may take to load or a locator to appear: generous, since CI runs the browser beside
+# other test workers on two cores (one 30 s default timeout was hit there once).
+TIMEOUT_MS = 90_000
+
+
+def new_context(browser: Any, **options: Any) -> Any:
+    """A fresh browser context with the generous timeouts above."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(TIMEOUT_MS)
+    context.set_default_navigation_timeout(TIMEOUT_MS)
+    return context
+
+
 def set_dark(page: Any) -> None:
     """Switch the pydata/book theme to dark, as its theme switcher would."""
     page.emulate_media(color_scheme="dark")
@@ -111,7 +131,7 @@ def styling_shots(site: Path, out: Path) -> list[Path]:
         try:
             for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                 for theme in ("light", "dark"):
-                    context = browser.new_context(viewport=viewport, **(PHONE_EXTRAS if name == "phone" else {}))
+                    context = new_context(browser, viewport=viewport, **(PHONE_EXTRAS if name == "phone" else {}))
                     page = context.new_page()
                     for doc in ("gpt-researcher/hybrid", "guide", "ledger"):
                         page.goto(base + doc + ".html", wait_until="load")

@@ -35,6 +35,16 @@ def rootdir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's Chromium, headless, launched once per process and shared by every browser test file
+    (Playwright's sync API allows one running instance per thread)."""
+    from browser_site import chromium
+
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="session")
 def shared_upstream(tmp_path_factory: pytest.TempPathFactory) -> SharedUpstream:
     """One git repository for the session, a tagged commit per tree; tests must not write to it."""
     return make_shared_upstream(tmp_path_factory.mktemp("shared") / "upstream")

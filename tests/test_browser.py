@@ -8,6 +8,7 @@ Run alone with ``pytest -m browser tests/test_browser.py``.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,12 @@ from browser_site import (
     DESKTOP,
     PHONE,
     PHONE_EXTRAS,
+    TIMEOUT_MS,
     build_site,
     chip_colours,
-    chromium,
     contrast,
     missing_reason,
+    new_context,
     over,
     rgba,
     serve,
@@ -52,6 +54,7 @@ KNOWN_CAUSES = {
 }
 SHOTS = ROOT / "_build" / "screenshots"
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+SETTLE_S = TIMEOUT_MS / 1000
 
 # Per anchor: its first line box, whether the point at its centre (scrolled to mid-screen) is the anchor
 # itself (nothing covers or clips it), and what it links to.
@@ -95,13 +98,6 @@ def base_url(site: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, launched once."""
-    with chromium() as launched:
-        yield launched
-
-
 class Tab:
     """A page in a fresh browser context, with every console error, page error and failed request recorded."""
 
@@ -109,9 +105,13 @@ class Tab:
         extras = PHONE_EXTRAS if viewport == "phone" else {}
         self.base_url = base_url
         self.viewport = VIEWPORTS[viewport]
-        self.context = browser.new_context(viewport=self.viewport, **extras)
+        self.context = new_context(browser, viewport=self.viewport, **extras)
         self.page = self.context.new_page()
         self.errors: list[str] = []
+        self.in_flight: dict[Any, float] = {}  # request -> when it started
+        self.page.on("request", lambda req: self.in_flight.__setitem__(req, time.monotonic()))
+        self.page.on("requestfinished", lambda req: self.in_flight.pop(req, None))
+        self.page.on("requestfailed", lambda req: self.in_flight.pop(req, None))
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         self.page.on("requestfailed", lambda req: self.errors.append(f"request failed: {req.url} {req.failure}"))
@@ -127,9 +127,20 @@ class Tab:
             self.errors.append(f"HTTP {res.status}: {res.url}")
 
     def open(self, doc: str) -> Any:
-        """Load *doc* (a path under the site) and wait until the page and its scripts have settled."""
+        """Load *doc* (a path under the site) and wait until the page, its scripts and its fonts have settled.
+
+        Playwright's "networkidle" gives a bare timeout when a request stalls (it did once, on a loaded CI
+        machine); this waits for the same thing and, when it does not come, names the requests still open.
+        """
         self.page.goto(urljoin(self.base_url, doc), wait_until="load")
-        self.page.wait_for_load_state("networkidle")
+        self.page.evaluate("document.fonts.ready.then(() => true)")
+        deadline = time.monotonic() + SETTLE_S
+        while self.in_flight and time.monotonic() < deadline:
+            self.page.wait_for_timeout(100)
+        if self.in_flight:
+            now = time.monotonic()
+            open_ = ", ".join(sorted(f"{req.url} ({now - start:.1f} s)" for req, start in self.in_flight.items()))
+            raise AssertionError(f"{doc}: requests still open {SETTLE_S} s after the load event: {open_}")
         return self.page
 
     def close(self) -> None:

@@ -10,12 +10,11 @@ page. Screenshots go to ``_build/screenshots/themes/``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_site import DESKTOP, chip_colours, chromium, contrast, missing_reason, over, rgba, serve
+from browser_site import DESKTOP, chip_colours, contrast, missing_reason, new_context, over, rgba, serve
 from helpers import ROOT, Book, SharedUpstream
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(missing_reason() is not None, reason=str(missing_reason()))]
@@ -33,12 +32,6 @@ An ok anchor: {src}`the alpha function <pkg.mod.alpha>`; one that cannot link: {
 #: theme -> how it turns dark (None: it has no dark mode).
 THEMES: dict[str, str | None] = {"alabaster": None, "sphinx_rtd_theme": None, "furo": "body",
                                  "pydata_sphinx_theme": "html", "sphinx_book_theme": "html"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def build(book: Book, shared_upstream: SharedUpstream, theme: str) -> Path:
@@ -63,7 +56,7 @@ def test_chip_and_card_text_contrast_is_at_least_aa(browser: Any, book: Book, sh
                                                      theme: str, mode: str) -> None:
     site = build(book, shared_upstream, theme)
     with serve(site) as url:
-        context = browser.new_context(viewport=DESKTOP, color_scheme=mode)
+        context = new_context(browser, viewport=DESKTOP, color_scheme=mode)
         try:
             page = context.new_page()
             page.goto(url + "index.html")
