@@ -15,7 +15,7 @@ from .config import RepoPin, Settings
 from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
-from .records import Location, LockRecord, Outcome, Status
+from .records import Location, LockRecord, Outcome, Status, Suggestion
 from .sources import Tree, TreeCache, content_key
 from .subtypes import Subtype
 from .target import Target, parse_target
@@ -99,9 +99,12 @@ class Engine:
         try:
             location = self._locate(pin, target)
         except ResolveError as error:
-            return Outcome(name, Status.missing, message=f"missing: {target}: {error}", subtype=error.subtype,
+            fresh = self.stats["cached"] == cached_before
+            suggestion = self.suggest(target, locked) if locked is not None else None
+            hint = f"; suggestion: {suggestion.describe()}" if suggestion else ""
+            return Outcome(name, Status.missing, message=f"missing: {target}: {error}{hint}", subtype=error.subtype,
                            target=target, commit=pin.commit, locked=locked, resolve_error=str(error),
-                           fresh=self.stats["cached"] == cached_before)
+                           fresh=fresh, suggestion=suggestion)
         except SourceError as error:
             return Outcome(name, Status.error, message=str(error), subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked, group=f"repository {pin.name}")
@@ -118,6 +121,16 @@ class Engine:
                        permalink=pin.permalink(location.path, None if whole else location.start,
                                                None if whole else location.end),
                        fresh=self.stats["cached"] == cached_before)
+
+    def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
+        """Where the locked lines of *target*, missing now, probably went (see :mod:`.suggest`).
+
+        None when there is no suggestion or no tree of the lock's commit (:meth:`PinnedTrees.resolver_at`).
+        """
+        try:
+            return self.pinned.suggester(target.repo, locked.commit).suggest(target, locked)
+        except SourceAnchorsError:
+            return None
 
     def _verdict(self, status: Status, target: Target, location: Location,
                  locked: LockRecord | None) -> tuple[str, Subtype | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from .sources import Tree, TreeCache, parse_listing
 
 if TYPE_CHECKING:
     from .resolve import Resolver
+    from .suggest import Suggester
 
 
 class PinnedTrees:
@@ -27,6 +29,9 @@ class PinnedTrees:
         self.lock = lock
         self._trees: dict[str, Tree | SourceError] = {}
         self._resolvers: dict[str, Resolver] = {}
+        #: Resolvers at other commits than the pinned one (the lock's, for suggestions), or why not.
+        self._others: dict[tuple[str, str], Resolver | SourceError] = {}
+        self._suggesters: dict[tuple[str, str], Suggester] = {}
         self._listings: dict[str, dict[str, str]] = {}
 
     @property
@@ -79,6 +84,38 @@ class PinnedTrees:
             self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
                                              max_file_bytes=self.settings.max_file_bytes)
         return self._resolvers[repo]
+
+    def resolver_at(self, repo: str, commit: str) -> Resolver:
+        """A resolver of *repo* at another *commit* (a lock's), its tree from the cache or from git.
+
+        A distribution is exact for the pinned commit only, so another commit's tree is the
+        cached one, else a git export. Raises :class:`SourceError` when neither has it.
+        """
+        if commit == self.pins[repo].commit:
+            return self.resolver(repo)
+        key = (repo, commit)
+        if key not in self._others:
+            from .resolve import Resolver
+
+            pin = self.pins[repo].with_commit(commit)
+            pin = dataclasses.replace(pin, sources=tuple(s for s in pin.sources if s != "dist") or ("cache",))
+            try:
+                self._others[key] = Resolver(self.cache.get(pin), pin, max_file_bytes=self.settings.max_file_bytes)
+            except SourceError as error:
+                self._others[key] = error
+        found = self._others[key]
+        if isinstance(found, SourceError):
+            raise found
+        return found
+
+    def suggester(self, repo: str, commit: str) -> Suggester:
+        """Suggestions for *repo*'s anchors locked at *commit* (:mod:`.suggest`); raises as :meth:`resolver_at`."""
+        key = (repo, commit)
+        if key not in self._suggesters:
+            from .suggest import Suggester  # missing anchors only
+
+            self._suggesters[key] = Suggester(self.resolver_at(repo, commit), self.resolver(repo))
+        return self._suggesters[key]
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far."""

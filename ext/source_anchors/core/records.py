@@ -191,6 +191,28 @@ class LockRecord:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """Where a missing target probably went (see :mod:`.suggest`): a new target key, how sure, why."""
+
+    #: The new ``dotted.path[::match]`` (the repository prefix is the author's, kept as written).
+    key: str
+    #: :func:`~.suggest.similarity` of the locked lines and the suggested ones (1.0: the same lines).
+    similarity: float
+    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``.
+    reason: str
+    #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.
+    where: str
+
+    def describe(self) -> str:
+        """``new.key at path:L3–L9 (similar definition, similarity 0.91)``."""
+        return f"{self.key} at {self.where} ({self.reason}, similarity {self.similarity:.2f})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The form ``check --json`` and the report print."""
+        return {"target": self.key, "similarity": self.similarity, "reason": self.reason, "where": self.where}
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The result of checking one target text against its pin and the lock."""
 
@@ -212,6 +234,8 @@ class Outcome:
     #: Set when the problem is not this anchor's but shared by many (a repository that cannot be
     #: obtained, a missing lock file): one warning per group names the cause and the anchors it affects.
     group: str | None = None
+    #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
+    suggestion: Suggestion | None = None
 
     @property
     def name(self) -> str:
@@ -268,17 +292,20 @@ class AnchorRecord:
                 (loc.path, loc.start, loc.end, loc.kind, loc.sha256, loc.blob, loc.uses, loc.rule, loc.others,
                  loc.caveat) if loc else None,
                 (old.commit, old.path, old.start, old.end, old.sha256, old.blob, old.uses) if old else None,
-                out.permalink, out.resolve_error, out.fresh, out.group)
+                out.permalink, out.resolve_error, out.fresh, out.group,
+                (out.suggestion.key, out.suggestion.similarity, out.suggestion.reason, out.suggestion.where)
+                if out.suggestion else None)
 
     @classmethod
     def from_env(cls, form: EnvForm) -> AnchorRecord:
         """Read :meth:`to_env`'s form."""
         (doc, line, id_, label, text, status, message, subtype, tgt, commit, loc, old, permalink, resolve_error,
-         fresh, group) = form
+         fresh, group, suggestion) = form
         outcome = Outcome(text, _STATUS[status], message=message, subtype=_SUBTYPE[subtype] if subtype else None,
                           target=Target(*tgt) if tgt else None, commit=commit,
                           location=Location(*loc) if loc else None, locked=LockRecord(*old) if old else None,
-                          permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group)
+                          permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group,
+                          suggestion=Suggestion(*suggestion) if suggestion else None)
         return cls(doc=doc, line=line, id=id_, label=label, outcome=outcome)
 
     @staticmethod
@@ -320,7 +347,7 @@ class AnchorRecord:
         return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
                 "target": out.name, "old": out.locked.describe() if out.locked else None,
                 "new": out.location.describe() if out.location else None, "permalink": out.permalink,
-                "message": out.message}
+                "message": out.message, "suggestion": out.suggestion.to_json() if out.suggestion else None}
 
     def to_json(self) -> dict[str, Any]:
         """The report's form (``source-anchors.json``): one object per occurrence."""

@@ -1,4 +1,4 @@
-"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``cache``.
+"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``fix``, ``cache``.
 
 Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
 :func:`find_book`); ``--confdir`` and ``--srcdir`` say it outright.
@@ -25,9 +25,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.config import PREFIX, SHA_RE
-from ..core.engine import Engine
+from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import LockError
+from ..core.lock import atomic_write
 from ..core.records import AnchorRecord, Status
+from ..core.rewrite import rewrite
+from ..core.suggest import THRESHOLD
 from . import cachecmd
 
 
@@ -46,6 +49,11 @@ def get_parser() -> argparse.ArgumentParser:
                        help="preview the anchors at another commit of NAME (conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
+    fix = sub.add_parser("fix", help="rewrite missing targets in the pages to their suggestions (a diff; "
+                                     "--write applies it)")
+    fix.add_argument("--write", action="store_true", help="apply the rewrite to the page files")
+    fix.add_argument("--min-similarity", type=_similarity, default=None, metavar="S",
+                     help=f"only suggestions at least this similar (default and floor: {THRESHOLD})")
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
@@ -98,12 +106,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         pins[name] = sha
     try:
-        records, engine = read_book(confdir, srcdir, pins=pins)
+        paths: dict[str, Path] = {}
+        records, engine = read_book(confdir, srcdir, pins=pins, paths=paths)
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.command == "update":
         return _update(records, engine, as_json=args.json)
+    if args.command == "fix":
+        return _fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
     if args.json:
         print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
@@ -119,8 +130,12 @@ class BookError(Exception):
     """The book could not be read (bad config, bad lock, unknown --pin name)."""
 
 
-def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[list[AnchorRecord], Engine]:
-    """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine."""
+def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
+              paths: dict[str, Path] | None = None) -> tuple[list[AnchorRecord], Engine]:
+    """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine.
+
+    *paths*, when given, receives each page's source file by document name.
+    """
     if not (confdir / "conf.py").is_file():
         raise BookError(f"no conf.py in {confdir}; run in the folder of conf.py or just above its source/, "
                         "docs/ or doc/ folder, or pass --confdir")
@@ -147,6 +162,8 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[lis
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
             raise BookError(text or "the book's configuration is invalid") from None
         records = list(get_domain(app.env).all_anchors())
+        if paths is not None:
+            paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
         engine = get_state(str(app.srcdir)).engine
     return sorted(records, key=lambda r: r.order), engine
 
@@ -228,3 +245,70 @@ def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool) -> in
               f"{len(unlocked)} target(s) not locked" + (f", {len(kept)} that could not be checked keep their "
                                                          "record" if kept else ""))
     return 1 if missing else 0
+
+
+def _similarity(text: str) -> float:
+    """``--min-similarity``: a number from the threshold to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not THRESHOLD <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{value} is not between {THRESHOLD} and 1")
+    return value
+
+
+def _fix(records: list[AnchorRecord], paths: dict[str, Path], confdir: Path, *, write: bool,
+         floor: float) -> int:
+    """Print (or apply) the rewrite of every missing target with a suggestion at least *floor* similar."""
+    import difflib
+
+    by_doc: dict[str, dict[str, str]] = defaultdict(dict)
+    unsure: dict[str, str] = {}
+    for record in records:
+        out = record.outcome
+        if out.status is not Status.missing or out.target is None:
+            continue
+        if out.suggestion is None or out.suggestion.similarity < floor:
+            unsure[out.name] = (f"suggestion {out.suggestion.describe()} is below {floor}" if out.suggestion
+                                else "no suggestion")
+            continue
+        # As the author wrote it: with the repository prefix, or without it when it came from a default.
+        prefix = "" if out.target.defaulted else f"{out.target.repo}:"
+        by_doc[record.doc][prefix + out.target.key] = prefix + out.suggestion.key
+    pages = changed = 0
+    for doc in sorted(by_doc):
+        path = paths[doc]
+        old = path.read_text("utf-8")
+        new = rewrite(old, by_doc[doc], rst=path.suffix == ".rst")
+        for target in sorted(set(new.skipped)):
+            print(f"{_shown(path, confdir)}: {target}: written with escapes; not rewritten, edit it by hand",
+                  file=sys.stderr)
+        for target in sorted(by_doc[doc].keys() - new.applied - set(new.skipped)):
+            print(f"{_shown(path, confdir)}: {target}: not found as written (spaces inside the target?); "
+                  f"edit it by hand to {by_doc[doc][target]}", file=sys.stderr)
+        if not new.changed:
+            continue
+        pages += 1
+        changed += new.changed
+        shown = _shown(path, confdir)
+        sys.stdout.writelines(difflib.unified_diff(old.splitlines(keepends=True), new.text.splitlines(keepends=True),
+                                                   f"a/{shown}", f"b/{shown}"))
+        if write:
+            atomic_write(path, new.text)
+    for name, why in sorted(unsure.items()):
+        print(f"not fixed: {name}: {why}", file=sys.stderr)
+    verb = "rewrote" if write else "would rewrite"
+    tail = f"; run '{UPDATE_COMMAND}' to lock them" if write and changed else \
+        ("; run again with --write to apply" if changed else "")
+    print(f"{verb} {changed} target(s) in {pages} page(s); {len(unsure)} missing target(s) left{tail}",
+          file=sys.stderr)
+    return 0
+
+
+def _shown(path: Path, confdir: Path) -> str:
+    """*path* relative to the book (as diff headers and messages show it)."""
+    try:
+        return path.relative_to(confdir).as_posix()
+    except ValueError:
+        return path.as_posix()

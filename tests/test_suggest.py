@@ -1,0 +1,217 @@
+"""Suggestions for missing anchors after a pin bump, on git repositories the tests make."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from typing import Any
+
+import pytest
+from helpers import Book, Upstream, run_cli
+from source_anchors.core.suggest import THRESHOLD, similarity
+
+MOD_A = '''\
+class BaseCommand:
+    """A command."""
+
+    def main(self, args):
+        """Run it."""
+        rv = self.invoke(args)
+        if rv is None:
+            return 0
+        return rv
+
+    def invoke(self, args):
+        return len(args)
+
+
+def old_name(items):
+    total = 0
+    for item in items:
+        total += item
+    return total
+
+
+def flag(value):
+    if value is _flag_needs_value:
+        return True
+    return False
+
+
+def gone_for_good(a, b, c):
+    return {"alpha": a, "beta": b, "gamma": c}
+
+
+_flag_needs_value = object()
+'''
+
+MOD_B = '''\
+FLAG_NEEDS_VALUE = object()
+
+
+class Command:
+    """A command."""
+
+    def main(self, args):
+        """Run it."""
+        rv = self.invoke(args)
+        if rv is None:
+            return 0
+        return int(rv)
+
+    def invoke(self, args):
+        return len(args)
+
+
+def new_name(items):
+    total = 0
+    for item in items:
+        total += item
+    return total
+
+
+def flag(value):
+    if value is FLAG_NEEDS_VALUE:
+        return True
+    return False
+'''
+
+UTIL = '''\
+def helper(path, *, strict=False):
+    parts = path.split("/")
+    if strict and not all(parts):
+        raise ValueError(path)
+    return parts
+'''
+
+PAGE = """\
+# Drift
+
+{src}`the class <pkg.mod.BaseCommand>`, {src}`its main <pkg.mod.BaseCommand.main>`,
+{src}`a function <pkg.mod.old_name>`, {src}`the flag test <pkg.mod.flag::if value is _flag_needs_value:>`,
+{src}`a helper <pkg.util.helper>` and {src}`nothing like it <pkg.mod.gone_for_good>`.
+"""
+
+
+@pytest.fixture
+def bumped(upstream: Upstream, book: Book) -> tuple[Book, Upstream, str, str]:
+    """A book locked at commit A, then pinned to B, where names were renamed, moved or removed."""
+    upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": MOD_A, "pkg/util.py": UTIL})
+    a = upstream.commit("A")
+    upstream.remove("pkg/util.py")
+    upstream.write_files({"pkg/mod.py": MOD_B, "pkg/core.py": UTIL})
+    b = upstream.commit("B")
+    book.repos = {"up": {"url": upstream.url, "commit": a, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", PAGE)
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = b
+    book.write_conf(default_repo="up")
+    return book, upstream, a, b
+
+
+def check_json(book: Book, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
+    capsys.readouterr()
+    assert run_cli(book.cli("check", "--json")) == 1
+    return {row["target"]: row for row in json.loads(capsys.readouterr().out)}
+
+
+def test_missing_anchors_get_suggestions_with_similarity(bumped: tuple[Book, Upstream, str, str],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    book, _, _, _ = bumped
+    rows = check_json(book, capsys)
+    got = {target: (row["suggestion"] or {}).get("target") for target, row in rows.items()}
+    assert got == {
+        "up:pkg.mod.BaseCommand": "pkg.mod.Command",
+        "up:pkg.mod.BaseCommand.main": "pkg.mod.Command.main",
+        "up:pkg.mod.old_name": "pkg.mod.new_name",
+        "up:pkg.mod.flag::if value is _flag_needs_value:": "pkg.mod.flag::if value is FLAG_NEEDS_VALUE:",
+        "up:pkg.util.helper": "pkg.core.helper",
+        "up:pkg.mod.gone_for_good": None,
+    }
+    helper = rows["up:pkg.util.helper"]["suggestion"]
+    assert helper == {"target": "pkg.core.helper", "similarity": 1.0, "reason": "same lines",
+                      "where": "pkg/core.py:L1–L5"}
+    for row in rows.values():
+        if row["suggestion"]:
+            assert THRESHOLD <= row["suggestion"]["similarity"] <= 1.0
+            assert "suggestion: " + row["suggestion"]["target"] in row["message"]
+    assert rows["up:pkg.mod.old_name"]["suggestion"]["similarity"] < 1.0
+
+
+def test_the_old_tree_is_fetched_by_the_locked_commit_when_not_cached(
+        bumped: tuple[Book, Upstream, str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    book, _, _, _ = bumped
+    shutil.rmtree(book.cache)
+    rows = check_json(book, capsys)
+    assert (rows["up:pkg.mod.old_name"]["suggestion"] or {}).get("target") == "pkg.mod.new_name"
+
+
+def test_a_build_warning_names_the_suggestion(bumped: tuple[Book, Upstream, str, str]) -> None:
+    book, _, _, _ = bumped
+    result = book.build(strict=False)
+    warning = next(w for w in result.warnings() if "up:pkg.mod.old_name" in w)
+    assert "suggestion: pkg.mod.new_name at pkg/mod.py:L18–L22 (similar definition, similarity" in warning
+
+
+def test_similarity_is_difflibs_ratio() -> None:
+    assert similarity("abcd", "abcd") == 1.0
+    assert similarity("abcd", "abce") == 0.75  # 2·3 / 8
+    assert similarity("", "x") == 0.0
+    assert round(similarity("_flag", "FLAG"), 4) == 0.8889  # case-folded: 2·4 / 9
+
+
+RST_PAGE = """\
+Drift in rST
+============
+
+:src:`a function <pkg.mod.old_name>` and `up:pkg.util.helper`:src: and ``:src:`pkg.mod.old_name``` (code).
+
+.. source-anchor:: pkg.mod.old_name
+   :caption: a card
+"""
+
+
+def test_fix_prints_a_diff_then_writes_only_the_targets(bumped: tuple[Book, Upstream, str, str],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    book, _, _, _ = bumped
+    (book.root / "other.rst").write_text(RST_PAGE, "utf-8")
+    book.page("index", PAGE + "\n```{toctree}\nother\n```\n")
+    md_before, rst_before = (book.root / "index.md").read_text("utf-8"), RST_PAGE
+    capsys.readouterr()
+    assert run_cli(book.cli("fix")) == 0
+    out, err = capsys.readouterr()
+    assert "--- a/index.md\n+++ b/index.md\n" in out and "--- a/other.rst\n+++ b/other.rst\n" in out
+    assert "+{src}`the class <pkg.mod.Command>`, {src}`its main <pkg.mod.Command.main>`," in out
+    assert "would rewrite 8 target(s) in 2 page(s); 1 missing target(s) left" in err
+    assert "not fixed: up:pkg.mod.gone_for_good: no suggestion" in err
+    assert (book.root / "index.md").read_text("utf-8") == md_before  # a dry run writes nothing
+
+    assert run_cli(book.cli("fix", "--write")) == 0
+    md, rst = (book.root / "index.md").read_text("utf-8"), (book.root / "other.rst").read_text("utf-8")
+    assert "rewrote 8 target(s) in 2 page(s)" in capsys.readouterr().err
+    assert rst == rst_before.replace("<pkg.mod.old_name>", "<pkg.mod.new_name>").replace(
+        "`up:pkg.util.helper`", "`up:pkg.core.helper`").replace(
+        "source-anchor:: pkg.mod.old_name", "source-anchor:: pkg.mod.new_name")  # the literal stays
+    for old, new in (("pkg.mod.BaseCommand.main", "pkg.mod.Command.main"), ("pkg.mod.BaseCommand>", "pkg.mod.Command>"),
+                     ("pkg.mod.old_name", "pkg.mod.new_name"), ("pkg.util.helper", "pkg.core.helper"),
+                     ("_flag_needs_value:", "FLAG_NEEDS_VALUE:")):
+        md = md.replace(new, old)
+    assert md == md_before  # nothing but the targets changed
+
+    assert run_cli(book.cli("update")) == 1  # gone_for_good stays missing
+    rows = check_json(book, capsys)
+    assert {row["status"] for target, row in rows.items() if "gone_for_good" not in target} == {"ok"}
+
+
+def test_fix_min_similarity_leaves_the_less_similar(bumped: tuple[Book, Upstream, str, str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    book, _, _, _ = bumped
+    capsys.readouterr()
+    assert run_cli(book.cli("fix", "--min-similarity", "1")) == 0
+    out, err = capsys.readouterr()
+    assert "pkg.core.helper" in out and "pkg.mod.new_name" not in out  # only the same lines
+    assert "would rewrite 1 target(s) in 1 page(s)" in err
+    with pytest.raises(SystemExit):
+        run_cli(book.cli("fix", "--min-similarity", "0.1"))
+    assert "is not between 0.6 and 1" in capsys.readouterr().err
