@@ -7,7 +7,9 @@ function, attribute):
 1. the same lines (equal sha256) anywhere in the packages: similarity 1;
 2. a member of a class that is gone, in the class the class itself went to
    (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO);
-3. else the most similar definition, in the same module first, then in every pinned package.
+3. else the most similar definition, in the same module first, then in every pinned package;
+   of each, the :data:`CANDIDATES` definitions sharing the most identifiers with the locked
+   lines (each weighted by its rarity, ``log(N/df)``) are scored.
 
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
@@ -25,6 +27,9 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import heapq
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -39,6 +44,9 @@ if TYPE_CHECKING:
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6
+#: How many definitions (of the module, then of the packages) are scored for one missing symbol.
+CANDIDATES = 25
+_WORDS = re.compile(r"[^\W\d]\w*")
 #: Kinds of definition a missing symbol may be matched with.
 _KINDS = ("class", "function", "attribute")
 
@@ -89,7 +97,7 @@ class Suggester:
     def __init__(self, old: Resolver, new: Resolver) -> None:
         self.old = old
         self.new = new
-        self._defs: list[_Def] | None = None
+        self._defs: _Catalog | None = None
 
     # -- entry point ---------------------------------------------------------------
 
@@ -138,8 +146,7 @@ class Suggester:
         return best
 
     def _same_lines(self, module: str, qual: str, kind: str, sha: str) -> _Def | None:
-        hits = [d for d in self._definitions() if d.kind == kind
-                and _sha(self.new.file_lines(d.file), d.start, d.end) == sha]
+        hits = self._catalog().by_sha.get((kind, sha), [])
         if not hits:
             return None
         name = qual.rpartition(".")[2]
@@ -148,21 +155,21 @@ class Suggester:
     def _most_similar(self, module: str, qual: str, kind: str, text: str) -> tuple[_Def, float] | None:
         """The best definition of *kind* by similarity: in *module* when one there reaches the threshold."""
         name = qual.rpartition(".")[2]
+        catalog = self._catalog()
         best: dict[bool, tuple[tuple[float, float], _Def]] = {}
-        for candidate in self._definitions():
-            if candidate.kind != kind:
-                continue
-            lines = self.new.file_lines(candidate.file)[candidate.start - 1:candidate.end]
-            other = _normal(lines)
-            if _bound(text, other) < THRESHOLD:
-                continue
-            score = similarity(text, other)
-            if score < THRESHOLD:
-                continue
-            here = candidate.module == module
-            key = (score, similarity(name, candidate.qual.rpartition(".")[2]))
-            if here not in best or key > best[here][0]:
-                best[here] = (key, candidate)
+        for here in (True, False):
+            for number in catalog.nearest(text, kind, module if here else None):
+                candidate, other = catalog.defs[number], catalog.texts[number]
+                if _bound(text, other) < THRESHOLD:
+                    continue
+                score = similarity(text, other)
+                if score < THRESHOLD:
+                    continue
+                key = (score, similarity(name, candidate.qual.rpartition(".")[2]))
+                if here not in best or key > best[here][0]:
+                    best[here] = (key, candidate)
+            if here in best:
+                break
         chosen = best.get(True) or best.get(False)
         return None if chosen is None else (chosen[1], chosen[0][0])
 
@@ -263,10 +270,46 @@ class Suggester:
 
     # -- the new tree's definitions ------------------------------------------------
 
-    def _definitions(self) -> list[_Def]:
+    def _catalog(self) -> _Catalog:
         if self._defs is None:
-            self._defs = list(definitions(self.new))
+            self._defs = _Catalog(self.new)
         return self._defs
+
+
+class _Catalog:
+    """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.defs = list(definitions(resolver))
+        self.texts: list[str] = []
+        self.by_sha: dict[tuple[str, str], list[_Def]] = {}
+        self.by_module: dict[str, list[int]] = {}
+        self.words: dict[str, list[int]] = {}
+        for number, found in enumerate(self.defs):
+            lines = resolver.file_lines(found.file)
+            self.texts.append(_normal(lines[found.start - 1:found.end]))
+            self.by_sha.setdefault((found.kind, _sha(lines, found.start, found.end)), []).append(found)
+            self.by_module.setdefault(found.module, []).append(number)
+            for word in set(_WORDS.findall(self.texts[-1].casefold())):
+                self.words.setdefault(word, []).append(number)
+
+    def nearest(self, text: str, kind: str, module: str | None) -> list[int]:
+        """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
+
+        Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
+        """
+        allowed = set(self.by_module.get(module, ())) if module is not None else None
+        scores: dict[int, float] = {}
+        total = len(self.defs) or 1
+        for word in set(_WORDS.findall(text.casefold())):
+            holders = self.words.get(word, ())
+            if not holders:
+                continue
+            weight = math.log(total / len(holders)) + 1e-3
+            for number in holders:
+                if (allowed is None or number in allowed) and self.defs[number].kind == kind:
+                    scores[number] = scores.get(number, 0.0) + weight
+        return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
 
 def definitions(resolver: Resolver) -> Iterator[_Def]:
