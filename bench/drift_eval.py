@@ -1,0 +1,236 @@
+"""Drift on real history: lock anchors at one release, check them at the next (``make drift-eval``).
+
+``python bench/drift_eval.py [--only NAME] [--limit N]``. Each bump is two commits of one local
+git repository under ``_build/drift/repos/`` (never in this project):
+
+* ``click`` 8.1.7 → 8.3.0 and ``django`` 5.1.15 → 5.2.19: the Python files of each wheel from
+  PyPI (``pip download --no-deps``), committed in order, as the bench does with django;
+* ``gpt-researcher`` e65dfde6 → v3.6.0: the real history, from a copy of its repository named
+  by ``SOURCE_ANCHORS_GPT_RESEARCHER_GIT`` (skipped with a note otherwise).
+
+Anchors: every public symbol the old tree defines (no part of its path starts with ``_``) and a
+deterministic sample of statements (the middle line of every 10th public function, when that
+line's text is found once in it). They are resolved and locked at the old commit, then checked at
+the new one through the real :class:`~source_anchors.core.engine.Engine`. Reported per bump:
+anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
+``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
+the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
+Results go to ``_build/drift/results.json``; the sample to judge by hand to ``_build/drift/sample-*.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import zipfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "_build" / "drift"
+VERDICTS = Path(__file__).resolve().parent / "drift_verdicts.json"
+GPT_ENV = "SOURCE_ANCHORS_GPT_RESEARCHER_GIT"
+BUMPS: dict[str, dict[str, Any]] = {
+    "click": {"dists": ("click==8.1.7", "click==8.3.0"), "packages": ["click"]},
+    "django": {"dists": ("django==5.1.15", "django==5.2.19"), "packages": ["django"]},
+    "gpt-researcher": {"refs": ("e65dfde6163dab2fb286d6c56272ceade3fe84d4", "v3.6.0"),
+                       "packages": ["gpt_researcher"]},
+}
+_GIT = {"GIT_AUTHOR_NAME": "drift", "GIT_AUTHOR_EMAIL": "drift@example.invalid", "GIT_COMMITTER_NAME": "drift",
+        "GIT_COMMITTER_EMAIL": "drift@example.invalid", "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
+_UNSAFE = ("`", "<", ">", "\\", "::")
+SAMPLE = 60
+STATEMENT_EVERY = 10
+
+
+def git(*args: str, cwd: Path) -> str:
+    """Run git in *cwd* with a fixed identity and dates; return stdout."""
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True,
+                          env={**os.environ, **_GIT}).stdout
+
+
+def _wheel(spec: str) -> Path:
+    download = OUT / "download"
+    download.mkdir(parents=True, exist_ok=True)
+    name, version = spec.lower().split("==")
+
+    def found() -> list[Path]:
+        return [w for w in download.glob("*.whl") if w.name.lower().startswith(f"{name}-{version}-")]
+
+    if not found():
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--only-binary", ":all:",
+                        "--disable-pip-version-check", "-d", str(download), spec], check=True)
+    return found()[0]
+
+
+def releases(name: str, dists: tuple[str, str]) -> tuple[str, str, str]:
+    """(url, old commit, new commit) of a repository holding each release's Python files as one commit."""
+    repo = OUT / "repos" / name
+    if not (repo / ".git").exists():
+        repo.mkdir(parents=True)
+        git("init", "-q", "-b", "main", cwd=repo)
+        git("config", "uploadpack.allowFilter", "true", cwd=repo)
+        for spec in dists:
+            for old in repo.iterdir():
+                if old.name != ".git":
+                    subprocess.run(["rm", "-rf", str(old)], check=True)
+            with zipfile.ZipFile(_wheel(spec)) as archive:
+                for entry in archive.namelist():
+                    if entry.endswith(".py") and ".dist-info/" not in entry and ".data/" not in entry:
+                        target = repo / entry
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(archive.read(entry))
+            git("add", "-A", cwd=repo)
+            git("commit", "-q", "-m", spec, cwd=repo)
+            git("tag", spec.split("==")[1], cwd=repo)
+    old, new = (git("rev-parse", f"{spec.split('==')[1]}^{{commit}}", cwd=repo).strip() for spec in dists)
+    return repo.as_uri(), old, new
+
+
+def history(refs: tuple[str, str]) -> tuple[str, str, str] | str:
+    """(url, old, new) from the copy named by $SOURCE_ANCHORS_GPT_RESEARCHER_GIT, or why it is skipped."""
+    where = os.environ.get(GPT_ENV)
+    if not where:
+        return f"skipped: set {GPT_ENV} to a copy of the gpt-researcher repository (a git directory)"
+    path = Path(where)
+    try:
+        old, new = (git("rev-parse", f"{ref}^{{commit}}", cwd=path).strip() for ref in refs)
+    except subprocess.CalledProcessError as error:
+        return f"skipped: {path} lacks {refs}: {error.stderr.strip()}"
+    return path.as_uri(), old, new
+
+
+def targets(resolver: Any, limit: int | None) -> list[tuple[str, str | None]]:
+    """Public symbols of the old tree, and a statement sample, as (path, match) pairs, in a fixed order."""
+    from source_anchors.core.suggest import definitions
+
+    seen: dict[str, Any] = {}
+    for found in definitions(resolver):
+        if any(part.startswith("_") for part in found.path.split(".")) or found.path in seen:
+            continue
+        seen[found.path] = found
+    symbols: list[tuple[str, str | None]] = [(path, None) for path in sorted(seen)]
+    functions = [seen[p] for p in sorted(seen) if seen[p].kind == "function" and seen[p].end > seen[p].start + 2]
+    for found in functions[::STATEMENT_EVERY]:
+        lines = resolver.file_lines(found.file)
+        text = lines[(found.start + found.end) // 2 - 1].strip()
+        body = lines[found.start - 1:found.end]
+        if len(text) < 8 or text.startswith("#") or any(u in text for u in _UNSAFE) \
+                or sum(text in line for line in body) != 1:
+            continue
+        symbols.append((found.path, text))
+    if limit:
+        symbols = symbols[::max(1, len(symbols) // limit)][:limit]
+    return symbols
+
+
+def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
+    """Lock at the old commit, check at the new; the figures of one bump."""
+    from source_anchors.core.config import settings_from
+    from source_anchors.core.engine import Engine
+    from source_anchors.core.records import Status
+    from source_anchors.core.target import Target
+
+    got = releases(name, spec["dists"]) if "dists" in spec else history(spec["refs"])
+    if isinstance(got, str):
+        return {"bump": name, "note": got}
+    url, old, new = got
+    work = OUT / "work" / name
+    work.mkdir(parents=True, exist_ok=True)
+    lock = work / "source-anchors.lock"
+    lock.unlink(missing_ok=True)
+
+    def engine(commit: str) -> Engine:
+        settings = settings_from({"repos": {"up": {"url": url, "commit": commit, "packages": spec["packages"]}},
+                                  "cache_dir": str(OUT / "cache"), "lock_file": str(lock)}, confdir=work, environ={})
+        made = Engine(settings)
+        made.resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
+        return made
+
+    before = engine(old)
+    pairs = targets(before.resolver("up"), limit)
+    began = time.perf_counter()
+    locked = [before.check(Target("up", path, match)) for path, match in pairs]
+    lock_seconds = time.perf_counter() - began
+    before.relock(o for o in locked if o.status is not Status.error)
+    after = engine(new)
+    began = time.perf_counter()
+    outcomes = [after.check(Target("up", path, match)) for path, match in pairs]
+    check_seconds = time.perf_counter() - began
+    statuses = Counter(o.status.value for o in outcomes)
+    classes = Counter(str(getattr(o, "change", None)) for o in outcomes if o.status is Status.changed)
+    missing = [o for o in outcomes if o.status is Status.missing]
+    suggested = [o for o in missing if o.suggestion is not None]
+    rng = random.Random(f"{name}:{old}:{new}")
+    sample = sorted(rng.sample(missing, min(SAMPLE, len(missing))), key=lambda o: o.name)
+    (OUT / f"sample-{name}.json").write_text(json.dumps(
+        [{"target": o.name, "locked": o.locked.describe() if o.locked else None,
+          "suggestion": o.suggestion.to_json() if o.suggestion else None} for o in sample],
+        indent=1, ensure_ascii=False) + "\n", "utf-8")
+    result: dict[str, Any] = {
+        "bump": name, "old": old, "new": new, "anchors": len(pairs),
+        "statements": sum(1 for _, m in pairs if m is not None), "status": dict(sorted(statuses.items())),
+        "change_class": dict(sorted(classes.items())), "missing": len(missing), "suggested": len(suggested),
+        "reasons": dict(Counter(o.suggestion.reason.split(",")[0].split(" of ")[0] for o in suggested
+                                if o.suggestion)),
+        "ms_per_anchor_lock": round(1000 * lock_seconds / max(len(pairs), 1), 2),
+        "ms_per_anchor_check": round(1000 * check_seconds / max(len(pairs), 1), 2),
+        "sample": len(sample)}
+    result.update(judged(name, sample))
+    return result
+
+
+def judged(name: str, sample: list[Any]) -> dict[str, Any]:
+    """Precision and recall over the sample's hand-checked verdicts (``bench/drift_verdicts.json``).
+
+    A verdict maps a missing target to the target that is right for it, or to null when nothing in
+    the new tree is that code. Precision: right top suggestions / suggestions made on judged anchors;
+    recall: judged anchors with a right one / judged anchors that have a right answer.
+    """
+    try:
+        verdicts: dict[str, str | None] = json.loads(VERDICTS.read_text("utf-8")).get(name, {})
+    except FileNotFoundError:
+        verdicts = {}
+    rows = [(o, verdicts[o.name]) for o in sample if o.name in verdicts]
+    if not rows:
+        return {"judged": 0}
+    made = [(o, right) for o, right in rows if o.suggestion is not None]
+    correct = sum(1 for o, right in made if right is not None and o.suggestion.key == right)
+    answerable = sum(1 for _, right in rows if right is not None)
+    return {"judged": len(rows), "answerable": answerable, "suggestions_on_judged": len(made),
+            "right": correct, "precision": round(correct / len(made), 3) if made else None,
+            "recall": round(correct / answerable, 3) if answerable else None}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every bump, write results.json, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", action="append", choices=sorted(BUMPS), help="run only this bump")
+    parser.add_argument("--limit", type=int, default=None, help="at most N anchors per bump")
+    args = parser.parse_args(argv)
+    results = [run(name, BUMPS[name], args.limit) for name in (args.only or BUMPS)]
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
+    for r in results:
+        if "note" in r:
+            print(f"{r['bump']}: {r['note']}")
+            continue
+        print(f"{r['bump']}: {r['anchors']} anchors ({r['statements']} statements), status {r['status']}, "
+              f"change classes {r['change_class']}, {r['suggested']}/{r['missing']} missing with a suggestion "
+              f"{r['reasons']}, {r['ms_per_anchor_check']} ms per anchor checked")
+        if r.get("judged"):
+            print(f"    hand-checked {r['judged']}: precision {r['precision']}, recall {r['recall']} "
+                  f"({r['right']} right of {r['suggestions_on_judged']} made, {r['answerable']} answerable)")
+    print(f"results: {(OUT / 'results.json').relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
