@@ -83,13 +83,13 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: Pro
     warnings = result.warnings()
     assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
                            f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]")
-    assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
+    assert warnings[1] == (f"index.md:5: WARNING: changed (code): up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
                            f"pkg/mod.py:L{f1}–L{f2}")
     # The previously pinned tree is in the cache, so the message carries a short diff.
     assert "-    elif y == 1:" in result.stderr and "+    elif y == 2:" in result.stderr
     # beta (the card) changed too: it holds the elif; delta only moved.
     moved_or_changed = {w.split("WARNING: ")[1].split(":")[0] for w in warnings}
-    assert moved_or_changed == {"moved", "changed"}
+    assert moved_or_changed == {"moved", "changed (code)"}
     assert sum("up:pkg.mod.alpha " in w for w in warnings) == 1
     assert run_cli(book.cli("update")) == 0
     lock = json.loads(book.lock.read_text("utf-8"))

@@ -7,7 +7,9 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .caches import ResolutionCache
@@ -16,17 +18,38 @@ from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status
-from .sources import Tree, TreeCache, content_key
+from .sources import Tree, TreeCache
 from .subtypes import Subtype
 from .target import Target, parse_target
 from .textlines import decode_source, split_lines
 
 if TYPE_CHECKING:
+    from .changes import ChangeClass
     from .resolve import Resolver
 
 _DIFF_LINES = 12
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A ``changed`` anchor's locked lines against its current ones: the class of change and the diff."""
+
+    kind: ChangeClass
+    #: The unified diff's hunks (headers dropped), empty when the old lines could not be read.
+    diff: tuple[str, ...]
+    #: Why the old lines were not compared, or "".
+    note: str = ""
+
+    def short(self) -> str:
+        """What a message shows: the note, or the diff's first lines."""
+        if self.note:
+            return self.note
+        diff = list(self.diff)
+        if len(diff) > _DIFF_LINES:
+            diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
+        return "\n".join(diff)
 
 
 class Engine:
@@ -110,17 +133,19 @@ class Engine:
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
-        message, subtype = self._verdict(status, target, location, locked)
+        change = self._compare(target, location, locked) if status is Status.changed and locked else None
+        message, subtype = self._verdict(status, target, location, locked, change)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
                        location=location, locked=locked, group=group,
                        permalink=pin.permalink(location.path, None if whole else location.start,
                                                None if whole else location.end),
-                       fresh=self.stats["cached"] == cached_before)
+                       fresh=self.stats["cached"] == cached_before,
+                       change_class=change.kind if change else None, diff="\n".join(change.diff) if change else "")
 
-    def _verdict(self, status: Status, target: Target, location: Location,
-                 locked: LockRecord | None) -> tuple[str, Subtype | None]:
+    def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
+                 change: Comparison | None) -> tuple[str, Subtype | None]:
         """The message and warning subtype of a resolved target."""
         why = location.explain()  # which binding rule applied, the other bindings' lines
         if status is Status.ok:
@@ -130,9 +155,10 @@ class Engine:
             return (f"new: {target} at {location.describe()}{why} is not in {self.settings.lock_path.name} and "
                     f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
-        text = f"{status}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
-        diff = self._diff(target, location, locked) if status is Status.changed else ""
-        return text + ("\n" + diff if diff else ""), None if status is Status.new else Subtype(status.value)
+        head = f"{status} ({change.kind})" if change else f"{status}"
+        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+        detail = change.short() if change else ""
+        return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
@@ -150,24 +176,36 @@ class Engine:
         finally:
             self.stats["ast_parses"] = self.pinned.ast_parses()
 
-    def _diff(self, target: Target, location: Location, record: LockRecord | None) -> str:
-        """A short diff from the previously locked lines, when that tree is cached."""
-        assert record is not None
-        pin = self.pins[target.repo]
-        old_tree = self.cache.cached(pin.url, record.commit, content=content_key(pin))
-        if old_tree is None or not old_tree.has(record.path):
-            return ""
-        try:
-            old = split_lines(decode_source(old_tree.read_bytes(record.path)))[record.start - 1:record.end]
-            new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
-        except (SourceAnchorsError, UnicodeDecodeError):
-            return ""
-        import difflib  # changed anchors only
+    def _compare(self, target: Target, location: Location, record: LockRecord) -> Comparison:
+        """What changed from the locked lines to *location*'s (``changed`` anchors only: they are rare)."""
+        from .changes import ChangeClass, classify  # changed anchors only
 
-        diff = [line for line in difflib.unified_diff(old, new, lineterm="", n=0)][2:]
-        if len(diff) > _DIFF_LINES:
-            diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
-        return "\n".join(diff)
+        pin = self.pins[target.repo]
+        try:
+            new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
+        except (SourceAnchorsError, UnicodeDecodeError) as error:
+            return Comparison(ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code")
+        old = self._locked_lines(pin, record)
+        if isinstance(old, str):
+            return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")
+        import difflib
+
+        diff = tuple(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
+        return Comparison(classify(old, new, python=location.path.endswith((".py", ".pyi"))), diff)
+
+    def _locked_lines(self, pin: RepoPin, record: LockRecord) -> list[str] | str:
+        """The lines *record* locked, read from its commit's tree; or why they cannot be had."""
+        try:
+            tree = self.pinned.locked_tree(pin.name, record.commit)
+            if not tree.has(record.path):
+                return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
+            lines = split_lines(decode_source(tree.read_bytes(record.path, verify=False)))
+        except (SourceAnchorsError, UnicodeDecodeError) as error:
+            return str(error)
+        old = lines[record.start - 1:record.end]
+        if hashlib.sha256("\n".join(old).encode("utf-8")).hexdigest() != record.sha256:
+            return f"{record.describe()} at {pin.name}@{record.commit[:7]} does not match the lock's sha256"
+        return old
 
     # -- what a build writes -------------------------------------------------
 
