@@ -258,8 +258,14 @@ def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[st
     md = capsys.readouterr().out
     assert f"## Source anchors at up → {sha2[:7]}" in md
     assert "- [ ] **moved** line 3 «alpha»" in md
-    assert "- [ ] **changed** line 5 «elif»" in md
+    # Changed targets come first, by class of change, each with its whole diff.
+    assert md.index("### changed (code): 2 targets, 2 anchors") < md.index("### index")
+    e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
+    f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
+    assert (f"- [ ] **changed (code)** `up:pkg.mod.beta::elif y ==`: pkg/mod.py:L{e1}–L{e2} → "
+            f"pkg/mod.py:L{f1}–L{f2} (index line 5 «elif»)\n  ```diff\n") in md
     assert "+    elif y == 2:" in md
+    assert "**changed** line" not in md  # not listed again under its page
     assert "- [ ] **moved** line 5 «delta»" in md  # pushed down with the rest of the file
     assert book.lock.read_text("utf-8") == before
     assert (book.root / "conf.py").read_text("utf-8") == conf_before

@@ -8,7 +8,7 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -226,11 +226,16 @@ class Engine:
         self.lock = lock
         return len(additions)
 
-    def relock(self, outcomes: Iterable[Outcome]) -> list[tuple[str, tuple[str, str]]]:
-        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes."""
+    def relock(self, outcomes: Iterable[Outcome], *,
+               accept: Set[ChangeClass] | None = None) -> list[tuple[str, tuple[str, str]]]:
+        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
+
+        With *accept*, only the ``changed`` anchors of those classes are relocked (see :func:`relockable`);
+        the others keep their record, as anchors that cannot be checked do.
+        """
         outcomes = list(outcomes)
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
-                 if o.target and o.commit and o.location and o.status not in (Status.missing, Status.error)}
+                 if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
         self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
         write_lock(self.lock)
@@ -249,6 +254,17 @@ class Engine:
                     and outcome.commit == pin.commit:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
+
+
+def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:
+    """Whether ``update`` (with ``--accept`` *accept*, when given) writes *outcome*'s current place to the lock.
+
+    Every resolved anchor, except ``changed`` ones of a class not in *accept*: ``ok`` and ``moved`` anchors
+    hold the locked lines byte for byte, and ``new`` ones have no record to keep.
+    """
+    if outcome.status in (Status.missing, Status.error):
+        return False
+    return accept is None or outcome.status is not Status.changed or outcome.change_class in accept
 
 
 def _status(record: LockRecord | None, location: Location) -> Status:

@@ -20,15 +20,16 @@ import os
 import re
 import sys
 import tempfile
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from pathlib import Path
 
+from ..core.changes import ChangeClass, parse_classes, valid_classes
 from ..core.config import PREFIX, SHA_RE
-from ..core.engine import Engine
+from ..core.engine import Engine, relockable
 from ..core.errors import LockError
 from ..core.records import AnchorRecord, Status
 from . import cachecmd
+from .cliout import lines, markdown, summary
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -46,6 +47,10 @@ def get_parser() -> argparse.ArgumentParser:
                        help="preview the anchors at another commit of NAME (conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
+    update.add_argument("--accept", default=None, metavar="CLASSES",
+                        help="relock only the changed anchors of these classes of change (comma-separated: "
+                             f"{valid_classes().replace(', ', ',')}); moved and new anchors are relocked too, "
+                             "other changed and missing ones keep their record")
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
@@ -90,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
+    accept: Set[ChangeClass] | None = None
+    if getattr(args, "accept", None) is not None:
+        try:
+            accept = parse_classes(args.accept)
+        except ValueError as error:
+            print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
+            return 2
     pins: dict[str, str] = {}
     for item in getattr(args, "pin", []):
         name, _, sha = item.partition("=")
@@ -103,15 +115,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.command == "update":
-        return _update(records, engine, as_json=args.json)
+        return _update(records, engine, as_json=args.json, accept=accept)
     if args.json:
         print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
         print(markdown(records, pins))
     else:
-        for line in _lines(records):
+        for line in lines(records):
             print(line)
-        print(_summary(records))
+        print(summary(records))
     return 1 if any(record.status.failed for record in records) else 0
 
 
@@ -151,80 +163,32 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str]) -> tuple[lis
     return sorted(records, key=lambda r: r.order), engine
 
 
-def _lines(records: list[AnchorRecord]) -> list[str]:
-    """One line per distinct target: status, target, where it is (``old → new`` when that changed), citations."""
-    by_target: dict[str, list[AnchorRecord]] = {}
-    for record in records:
-        by_target.setdefault(record.outcome.name, []).append(record)
-    lines = []
-    for name, cites in by_target.items():
-        out = cites[0].outcome
-        settled = out.status is Status.ok and out.location is not None
-        where = out.location.describe() if settled and out.location else out.change()
-        places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
-        text = f"{out.status:<8} {name}  {where}  [{f'{len(cites)}× ' if len(cites) > 1 else ''}{places}]"
-        if out.status in (Status.changed, Status.missing, Status.error) and out.message:
-            detail = out.message.split("\n", 1)
-            if out.status is not Status.changed:
-                text += f"\n         {detail[0]}"
-            if len(detail) > 1:
-                text += "\n" + "\n".join("         " + line for line in detail[1].splitlines())
-        lines.append(text)
-    return lines
-
-
-def _summary(records: list[AnchorRecord]) -> str:
-    counts: dict[str, int] = defaultdict(int)
-    for record in records:
-        counts[record.status.value] += 1
-    targets = len({record.outcome.name for record in records})
-    return (f"{len(records)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-            + f" ({targets} distinct target{'s' if targets != 1 else ''})")
-
-
-def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
-    """A review checklist, grouped by page, for a pull request."""
-    title = ", ".join(f"{name} → {sha[:7]}" for name, sha in pins.items()) or "current pins"
-    out = [f"## Source anchors at {title}", "", _summary(records), ""]
-    by_doc: dict[str, list[AnchorRecord]] = defaultdict(list)
-    for record in records:
-        by_doc[record.doc].append(record)
-    for doc in sorted(by_doc):
-        out.append(f"### {doc}")
-        for record in by_doc[doc]:
-            outcome = record.outcome
-            box = "x" if outcome.status is Status.ok else " "
-            out.append(f"- [{box}] **{outcome.status}** line {record.line} «{record.label}» `{outcome.name}`: "
-                       f"{outcome.change()}")
-            if outcome.status is Status.changed and "\n" in outcome.message:
-                out.append("  ```diff")
-                out.extend("  " + line for line in outcome.message.split("\n", 1)[1].splitlines())
-                out.append("  ```")
-            elif outcome.status in (Status.missing, Status.error):
-                out.append(f"  - {outcome.message}")
-        out.append("")
-    return "\n".join(out)
-
-
-def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool) -> int:
+def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool, accept: Set[ChangeClass] | None) -> int:
     try:
-        changes = engine.relock(record.outcome for record in records)
+        changes = engine.relock((record.outcome for record in records), accept=accept)
     except LockError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     missing = [r for r in records if r.status in (Status.missing, Status.error)]
     kept = {r.outcome.name for r in missing if r.outcome.locked is not None}
     unlocked = {r.outcome.name for r in missing} - kept
+    # With --accept: the changed targets of other classes, which keep their record.
+    refused = sorted({r.outcome.name for r in records
+                      if r.status is Status.changed and not relockable(r.outcome, accept)})
+    accepted = ", ".join(kind for kind in ChangeClass if kind in (accept or ()))
     if as_json:
         print(json.dumps({"changes": [{"change": c, "target": f"{k[0]}:{k[1]}"} for c, k in changes],
-                          "anchors": [r.to_check_json() for r in records]}, indent=2, ensure_ascii=False))
+                          "kept": refused, "anchors": [r.to_check_json() for r in records]},
+                         indent=2, ensure_ascii=False))
     else:
-        for line in _lines(records):
+        for line in lines(records):
             print(line)
         for change, (repo, key) in changes:
             print(f"{change:<8} {repo}:{key}")
         total = sum(len(recs) for recs in engine.lock.records.values())
         print(f"{engine.settings.lock_path.name}: {len(changes)} change(s), {total} record(s); "
               f"{len(unlocked)} target(s) not locked" + (f", {len(kept)} that could not be checked keep their "
-                                                         "record" if kept else ""))
+                                                         "record" if kept else "")
+              + (f"; {len(refused)} changed target(s) of other classes than {accepted} keep their record"
+                 if refused else ""))
     return 1 if missing else 0
