@@ -7,13 +7,12 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Set
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .caches import ResolutionCache
 from .config import RepoPin, Settings
+from .drift import Comparison, compare
 from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
@@ -21,35 +20,13 @@ from .records import Location, LockRecord, Outcome, Status
 from .sources import Tree, TreeCache
 from .subtypes import Subtype
 from .target import Target, parse_target
-from .textlines import decode_source, split_lines
 
 if TYPE_CHECKING:
     from .changes import ChangeClass
     from .resolve import Resolver
 
-_DIFF_LINES = 12
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """A ``changed`` anchor's locked lines against its current ones: the class of change and the diff."""
-
-    kind: ChangeClass
-    #: The unified diff's hunks (headers dropped), empty when the old lines could not be read.
-    diff: tuple[str, ...]
-    #: Why the old lines were not compared, or "".
-    note: str = ""
-
-    def short(self) -> str:
-        """What a message shows: the note, or the diff's first lines."""
-        if self.note:
-            return self.note
-        diff = list(self.diff)
-        if len(diff) > _DIFF_LINES:
-            diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
-        return "\n".join(diff)
 
 
 class Engine:
@@ -133,7 +110,7 @@ class Engine:
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
-        change = self._compare(target, location, locked) if status is Status.changed and locked else None
+        change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None
         message, subtype = self._verdict(status, target, location, locked, change)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
@@ -175,37 +152,6 @@ class Engine:
             return resolver.resolve(target.path, target.match)
         finally:
             self.stats["ast_parses"] = self.pinned.ast_parses()
-
-    def _compare(self, target: Target, location: Location, record: LockRecord) -> Comparison:
-        """What changed from the locked lines to *location*'s (``changed`` anchors only: they are rare)."""
-        from .changes import ChangeClass, classify  # changed anchors only
-
-        pin = self.pins[target.repo]
-        try:
-            new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
-        except (SourceAnchorsError, UnicodeDecodeError) as error:
-            return Comparison(ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code")
-        old = self._locked_lines(pin, record)
-        if isinstance(old, str):
-            return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")
-        import difflib
-
-        diff = tuple(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
-        return Comparison(classify(old, new, python=location.path.endswith((".py", ".pyi"))), diff)
-
-    def _locked_lines(self, pin: RepoPin, record: LockRecord) -> list[str] | str:
-        """The lines *record* locked, read from its commit's tree; or why they cannot be had."""
-        try:
-            tree = self.pinned.locked_tree(pin.name, record.commit)
-            if not tree.has(record.path):
-                return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
-            lines = split_lines(decode_source(tree.read_bytes(record.path, verify=False)))
-        except (SourceAnchorsError, UnicodeDecodeError) as error:
-            return str(error)
-        old = lines[record.start - 1:record.end]
-        if hashlib.sha256("\n".join(old).encode("utf-8")).hexdigest() != record.sha256:
-            return f"{record.describe()} at {pin.name}@{record.commit[:7]} does not match the lock's sha256"
-        return old
 
     # -- what a build writes -------------------------------------------------
 
