@@ -163,9 +163,10 @@ def test_update_accept_annotations_relocks_only_those(locked_at_a: tuple[Upstrea
     assert sorted(after) == sorted([*before, "pkg.mod.cod::return"])
     for name in ("fmt", "com", "cod"):  # changed, of other classes: the record of commit A, untouched
         assert after[f"pkg.mod.{name}"] == before[f"pkg.mod.{name}"]
-    assert after["pkg.mod.ann"]["commit"] == sha_b and after["pkg.mod.ann"]["sha256"] != before["pkg.mod.ann"]["sha256"]
+    ann, stay = after["pkg.mod.ann"], after["pkg.mod.stay"]
+    assert ann["commit"] == sha_b and ann["sha256"] != before["pkg.mod.ann"]["sha256"]
     # Moved (byte-identical lines) and new anchors are relocked too.
-    assert (after["pkg.mod.stay"]["commit"], after["pkg.mod.stay"]["sha256"]) == (sha_b, before["pkg.mod.stay"]["sha256"])
+    assert (stay["commit"], stay["sha256"]) == (sha_b, before["pkg.mod.stay"]["sha256"])
     assert after["pkg.mod.stay"]["start"] == before["pkg.mod.stay"]["start"] + 2
     assert after["pkg.mod.cod::return"]["commit"] == sha_b
     assert {before[name]["commit"] for name in before} == {sha_a}
