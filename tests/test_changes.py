@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from source_anchors.core.changes import ChangeClass, classify, parse_classes, valid_classes
 
 METHOD = '''
@@ -165,3 +167,30 @@ def test_parse_classes() -> None:
         parse_classes("a,b")
     with pytest.raises(ValueError, match="no change class"):
         parse_classes(",")
+
+
+def test_clause_keywords_are_found_without_a_space() -> None:
+    assert classify("elif(x):\n    a()", "elif(x):\n    a( )") == "formatting"
+    assert classify("except(KeyError):\n    a()", "except(KeyError):  # no key\n    a()") == "comments"
+
+
+def test_no_warning_for_an_invalid_escape(recwarn: pytest.WarningsRecorder) -> None:
+    assert classify('x = "\\d"', 'x = "\\d"  # digit') == "comments"
+    assert not recwarn.list
+
+
+@pytest.mark.parametrize("terms", [500, 2000, 20000])  # a tree too deep to walk; then too deep to parse
+def test_deep_trees_are_compared_by_tokens(terms: int) -> None:
+    deep = "x = " + " + ".join(["1"] * terms)
+    assert classify(deep, deep.replace("1", "2", 1)) == "code"
+    assert classify(deep, deep + "  # deep") == "comments"
+    assert classify(deep, deep.replace(" + ", "+")) == "formatting"
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(st.text(alphabet="ab ():#\"'\n\t=elifdeftry", max_size=60), st.text(alphabet="ab ():#\"'\n=", max_size=60))
+def test_classify_never_raises_and_equal_text_is_formatting(old: str, new: str) -> None:
+    assert classify(old, new) in set(ChangeClass)
+    assert classify(old, new, python=False) in {"formatting", "code"}
+    if classify(old, old) is not ChangeClass.code:  # an excerpt that tokenizes
+        assert classify(old, old) == "formatting"

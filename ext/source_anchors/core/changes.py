@@ -25,8 +25,10 @@ from __future__ import annotations
 import ast
 import inspect
 import io
+import re
 import textwrap
 import tokenize
+import warnings
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -70,7 +72,10 @@ def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True)
     if before is None or after is None:
         return ChangeClass.code  # it does not tokenize
     if before.tree is not None and after.tree is not None:
-        return _by_tree(before, after)
+        try:
+            return _by_tree(before, after)
+        except RecursionError:
+            return _by_tokens(before, after)  # a tree too deep to copy and walk: its tokens still compare
     if before.tree is not None or after.tree is not None:
         return ChangeClass.code  # one side parses, the other no longer (or not yet) does
     return _by_tokens(before, after)
@@ -101,6 +106,7 @@ _LAYOUT = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, toke
 #: What a clause that cannot start a module is parsed after, by its first word.
 _OPENERS = {"elif": "if 0:\n    pass\n", "else": "if 0:\n    pass\n", "except": "try:\n    pass\n",
             "finally": "try:\n    pass\n"}
+_FIRST_WORD = re.compile(r"\s*(\w*)")
 _BODIES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -117,7 +123,7 @@ class _Excerpt:
     def read(cls, text: str) -> _Excerpt | None:
         """The excerpt of *text*; None when it does not tokenize."""
         source = textwrap.dedent(text).strip("\n") + "\n"
-        first = source.split(None, 1)[0].rstrip(":") if source.strip() else ""
+        first = _FIRST_WORD.match(source)[1]  # type: ignore[index]  # the pattern matches any text
         if first in _OPENERS:
             source = _OPENERS[first] + source
         elif first == "case":
@@ -127,7 +133,9 @@ class _Excerpt:
         except (tokenize.TokenError, SyntaxError):
             return None
         try:
-            tree: ast.Module | None = ast.parse(source)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an invalid escape in upstream code is not the book's to hear of
+                tree: ast.Module | None = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = None
         return cls(toks, tree, _docstrings_of(tree) if tree is not None else _docstrings_by_tokens(toks))
