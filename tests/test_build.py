@@ -83,13 +83,13 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: Pro
     warnings = result.warnings()
     assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
                            f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]")
-    assert warnings[1] == (f"index.md:5: WARNING: changed: up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
+    assert warnings[1] == (f"index.md:5: WARNING: changed (code): up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
                            f"pkg/mod.py:L{f1}–L{f2}")
     # The previously pinned tree is in the cache, so the message carries a short diff.
     assert "-    elif y == 1:" in result.stderr and "+    elif y == 2:" in result.stderr
     # beta (the card) changed too: it holds the elif; delta only moved.
     moved_or_changed = {w.split("WARNING: ")[1].split(":")[0] for w in warnings}
-    assert moved_or_changed == {"moved", "changed"}
+    assert moved_or_changed == {"moved", "changed (code)"}
     assert sum("up:pkg.mod.alpha " in w for w in warnings) == 1
     assert run_cli(book.cli("update")) == 0
     lock = json.loads(book.lock.read_text("utf-8"))
@@ -258,8 +258,14 @@ def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[st
     md = capsys.readouterr().out
     assert f"## Source anchors at up → {sha2[:7]}" in md
     assert "- [ ] **moved** line 3 «alpha»" in md
-    assert "- [ ] **changed** line 5 «elif»" in md
+    # Changed targets come first, by class of change, each with its whole diff.
+    assert md.index("### changed (code): 2 targets, 2 anchors") < md.index("### index")
+    e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
+    f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
+    assert (f"- [ ] **changed (code)** `up:pkg.mod.beta::elif y ==`: pkg/mod.py:L{e1}–L{e2} → "
+            f"pkg/mod.py:L{f1}–L{f2} (index line 5 «elif»)\n  ```diff\n") in md
     assert "+    elif y == 2:" in md
+    assert "**changed** line" not in md  # not listed again under its page
     assert "- [ ] **moved** line 5 «delta»" in md  # pushed down with the rest of the file
     assert book.lock.read_text("utf-8") == before
     assert (book.root / "conf.py").read_text("utf-8") == conf_before

@@ -18,7 +18,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_extension(app)
     return {
         "version": __version__,
-        "env_version": 3,  # anchor records carry suggestions
+        "env_version": 4,  # anchor records are tuples (AnchorRecord.to_env): change class, diff, suggestion
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -7,24 +7,24 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from .caches import ResolutionCache
 from .config import RepoPin, Settings
+from .drift import Comparison, compare
 from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status, Suggestion
-from .sources import Tree, TreeCache, content_key
+from .sources import Tree, TreeCache
 from .subtypes import Subtype
 from .target import Target, parse_target
-from .textlines import decode_source, split_lines
 
 if TYPE_CHECKING:
+    from .changes import ChangeClass
     from .resolve import Resolver
 
-_DIFF_LINES = 12
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
 
@@ -113,14 +113,16 @@ class Engine:
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
-        message, subtype = self._verdict(status, target, location, locked)
+        change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None
+        message, subtype = self._verdict(status, target, location, locked, change)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
                        location=location, locked=locked, group=group,
                        permalink=pin.permalink(location.path, None if whole else location.start,
                                                None if whole else location.end),
-                       fresh=self.stats["cached"] == cached_before)
+                       fresh=self.stats["cached"] == cached_before,
+                       change_class=change.kind if change else None, diff="\n".join(change.diff) if change else "")
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`.suggest`).
@@ -132,8 +134,8 @@ class Engine:
         except SourceAnchorsError:
             return None
 
-    def _verdict(self, status: Status, target: Target, location: Location,
-                 locked: LockRecord | None) -> tuple[str, Subtype | None]:
+    def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
+                 change: Comparison | None) -> tuple[str, Subtype | None]:
         """The message and warning subtype of a resolved target."""
         why = location.explain()  # which binding rule applied, the other bindings' lines
         if status is Status.ok:
@@ -143,9 +145,10 @@ class Engine:
             return (f"new: {target} at {location.describe()}{why} is not in {self.settings.lock_path.name} and "
                     f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
-        text = f"{status}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
-        diff = self._diff(target, location, locked) if status is Status.changed else ""
-        return text + ("\n" + diff if diff else ""), None if status is Status.new else Subtype(status.value)
+        head = f"{status} ({change.kind})" if change else f"{status}"
+        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+        detail = change.short() if change else ""
+        return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
@@ -162,25 +165,6 @@ class Engine:
             return resolver.resolve(target.path, target.match)
         finally:
             self.stats["ast_parses"] = self.pinned.ast_parses()
-
-    def _diff(self, target: Target, location: Location, record: LockRecord | None) -> str:
-        """A short diff from the previously locked lines, when that tree is cached."""
-        assert record is not None
-        pin = self.pins[target.repo]
-        old_tree = self.cache.cached(pin.url, record.commit, content=content_key(pin))
-        if old_tree is None or not old_tree.has(record.path):
-            return ""
-        try:
-            old = split_lines(decode_source(old_tree.read_bytes(record.path)))[record.start - 1:record.end]
-            new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
-        except (SourceAnchorsError, UnicodeDecodeError):
-            return ""
-        import difflib  # changed anchors only
-
-        diff = [line for line in difflib.unified_diff(old, new, lineterm="", n=0)][2:]
-        if len(diff) > _DIFF_LINES:
-            diff = [*diff[:_DIFF_LINES], f"… {len(diff) - _DIFF_LINES} more diff lines"]
-        return "\n".join(diff)
 
     # -- what a build writes -------------------------------------------------
 
@@ -201,11 +185,16 @@ class Engine:
         self.lock = lock
         return len(additions)
 
-    def relock(self, outcomes: Iterable[Outcome]) -> list[tuple[str, tuple[str, str]]]:
-        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes."""
+    def relock(self, outcomes: Iterable[Outcome], *,
+               accept: Set[ChangeClass] | None = None) -> list[tuple[str, tuple[str, str]]]:
+        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
+
+        With *accept*, only the ``changed`` anchors of those classes are relocked (see :func:`relockable`);
+        the others keep their record, as anchors that cannot be checked do.
+        """
         outcomes = list(outcomes)
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
-                 if o.target and o.commit and o.location and o.status not in (Status.missing, Status.error)}
+                 if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
         self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
         write_lock(self.lock)
@@ -224,6 +213,17 @@ class Engine:
                     and outcome.commit == pin.commit:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
+
+
+def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:
+    """Whether ``update`` (with ``--accept`` *accept*, when given) writes *outcome*'s current place to the lock.
+
+    Every resolved anchor, except ``changed`` ones of a class not in *accept*: ``ok`` and ``moved`` anchors
+    hold the locked lines byte for byte, and ``new`` ones have no record to keep.
+    """
+    if outcome.status in (Status.missing, Status.error):
+        return False
+    return accept is None or outcome.status is not Status.changed or outcome.change_class in accept
 
 
 def _status(record: LockRecord | None, location: Location) -> Status:

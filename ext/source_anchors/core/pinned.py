@@ -33,6 +33,7 @@ class PinnedTrees:
         self._others: dict[tuple[str, str], Resolver | SourceError] = {}
         self._suggesters: dict[tuple[str, str], Suggester] = {}
         self._listings: dict[str, dict[str, str]] = {}
+        self._locked: dict[tuple[str, str], Tree | SourceError] = {}
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:
@@ -60,6 +61,35 @@ class PinnedTrees:
         if isinstance(found, SourceError):
             raise found
         return found
+
+    def locked_tree(self, repo: str, commit: str) -> Tree:
+        """The tree of *repo* at a lock record's *commit* (to compare a ``changed`` anchor's old lines).
+
+        Any tree exported for that commit, whatever its packages or distribution, else one exported by
+        git when the pin lists the ``git`` source (a distribution is of the pinned version only). It is
+        not vouched for: the caller checks the lines it reads against the lock's sha256. Obtained once;
+        a failure (:class:`SourceError`) is remembered too.
+        """
+        pin = self.pins[repo]
+        if commit == pin.commit:
+            return self.tree(repo)
+        if (repo, commit) not in self._locked:
+            self._locked[repo, commit] = self._locked_export(pin, commit)
+        tree = self._locked[repo, commit]
+        if isinstance(tree, SourceError):
+            raise tree
+        return tree
+
+    def _locked_export(self, pin: RepoPin, commit: str) -> Tree | SourceError:
+        found = self.cache.cached(pin.url, commit)
+        if found is not None:
+            return found
+        if "git" not in pin.sources:
+            return SourceError(f"{pin.name}@{commit[:7]} is not in the cache, and the pin's sources have no 'git'")
+        try:
+            return self.cache.get(dataclasses.replace(pin.with_commit(commit), sources=("git",)))
+        except SourceError as error:
+            return error
 
     def listing(self, repo: str) -> dict[str, str]:
         """Every file of the pinned commit with its blob id, as far as it is known."""

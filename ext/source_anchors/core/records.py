@@ -15,6 +15,7 @@ from enum import StrEnum
 from operator import itemgetter
 from typing import Any
 
+from .changes import ChangeClass
 from .subtypes import Subtype
 from .target import Target
 
@@ -236,6 +237,10 @@ class Outcome:
     group: str | None = None
     #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
     suggestion: Suggestion | None = None
+    #: For ``changed``: what kind of change the lines went through (see :mod:`.changes`).
+    change_class: ChangeClass | None = None
+    #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or "".
+    diff: str = ""
 
     @property
     def name(self) -> str:
@@ -293,6 +298,7 @@ class AnchorRecord:
                  loc.caveat) if loc else None,
                 (old.commit, old.path, old.start, old.end, old.sha256, old.blob, old.uses) if old else None,
                 out.permalink, out.resolve_error, out.fresh, out.group,
+                out.change_class.value if out.change_class else None, out.diff,
                 (out.suggestion.key, out.suggestion.similarity, out.suggestion.reason, out.suggestion.where)
                 if out.suggestion else None)
 
@@ -300,11 +306,12 @@ class AnchorRecord:
     def from_env(cls, form: EnvForm) -> AnchorRecord:
         """Read :meth:`to_env`'s form."""
         (doc, line, id_, label, text, status, message, subtype, tgt, commit, loc, old, permalink, resolve_error,
-         fresh, group, suggestion) = form
+         fresh, group, change, diff, suggestion) = form
         outcome = Outcome(text, _STATUS[status], message=message, subtype=_SUBTYPE[subtype] if subtype else None,
                           target=Target(*tgt) if tgt else None, commit=commit,
                           location=Location(*loc) if loc else None, locked=LockRecord(*old) if old else None,
                           permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group,
+                          change_class=_CHANGE[change] if change else None, diff=diff,
                           suggestion=Suggestion(*suggestion) if suggestion else None)
         return cls(doc=doc, line=line, id=id_, label=label, outcome=outcome)
 
@@ -329,7 +336,7 @@ class AnchorRecord:
                 "target": f"{tgt[0]}:{tgt[1]}" + (f"::{tgt[2]}" if tgt[2] is not None else "") if tgt else form[4],
                 "repo": tgt[0] if tgt else None, "commit": form[9], "path": loc[0] if loc else None,
                 "start": loc[1] if loc else None, "end": loc[2] if loc else None, "permalink": form[12],
-                "status": form[5]}
+                "status": form[5], "change": form[16]}
 
     @staticmethod
     def env_order(form: EnvForm) -> tuple[str, int, int]:
@@ -347,7 +354,8 @@ class AnchorRecord:
         return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
                 "target": out.name, "old": out.locked.describe() if out.locked else None,
                 "new": out.location.describe() if out.location else None, "permalink": out.permalink,
-                "message": out.message, "suggestion": out.suggestion.to_json() if out.suggestion else None}
+                "change": out.change_class.value if out.change_class else None, "message": out.message,
+                "suggestion": out.suggestion.to_json() if out.suggestion else None}
 
     def to_json(self) -> dict[str, Any]:
         """The report's form (``source-anchors.json``): one object per occurrence."""
@@ -355,8 +363,10 @@ class AnchorRecord:
         return {"doc": self.doc, "line": self.line, "label": self.label, "target": out.name,
                 "repo": out.target.repo if out.target else None, "commit": out.commit,
                 "path": loc.path if loc else None, "start": loc.start if loc else None,
-                "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value}
+                "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value,
+                "change": out.change_class.value if out.change_class else None}
 
 
 _STATUS = {status.value: status for status in Status}
 _SUBTYPE = {subtype.value: subtype for subtype in Subtype}
+_CHANGE = {change.value: change for change in ChangeClass}

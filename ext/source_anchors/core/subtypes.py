@@ -21,8 +21,10 @@ class Subtype(StrEnum):
     records. Check that the prose still fits, then run ``source-anchors update``."""
 
     changed = "changed"
-    """The anchored lines differ from what the lock records. The message shows a short diff when
-    the previously pinned tree is cached. Re-read the code, fix the prose, then ``source-anchors update``."""
+    """The anchored lines differ from what the lock records. The message names the class of change
+    (``formatting``, ``comments``, ``annotations`` or ``code``) and shows the first lines of the diff
+    from the locked lines. Re-read the code, fix the prose, then ``source-anchors update``
+    (``--accept formatting,comments`` relocks only the anchors of those classes)."""
 
     missing = "missing"
     """The symbol no longer exists, or the match text occurs on no line or on several lines of the

@@ -20,18 +20,18 @@ import os
 import re
 import sys
 import tempfile
-from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from pathlib import Path
 
+from ..core.changes import ChangeClass, parse_classes, valid_classes
 from ..core.config import PREFIX, SHA_RE
-from ..core.engine import UPDATE_COMMAND, Engine
+from ..core.engine import Engine, relockable
 from ..core.errors import LockError
-from ..core.lock import atomic_write
 from ..core.records import AnchorRecord, Status
-from ..core.rewrite import rewrite
 from ..core.suggest import THRESHOLD
 from . import cachecmd
+from .cliout import lines, markdown, summary
+from .fixcmd import fix
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -49,6 +49,10 @@ def get_parser() -> argparse.ArgumentParser:
                        help="preview the anchors at another commit of NAME (conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
+    update.add_argument("--accept", default=None, metavar="CLASSES",
+                        help="relock only the changed anchors of these classes of change (comma-separated: "
+                             f"{valid_classes().replace(', ', ',')}); moved and new anchors are relocked too, "
+                             "other changed and missing ones keep their record")
     fix = sub.add_parser("fix", help="rewrite missing targets in the pages to their suggestions (a diff; "
                                      "--write applies it)")
     fix.add_argument("--write", action="store_true", help="apply the rewrite to the page files")
@@ -98,6 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
+    accept: Set[ChangeClass] | None = None
+    if getattr(args, "accept", None) is not None:
+        try:
+            accept = parse_classes(args.accept)
+        except ValueError as error:
+            print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
+            return 2
     pins: dict[str, str] = {}
     for item in getattr(args, "pin", []):
         name, _, sha = item.partition("=")
@@ -112,17 +123,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.command == "update":
-        return _update(records, engine, as_json=args.json)
+        return _update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":
-        return _fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
+        return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
     if args.json:
         print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
         print(markdown(records, pins))
     else:
-        for line in _lines(records):
+        for line in lines(records):
             print(line)
-        print(_summary(records))
+        print(summary(records))
     return 1 if any(record.status.failed for record in records) else 0
 
 
@@ -168,82 +179,34 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
     return sorted(records, key=lambda r: r.order), engine
 
 
-def _lines(records: list[AnchorRecord]) -> list[str]:
-    """One line per distinct target: status, target, where it is (``old → new`` when that changed), citations."""
-    by_target: dict[str, list[AnchorRecord]] = {}
-    for record in records:
-        by_target.setdefault(record.outcome.name, []).append(record)
-    lines = []
-    for name, cites in by_target.items():
-        out = cites[0].outcome
-        settled = out.status is Status.ok and out.location is not None
-        where = out.location.describe() if settled and out.location else out.change()
-        places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
-        text = f"{out.status:<8} {name}  {where}  [{f'{len(cites)}× ' if len(cites) > 1 else ''}{places}]"
-        if out.status in (Status.changed, Status.missing, Status.error) and out.message:
-            detail = out.message.split("\n", 1)
-            if out.status is not Status.changed:
-                text += f"\n         {detail[0]}"
-            if len(detail) > 1:
-                text += "\n" + "\n".join("         " + line for line in detail[1].splitlines())
-        lines.append(text)
-    return lines
-
-
-def _summary(records: list[AnchorRecord]) -> str:
-    counts: dict[str, int] = defaultdict(int)
-    for record in records:
-        counts[record.status.value] += 1
-    targets = len({record.outcome.name for record in records})
-    return (f"{len(records)} anchors: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-            + f" ({targets} distinct target{'s' if targets != 1 else ''})")
-
-
-def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
-    """A review checklist, grouped by page, for a pull request."""
-    title = ", ".join(f"{name} → {sha[:7]}" for name, sha in pins.items()) or "current pins"
-    out = [f"## Source anchors at {title}", "", _summary(records), ""]
-    by_doc: dict[str, list[AnchorRecord]] = defaultdict(list)
-    for record in records:
-        by_doc[record.doc].append(record)
-    for doc in sorted(by_doc):
-        out.append(f"### {doc}")
-        for record in by_doc[doc]:
-            outcome = record.outcome
-            box = "x" if outcome.status is Status.ok else " "
-            out.append(f"- [{box}] **{outcome.status}** line {record.line} «{record.label}» `{outcome.name}`: "
-                       f"{outcome.change()}")
-            if outcome.status is Status.changed and "\n" in outcome.message:
-                out.append("  ```diff")
-                out.extend("  " + line for line in outcome.message.split("\n", 1)[1].splitlines())
-                out.append("  ```")
-            elif outcome.status in (Status.missing, Status.error):
-                out.append(f"  - {outcome.message}")
-        out.append("")
-    return "\n".join(out)
-
-
-def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool) -> int:
+def _update(records: list[AnchorRecord], engine: Engine, *, as_json: bool, accept: Set[ChangeClass] | None) -> int:
     try:
-        changes = engine.relock(record.outcome for record in records)
+        changes = engine.relock((record.outcome for record in records), accept=accept)
     except LockError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     missing = [r for r in records if r.status in (Status.missing, Status.error)]
     kept = {r.outcome.name for r in missing if r.outcome.locked is not None}
     unlocked = {r.outcome.name for r in missing} - kept
+    # With --accept: the changed targets of other classes, which keep their record.
+    refused = sorted({r.outcome.name for r in records
+                      if r.status is Status.changed and not relockable(r.outcome, accept)})
+    accepted = ", ".join(kind for kind in ChangeClass if kind in (accept or ()))
     if as_json:
         print(json.dumps({"changes": [{"change": c, "target": f"{k[0]}:{k[1]}"} for c, k in changes],
-                          "anchors": [r.to_check_json() for r in records]}, indent=2, ensure_ascii=False))
+                          "kept": refused, "anchors": [r.to_check_json() for r in records]},
+                         indent=2, ensure_ascii=False))
     else:
-        for line in _lines(records):
+        for line in lines(records):
             print(line)
         for change, (repo, key) in changes:
             print(f"{change:<8} {repo}:{key}")
         total = sum(len(recs) for recs in engine.lock.records.values())
         print(f"{engine.settings.lock_path.name}: {len(changes)} change(s), {total} record(s); "
               f"{len(unlocked)} target(s) not locked" + (f", {len(kept)} that could not be checked keep their "
-                                                         "record" if kept else ""))
+                                                         "record" if kept else "")
+              + (f"; {len(refused)} changed target(s) of other classes than {accepted} keep their record"
+                 if refused else ""))
     return 1 if missing else 0
 
 
@@ -257,58 +220,3 @@ def _similarity(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{value} is not between {THRESHOLD} and 1")
     return value
 
-
-def _fix(records: list[AnchorRecord], paths: dict[str, Path], confdir: Path, *, write: bool,
-         floor: float) -> int:
-    """Print (or apply) the rewrite of every missing target with a suggestion at least *floor* similar."""
-    import difflib
-
-    by_doc: dict[str, dict[str, str]] = defaultdict(dict)
-    unsure: dict[str, str] = {}
-    for record in records:
-        out = record.outcome
-        if out.status is not Status.missing or out.target is None:
-            continue
-        if out.suggestion is None or out.suggestion.similarity < floor:
-            unsure[out.name] = (f"suggestion {out.suggestion.describe()} is below {floor}" if out.suggestion
-                                else "no suggestion")
-            continue
-        # As the author wrote it: with the repository prefix, or without it when it came from a default.
-        prefix = "" if out.target.defaulted else f"{out.target.repo}:"
-        by_doc[record.doc][prefix + out.target.key] = prefix + out.suggestion.key
-    pages = changed = 0
-    for doc in sorted(by_doc):
-        path = paths[doc]
-        old = path.read_text("utf-8")
-        new = rewrite(old, by_doc[doc], rst=path.suffix == ".rst")
-        for target in sorted(set(new.skipped)):
-            print(f"{_shown(path, confdir)}: {target}: written with escapes; not rewritten, edit it by hand",
-                  file=sys.stderr)
-        for target in sorted(by_doc[doc].keys() - new.applied - set(new.skipped)):
-            print(f"{_shown(path, confdir)}: {target}: not found as written (spaces inside the target?); "
-                  f"edit it by hand to {by_doc[doc][target]}", file=sys.stderr)
-        if not new.changed:
-            continue
-        pages += 1
-        changed += new.changed
-        shown = _shown(path, confdir)
-        sys.stdout.writelines(difflib.unified_diff(old.splitlines(keepends=True), new.text.splitlines(keepends=True),
-                                                   f"a/{shown}", f"b/{shown}"))
-        if write:
-            atomic_write(path, new.text)
-    for name, why in sorted(unsure.items()):
-        print(f"not fixed: {name}: {why}", file=sys.stderr)
-    verb = "rewrote" if write else "would rewrite"
-    tail = f"; run '{UPDATE_COMMAND}' to lock them" if write and changed else \
-        ("; run again with --write to apply" if changed else "")
-    print(f"{verb} {changed} target(s) in {pages} page(s); {len(unsure)} missing target(s) left{tail}",
-          file=sys.stderr)
-    return 0
-
-
-def _shown(path: Path, confdir: Path) -> str:
-    """*path* relative to the book (as diff headers and messages show it)."""
-    try:
-        return path.relative_to(confdir).as_posix()
-    except ValueError:
-        return path.as_posix()
