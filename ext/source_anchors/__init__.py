@@ -18,7 +18,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_extension(app)
     return {
         "version": __version__,
-        "env_version": 2,  # anchor records are AnchorRecord objects, no longer dicts
+        "env_version": 3,  # 3: file targets and scoped matches (new location kinds)
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

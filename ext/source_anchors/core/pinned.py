@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .blobstore import BlobStore
 from .config import RepoPin, Settings
 from .errors import SourceError
 from .lock import Lock
@@ -25,6 +26,8 @@ class PinnedTrees:
         self.settings = settings
         self.cache = cache
         self.lock = lock
+        #: Single files outside the exported packages, fetched from git when a file target names one.
+        self.blobs = BlobStore(cache.root, timeout=cache.timeout)
         self._trees: dict[str, Tree | SourceError] = {}
         self._resolvers: dict[str, Resolver] = {}
         self._listings: dict[str, dict[str, str]] = {}
@@ -76,8 +79,16 @@ class PinnedTrees:
         if repo not in self._resolvers:
             from .resolve import Resolver  # the resolution machinery: cold builds only
 
-            self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
-                                             max_file_bytes=self.settings.max_file_bytes)
+            tree, pin = self.tree(repo), self.pins[repo]
+            listing = self._listing(repo, tree)
+            fetch = None
+            if tree.method == "git":  # a distribution serves the files it ships, no others
+
+                def fetch(path: str) -> bytes:
+                    return self.blobs.get(pin, listing[path])
+
+            self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
+                                             listing=listing, fetch=fetch)
         return self._resolvers[repo]
 
     def modules_parsed(self) -> int:
