@@ -9,6 +9,8 @@ from .errors import TargetError
 
 _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MAX_TARGET = 1000
+#: Between match levels: ``::`` not followed by another colon (``if x:::y`` is ``if x:`` then ``y``).
+_LEVEL_SEP = re.compile(r"::(?!:)")
 
 
 @dataclass(frozen=True, order=True)
@@ -104,10 +106,11 @@ def split_matches(match: str, raw: str | None = None) -> tuple[str, ...]:
     """The levels of a match text: its parts between ``::``, stripped; none may be empty.
 
     A match text therefore cannot itself hold ``::``: to anchor a line that does (a slice
-    ``x[::2]``, a C++ name in a string), match a shorter part of it (``x[``).
+    ``x[::2]``, a C++ name in a string), match a shorter part of it (``x[``). In a run of three
+    colons the first ends the text before, as a header's colon does: ``try:::x`` is ``try:``, then ``x``.
     """
-    levels = tuple(part.strip() for part in match.split("::"))
-    if any(not level for level in levels):
+    levels = tuple(part.strip() for part in _LEVEL_SEP.split(match))
+    if any(not level or "::" in level for level in levels):
         where = f" in {raw!r}" if raw is not None else ""
         raise TargetError(
             f"empty match level{where}: each '::' starts a match within the previous one, so a match "
