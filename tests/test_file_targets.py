@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import Upstream
+from helpers import Book, Upstream
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.errors import TargetError
@@ -338,3 +338,33 @@ def test_file_anchors_drift(upstream: Upstream, tmp_path: Path) -> None:
     assert "no file /gone.txt at" in outcomes[2].message
     line = line_of(PYPROJECT, "license =")
     assert outcomes[1].change() == f"pyproject.toml:L{line} → pyproject.toml:L{line + 1}"
+
+
+# -- in a book -----------------------------------------------------------------------------------
+
+
+def test_book_links_file_targets_and_scoped_matches(repo: Repo, book: Book) -> None:
+    book.repos = {"up": {"url": repo.upstream.url, "commit": repo.sha, "packages": ["pkg"]}}
+    book.write_conf()
+    book.page("index", "---\nsource-repo: up\n---\n# Demo\n\n"
+              "{src}`licence </LICENSE>`, {src}`the licence line </pyproject.toml::license =>`, "
+              "{src}`re-raised <pkg.mod.main::except ClickException as e:::if not standalone_mode:>`.\n")
+
+    built = book.build()
+
+    assert built.returncode == 0, built.stderr
+    rows = built.report()
+    start, end = second_clause(repo)
+    line = line_of(PYPROJECT, "license =")
+    base = f"{repo.upstream.url}/blob/{repo.sha}"
+    assert [(row["status"], row["permalink"]) for row in rows] == [
+        ("new", f"{base}/LICENSE"), ("new", f"{base}/pyproject.toml#L{line}"),
+        ("new", f"{base}/pkg/mod.py#L{start}-L{end}")]
+    assert [row["target"] for row in rows] == [
+        "up:/LICENSE", "up:/pyproject.toml::license =",
+        "up:pkg.mod.main::except ClickException as e:::if not standalone_mode:"]
+    html = built.html()
+    assert f"LICENSE&#64;{repo.sha[:7]}" in html and f"pyproject.toml:L{line}&#64;{repo.sha[:7]}" in html
+    assert sorted(read_lock(book.lock).records["up"]) == sorted(row["target"][3:] for row in rows)
+    again = book.build(fresh=True, out="again")
+    assert [row["status"] for row in again.report()] == ["ok"] * 3
