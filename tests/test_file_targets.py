@@ -319,25 +319,41 @@ def test_file_outside_the_packages_is_fetched_alone(tree_upstream: Upstream, tmp
 
 def test_file_anchors_drift(upstream: Upstream, tmp_path: Path) -> None:
     upstream.write_files({"pkg/__init__.py": "", "LICENSE": LICENCE, "pyproject.toml": PYPROJECT,
-                          "NOTICE": "kept\n", "gone.txt": "bye\n"})
+                          "NOTICE": "kept\n", "gone.txt": "bye\n", "notes.txt": "a\nkey = 1\nb\n"})
     first = upstream.commit("one")
-    upstream.write_files({"LICENSE": LICENCE + "More text.\n", "pyproject.toml": "# top\n" + PYPROJECT})
+    upstream.write_files({"LICENSE": LICENCE + "More text.\n", "pyproject.toml": "# top\n" + PYPROJECT,
+                          "notes.txt": "a\nkey = 2\nb\n"})
     upstream.remove("gone.txt")
     second = upstream.commit("two")
-    texts = ["up:/LICENSE", "up:/pyproject.toml::license =", "up:/gone.txt", "up:/NOTICE"]
+    texts = ["up:/LICENSE", "up:/pyproject.toml::license =", "up:/gone.txt", "up:/NOTICE", "up:/notes.txt::key ="]
 
     def engine(commit: str) -> Engine:
         return Engine(settings_from({"repos": {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
                                      "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
 
     before = engine(first)
-    assert before.lock_new([before.check(parse_target(t, default_repo=None)) for t in texts]) == 4
+    assert before.lock_new([before.check(parse_target(t, default_repo=None)) for t in texts]) == len(texts)
     after = engine(second)
     outcomes = [after.check(parse_target(t, default_repo=None)) for t in texts]
-    assert [o.status for o in outcomes] == ["changed", "moved", "missing", "ok"], [o.message for o in outcomes]
+    assert [o.status for o in outcomes] == ["changed", "moved", "missing", "ok", "changed"], \
+        [o.message for o in outcomes]
     assert "no file /gone.txt at" in outcomes[2].message
     line = line_of(PYPROJECT, "license =")
     assert outcomes[1].change() == f"pyproject.toml:L{line} → pyproject.toml:L{line + 1}"
+    # The diff of a changed file outside the packages: its old blob was kept when it was fetched.
+    assert outcomes[4].message.splitlines()[1:] == ["@@ -1 +1 @@", "-key = 1", "+key = 2"]
+    assert "+More text." in outcomes[0].message
+
+
+def test_link_in_the_commit_is_not_a_file(tree_upstream: Upstream, tmp_path: Path) -> None:
+    tree_upstream.clear()
+    tree_upstream.write_files({"pkg/__init__.py": "", "LICENSE": LICENCE})
+    os.symlink("LICENSE", tree_upstream.path / "COPYING.txt")
+    sha = tree_upstream.commit("link")
+    engine = Engine(settings_from({"repos": {"up": {"url": tree_upstream.url, "commit": sha, "packages": ["pkg"]}},
+                                   "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+    outcome = engine.check(parse_target("up:/COPYING.txt", default_repo=None))
+    assert outcome.status == "missing" and "is a symbolic link (never followed)" in outcome.message
 
 
 # -- in a book -----------------------------------------------------------------------------------

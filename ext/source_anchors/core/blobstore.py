@@ -36,6 +36,14 @@ class BlobStore:
         """Where blob *blob* is kept."""
         return self.root / "blobs" / blob[:2] / blob[2:]
 
+    def stored(self, blob: str) -> bytes | None:
+        """The bytes of blob *blob* if the store holds them intact (never fetched)."""
+        try:
+            data = self.path(blob).read_bytes()
+        except (OSError, ValueError):
+            return None
+        return data if blob_id(data) == blob else None
+
     def get(self, pin: RepoPin, blob: str) -> bytes:
         """The bytes of blob *blob* of *pin*'s repository: kept, else fetched from git alone.
 
@@ -44,12 +52,9 @@ class BlobStore:
         if not _BLOB_ID.fullmatch(blob):
             raise SourceError(f"{blob!r} is not a blob id")
         place = self.path(blob)
-        try:
-            data = place.read_bytes()
-            if blob_id(data) == blob:
-                return data
-        except OSError:
-            pass
+        kept = self.stored(blob)
+        if kept is not None:
+            return kept
         tmp = self.root / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f"blob-{blob[:12]}.", dir=tmp))

@@ -155,10 +155,14 @@ class Engine:
         assert record is not None
         pin = self.pins[target.repo]
         old_tree = self.cache.cached(pin.url, record.commit, content=content_key(pin))
-        if old_tree is None or not old_tree.has(record.path):
-            return ""
         try:
-            old = split_lines(decode_source(old_tree.read_bytes(record.path)))[record.start - 1:record.end]
+            if old_tree is not None and old_tree.has(record.path):
+                data: bytes | None = old_tree.read_bytes(record.path)
+            else:  # a file outside the packages (a file target): in the blob store if it was fetched before
+                data = self.pinned.blobs.stored(record.blob)
+            if data is None:
+                return ""
+            old = split_lines(decode_source(data))[record.start - 1:record.end]
             new = self.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
         except (SourceAnchorsError, UnicodeDecodeError):
             return ""

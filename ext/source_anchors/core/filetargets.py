@@ -38,7 +38,9 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
     why = tree.refused.get(path)
     if why:
         raise ResolveError(f"/{path} at {short} is a {why}; a file target names a regular file")
-    known = {**listing, **(tree.listing or {})}
+    known = listing or tree.listing or {}
+    if path in known and tree.method != "dist":
+        return known[path]
     if any(name.startswith(path + "/") for name in (*tree.blobs, *known)):
         raise ResolveError(f"/{path} is a directory at {short}; name a file in it")
     if tree.method == "dist":
@@ -50,8 +52,6 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
             raise UpstreamFileError(
                 f"{tree.dist} does not ship /{path}, and no listing of {pin.name}@{short} says whether the "
                 "commit has it: use the git source, or commit a 'listing'")
-    if path in known:
-        return known[path]
     names = sorted({*tree.blobs, *known})
     close = difflib.get_close_matches(path, names, n=1)
     hint = f"; did you mean /{close[0]}?" if close else ""
