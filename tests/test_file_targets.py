@@ -384,3 +384,17 @@ def test_book_links_file_targets_and_scoped_matches(repo: Repo, book: Book) -> N
     assert sorted(read_lock(book.lock).records["up"]) == sorted(row["target"][3:] for row in rows)
     again = book.build(fresh=True, out="again")
     assert [row["status"] for row in again.report()] == ["ok"] * 3
+
+
+def test_file_outside_the_packages_needs_git_among_the_sources(tree_upstream: Upstream, tmp_path: Path) -> None:
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "README.md": "# Readme\n"})
+    assert repo.check("/pkg/__init__.py").status == "new"  # exports the tree from git into the cache
+    cached_only = Engine(settings_from(
+        {"repos": {"up": {"url": tree_upstream.url, "commit": repo.sha, "packages": ["pkg"], "sources": ["cache"]}},
+         "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+    outcome = cached_only.check(Target("up", "/README.md"))
+    assert (outcome.status, outcome.subtype) == ("error", "upstream")
+    assert "'sources' leave out git" in outcome.message
+    # Once fetched (by a build that may use git), the kept blob serves the cache-only build too.
+    assert repo.check("/README.md").status == "new"
+    assert Engine(cached_only.settings).check(Target("up", "/README.md")).status == "new"

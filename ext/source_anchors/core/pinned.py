@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .blobstore import BlobStore
 from .config import RepoPin, Settings
-from .errors import SourceError
+from .errors import SourceError, UpstreamFileError
 from .lock import Lock
 from .sources import Tree, TreeCache, parse_listing
 
@@ -85,6 +85,12 @@ class PinnedTrees:
             if tree.method == "git":  # a distribution serves the files it ships, no others
 
                 def fetch(path: str) -> bytes:
+                    kept = self.blobs.stored(listing[path])
+                    if kept is not None:
+                        return kept
+                    if "git" not in pin.sources:
+                        raise UpstreamFileError(f"/{path} is outside the exported packages and {pin.name}'s "
+                                                "'sources' leave out git, the one source that fetches it")
                     return self.blobs.get(pin, listing[path])
 
             self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
