@@ -109,7 +109,7 @@ def history(refs: tuple[str, str]) -> tuple[str, str, str] | str:
 
 def targets(resolver: Any, limit: int | None) -> list[tuple[str, str | None]]:
     """Public symbols of the old tree, and a statement sample, as (path, match) pairs, in a fixed order."""
-    from source_anchors.core.suggest import definitions
+    from source_anchors.core.catalog import definitions
 
     seen: dict[str, Any] = {}
     for found in definitions(resolver):

@@ -678,6 +678,50 @@ def test_distribution_file_vouched_for_by_nothing_is_unverified(
     assert "pkg/__init__.py" in outcome.message and "not vouched for" in outcome.message
 
 
+def test_distribution_serves_file_targets_it_ships_verified_and_names_the_source_for_others(
+        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    # The sdist ships pyproject.toml (read and vouched for by the listing's blob id); the wheel does not.
+    pip_index(dist_project.index["wheel"])
+    sdist = next(dist_project.index["sdist"].glob("*.tar.gz"))
+    from_sdist = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=sdist, cache="c-sdist"))
+    from_wheel = Engine(_dist_settings(tmp_path, dist_project, listing=True, cache="c-wheel"))
+    from_git = Engine(_settings(tmp_path, confdir=tmp_path / "book", cache=tmp_path / "c-git",
+                                url=dist_project.upstream.url, commit=dist_project.commit))
+    targets = ["up:/pyproject.toml::name =", "up:/LICENSE"]
+
+    shipped = [_check(from_sdist, t) for t in targets]
+    git = [_check(from_git, t) for t in targets]
+    wheel = [_check(from_wheel, t) for t in targets]
+
+    assert from_sdist.tree("up").method == from_wheel.tree("up").method == "dist"
+    assert [o.status for o in shipped] == ["new", "new"], [o.message for o in shipped]
+    assert [o.location for o in shipped] == [o.location for o in git]
+    line = PYPROJECT.splitlines().index('name = "sademo"') + 1
+    assert shipped[0].permalink == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pyproject.toml#L{line}"
+    # The wheel ships LICENSE (as .dist-info/licenses/LICENSE) but not pyproject.toml.
+    assert wheel[1].status == "new"
+    assert (wheel[0].status, wheel[0].subtype) == ("error", "upstream")
+    assert "does not ship /pyproject.toml, which up@" in wheel[0].message
+    assert "git source" in wheel[0].message and "sdist" in wheel[0].message
+    # Without a listing nothing says whether the commit has the file: the message says so.
+    unknown = _check(Engine(_dist_settings(tmp_path, dist_project, listing=False, cache="c-bare")),
+                     "up:/pyproject.toml")
+    assert (unknown.status, unknown.subtype) == ("error", "upstream")
+    assert "does not ship /pyproject.toml, and no listing of up@" in unknown.message
+
+
+def test_distribution_file_that_changed_is_unverified_as_a_file_target(
+        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    pip_index(dist_project.index["sdist-changed"])
+    sdist = next(dist_project.index["sdist-changed"].glob("*.tar.gz"))
+    engine = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=sdist))
+
+    outcome = _check(engine, "up:/pkg/beta.py::return value")
+
+    assert (outcome.status, outcome.subtype) == ("error", "unverified")
+    assert "pkg/beta.py" in outcome.message and "differs from up@" in outcome.message
+
+
 # Regression: a lock record held only its anchor's own blob, while every file the resolver reads (the
 # ancestor package pkg/__init__.py included) is verified; so anchors into submodules alone failed in the
 # dist build with 'pkg/__init__.py ... is not vouched for'.

@@ -215,3 +215,34 @@ def test_fix_min_similarity_leaves_the_less_similar(bumped: tuple[Book, Upstream
     with pytest.raises(SystemExit):
         run_cli(book.cli("fix", "--min-similarity", "0.1"))
     assert "is not between 0.6 and 1" in capsys.readouterr().err
+
+
+def test_file_targets_and_scoped_matches_get_suggestions(upstream: Upstream, book: Book,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    main_a = ("def main(standalone_mode):\n    try:\n        run()\n    except ClickException as e:\n"
+              "        if not standalone_mode:\n            raise\n        e.show()\n    except Abort:\n"
+              "        if not standalone_mode:\n            raise\n")
+    main_b = main_a.replace("        e.show()\n", "        e.show(file=None)\n").replace(
+        "    except ClickException as e:\n        if not standalone_mode:",
+        "    except ClickException as e:\n        if not standalone_mode_on:")
+    upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": main_a,
+                          "NOTICE.txt": "Copyright the authors.\nLicensed under MIT.\n"})
+    a = upstream.commit("A")
+    upstream.remove("NOTICE.txt")
+    upstream.write_files({"pkg/mod.py": main_b, "docs/NOTICE.txt": "Copyright the authors.\nLicensed under MIT.\n"})
+    b = upstream.commit("B")
+    book.repos = {"up": {"url": upstream.url, "commit": a, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", "# P\n\n{src}`scoped <pkg.mod.main::except ClickException as e::if not standalone_mode:>` "
+                       "{src}`notice </NOTICE.txt>` {src}`licence line </NOTICE.txt::Licensed under MIT.>`\n")
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = b
+    book.write_conf(default_repo="up")
+    rows = check_json(book, capsys)
+    got = {target: (row["suggestion"] or {}).get("target") for target, row in rows.items()}
+    assert got == {
+        "up:pkg.mod.main::except ClickException as e::if not standalone_mode:":
+            "pkg.mod.main::except ClickException as e::if not standalone_mode_on:",
+        "up:/NOTICE.txt": "/docs/NOTICE.txt",
+        "up:/NOTICE.txt::Licensed under MIT.": "/docs/NOTICE.txt::Licensed under MIT.",
+    }

@@ -18,7 +18,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_extension(app)
     return {
         "version": __version__,
-        "env_version": 4,  # anchor records are tuples (AnchorRecord.to_env): change class, diff, suggestion
+        "env_version": 5,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -60,9 +60,13 @@ def locked_lines(pinned: PinnedTrees, pin: RepoPin, record: LockRecord) -> list[
     """The lines *record* locked, read from its commit's tree; or why they cannot be had."""
     try:
         tree = pinned.locked_tree(pin.name, record.commit)
-        if not tree.has(record.path):
+        if tree.has(record.path):
+            data: bytes | None = tree.read_bytes(record.path, verify=False)
+        else:  # a file outside the packages (a file target): in the blob store when it was fetched before
+            data = pinned.blobs.stored(record.blob)
+        if data is None:
             return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
-        lines = split_lines(decode_source(tree.read_bytes(record.path, verify=False)))
+        lines = split_lines(decode_source(data))
     except (SourceAnchorsError, UnicodeDecodeError) as error:
         return str(error)
     old = lines[record.start - 1:record.end]

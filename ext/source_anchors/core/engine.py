@@ -162,7 +162,7 @@ class Engine:
         resolver = self.resolver(target.repo)  # a tree that cannot be obtained resolves nothing
         self.stats["resolved"] += 1
         try:
-            return resolver.resolve(target.path, target.match)
+            return resolver.resolve(target.path, target.matches)
         finally:
             self.stats["ast_parses"] = self.pinned.ast_parses()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .config import RepoPin
@@ -26,8 +26,11 @@ from .textlines import decode_source, split_lines
 class SourceFiles:
     """Reads, decodes and parses the files of *tree*; maps dotted module names to files."""
 
-    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int) -> None:
+    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int,
+                 fetch: Callable[[str], bytes] | None = None) -> None:
         self.tree = tree
+        #: Reads a file of the commit that the tree did not export (a file target outside the packages).
+        self.fetch = fetch
         self.max_file_bytes = max_file_bytes
         self.packages = pin.package_dirs()
         #: Files parsed (successfully) so far.
@@ -41,10 +44,20 @@ class SourceFiles:
         self._indexes: dict[str, ModuleIndex] = {}
         self._failures: dict[str, UpstreamFileError] = {}
 
+    def data(self, path: str) -> bytes:
+        """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
+        if self.tree.has(path) or self.fetch is None:
+            return self.tree.read_bytes(path, max_bytes=self.max_file_bytes)
+        data = self.fetch(path)
+        if len(data) > self.max_file_bytes:
+            raise UpstreamFileError(f"{path} is {len(data):,} bytes, above the {self.max_file_bytes:,}-byte "
+                                    "limit; not parsed")
+        return data
+
     def text(self, path: str) -> str:
         """The decoded text of *path* (read once)."""
         if path not in self._texts:
-            data = self.tree.read_bytes(path, max_bytes=self.max_file_bytes)
+            data = self.data(path)
             try:
                 self._texts[path] = decode_source(data)
             except UnicodeDecodeError as error:

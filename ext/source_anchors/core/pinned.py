@@ -6,8 +6,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from .blobstore import BlobStore
 from .config import RepoPin, Settings
-from .errors import SourceError
+from .errors import SourceError, UpstreamFileError
 from .lock import Lock
 from .sources import Tree, TreeCache, parse_listing
 
@@ -27,10 +28,12 @@ class PinnedTrees:
         self.settings = settings
         self.cache = cache
         self.lock = lock
+        #: Single files outside the exported packages, fetched from git when a file target names one.
+        self.blobs = BlobStore(cache.root, timeout=cache.timeout)
         self._trees: dict[str, Tree | SourceError] = {}
         self._resolvers: dict[str, Resolver] = {}
         #: Resolvers at other commits than the pinned one (the lock's, for suggestions), or why not.
-        self._others: dict[tuple[str, str], Resolver | SourceError] = {}
+        self._others: dict[tuple[str, str], Resolver] = {}
         self._suggesters: dict[tuple[str, str], Suggester] = {}
         self._listings: dict[str, dict[str, str]] = {}
         self._locked: dict[tuple[str, str], Tree | SourceError] = {}
@@ -111,15 +114,28 @@ class PinnedTrees:
         if repo not in self._resolvers:
             from .resolve import Resolver  # the resolution machinery: cold builds only
 
-            self._resolvers[repo] = Resolver(self.tree(repo), self.pins[repo],
-                                             max_file_bytes=self.settings.max_file_bytes)
+            tree, pin = self.tree(repo), self.pins[repo]
+            listing = self._listing(repo, tree)
+            fetch = None
+            if tree.method == "git":  # a distribution serves the files it ships, no others
+
+                def fetch(path: str) -> bytes:
+                    kept = self.blobs.stored(listing[path])
+                    if kept is not None:
+                        return kept
+                    if "git" not in pin.sources:
+                        raise UpstreamFileError(f"/{path} is outside the exported packages and {pin.name}'s "
+                                                "'sources' leave out git, the one source that fetches it")
+                    return self.blobs.get(pin, listing[path])
+
+            self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
+                                             listing=listing, fetch=fetch)
         return self._resolvers[repo]
 
     def resolver_at(self, repo: str, commit: str) -> Resolver:
-        """A resolver of *repo* at another *commit* (a lock's), its tree from the cache or from git.
+        """A resolver of *repo* at another *commit* (a lock's), on its :meth:`locked_tree`.
 
-        A distribution is exact for the pinned commit only, so another commit's tree is the
-        cached one, else a git export. Raises :class:`SourceError` when neither has it.
+        Raises :class:`SourceError` when that tree cannot be had.
         """
         if commit == self.pins[repo].commit:
             return self.resolver(repo)
@@ -127,16 +143,10 @@ class PinnedTrees:
         if key not in self._others:
             from .resolve import Resolver
 
-            pin = self.pins[repo].with_commit(commit)
-            pin = dataclasses.replace(pin, sources=tuple(s for s in pin.sources if s != "dist") or ("cache",))
-            try:
-                self._others[key] = Resolver(self.cache.get(pin), pin, max_file_bytes=self.settings.max_file_bytes)
-            except SourceError as error:
-                self._others[key] = error
-        found = self._others[key]
-        if isinstance(found, SourceError):
-            raise found
-        return found
+            tree = self.locked_tree(repo, commit)  # raises SourceError
+            self._others[key] = Resolver(tree, self.pins[repo].with_commit(commit),
+                                         max_file_bytes=self.settings.max_file_bytes)
+        return self._others[key]
 
     def suggester(self, repo: str, commit: str) -> Suggester:
         """Suggestions for *repo*'s anchors locked at *commit* (:mod:`.suggest`); raises as :meth:`resolver_at`."""
@@ -144,7 +154,8 @@ class PinnedTrees:
         if key not in self._suggesters:
             from .suggest import Suggester  # missing anchors only
 
-            self._suggesters[key] = Suggester(self.resolver_at(repo, commit), self.resolver(repo))
+            self._suggesters[key] = Suggester(self.resolver_at(repo, commit), self.resolver(repo),
+                                             stored=self.blobs.stored)
         return self._suggesters[key]
 
     def modules_parsed(self) -> int:

@@ -20,7 +20,7 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 4
+RESOLVER_VERSION = 5
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
@@ -72,7 +72,8 @@ class Location:
     path: str
     start: int
     end: int
-    #: griffe's kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``.
+    #: griffe's kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``;
+    #: for a file target, ``file`` (the whole file) or ``line`` (one line of a file that is not Python).
     kind: str
     #: sha256 of the lines, joined with ``\n``.
     sha256: str
@@ -89,12 +90,12 @@ class Location:
 
     @property
     def whole_file(self) -> bool:
-        """Whether the location is a whole module (linked without a line fragment)."""
-        return self.kind == "module"
+        """Whether the location is a whole module or file (linked without a line fragment)."""
+        return self.kind in _WHOLE
 
     def describe(self) -> str:
-        """``path:Lstart–Lend``, or the bare path of a whole module."""
-        return self.path if self.kind == "module" else f"{self.path}:{line_range(self.start, self.end)}"
+        """``path:Lstart–Lend``, or the bare path of a whole module or file."""
+        return self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
 
     def explain(self) -> str:
         """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
@@ -133,6 +134,8 @@ class Location:
                    tuple((int(a), int(b)) for a, b in others) if others else (), raw.get("caveat", ""))
 
 
+#: The kinds of location that are a whole file.
+_WHOLE = frozenset({"module", "file"})
 _LOCATION_OF = itemgetter("path", "start", "end", "kind", "sha256", "blob")
 
 

@@ -4,21 +4,26 @@ Each module is parsed once into a compact index (:mod:`.modindex`); dotted paths
 walked through those indexes (:mod:`.walk`): imports and star imports followed,
 inherited members looked up in C3 order (:mod:`.mro`), and a name bound more than once
 resolved to its definition by one rule per case (:mod:`.rules`). A match text then
-narrows the span to one statement (:mod:`.statements`). Files are read, vouched for and
-decoded by :mod:`.files`. Nothing upstream is imported or executed.
+narrows the span to one statement (:mod:`.statements`); each further ``::`` level is looked
+up within the statement the previous one gave. A file target (``/pyproject.toml``) names a file
+of the commit by path (:mod:`.filetargets`). Files are read, vouched for and decoded by
+:mod:`.files`. Nothing upstream is imported or executed.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping, Sequence
 
-from . import statements
+from . import filetargets, statements
 from .config import RepoPin
-from .errors import ResolveError
 from .files import SourceFiles
 from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
+from .target import split_matches
 from .walk import Walker
+
+Span = tuple[int, int]
 
 __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
 
@@ -31,14 +36,24 @@ def lines_hash(lines: list[str], start: int, end: int) -> str:
 class Resolver:
     """Resolves targets in one pinned tree, parsing each needed module once."""
 
-    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int) -> None:
+    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
+                 fetch: Callable[[str], bytes] | None = None) -> None:
         self.tree = tree
         self.pin = pin
-        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes)
+        #: Every file of the commit with its blob id, as far as it is known (for file targets).
+        self.listing = listing if listing is not None else (tree.listing or {})
+        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch)
         self.walker = Walker(self.files, pin)
 
-    def resolve(self, path: str, match: str | None = None) -> Location:
-        """Resolve dotted *path*, narrowed to the statement holding *match* if given."""
+    def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
+        """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
+
+        *match* is the text after the first ``::`` (split into levels at each further ``::``) or
+        the levels themselves.
+        """
+        matches = tuple(split_matches(match) if isinstance(match, str) else match or ())
+        if path.startswith("/"):
+            return self._resolve_file(path, matches)
         self.files.touched = set()
         ref = self.walker.object(path)
         self.walker.index(ref)  # a module anchor, too, must be a module that parses
@@ -48,8 +63,8 @@ class Resolver:
             start, end, kind = 1, max(len(lines), 1), "module"
         else:
             start, end, kind = ref.bind.start, ref.bind.end, ref.bind.kind
-        if match is not None:
-            start, end = self._narrow(file, ref.module, (start, end), others, match, path)
+        if matches:
+            start, end = self._levels(file, (start, end), others, matches, path, ref.module)
             kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
         return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end),
@@ -69,26 +84,49 @@ class Resolver:
         """The text lines of an exported file (read and checked once)."""
         return self.files.lines(path)
 
-    def _narrow(self, file: str, module: str, span: tuple[int, int], others: tuple[tuple[int, int], ...],
-                match: str, path: str) -> tuple[int, int]:
-        """The statement holding the one line with *match*: in the definition, else in the other bindings."""
+    def _resolve_file(self, path: str, matches: tuple[str, ...]) -> Location:
+        """A file target: the whole file, or the line (statement, in Python) the match levels narrow to."""
+        file = path[1:]
+        blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
+        if not matches:
+            return filetargets.whole(self.files, file, blob)
+        lines = filetargets.text_lines(self.files, file)
+        if file.endswith(filetargets.PYTHON_SUFFIXES):
+            module = filetargets.module_name(file, self.pin)
+            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, module)
+            kind = "statement"
+        else:
+            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, None)
+            kind = "line"
+        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob)
+
+    def _levels(self, file: str, span: Span, others: tuple[Span, ...], matches: tuple[str, ...], path: str,
+                module: str | None) -> Span:
+        """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
+
+        A level must occur on exactly one line of its range (the first, failing that, on one line of
+        the *others*, a name's other bindings); in Python (*module* given) it gives the statement
+        holding that line, in any other file (*module* None) the line itself.
+        """
         lines = self.files.lines(file)
-
-        def hits_in(spans: tuple[tuple[int, int], ...]) -> list[int]:
-            return sorted({n for start, end in spans for n in range(start, min(end, len(lines)) + 1)
-                           if match in lines[n - 1]})
-
-        hits = hits_in((span,))
-        where = f"{file}:{line_range(*span)}"
-        if not hits and others:
-            hits = hits_in(others)
-            where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
-        if not hits:
-            raise ResolveError(f"{path}: match text {match!r} occurs on no line of {where}")
-        if len(hits) > 1:
-            shown = ", ".join(str(n) for n in hits[:10]) + (", …" if len(hits) > 10 else "")
-            raise ResolveError(f"{path}: match text {match!r} occurs on {len(hits)} lines of {where} "
-                               f"(lines {shown}); give text found on exactly one line")
-        column = lines[hits[0] - 1].find(match)
-        found = statements.compact_span(self.files.index(file, module).statements, hits[0], lines, column)
-        return found if found is not None else (hits[0], hits[0])
+        count = len(matches)
+        for number, match in enumerate(matches, 1):
+            level = (number, count)
+            where = f"{file}:{line_range(*span)}"
+            if number > 1:
+                where += f" (the range {matches[number - 2]!r} gave)"
+            hit = filetargets.one_line(lines, (span,), match, path, where, level)
+            if hit is None and others and number == 1:
+                where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+                hit = filetargets.one_line(lines, others, match, path, where, level)
+            if hit is None:
+                raise filetargets.not_found(match, path, where, level)
+            found: Span | None = None
+            if module is not None:
+                column = lines[hit - 1].find(match)
+                found = statements.compact_span(self.files.index(file, module).statements, hit, lines, column)
+            found = found if found is not None else (hit, hit)
+            if number > 1:  # never wider than the range it was looked up in
+                found = (max(found[0], span[0]), min(found[1], span[1]))
+            span = found
+        return span

@@ -4,6 +4,9 @@ A tree is exported once per (repository URL, commit) into the cache:
 ``<cache>/trees/<key>/files/`` plus ``meta.json``. It is built in a temporary
 directory and renamed into place under a file lock, so readers see a whole tree
 or none; leftovers of a killed export are removed before the next attempt.
+
+A file outside the exported packages (a file target, ``/pyproject.toml``) is fetched
+from git on demand, one blob at a time (:mod:`.blobstore`): the export itself stays partial.
 """
 
 from __future__ import annotations
@@ -234,11 +237,7 @@ def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
         return proc.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
 
     try:
-        g("init", "--bare", "--quiet")
-        for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
-                           ("remote.origin.url", pin.url), ("remote.origin.promisor", "true"),
-                           ("remote.origin.partialclonefilter", "blob:none")):
-            g("config", key, value)
+        init_partial(g, pin.url)
         g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
           "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
         kind = g("cat-file", "-t", pin.commit).decode().strip()
@@ -249,26 +248,38 @@ def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
         listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
         need = {path: blob for path, (mode, blob) in listing.items()
                 if mode in _REGULAR_MODES and wanted(path, pin)}
-        if need:
-            oids = "".join(f"{blob}\n" for blob in sorted(set(need.values()))).encode()
-            g("-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
-              "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
-              "origin", stdin=oids)
-            contents = _cat_blobs(g("cat-file", "--batch", stdin=oids))
-        else:
-            contents = {}
+        contents = fetch_blobs(g, set(need.values())) if need else {}
     except GitError as error:
         raise SourceError(str(error)) from error
     finally:
         shutil.rmtree(repo, ignore_errors=True)
-    refused = {path: "symbolic link (never followed)" for path, (mode, _) in listing.items()
-               if mode == "120000" and wanted(path, pin)}
+    # Every link and submodule of the commit, so that a file target outside the packages names it too.
+    refused = {path: "symbolic link (never followed)" if mode == "120000" else "submodule (not a file)"
+               for path, (mode, _) in listing.items() if mode in ("120000", "160000")}
     for path, blob in need.items():
         target = files.joinpath(*PurePosixPath(path).parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(contents[blob])
     return {"method": "git", "dist": None, "blobs": need, "refused": refused,
             "listing": {path: blob for path, (mode, blob) in listing.items() if mode != "040000"}}
+
+
+def init_partial(g: Callable[..., bytes], url: str) -> None:
+    """Make the bare repository *g* runs in a partial clone of *url* (blobs fetched only when asked for)."""
+    g("init", "--bare", "--quiet")
+    for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
+                       ("remote.origin.url", url), ("remote.origin.promisor", "true"),
+                       ("remote.origin.partialclonefilter", "blob:none")):
+        g("config", key, value)
+
+
+def fetch_blobs(g: Callable[..., bytes], blobs: set[str]) -> dict[str, bytes]:
+    """Fetch exactly the blobs *blobs* by id (no negotiation, no history) and return their checked bytes."""
+    oids = "".join(f"{blob}\n" for blob in sorted(blobs)).encode()
+    g("-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
+      "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
+      "origin", stdin=oids)
+    return _cat_blobs(g("cat-file", "--batch", stdin=oids))
 
 
 def _parse_ls_tree(raw: bytes) -> dict[str, tuple[str, str]]:

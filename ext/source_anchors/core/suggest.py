@@ -8,7 +8,7 @@ function, attribute):
 2. a member of a class that is gone, in the class the class itself went to
    (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO);
 3. else the most similar definition, in the same module first, then in every pinned package;
-   of each, the :data:`CANDIDATES` definitions sharing the most identifiers with the locked
+   of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
    lines (each weighted by its rarity, ``log(N/df)``) are scored.
 
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
@@ -26,17 +26,14 @@ resolved in the new tree before it is made.
 from __future__ import annotations
 
 import difflib
-import hashlib
-import heapq
-import math
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from .catalog import KINDS, Catalog, Definition, normal, sha_of
 from .errors import ResolveError, SourceAnchorsError
 from .records import LockRecord, Suggestion, line_range
 from .target import Target
+from .textlines import decode_source, split_lines
 
 if TYPE_CHECKING:
     from .resolve import Resolver
@@ -44,24 +41,6 @@ if TYPE_CHECKING:
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6
-#: How many definitions (of the module, then of the packages) are scored for one missing symbol.
-CANDIDATES = 25
-_WORDS = re.compile(r"[^\W\d]\w*")
-#: Kinds of definition a missing symbol may be matched with.
-_KINDS = ("class", "function", "attribute")
-
-
-@dataclass(frozen=True)
-class _Def:
-    """One definition in a tree: its dotted path, file, lines and kind."""
-
-    path: str
-    module: str
-    qual: str
-    file: str
-    start: int
-    end: int
-    kind: str
 
 
 def similarity(a: str, b: str) -> float:
@@ -78,26 +57,105 @@ def _bound(a: str, b: str) -> float:
     return 1.0 if not total else 2 * min(len(a), len(b)) / total
 
 
-def _normal(lines: list[str]) -> str:
-    """An excerpt without indentation or trailing blanks, the form similarities compare."""
-    return "\n".join(line.strip() for line in lines)
+class LineSuggester:
+    """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
+
+    *old* and *new* are resolvers (:class:`~.resolve.Resolver`) of the lock's commit and of the
+    pinned one; *stored* gives the bytes of a blob kept in the cache (files outside the packages).
+    """
+
+    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
+        self.old = old
+        self.new = new
+        self.stored = stored
+
+    def _file(self, target: Target, record: LockRecord) -> Suggestion | None:
+        """A file target: the file with the same blob elsewhere (a rename), then its match levels there."""
+        try:
+            self.new.resolve(target.path)
+        except ResolveError:
+            pass
+        else:
+            return self._line(target, target.path, record, base=1.0, reason="similar line") if target.match \
+                else None
+        listing = self.new.tree.listing or self.new.tree.blobs
+        moved = sorted(path for path, blob in listing.items() if blob == record.blob)
+        if not moved:
+            return None
+        path = "/" + min(moved, key=lambda p: (-similarity(p, target.file), p))
+        if target.match is None:
+            return Suggestion(path, 1.0, "same file", self._where(path))
+        return self._line(target, path, record, base=1.0, reason="same file")
+
+    # -- match texts -------------------------------------------------------------
+
+    def _line(self, target: Target, symbol: str, record: LockRecord, *, base: float,
+              reason: str) -> Suggestion | None:
+        """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
+        *outer, match = target.matches  # scoped matches: the outer levels are kept, the last one re-matched
+        try:
+            old_file = self._old_lines(record)
+            location = self.new.resolve(symbol, tuple(outer) or None)
+        except (SourceAnchorsError, UnicodeDecodeError):
+            return None
+        old_line = next((line for line in old_file[record.start - 1:record.end] if match in line), None)
+        if old_line is None:
+            return None
+        scope = "::".join([symbol, *outer])
+        lines = self.new.file_lines(location.path)
+        span = range(location.start, min(location.end, len(lines)) + 1)
+        if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
+            candidate = f"{scope}::{match}"
+            if self._resolves(candidate):
+                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
+        old = old_line.strip()
+        scored = sorted(((similarity(old, lines[n - 1].strip()), n) for n in span if lines[n - 1].strip()),
+                        reverse=True)
+        if not scored or scored[0][0] < THRESHOLD:
+            return None
+        score, number = scored[0]
+        for text in _match_texts(old, match, lines[number - 1].strip()):
+            if sum(text in lines[n - 1] for n in span) == 1:
+                candidate = f"{scope}::{text}"
+                if self._resolves(candidate):
+                    return Suggestion(candidate, round(min(base, score), 3),
+                                      "similar line" if reason == "similar line" else f"{reason}, similar line",
+                                      self._where(candidate))
+        return None
+
+    def _old_lines(self, record: LockRecord) -> list[str]:
+        """The lines of the locked file in the old tree (a file outside the packages: from its kept blob)."""
+        if self.old.tree.has(record.path) or self.stored is None:
+            return self.old.file_lines(record.path)
+        data = self.stored(record.blob)
+        return split_lines(decode_source(data)) if data is not None else []
+
+    def _resolves(self, key: str) -> bool:
+        path, _, match = key.partition("::")
+        try:
+            self.new.resolve(path, match or None)
+        except ResolveError:
+            return False
+        return True
+
+    def _where(self, key: str) -> str:
+        path, _, match = key.partition("::")
+        location = self.new.resolve(path, match or None)
+        return location.describe()
+
+    # -- the new tree's definitions ------------------------------------------------
 
 
-def _sha(lines: list[str], start: int, end: int) -> str:
-    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
-
-
-class Suggester:
+class Suggester(LineSuggester):
     """Suggests where missing targets went, from the lock's commit (*old*) to the pinned one (*new*).
 
     *old* and *new* are resolvers (:class:`~.resolve.Resolver`) of the two trees; the new
     tree's definitions are indexed on first use (every module of the pinned packages parsed once).
     """
 
-    def __init__(self, old: Resolver, new: Resolver) -> None:
-        self.old = old
-        self.new = new
-        self._defs: _Catalog | None = None
+    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
+        super().__init__(old, new, stored=stored)
+        self._defs: Catalog | None = None
 
     # -- entry point ---------------------------------------------------------------
 
@@ -109,6 +167,8 @@ class Suggester:
             return None  # an old tree that cannot be read, a file that no longer parses: no suggestion
 
     def _suggest(self, target: Target, record: LockRecord) -> Suggestion | None:
+        if target.is_file:
+            return self._file(target, record)
         if target.match is not None:
             try:
                 self.new.resolve(target.path)
@@ -130,12 +190,12 @@ class Suggester:
             ref = self.old.walker.object(target.path)
         except ResolveError:
             return None
-        if ref.bind is None or ref.bind.kind not in _KINDS:
+        if ref.bind is None or ref.bind.kind not in KINDS:
             return None  # a module, or a name the old tree did not define either
         old_lines = self.old.file_lines(ref.file)
         start, end = (record.start, record.end) if record is not None and record.path == ref.file \
             else (ref.bind.start, ref.bind.end)
-        text, sha = _normal(old_lines[start - 1:end]), _sha(old_lines, start, end)
+        text, sha = normal(old_lines[start - 1:end]), sha_of(old_lines, start, end)
         found = self._same_lines(ref.module, ref.qual, ref.bind.kind, sha)
         if found is not None:
             return self._made(target, ref.qual, found, 1.0, "same lines")
@@ -145,18 +205,18 @@ class Suggester:
             return self._made(target, ref.qual, scored[0], scored[1], "similar definition")
         return best
 
-    def _same_lines(self, module: str, qual: str, kind: str, sha: str) -> _Def | None:
+    def _same_lines(self, module: str, qual: str, kind: str, sha: str) -> Definition | None:
         hits = self._catalog().by_sha.get((kind, sha), [])
         if not hits:
             return None
         name = qual.rpartition(".")[2]
         return max(hits, key=lambda d: (d.module == module, similarity(name, d.qual.rpartition(".")[2])))
 
-    def _most_similar(self, module: str, qual: str, kind: str, text: str) -> tuple[_Def, float] | None:
+    def _most_similar(self, module: str, qual: str, kind: str, text: str) -> tuple[Definition, float] | None:
         """The best definition of *kind* by similarity: in *module* when one there reaches the threshold."""
         name = qual.rpartition(".")[2]
         catalog = self._catalog()
-        best: dict[bool, tuple[tuple[float, float], _Def]] = {}
+        best: dict[bool, tuple[tuple[float, float], Definition]] = {}
         for here in (True, False):
             for number in catalog.nearest(text, kind, module if here else None):
                 candidate, other = catalog.defs[number], catalog.texts[number]
@@ -193,15 +253,15 @@ class Suggester:
             return None
         old_ref = self.old.walker.object(target.path)
         assert old_ref.bind is not None
-        old = _normal(self.old.file_lines(old_ref.file)[old_ref.bind.start - 1:old_ref.bind.end])
-        new = _normal(self.new.file_lines(location.path)[location.start - 1:location.end])
+        old = normal(self.old.file_lines(old_ref.file)[old_ref.bind.start - 1:old_ref.bind.end])
+        new = normal(self.new.file_lines(location.path)[location.start - 1:location.end])
         score = similarity(old, new)
         if score < THRESHOLD:
             return None
         return Suggestion(new_path, round(score, 3), f"member of {moved.key}",
                           f"{location.path}:{line_range(location.start, location.end)}")
 
-    def _made(self, target: Target, old_qual: str, found: _Def, score: float, reason: str) -> Suggestion | None:
+    def _made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
         """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
         path = found.path
         if target.path.endswith("." + old_qual):
@@ -212,136 +272,17 @@ class Suggester:
             return None
         return Suggestion(path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}")
 
-    def _lands(self, path: str, found: _Def) -> bool:
+    def _lands(self, path: str, found: Definition) -> bool:
         try:
             location = self.new.resolve(path)
         except ResolveError:
             return False
         return (location.path, location.start) == (found.file, found.start)
 
-    # -- match texts -------------------------------------------------------------
-
-    def _line(self, target: Target, symbol: str, record: LockRecord, *, base: float,
-              reason: str) -> Suggestion | None:
-        """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
-        assert target.match is not None
-        try:
-            old_file = self.old.file_lines(record.path)
-        except SourceAnchorsError:
-            return None
-        match = target.match
-        old_line = next((line for line in old_file[record.start - 1:record.end] if match in line), None)
-        if old_line is None:
-            return None
-        location = self.new.resolve(symbol)
-        lines = self.new.file_lines(location.path)
-        span = range(location.start, min(location.end, len(lines)) + 1)
-        if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
-            candidate = f"{symbol}::{match}"
-            if self._resolves(candidate):
-                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
-        old = old_line.strip()
-        scored = sorted(((similarity(old, lines[n - 1].strip()), n) for n in span if lines[n - 1].strip()),
-                        reverse=True)
-        if not scored or scored[0][0] < THRESHOLD:
-            return None
-        score, number = scored[0]
-        for text in _match_texts(old, match, lines[number - 1].strip()):
-            if sum(text in lines[n - 1] for n in span) == 1:
-                candidate = f"{symbol}::{text}"
-                if self._resolves(candidate):
-                    return Suggestion(candidate, round(min(base, score), 3),
-                                      "similar line" if reason == "similar line" else f"{reason}, similar line",
-                                      self._where(candidate))
-        return None
-
-    def _resolves(self, key: str) -> bool:
-        path, _, match = key.partition("::")
-        try:
-            self.new.resolve(path, match)
-        except ResolveError:
-            return False
-        return True
-
-    def _where(self, key: str) -> str:
-        path, _, match = key.partition("::")
-        location = self.new.resolve(path, match or None)
-        return f"{location.path}:{line_range(location.start, location.end)}"
-
-    # -- the new tree's definitions ------------------------------------------------
-
-    def _catalog(self) -> _Catalog:
+    def _catalog(self) -> Catalog:
         if self._defs is None:
-            self._defs = _Catalog(self.new)
+            self._defs = Catalog(self.new)
         return self._defs
-
-
-class _Catalog:
-    """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
-
-    def __init__(self, resolver: Resolver) -> None:
-        self.defs = list(definitions(resolver))
-        self.texts: list[str] = []
-        self.by_sha: dict[tuple[str, str], list[_Def]] = {}
-        self.by_module: dict[str, list[int]] = {}
-        self.words: dict[str, list[int]] = {}
-        for number, found in enumerate(self.defs):
-            lines = resolver.file_lines(found.file)
-            self.texts.append(_normal(lines[found.start - 1:found.end]))
-            self.by_sha.setdefault((found.kind, _sha(lines, found.start, found.end)), []).append(found)
-            self.by_module.setdefault(found.module, []).append(number)
-            for word in set(_WORDS.findall(self.texts[-1].casefold())):
-                self.words.setdefault(word, []).append(number)
-
-    def nearest(self, text: str, kind: str, module: str | None) -> list[int]:
-        """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
-
-        Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
-        """
-        allowed = set(self.by_module.get(module, ())) if module is not None else None
-        scores: dict[int, float] = {}
-        total = len(self.defs) or 1
-        for word in set(_WORDS.findall(text.casefold())):
-            holders = self.words.get(word, ())
-            if not holders:
-                continue
-            weight = math.log(total / len(holders)) + 1e-3
-            for number in holders:
-                if (allowed is None or number in allowed) and self.defs[number].kind == kind:
-                    scores[number] = scores.get(number, 0.0) + weight
-        return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
-
-
-def definitions(resolver: Resolver) -> Iterator[_Def]:
-    """Every class, function and attribute defined in the modules of *resolver*'s pinned packages."""
-    files = resolver.files
-    for name, folder in sorted(files.packages.items()):
-        for path in sorted(resolver.tree.blobs):
-            module = _module_of(path, name, folder)
-            if module is None:
-                continue
-            try:
-                index = files.index(path, module)
-            except SourceAnchorsError:
-                continue
-            for qual, binds in index.bindings.items():
-                for bind in binds:
-                    if bind.kind in _KINDS:
-                        yield _Def(f"{module}.{qual}", module, qual, path, bind.start, bind.end, bind.kind)
-
-
-def _module_of(path: str, name: str, folder: str) -> str | None:
-    """The dotted module of file *path* in package *name* (kept in *folder*), or None outside it."""
-    if path == f"{folder}.py":
-        return name
-    if not (path.startswith(folder + "/") and path.endswith(".py")):
-        return None
-    parts = path[len(folder) + 1: -3].split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    if not all(part.isidentifier() for part in parts):
-        return None
-    return ".".join([name, *parts])
 
 
 def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:

@@ -1,4 +1,4 @@
-"""Parse anchor targets: ``[repo:]dotted.path[::match text]`` (pure)."""
+"""Parse anchor targets: ``[repo:]dotted.path[::match text[::inner match …]]`` or ``[repo:]/file/path[::…]`` (pure)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from .errors import TargetError
 
 _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MAX_TARGET = 1000
+#: Between match levels: ``::`` not followed by another colon (``if x:::y`` is ``if x:`` then ``y``).
+_LEVEL_SEP = re.compile(r"::(?!:)")
 
 
 @dataclass(frozen=True, order=True)
@@ -16,7 +18,10 @@ class Target:
     """A parsed anchor target.
 
     ``repo`` is the pin name (already defaulted by the caller when absent),
-    ``path`` the dotted Python path, ``match`` the optional statement text.
+    ``path`` the dotted Python path, or a repository-relative file path after a leading ``/``
+    (see :attr:`is_file`), ``match`` the optional text after the first ``::``, as written: one
+    match text, or several separated by ``::``, each looked up within the range the previous one
+    gave (see :attr:`matches`). The lock key is the whole text.
     """
 
     repo: str
@@ -24,6 +29,21 @@ class Target:
     match: str | None = None
     #: Whether the repository came from a default (front matter or configuration), not a prefix.
     defaulted: bool = field(default=False, compare=False)
+
+    @property
+    def is_file(self) -> bool:
+        """Whether the target names a file of the tree (``/pyproject.toml``), not a dotted path."""
+        return self.path.startswith("/")
+
+    @property
+    def file(self) -> str:
+        """The repository-relative file path of a file target (no leading ``/``)."""
+        return self.path[1:]
+
+    @property
+    def matches(self) -> tuple[str, ...]:
+        """The match levels, outermost first (empty without ``::``)."""
+        return split_matches(self.match) if self.match is not None else ()
 
     @property
     def key(self) -> str:
@@ -42,7 +62,7 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     """
     raw = text.strip()
     if not raw:
-        raise TargetError("empty anchor target; expected [repo:]dotted.path[::match text]")
+        raise TargetError("empty anchor target; expected [repo:]dotted.path[::match text] or [repo:]/file/path")
     if len(raw) > _MAX_TARGET:
         raise TargetError(f"anchor target is {len(raw)} characters long; the limit is {_MAX_TARGET}")
     head, sep, match = raw.partition("::")
@@ -52,13 +72,17 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
             raise TargetError(f"nothing after '::' in {raw!r}; give the text of one line to match")
         if "\n" in match:
             raise TargetError(f"match text in {raw!r} spans several lines; give text from one line")
-    repo_part, colon, path = head.partition(":")
+        split_matches(match, raw)
+    if head.lstrip().startswith("/"):
+        repo_part, colon, path = "", "", head  # a file path: it may hold ':' itself
+    else:
+        repo_part, colon, path = head.partition(":")
     if colon:
         repo = repo_part.strip()
         if not _REPO_RE.match(repo):
             raise TargetError(f"invalid repository name {repo!r} in {raw!r}")
     else:
-        path, repo = repo_part, default_repo or ""
+        path, repo = head, default_repo or ""
         if not repo:
             raise TargetError(
                 f"no repository for {raw!r}: write 'repo:{raw}', set 'source-repo' in the page's "
@@ -67,12 +91,41 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     path = path.strip()
     if not path:
         raise TargetError(f"no dotted path in {raw!r}")
+    if path.startswith("/"):
+        _check_file_path(path, raw)
+        return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
     parts = path.split(".")
     bad = [part for part in parts if not part.isidentifier()]
     if bad:
         shown = "an empty part" if "" in bad else repr(bad[0])
         raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier")
     return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
+
+
+def split_matches(match: str, raw: str | None = None) -> tuple[str, ...]:
+    """The levels of a match text: its parts between ``::``, stripped; none may be empty.
+
+    A match text therefore cannot itself hold ``::``: to anchor a line that does (a slice
+    ``x[::2]``, a C++ name in a string), match a shorter part of it (``x[``). In a run of three
+    colons the first ends the text before, as a header's colon does: ``try:::x`` is ``try:``, then ``x``.
+    """
+    levels = tuple(part.strip() for part in _LEVEL_SEP.split(match))
+    if any(not level or "::" in level for level in levels):
+        where = f" in {raw!r}" if raw is not None else ""
+        raise TargetError(
+            f"empty match level{where}: each '::' starts a match within the previous one, so a match "
+            "text cannot hold '::'; match a shorter part of the line (for a slice x[::2], match 'x[')")
+    return levels
+
+
+def _check_file_path(path: str, raw: str) -> None:
+    """A file target's path: repository-relative, plain segments (no '..', '.', empty parts or backslashes)."""
+    parts = path[1:].split("/")
+    if ".." in parts:
+        raise TargetError(f"file path {path!r} in {raw!r} holds '..'; write the path from the repository root")
+    if path == "/" or any(part in ("", ".") for part in parts) or "\\" in path or "\x00" in path:
+        raise TargetError(f"invalid file path {path!r} in {raw!r}: expected /dir/file, repository-relative, "
+                          "without empty or '.' parts")
 
 
 def escape_markers(text: str) -> str:

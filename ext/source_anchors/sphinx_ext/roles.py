@@ -49,7 +49,7 @@ def _page(state: BuildState, env: Any) -> PageSource:
 
 
 class SourceRole(SphinxRole):
-    r"""``{src}`label <[repo:]dotted.path[::match]>``: an inline permalink to pinned lines.
+    r"""``{src}`label <[repo:]dotted.path[::match]>`` (or ``<[repo:]/file/path[::match]>``): an inline permalink.
 
     The label and target are split as Sphinx's reference roles split them (``\<`` escapes a ``<``);
     :func:`~source_anchors.core.target.split_label` needs the text with its escapes, which
