@@ -1,4 +1,4 @@
-"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``cache``.
+"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``bump``, ``cache``.
 
 Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
 :func:`find_book`); ``--confdir`` and ``--srcdir`` say it outright.
@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core.config import PREFIX, SHA_RE
+from ..core.config import PREFIX
 from ..core.engine import Engine
 from ..core.errors import LockError
 from ..core.records import AnchorRecord, Status
@@ -42,12 +42,20 @@ def get_parser() -> argparse.ArgumentParser:
                              "and no conf.py of its own, else CONFDIR)")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
-    check.add_argument("--pin", action="append", default=[], metavar="NAME=SHA",
-                       help="preview the anchors at another commit of NAME (conf.py and lock untouched)")
+    check.add_argument("--pin", action="append", default=[], metavar="NAME=REF",
+                       help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
+                            "branch (resolved with git ls-remote; conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
+    bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
+                                       "--write moves the pin in conf.py")
+    bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
+    bump.add_argument("ref", metavar="REF", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("--write", action="store_true",
+                      help="replace the old commit (and 'ref') in conf.py where each is written once as a "
+                           "string literal; then run 'source-anchors update' to relock")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -90,14 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
-    pins: dict[str, str] = {}
-    for item in getattr(args, "pin", []):
-        name, _, sha = item.partition("=")
-        if not SHA_RE.match(sha):
-            print(f"error: --pin {item!r}: expected NAME=<40-hex commit SHA>", file=sys.stderr)
-            return 2
-        pins[name] = sha
+    from . import bump  # tags and branches: resolved with git, only when asked for
+
+    if args.command == "bump":
+        return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
     try:
+        pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         records, engine = read_book(confdir, srcdir, pins=pins)
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -107,11 +113,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
-        print(markdown(records, pins))
+        print(markdown(records, pins, refs))
     else:
-        for line in _lines(records):
-            print(line)
-        print(_summary(records))
+        report(records)
+    bump.note_moved_refs(engine, skip=pins)
+    return 1 if any(record.status.failed for record in records) else 0
+
+
+def report(records: list[AnchorRecord]) -> int:
+    """Print one line per target and the summary; 1 when any anchor drifted, else 0."""
+    for line in _lines(records):
+        print(line)
+    print(_summary(records))
     return 1 if any(record.status.failed for record in records) else 0
 
 
@@ -182,9 +195,11 @@ def _summary(records: list[AnchorRecord]) -> str:
             + f" ({targets} distinct target{'s' if targets != 1 else ''})")
 
 
-def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
-    """A review checklist, grouped by page, for a pull request."""
-    title = ", ".join(f"{name} → {sha[:7]}" for name, sha in pins.items()) or "current pins"
+def markdown(records: list[AnchorRecord], pins: dict[str, str], refs: dict[str, str] | None = None) -> str:
+    """A review checklist, grouped by page, for a pull request (*refs*: the tags or branches pins were given as)."""
+    named = refs or {}
+    title = ", ".join(f"{name} → {named[name] + ' (' + sha[:7] + ')' if name in named else sha[:7]}"
+                      for name, sha in pins.items()) or "current pins"
     out = [f"## Source anchors at {title}", "", _summary(records), ""]
     by_doc: dict[str, list[AnchorRecord]] = defaultdict(list)
     for record in records:
