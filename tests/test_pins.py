@@ -72,7 +72,7 @@ def test_tags_and_branches_resolve_peeled(pinned: Pinned) -> None:
 
 def test_a_tag_and_a_branch_of_one_name_at_two_commits_is_ambiguous(pinned: Pinned) -> None:
     git("branch", "light", pinned.v2, cwd=pinned.upstream.path)
-    with pytest.raises(RefError, match="'light' is ambiguous .*refs/tags/light.*refs/heads/light"):
+    with pytest.raises(RefError, match=r"'light' is ambiguous .*refs/tags/light.*refs/heads/light"):
         resolve_ref(pinned.upstream.url, "light", timeout=30)
     assert resolve_ref(pinned.upstream.url, "refs/tags/light", timeout=30) == pinned.v1
 
