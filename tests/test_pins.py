@@ -275,3 +275,18 @@ def test_literals_keep_their_quotes_and_prefixes() -> None:
     plain, other = find_literals(data, "x")
     assert [p.line for p in plain] == [1, 2, 5] and other == []
     assert replace(data, [(plain[0], "yy")]).startswith(b"a = r'yy'\nb")
+
+
+def test_bump_a_moved_branch_keeps_its_ref(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+    pinned.pin(ref="main")
+    text = pinned.conf.read_text("utf-8")
+    assert run_cli(pinned.book.cli("bump", "up", "main", "--write")) == 1
+    assert pinned.conf.read_text("utf-8") == text.replace(pinned.v1, pinned.v2)
+    assert "'ref'" not in capsys.readouterr().out.split("conf.py:", 1)[1].split("\n")[0]
+
+
+def test_the_ledger_ref_label_is_translated(pinned: Pinned) -> None:
+    pinned.book.settings = {"language": "zh_CN", "html_search_language": "en"}
+    pinned.pin(ref="light")
+    pinned.book.page("index", PAGE + "\n```{source-ledger}\n```\n")
+    assert f"light（{pinned.v1[:7]}）" in pinned.book.build().html()
