@@ -74,8 +74,8 @@ def resolve_pins(confdir: Path, items: list[str]) -> tuple[dict[str, str], dict[
         if not sep or not name or not ref:
             raise BookError(f"--pin {item!r}: expected NAME=REF (a 40-hex commit SHA, a tag or a branch)")
         pairs.append((name, ref))
-    if all(SHA_RE.match(ref) for _, ref in pairs):
-        return dict(pairs), {}  # an unknown NAME is reported when the book is read
+    if not pairs:
+        return {}, {}
     settings = configured(confdir)
     shas, refs = {}, {}
     for name, ref in pairs:
