@@ -123,6 +123,13 @@ def test_check_pin_unknown_ref_is_one_clear_error(pinned: Pinned, capsys: pytest
     assert err == f"error: up: no tag or branch 'nope' at {pinned.upstream.url}\n"
 
 
+def test_check_pin_unreachable_url_names_it(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+    url = pinned.upstream.url
+    shutil.move(pinned.upstream.path, pinned.upstream.path.with_name("gone"))
+    assert run_cli(pinned.book.cli("check", "--pin", "up=v2")) == 2
+    assert f"error: up: cannot resolve 'v2' at {url}: git ls-remote: " in capsys.readouterr().err
+
+
 def test_check_pin_bad_ref_name(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_cli(pinned.book.cli("check", "--pin", "up=a..b")) == 2
     assert "'a..b' is not a git ref name" in capsys.readouterr().err

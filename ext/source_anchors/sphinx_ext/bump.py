@@ -62,8 +62,10 @@ def to_commit(pin: RepoPin, ref: str, *, timeout: float) -> str:
         return ref
     try:
         return resolve_ref(pin.url, ref, timeout=timeout, name=pin.name)
-    except (RefError, GitError) as error:
+    except RefError as error:
         raise BookError(str(error)) from None
+    except GitError as error:
+        raise BookError(f"{pin.name}: cannot resolve {ref!r} at {pin.url}: {error}") from None
 
 
 def resolve_pins(confdir: Path, items: list[str]) -> tuple[dict[str, str], dict[str, str]]:
