@@ -70,7 +70,7 @@ check-anchors: $(STAMP)
 relock: $(STAMP)
 	$(CLI) update
 
-## preview-bump PIN=name=sha: what every anchor would become at another commit
+## preview-bump PIN=name=ref: what every anchor would become at another commit, tag or branch
 preview-bump: $(STAMP)
 	$(CLI) check --pin $(PIN) --markdown
 

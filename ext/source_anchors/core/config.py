@@ -18,12 +18,14 @@ from typing import Any
 
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
+from .refs import SHA_RE, ref_problem
+
+__all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 
 PREFIX = "source_anchors_"
-SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
-_REPO_KEYS = {"url", "commit", "packages", "dist", "listing", "sources", "host", "permalink"}
+_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "listing", "sources", "host", "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -74,7 +76,8 @@ class Options:
     repos: dict[str, dict[str, Any]] = field(
         default_factory=dict, metadata=_meta(types=(dict,), check=_dict,
         help="Pinned repositories by name: 'url', 'commit' (40-hex SHA), 'packages' "
-             "(package directories from the repository root), and optionally 'dist' "
+             "(package directories from the repository root), and optionally 'ref' (the tag or "
+             "branch the commit came from, shown in the ledger and checked by locked builds), 'dist' "
              "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), "
              "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
              "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
@@ -140,6 +143,8 @@ class RepoPin:
     listing: Path | None
     sources: tuple[str, ...]
     permalink_template: PermalinkTemplate
+    #: The tag or branch the commit came from (a record for readers; the commit is what is read).
+    ref: str | None = None
 
     @property
     def short(self) -> str:
@@ -156,8 +161,8 @@ class RepoPin:
                                               start=start, end=end)
 
     def with_commit(self, commit: str) -> RepoPin:
-        """The same pin at another commit (for previews of a pin bump)."""
-        return dataclasses.replace(self, commit=commit)
+        """The same pin at another commit (for previews of a pin bump); its ``ref`` no longer applies."""
+        return dataclasses.replace(self, commit=commit, ref=None)
 
 
 @dataclass(frozen=True)
@@ -257,6 +262,9 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     if "commit" in entry and not (isinstance(commit, str) and SHA_RE.match(commit)):
         problems.append(f"{where}['commit']: {commit!r} is not a full 40-hex lowercase commit SHA "
                         "(branches, tags and short SHAs move or clash; pin the commit itself)")
+    ref = entry.get("ref")
+    if ref is not None and (problem := ref_problem(ref)):
+        problems.append(f"{where}['ref']: {problem}")
     packages = entry.get("packages", [])
     if isinstance(packages, str) or not isinstance(packages, (list, tuple)) or not packages:
         if "packages" in entry:
@@ -299,7 +307,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
                    dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template)
+                   sources=tuple(sources), permalink_template=template, ref=ref)
 
 
 def _safe_rel(path: str) -> bool:

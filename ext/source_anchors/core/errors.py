@@ -63,6 +63,12 @@ class ArchiveError(SourceError):
     """A distribution archive could not be downloaded or unpacked safely."""
 
 
+class RefError(SourceAnchorsError):
+    """A tag or branch name is malformed, unknown at the pin's URL, or ambiguous there."""
+
+    subtype = Subtype.ref
+
+
 class ResolveError(SourceAnchorsError):
     """A target does not resolve to a unique location in the pinned tree.
 

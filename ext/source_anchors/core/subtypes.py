@@ -55,6 +55,12 @@ class Subtype(StrEnum):
     """An upstream file the anchor needs cannot be read statically: a syntax error, bytes that are
     not UTF-8, or a file above ``source_anchors_max_file_bytes``."""
 
+    ref = "ref"
+    """The tag or branch that a pin's ``ref`` names now points at another commit than the pinned one,
+    or is gone. Checked once per locked build, for pins with a ``ref`` and ``git`` among their
+    ``sources`` (one ``git ls-remote`` each); an unreachable remote gives an info line, never this
+    warning. Run ``source-anchors bump NAME REF`` to preview the move, then ``--write`` it."""
+
     config = "config"
     """A configuration value or the lock file is invalid; the message names the value or the file
     and line."""

@@ -2,7 +2,8 @@
 
 Per-anchor warnings are emitted while pages are read; what concerns many anchors at once is
 reported here, once: a repository that cannot be obtained or a missing lock (one warning per
-cause, naming the anchors it affects), and upstream lines pasted into literal blocks.
+cause, naming the anchors it affects), upstream lines pasted into literal blocks, and, in a locked
+build, a pin's ``ref`` that has moved away from its commit.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ..core.caches import line_index_cached
-from ..core.errors import SourceAnchorsError
+from ..core.errors import GitError, RefError, SourceAnchorsError
 from ..core.records import AnchorRecord
-from .diagnostics import Subtype, warn
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain
 from .state import BuildState
 
@@ -58,3 +59,38 @@ def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
         for hit in result.hits:
             warn(f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
                  Subtype.reproduced, location=(hit.docname, hit.line))
+
+
+#: Seconds one ``git ls-remote`` of the moved-ref check may take (the build's own timeout if lower).
+REF_TIMEOUT = 30
+
+
+def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
+    """Warn once per pin whose ``ref`` now names another commit (one ``git ls-remote`` per such pin).
+
+    Only a locked build asks (CI, or ``source_anchors_locked``), only for pins with a ``ref`` and
+    ``git`` among their sources, and not when ``source-anchors.ref`` is suppressed: a local preview
+    build never touches the network for it. An unreachable remote is an info line, never a warning.
+    """
+    off = set(suppressed)
+    if state.quiet or not state.settings.locked or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off:
+        return
+    from ..core.refs import moved_ref
+
+    conf = "conf.py"
+    for name, pin in sorted(state.engine.pins.items()):
+        if pin.ref is None or "git" not in pin.sources:
+            continue
+        where = f"source_anchors_repos[{name!r}]['ref']"
+        try:
+            now = moved_ref(pin, timeout=min(REF_TIMEOUT, state.settings.timeout or REF_TIMEOUT))
+        except RefError as error:
+            warn(f"{conf}: {where}: {error}; the pinned commit {pin.short} is still read", Subtype.ref,
+                 location=None)
+            continue
+        except GitError as error:
+            LOGGER.info("source-anchors: %s %r not checked, %s is unreachable (%s)", where, pin.ref, pin.url, error)
+            continue
+        if now is not None:
+            warn(f"{conf}: {where}: {pin.ref!r} now points at {now[:7]}, not the pinned commit {pin.short}; "
+                 f"preview the move with 'source-anchors bump {name} {pin.ref}'", Subtype.ref, location=None)

@@ -1,4 +1,4 @@
-"""Command line ``source-anchors`` (also ``python -m source_anchors``): ``check``, ``update``, ``fix``, ``cache``.
+"""Command line ``source-anchors`` (or ``python -m source_anchors``): check, update, fix, bump, cache.
 
 Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
 :func:`find_book`); ``--confdir`` and ``--srcdir`` say it outright.
@@ -24,7 +24,7 @@ from collections.abc import Sequence, Set
 from pathlib import Path
 
 from ..core.changes import ChangeClass, parse_classes, valid_classes
-from ..core.config import PREFIX, SHA_RE
+from ..core.config import PREFIX
 from ..core.engine import Engine, relockable
 from ..core.errors import LockError
 from ..core.records import AnchorRecord, Status
@@ -45,8 +45,9 @@ def get_parser() -> argparse.ArgumentParser:
                              "and no conf.py of its own, else CONFDIR)")
     sub = parser.add_subparsers(dest="command", required=True)
     check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
-    check.add_argument("--pin", action="append", default=[], metavar="NAME=SHA",
-                       help="preview the anchors at another commit of NAME (conf.py and lock untouched)")
+    check.add_argument("--pin", action="append", default=[], metavar="NAME=REF",
+                       help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
+                            "branch (resolved with git ls-remote; conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
     update.add_argument("--accept", default=None, metavar="CLASSES",
@@ -60,6 +61,13 @@ def get_parser() -> argparse.ArgumentParser:
                      help=f"only suggestions at least this similar (default and floor: {THRESHOLD})")
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
+    bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
+                                       "--write moves the pin in conf.py")
+    bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
+    bump.add_argument("ref", metavar="REF", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("--write", action="store_true",
+                      help="replace the old commit (and 'ref') in conf.py where each is written once as a "
+                           "string literal; then run 'source-anchors update' to relock")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -109,14 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
             return 2
-    pins: dict[str, str] = {}
-    for item in getattr(args, "pin", []):
-        name, _, sha = item.partition("=")
-        if not SHA_RE.match(sha):
-            print(f"error: --pin {item!r}: expected NAME=<40-hex commit SHA>", file=sys.stderr)
-            return 2
-        pins[name] = sha
+    from . import bump  # tags and branches: resolved with git, only when asked for
+
+    if args.command == "bump":
+        return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
     try:
+        pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         paths: dict[str, Path] = {}
         records, engine = read_book(confdir, srcdir, pins=pins, paths=paths)
     except BookError as error:
@@ -129,11 +135,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
     elif args.markdown:
-        print(markdown(records, pins))
+        print(markdown(records, pins, refs))
     else:
-        for line in lines(records):
-            print(line)
-        print(summary(records))
+        report(records)
+    bump.note_moved_refs(engine, skip=pins)
+    return 1 if any(record.status.failed for record in records) else 0
+
+
+def report(records: list[AnchorRecord]) -> int:
+    """Print one line per target and the summary; 1 when any anchor drifted, else 0."""
+    for line in lines(records):
+        print(line)
+    print(summary(records))
     return 1 if any(record.status.failed for record in records) else 0
 
 

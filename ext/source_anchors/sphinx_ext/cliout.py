@@ -78,9 +78,14 @@ def summary(records: list[AnchorRecord]) -> str:
             + (f"; changed targets by class: {classes}" if classes else ""))
 
 
-def markdown(records: list[AnchorRecord], pins: dict[str, str]) -> str:
-    """A review checklist for a pull request: changed targets by class with their whole diff, then the rest by page."""
-    title = ", ".join(f"{name} → {sha[:7]}" for name, sha in pins.items()) or "current pins"
+def markdown(records: list[AnchorRecord], pins: dict[str, str], refs: dict[str, str] | None = None) -> str:
+    """A review checklist for a pull request: changed targets by class with their whole diff, then the rest by page.
+
+    *refs* are the tags or branches the pins were given as (shown beside the short commit).
+    """
+    named = refs or {}
+    title = ", ".join(f"{name} → {named[name] + ' (' + sha[:7] + ')' if name in named else sha[:7]}"
+                      for name, sha in pins.items()) or "current pins"
     out = [f"## Source anchors at {title}", "", summary(records), ""]
     for kind, targets in by_class(records):
         out.append(f"### {heading(kind, targets)}")

@@ -169,6 +169,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.mark_stored()
     checks.warn_groups(state, records)
     checks.check_reproduced(state, domain)
+    checks.check_refs(state, suppressed=app.config.suppress_warnings)
     return sorted(domain.data["ledgers"])
 
 

@@ -156,7 +156,8 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         if pin is None:
             continue
         _path, licence = _root_licence(engine, repo, docname)
-        summary_rows.append([repo, _link(pin.url, pin.url), _link(pin.commit, pin.permalink("")),
+        pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
+        summary_rows.append([repo, _link(pin.url, pin.url), _link(pinned, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence, str(len(by_repo[repo]))])
     words = labels()
     out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "anchors")],
