@@ -165,7 +165,7 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     outcomes = [after.check(Target("up", path, match)) for path, match in pairs]
     check_seconds = time.perf_counter() - began
     statuses = Counter(o.status.value for o in outcomes)
-    classes = Counter(str(getattr(o, "change", None)) for o in outcomes if o.status is Status.changed)
+    classes = Counter(str(o.change_class) for o in outcomes if o.status is Status.changed)
     missing = [o for o in outcomes if o.status is Status.missing]
     suggested = [o for o in missing if o.suggestion is not None]
     rng = random.Random(f"{name}:{old}:{new}")

@@ -59,6 +59,7 @@ class Catalog:
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
+        self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.texts.append(normal(lines[found.start - 1:found.end]))
@@ -66,6 +67,11 @@ class Catalog:
             self.by_module.setdefault(found.module, []).append(number)
             for word in set(_WORDS.findall(self.texts[-1].casefold())):
                 self.words.setdefault(word, []).append(number)
+
+    def owner(self, found: Definition) -> Definition | None:
+        """The class that defines *found* directly (None in a module body)."""
+        qual = found.qual.rpartition(".")[0]
+        return self._classes.get((found.module, qual)) if qual else None
 
     def nearest(self, text: str, kind: str, module: str | None) -> list[int]:
         """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.

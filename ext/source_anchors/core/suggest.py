@@ -6,7 +6,10 @@ function, attribute):
 
 1. the same lines (equal sha256) anywhere in the packages: similarity 1;
 2. a member of a class that is gone, in the class the class itself went to
-   (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO);
+   (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO); when that class
+   has the member but rewritten (below the threshold), nothing is suggested, since a similar
+   definition of another name is not where it went. A class that is gone went where most of
+   its members went with the same lines (the share is its similarity);
 3. else the most similar definition, in the same module first, then in every pinned package;
    of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
    lines (each weighted by its rarity, ``log(N/df)``) are scored.
@@ -14,18 +17,19 @@ function, attribute):
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
 
-**Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts
-case-folded, with each line stripped of its indentation (so a method moved into another
-class compares equal and ``_flag_needs_value`` is close to ``FLAG_NEEDS_VALUE``), or of the
-two lines. A suggestion below :data:`THRESHOLD` is not made: 0.6 is
-difflib's own cut-off for a close match (:func:`difflib.get_close_matches`), and ties are
-broken by the similarity of the names, then by the same module. Every suggestion is
-resolved in the new tree before it is made.
+**Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts'
+tokens (words and single punctuation characters), case-folded, with each line stripped of its
+indentation (so a method moved into another class compares equal), or of the two lines' tokens
+(``if value is _flag_needs_value:`` and ``if value is FLAG_NEEDS_VALUE:`` share 4 of 5: 0.8).
+A suggestion below :data:`THRESHOLD` is not made: 0.6 is difflib's own cut-off for a close
+match (:func:`difflib.get_close_matches`). Ties are broken by the similarity of the names,
+then by the same module. Every suggestion is resolved in the new tree before it is made.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -43,12 +47,28 @@ if TYPE_CHECKING:
 THRESHOLD = 0.6
 
 
+#: What :meth:`Suggester._member_of_moved_class` answers when the moved class has the member, rewritten.
+_REWRITTEN = Suggestion("", 0.0, "rewritten", "")
+
+
 def similarity(a: str, b: str) -> float:
-    """SequenceMatcher's ratio of *a* and *b* case-folded (1.0 for two empty texts)."""
+    """SequenceMatcher's ratio of the tokens of *a* and *b*, case-folded (1.0 for two empty texts).
+
+    A token is a word (a run of word characters) or one other non-blank character. Tokens, not characters, keep
+    long excerpts fast (the matcher's time grows with the product of the lengths).
+    """
     a, b = a.casefold(), b.casefold()
     if a == b:
         return 1.0
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+    return difflib.SequenceMatcher(None, _TOKENS.findall(a), _TOKENS.findall(b)).ratio()
+
+
+def name_similarity(a: str, b: str) -> float:
+    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
+    return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
+
+
+_TOKENS = re.compile(r"\w+|[^\w\s]")
 
 
 def _bound(a: str, b: str) -> float:
@@ -82,7 +102,7 @@ class LineSuggester:
         moved = sorted(path for path, blob in listing.items() if blob == record.blob)
         if not moved:
             return None
-        path = "/" + min(moved, key=lambda p: (-similarity(p, target.file), p))
+        path = "/" + min(moved, key=lambda p: (-name_similarity(p, target.file), p))
         if target.match is None:
             return Suggestion(path, 1.0, "same file", self._where(path))
         return self._line(target, path, record, base=1.0, reason="same file")
@@ -199,7 +219,9 @@ class Suggester(LineSuggester):
         found = self._same_lines(ref.module, ref.qual, ref.bind.kind, sha)
         if found is not None:
             return self._made(target, ref.qual, found, 1.0, "same lines")
-        best = self._member_of_moved_class(target, ref)
+        best = self._member_of_moved_class(target, ref) if ref.bind.kind != "class" else self._by_members(target, ref)
+        if best is _REWRITTEN:
+            return None  # its class moved and has it still, rewritten: a similar definition elsewhere is not it
         scored = self._most_similar(ref.module, ref.qual, ref.bind.kind, text)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self._made(target, ref.qual, scored[0], scored[1], "similar definition")
@@ -210,13 +232,14 @@ class Suggester(LineSuggester):
         if not hits:
             return None
         name = qual.rpartition(".")[2]
-        return max(hits, key=lambda d: (d.module == module, similarity(name, d.qual.rpartition(".")[2])))
+        return max(hits, key=lambda d: (d.module == module, name_similarity(name, d.qual.rpartition(".")[2]),
+                                        name_similarity(qual, d.qual)))
 
     def _most_similar(self, module: str, qual: str, kind: str, text: str) -> tuple[Definition, float] | None:
         """The best definition of *kind* by similarity: in *module* when one there reaches the threshold."""
         name = qual.rpartition(".")[2]
         catalog = self._catalog()
-        best: dict[bool, tuple[tuple[float, float], Definition]] = {}
+        best: dict[bool, tuple[tuple[float, float, float], Definition]] = {}
         for here in (True, False):
             for number in catalog.nearest(text, kind, module if here else None):
                 candidate, other = catalog.defs[number], catalog.texts[number]
@@ -225,13 +248,42 @@ class Suggester(LineSuggester):
                 score = similarity(text, other)
                 if score < THRESHOLD:
                     continue
-                key = (score, similarity(name, candidate.qual.rpartition(".")[2]))
+                key = (score, name_similarity(name, candidate.qual.rpartition(".")[2]),
+                       name_similarity(qual, candidate.qual))
                 if here not in best or key > best[here][0]:
                     best[here] = (key, candidate)
             if here in best:
                 break
         chosen = best.get(True) or best.get(False)
         return None if chosen is None else (chosen[1], chosen[0][0])
+
+    def _by_members(self, target: Target, ref: Ref) -> Suggestion | None:
+        """The class that most members of the old class *ref* went to, with the same lines.
+
+        Its similarity is the share of the members found with the same lines somewhere that are in
+        that class (one found in several classes counts for each in part); at least two must be found.
+        """
+        assert ref.bind is not None
+        index = self.old.files.index(ref.file, ref.module)
+        lines = self.old.file_lines(ref.file)
+        catalog = self._catalog()
+        prefix = ref.qual + "."
+        members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
+                   and "." not in qual[len(prefix):] for bind in binds[:1]
+                   if bind.owner == ref.bind.start and bind.kind in KINDS]
+        votes: dict[Definition, float] = {}
+        for bind in members:
+            hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
+            owners = {catalog.owner(hit) for hit in hits} - {None}
+            for owner in owners:
+                assert owner is not None
+                votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
+        found = sum(votes.values())
+        if found < 2:
+            return None
+        owner, count = max(votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
+        share = count / found
+        return self._made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
 
     def _member_of_moved_class(self, target: Target, ref: Ref) -> Suggestion | None:
         """For ``C.m`` whose class ``C`` is gone: ``m`` of the class ``C`` went to, as Python finds it."""
@@ -257,7 +309,7 @@ class Suggester(LineSuggester):
         new = normal(self.new.file_lines(location.path)[location.start - 1:location.end])
         score = similarity(old, new)
         if score < THRESHOLD:
-            return None
+            return _REWRITTEN
         return Suggestion(new_path, round(score, 3), f"member of {moved.key}",
                           f"{location.path}:{line_range(location.start, location.end)}")
 
