@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential reliability clean
+.PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,12 @@ preview-bump: $(STAMP)
 ## bench: performance figures into _build/bench/results.json (downloads django from PyPI)
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+## drift-eval: real bumps (click 8.1.7 -> 8.3.0, django 5.1.15 -> 5.2.19 from PyPI; gpt-researcher
+## e65dfde6 -> v3.6.0 when SOURCE_ANCHORS_GPT_RESEARCHER_GIT names a copy of its repository): statuses,
+## change classes, suggestions, hand-checked precision and recall (_build/drift/results.json)
+drift-eval: $(STAMP)
+	$(BIN)/python bench/drift_eval.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
 ## (downloads the wheels; _build/differential/results.json)

@@ -166,7 +166,10 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     check_seconds = time.perf_counter() - began
     statuses = Counter(o.status.value for o in outcomes)
     classes = Counter(str(o.change_class) for o in outcomes if o.status is Status.changed)
-    missing = [o for o in outcomes if o.status is Status.missing]
+    # Only anchors the lock holds can drift: one that did not resolve at the old commit either (a name
+    # imported from outside the packages, say) is counted apart.
+    missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
+    never = sum(1 for o in locked if o.status in (Status.missing, Status.error))
     suggested = [o for o in missing if o.suggestion is not None]
     rng = random.Random(f"{name}:{old}:{new}")
     sample = sorted(rng.sample(missing, min(SAMPLE, len(missing))), key=lambda o: o.name)
@@ -175,7 +178,7 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
           "suggestion": o.suggestion.to_json() if o.suggestion else None} for o in sample],
         indent=1, ensure_ascii=False) + "\n", "utf-8")
     result: dict[str, Any] = {
-        "bump": name, "old": old, "new": new, "anchors": len(pairs),
+        "bump": name, "old": old, "new": new, "anchors": len(pairs), "unresolved_at_old": never,
         "statements": sum(1 for _, m in pairs if m is not None), "status": dict(sorted(statuses.items())),
         "change_class": dict(sorted(classes.items())), "missing": len(missing), "suggested": len(suggested),
         "reasons": dict(Counter(o.suggestion.reason.split(",")[0].split(" of ")[0] for o in suggested
@@ -183,30 +186,45 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         "ms_per_anchor_lock": round(1000 * lock_seconds / max(len(pairs), 1), 2),
         "ms_per_anchor_check": round(1000 * check_seconds / max(len(pairs), 1), 2),
         "sample": len(sample)}
-    result.update(judged(name, sample))
+    result.update(judged(name, sample, after.resolver("up")))
     return result
 
 
-def judged(name: str, sample: list[Any]) -> dict[str, Any]:
+def judged(name: str, sample: list[Any], resolver: Any) -> dict[str, Any]:
     """Precision and recall over the sample's hand-checked verdicts (``bench/drift_verdicts.json``).
 
-    A verdict maps a missing target to the target that is right for it, or to null when nothing in
-    the new tree is that code. Precision: right top suggestions / suggestions made on judged anchors;
-    recall: judged anchors with a right one / judged anchors that have a right answer.
+    A verdict maps a missing target to the targets that name where its code went (any one is right),
+    or to null when the new tree no longer has that code; each right target must resolve in the new
+    tree (a typo in a verdict is reported, not counted). Precision: right top suggestions / suggestions
+    made on judged anchors; recall: judged anchors with a right one / judged anchors that have an answer.
     """
+    from source_anchors.core.errors import ResolveError
+
     try:
-        verdicts: dict[str, str | None] = json.loads(VERDICTS.read_text("utf-8")).get(name, {})
+        verdicts: dict[str, list[str] | None] = json.loads(VERDICTS.read_text("utf-8")).get(name, {})
     except FileNotFoundError:
         verdicts = {}
+    unresolved = []
+    for answers in verdicts.values():
+        for answer in answers or ():
+            path, _, match = answer.partition("::")
+            try:
+                resolver.resolve(path, match or None)
+            except ResolveError as error:
+                unresolved.append(f"{answer}: {error}")
     rows = [(o, verdicts[o.name]) for o in sample if o.name in verdicts]
     if not rows:
-        return {"judged": 0}
+        return {"judged": 0, "unjudged": len(sample)}
     made = [(o, right) for o, right in rows if o.suggestion is not None]
-    correct = sum(1 for o, right in made if right is not None and o.suggestion.key == right)
-    answerable = sum(1 for _, right in rows if right is not None)
-    return {"judged": len(rows), "answerable": answerable, "suggestions_on_judged": len(made),
-            "right": correct, "precision": round(correct / len(made), 3) if made else None,
-            "recall": round(correct / answerable, 3) if answerable else None}
+    correct = sum(1 for o, right in made if right and o.suggestion.key in right)
+    answerable = sum(1 for _, right in rows if right)
+    wrong = [{"target": o.name, "suggested": o.suggestion.key, "similarity": o.suggestion.similarity,
+              "right": right} for o, right in made if not (right and o.suggestion.key in right)]
+    return {"judged": len(rows), "unjudged": len(sample) - len(rows), "answerable": answerable,
+            "suggestions_on_judged": len(made), "right": correct,
+            "precision": round(correct / len(made), 3) if made else None,
+            "recall": round(correct / answerable, 3) if answerable else None,
+            "wrong": wrong, "verdicts_not_resolving": unresolved}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,12 +240,18 @@ def main(argv: list[str] | None = None) -> int:
         if "note" in r:
             print(f"{r['bump']}: {r['note']}")
             continue
-        print(f"{r['bump']}: {r['anchors']} anchors ({r['statements']} statements), status {r['status']}, "
+        print(f"{r['bump']}: {r['anchors']} anchors ({r['statements']} statements, {r['unresolved_at_old']} not "
+              f"resolving at the old commit), status {r['status']}, "
               f"change classes {r['change_class']}, {r['suggested']}/{r['missing']} missing with a suggestion "
               f"{r['reasons']}, {r['ms_per_anchor_check']} ms per anchor checked")
         if r.get("judged"):
-            print(f"    hand-checked {r['judged']}: precision {r['precision']}, recall {r['recall']} "
-                  f"({r['right']} right of {r['suggestions_on_judged']} made, {r['answerable']} answerable)")
+            print(f"    hand-checked {r['judged']} of {r['sample']} sampled missing: precision {r['precision']}, "
+                  f"recall {r['recall']} ({r['right']} right of {r['suggestions_on_judged']} made, "
+                  f"{r['answerable']} with an answer)")
+            for row in r["wrong"]:
+                print(f"    wrong: {row['target']} -> {row['suggested']} ({row['similarity']}); right: {row['right']}")
+            for row in r["verdicts_not_resolving"]:
+                print(f"    VERDICT DOES NOT RESOLVE: {row}")
     print(f"results: {(OUT / 'results.json').relative_to(ROOT)}")
     return 0
 

@@ -183,7 +183,7 @@ def test_fix_prints_a_diff_then_writes_only_the_targets(bumped: tuple[Book, Upst
     out, err = capsys.readouterr()
     assert "--- a/index.md\n+++ b/index.md\n" in out and "--- a/other.rst\n+++ b/other.rst\n" in out
     assert "+{src}`the class <pkg.mod.Command>`, {src}`its main <pkg.mod.Command.main>`," in out
-    assert "would rewrite 8 target(s) in 2 page(s); 1 missing target(s) left" in err
+    assert "would rewrite 8 target(s) in 2 page(s); 1 missing target(s) without a suggestion to apply" in err
     assert "not fixed: up:pkg.mod.gone_for_good: no suggestion" in err
     assert (book.root / "index.md").read_text("utf-8") == md_before  # a dry run writes nothing
 
@@ -246,3 +246,24 @@ def test_file_targets_and_scoped_matches_get_suggestions(upstream: Upstream, boo
         "up:/NOTICE.txt": "/docs/NOTICE.txt",
         "up:/NOTICE.txt::Licensed under MIT.": "/docs/NOTICE.txt::Licensed under MIT.",
     }
+
+
+def test_a_match_text_now_found_twice_is_scoped_by_its_clause(upstream: Upstream, book: Book,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    a = ("def convert(args, value):\n    for arg in args:\n        try:\n            return arg(value)\n"
+         "        except ValueError:\n            continue\n    raise ValueError(value)\n")
+    b = a.replace("    for arg in args:\n", "    for arg in args:\n        if arg is None:\n            continue\n")
+    upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": a})
+    first = upstream.commit("A")
+    upstream.write_files({"pkg/mod.py": b})
+    second = upstream.commit("B")
+    book.repos = {"up": {"url": upstream.url, "commit": first, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", "# P\n\n{src}`skip <pkg.mod.convert::continue>`\n")
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = second
+    book.write_conf(default_repo="up")
+    row = check_json(book, capsys)["up:pkg.mod.convert::continue"]
+    assert "occurs on 2 lines" in row["message"]
+    assert row["suggestion"] == {"target": "pkg.mod.convert::except ValueError:::continue", "similarity": 1.0,
+                                 "reason": "similar line", "where": "pkg/mod.py:L8"}

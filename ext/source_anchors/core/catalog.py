@@ -11,7 +11,7 @@ import hashlib
 import heapq
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -60,6 +60,9 @@ class Catalog:
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
+        self._at = {(d.file, d.start): d for d in reversed(self.defs)}
+        #: The definitions of module bodies (not of a class).
+        self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.texts.append(normal(lines[found.start - 1:found.end]))
@@ -68,17 +71,27 @@ class Catalog:
             for word in set(_WORDS.findall(self.texts[-1].casefold())):
                 self.words.setdefault(word, []).append(number)
 
+    def at(self, file: str, start: int) -> Definition | None:
+        """The definition whose lines start at *start* in *file*, if any."""
+        return self._at.get((file, start))
+
+    def members(self, cls: Definition) -> list[int]:
+        """The definitions a class statement binds itself (one level down)."""
+        prefix = cls.qual + "."
+        return [n for n in self.by_module.get(cls.module, ()) if self.defs[n].qual.startswith(prefix)
+                and "." not in self.defs[n].qual[len(prefix):]]
+
     def owner(self, found: Definition) -> Definition | None:
         """The class that defines *found* directly (None in a module body)."""
         qual = found.qual.rpartition(".")[0]
         return self._classes.get((found.module, qual)) if qual else None
 
-    def nearest(self, text: str, kind: str, module: str | None) -> list[int]:
+    def nearest(self, text: str, kind: str, module: str | None, among: Collection[int]) -> list[int]:
         """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
 
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
         """
-        allowed = set(self.by_module.get(module, ())) if module is not None else None
+        allowed = among if module is None else set(self.by_module.get(module, ())) & set(among)
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
         for word in set(_WORDS.findall(text.casefold())):
@@ -87,7 +100,7 @@ class Catalog:
                 continue
             weight = math.log(total / len(holders)) + 1e-3
             for number in holders:
-                if (allowed is None or number in allowed) and self.defs[number].kind == kind:
+                if number in allowed and self.defs[number].kind == kind:
                     scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING
 
 from .catalog import KINDS, Catalog, Definition, normal, sha_of
@@ -47,8 +47,12 @@ if TYPE_CHECKING:
 THRESHOLD = 0.6
 
 
-#: What :meth:`Suggester._member_of_moved_class` answers when the moved class has the member, rewritten.
-_REWRITTEN = Suggestion("", 0.0, "rewritten", "")
+#: A definition of another name is suggested only when the names are at least this similar (characters).
+NAME_FLOOR = 0.6
+#: A member renamed within its own class must be at least this similar: members of one class share
+#: their words (``self``, its attributes), so unrelated siblings score high (in the drift evaluation
+#: the wrong in-class suggestions scored 0.667 and 0.882).
+SIBLING_FLOOR = 0.9
 
 
 def similarity(a: str, b: str) -> float:
@@ -118,8 +122,8 @@ class LineSuggester:
             location = self.new.resolve(symbol, tuple(outer) or None)
         except (SourceAnchorsError, UnicodeDecodeError):
             return None
-        old_line = next((line for line in old_file[record.start - 1:record.end] if match in line), None)
-        if old_line is None:
+        at = next((n for n in range(record.start, record.end + 1) if match in old_file[n - 1]), None)
+        if at is None:
             return None
         scope = "::".join([symbol, *outer])
         lines = self.new.file_lines(location.path)
@@ -128,20 +132,35 @@ class LineSuggester:
             candidate = f"{scope}::{match}"
             if self._resolves(candidate):
                 return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
-        old = old_line.strip()
-        scored = sorted(((similarity(old, lines[n - 1].strip()), n) for n in span if lines[n - 1].strip()),
-                        reverse=True)
+        old, old_header = old_file[at - 1].strip(), _header(old_file, at)
+        # The most similar lines first; of equal ones, the one under the same clause header as before.
+        scored = sorted(((similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
+                         for n in span if lines[n - 1].strip()), reverse=True)
         if not scored or scored[0][0] < THRESHOLD:
             return None
-        score, number = scored[0]
+        score, _, number = scored[0]
+        number = -number
+        why = "similar line" if reason == "similar line" else f"{reason}, similar line"
         for text in _match_texts(old, match, lines[number - 1].strip()):
             if sum(text in lines[n - 1] for n in span) == 1:
                 candidate = f"{scope}::{text}"
-                if self._resolves(candidate):
-                    return Suggestion(candidate, round(min(base, score), 3),
-                                      "similar line" if reason == "similar line" else f"{reason}, similar line",
-                                      self._where(candidate))
+            else:  # the same text elsewhere in the range: scoped by the clause header above it
+                header = _header(lines, number)
+                if header is None or "::" in header:
+                    continue
+                candidate = f"{scope}::{header}::{text}"
+            if self._lands_on(candidate, number):
+                return Suggestion(candidate, round(min(base, score), 3), why, self._where(candidate))
         return None
+
+    def _lands_on(self, key: str, number: int) -> bool:
+        """Whether *key* resolves to a range that holds line *number*."""
+        path, _, match = key.partition("::")
+        try:
+            location = self.new.resolve(path, match or None)
+        except ResolveError:
+            return False
+        return location.start <= number <= location.end
 
     def _old_lines(self, record: LockRecord) -> list[str]:
         """The lines of the locked file in the old tree (a file outside the packages: from its kept blob)."""
@@ -216,40 +235,80 @@ class Suggester(LineSuggester):
         start, end = (record.start, record.end) if record is not None and record.path == ref.file \
             else (ref.bind.start, ref.bind.end)
         text, sha = normal(old_lines[start - 1:end]), sha_of(old_lines, start, end)
+        if "." in ref.qual:
+            return self._member(target, ref, text)
         found = self._same_lines(ref.module, ref.qual, ref.bind.kind, sha)
         if found is not None:
             return self._made(target, ref.qual, found, 1.0, "same lines")
-        best = self._member_of_moved_class(target, ref) if ref.bind.kind != "class" else self._by_members(target, ref)
-        if best is _REWRITTEN:
-            return None  # its class moved and has it still, rewritten: a similar definition elsewhere is not it
-        scored = self._most_similar(ref.module, ref.qual, ref.bind.kind, text)
+        best = self._by_members(target, ref) if ref.bind.kind == "class" else None
+        scored = self._most_similar(ref.module, ref.qual, ref.bind.kind, text, self._catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self._made(target, ref.qual, scored[0], scored[1], "similar definition")
         return best
 
+    def _member(self, target: Target, ref: Ref, text: str) -> Suggestion | None:
+        """A member ``C.m``: looked for in ``C`` (a renamed member) or, when ``C`` is gone, where ``C`` went."""
+        owner_path, _, member = target.path.rpartition(".")
+        try:
+            owner = self.new.resolve(owner_path)
+            moved: Suggestion | None = None
+        except ResolveError:
+            moved = self._symbol(Target(target.repo, owner_path), None)
+            if moved is None:
+                return None  # its class went nowhere that can be told
+            owner = self.new.resolve(moved.key)
+            try:
+                location = self.new.resolve(f"{moved.key}.{member}")  # as Python finds it: the MRO
+            except ResolveError:
+                pass
+            else:
+                score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                if score < THRESHOLD:
+                    return None  # there, but rewritten: a similar definition of another name is not it
+                return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
+                                  location.describe())
+        catalog = self._catalog()
+        cls = catalog.at(owner.path, owner.start)
+        if cls is None:
+            return None
+        scored = self._most_similar(cls.module, ref.qual, ref.bind.kind if ref.bind else "", text,
+                                    catalog.members(cls))
+        if scored is None:
+            return None
+        found, score = scored
+        if score < SIBLING_FLOOR:
+            return None
+        key = f"{moved.key if moved else owner_path}.{found.qual.rpartition('.')[2]}"
+        if not self._lands(key, found):
+            return None
+        return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
+
     def _same_lines(self, module: str, qual: str, kind: str, sha: str) -> Definition | None:
-        hits = self._catalog().by_sha.get((kind, sha), [])
+        hits = [d for d in self._catalog().by_sha.get((kind, sha), []) if "." not in d.qual]
         if not hits:
             return None
-        name = qual.rpartition(".")[2]
-        return max(hits, key=lambda d: (d.module == module, name_similarity(name, d.qual.rpartition(".")[2]),
-                                        name_similarity(qual, d.qual)))
+        return max(hits, key=lambda d: (d.module == module, name_similarity(qual, d.qual)))
 
-    def _most_similar(self, module: str, qual: str, kind: str, text: str) -> tuple[Definition, float] | None:
-        """The best definition of *kind* by similarity: in *module* when one there reaches the threshold."""
+    def _most_similar(self, module: str, qual: str, kind: str, text: str,
+                      among: Collection[int]) -> tuple[Definition, float] | None:
+        """The best definition of *kind* among *among* by similarity, in *module* when one there is enough.
+
+        A definition of another name counts only when the names are :data:`NAME_FLOOR` similar.
+        """
         name = qual.rpartition(".")[2]
         catalog = self._catalog()
-        best: dict[bool, tuple[tuple[float, float, float], Definition]] = {}
+        best: dict[bool, tuple[tuple[float, float], Definition]] = {}
         for here in (True, False):
-            for number in catalog.nearest(text, kind, module if here else None):
+            for number in catalog.nearest(text, kind, module if here else None, among):
                 candidate, other = catalog.defs[number], catalog.texts[number]
-                if _bound(text, other) < THRESHOLD:
+                other_name = candidate.qual.rpartition(".")[2]
+                named = name_similarity(name, other_name)
+                if named < NAME_FLOOR or _bound(text, other) < THRESHOLD:
                     continue
                 score = similarity(text, other)
                 if score < THRESHOLD:
                     continue
-                key = (score, name_similarity(name, candidate.qual.rpartition(".")[2]),
-                       name_similarity(qual, candidate.qual))
+                key = (score, named)
                 if here not in best or key > best[here][0]:
                     best[here] = (key, candidate)
             if here in best:
@@ -284,34 +343,6 @@ class Suggester(LineSuggester):
         owner, count = max(votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
         share = count / found
         return self._made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
-
-    def _member_of_moved_class(self, target: Target, ref: Ref) -> Suggestion | None:
-        """For ``C.m`` whose class ``C`` is gone: ``m`` of the class ``C`` went to, as Python finds it."""
-        if "." not in ref.qual or "." not in target.path:
-            return None
-        owner_path, _, member = target.path.rpartition(".")
-        try:
-            self.new.resolve(owner_path)
-            return None  # the class is still there: its member went elsewhere
-        except ResolveError:
-            pass
-        moved = self._symbol(Target(target.repo, owner_path), None)
-        if moved is None:
-            return None
-        new_path = f"{moved.key}.{member}"
-        try:
-            location = self.new.resolve(new_path)
-        except ResolveError:
-            return None
-        old_ref = self.old.walker.object(target.path)
-        assert old_ref.bind is not None
-        old = normal(self.old.file_lines(old_ref.file)[old_ref.bind.start - 1:old_ref.bind.end])
-        new = normal(self.new.file_lines(location.path)[location.start - 1:location.end])
-        score = similarity(old, new)
-        if score < THRESHOLD:
-            return _REWRITTEN
-        return Suggestion(new_path, round(score, 3), f"member of {moved.key}",
-                          f"{location.path}:{line_range(location.start, location.end)}")
 
     def _made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
         """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
@@ -355,3 +386,14 @@ def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
                 yield part
     if "::" not in new_line:
         yield new_line
+
+
+def _header(lines: list[str], number: int) -> str | None:
+    """The text of the nearest line above *number* indented less (its clause header), or None."""
+    text = lines[number - 1]
+    indent = len(text) - len(text.lstrip())
+    for above in range(number - 1, 0, -1):
+        line = lines[above - 1]
+        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent:
+            return line.strip()
+    return None

@@ -53,7 +53,8 @@ def fix(records: list[AnchorRecord], paths: dict[str, Path], confdir: Path, *, w
     verb = "rewrote" if write else "would rewrite"
     tail = f"; run '{UPDATE_COMMAND}' to lock them" if write and changed else \
         ("; run again with --write to apply" if changed else "")
-    print(f"{verb} {changed} target(s) in {pages} page(s); {len(unsure)} missing target(s) left{tail}",
+    print(f"{verb} {changed} target(s) in {pages} page(s); {len(unsure)} missing target(s) without a suggestion "
+          f"to apply{tail}",
           file=sys.stderr)
     return 0
 
