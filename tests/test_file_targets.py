@@ -398,3 +398,11 @@ def test_file_outside_the_packages_needs_git_among_the_sources(tree_upstream: Up
     # Once fetched (by a build that may use git), the kept blob serves the cache-only build too.
     assert repo.check("/README.md").status == "new"
     assert Engine(cached_only.settings).check(Target("up", "/README.md")).status == "new"
+
+
+@pytest.mark.parametrize("text", ["up:setup.py", "up:LICENSE"])
+def test_a_file_written_as_a_dotted_path_is_told_to_start_with_a_slash(repo: Repo, text: str) -> None:
+    outcome = check(repo, text)
+    assert outcome.status == "missing"
+    path = text.split(":", 1)[1]
+    assert outcome.message.endswith(f"; for the file {path}, write '/{path}'"), outcome.message

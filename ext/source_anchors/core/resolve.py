@@ -21,7 +21,7 @@ from .files import SourceFiles
 from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
 from .target import split_matches
-from .walk import Walker
+from .walk import OutsideError, Walker
 
 Span = tuple[int, int]
 
@@ -55,7 +55,13 @@ class Resolver:
         if path.startswith("/"):
             return self._resolve_file(path, matches)
         self.files.touched = set()
-        ref = self.walker.object(path)
+        try:
+            ref = self.walker.object(path)
+        except OutsideError as error:
+            if path in self.listing or self.tree.has(path):  # ``LICENSE.txt`` meant as a file
+                raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
+                                   closest=error.closest) from None
+            raise
         self.walker.index(ref)  # a module anchor, too, must be a module that parses
         file, lines = ref.file, self.files.lines(ref.file)
         rule, others, caveat = ref.rule, ref.others, ref.caveat
