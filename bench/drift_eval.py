@@ -5,6 +5,8 @@ git repository under ``_build/drift/repos/`` (never in this project):
 
 * ``click`` 8.1.7 → 8.3.0 and ``django`` 5.1.15 → 5.2.19: the Python files of each wheel from
   PyPI (``pip download --no-deps``), committed in order, as the bench does with django;
+* ``django-5.0``, 5.0.14 → 5.1.15 the same way: a held-out bump, judged only after the
+  suggestion rules were settled on the two above;
 * ``gpt-researcher`` e65dfde6 → v3.6.0: the real history, from a copy of its repository named
   by ``SOURCE_ANCHORS_GPT_RESEARCHER_GIT`` (skipped with a note otherwise).
 
@@ -39,6 +41,8 @@ GPT_ENV = "SOURCE_ANCHORS_GPT_RESEARCHER_GIT"
 BUMPS: dict[str, dict[str, Any]] = {
     "click": {"dists": ("click==8.1.7", "click==8.3.0"), "packages": ["click"]},
     "django": {"dists": ("django==5.1.15", "django==5.2.19"), "packages": ["django"]},
+    # Held out: judged after the suggestion rules were fixed on the two bumps above, to test them fairly.
+    "django-5.0": {"dists": ("django==5.0.14", "django==5.1.15"), "packages": ["django"]},
     "gpt-researcher": {"refs": ("e65dfde6163dab2fb286d6c56272ceade3fe84d4", "v3.6.0"),
                        "packages": ["gpt_researcher"]},
 }

@@ -28,24 +28,20 @@ then by the same module. Every suggestion is resolved in the new tree before it 
 
 from __future__ import annotations
 
-import difflib
-import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from .catalog import KINDS, Catalog, Definition, normal, sha_of
 from .errors import ResolveError, SourceAnchorsError
+from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
 from .records import LockRecord, Suggestion, line_range
 from .target import Target
-from .textlines import decode_source, split_lines
+from .walk import Ref
 
 if TYPE_CHECKING:
     from .resolve import Resolver
-    from .walk import Ref
 
-#: Suggestions below this similarity are not made (difflib's cut-off for a close match).
-THRESHOLD = 0.6
-
+__all__ = ["THRESHOLD", "Suggester", "similarity"]
 
 #: A definition of another name is suggested only when the names are at least this similar (characters).
 NAME_FLOOR = 0.6
@@ -53,136 +49,6 @@ NAME_FLOOR = 0.6
 #: their words (``self``, its attributes), so unrelated siblings score high (in the drift evaluation
 #: the wrong in-class suggestions scored 0.667 and 0.882).
 SIBLING_FLOOR = 0.9
-
-
-def similarity(a: str, b: str) -> float:
-    """SequenceMatcher's ratio of the tokens of *a* and *b*, case-folded (1.0 for two empty texts).
-
-    A token is a word (a run of word characters) or one other non-blank character. Tokens, not characters, keep
-    long excerpts fast (the matcher's time grows with the product of the lengths).
-    """
-    a, b = a.casefold(), b.casefold()
-    if a == b:
-        return 1.0
-    return difflib.SequenceMatcher(None, _TOKENS.findall(a), _TOKENS.findall(b)).ratio()
-
-
-def name_similarity(a: str, b: str) -> float:
-    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
-    return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
-
-
-_TOKENS = re.compile(r"\w+|[^\w\s]")
-
-
-def _bound(a: str, b: str) -> float:
-    """An upper bound of :func:`similarity` from the lengths alone (``2·min/sum``)."""
-    total = len(a) + len(b)
-    return 1.0 if not total else 2 * min(len(a), len(b)) / total
-
-
-class LineSuggester:
-    """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
-
-    *old* and *new* are resolvers (:class:`~.resolve.Resolver`) of the lock's commit and of the
-    pinned one; *stored* gives the bytes of a blob kept in the cache (files outside the packages).
-    """
-
-    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
-        self.old = old
-        self.new = new
-        self.stored = stored
-
-    def _file(self, target: Target, record: LockRecord) -> Suggestion | None:
-        """A file target: the file with the same blob elsewhere (a rename), then its match levels there."""
-        try:
-            self.new.resolve(target.path)
-        except ResolveError:
-            pass
-        else:
-            return self._line(target, target.path, record, base=1.0, reason="similar line") if target.match \
-                else None
-        listing = self.new.tree.listing or self.new.tree.blobs
-        moved = sorted(path for path, blob in listing.items() if blob == record.blob)
-        if not moved:
-            return None
-        path = "/" + min(moved, key=lambda p: (-name_similarity(p, target.file), p))
-        if target.match is None:
-            return Suggestion(path, 1.0, "same file", self._where(path))
-        return self._line(target, path, record, base=1.0, reason="same file")
-
-    # -- match texts -------------------------------------------------------------
-
-    def _line(self, target: Target, symbol: str, record: LockRecord, *, base: float,
-              reason: str) -> Suggestion | None:
-        """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
-        *outer, match = target.matches  # scoped matches: the outer levels are kept, the last one re-matched
-        try:
-            old_file = self._old_lines(record)
-            location = self.new.resolve(symbol, tuple(outer) or None)
-        except (SourceAnchorsError, UnicodeDecodeError):
-            return None
-        at = next((n for n in range(record.start, record.end + 1) if match in old_file[n - 1]), None)
-        if at is None:
-            return None
-        scope = "::".join([symbol, *outer])
-        lines = self.new.file_lines(location.path)
-        span = range(location.start, min(location.end, len(lines)) + 1)
-        if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
-            candidate = f"{scope}::{match}"
-            if self._resolves(candidate):
-                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
-        old, old_header = old_file[at - 1].strip(), _header(old_file, at)
-        # The most similar lines first; of equal ones, the one under the same clause header as before.
-        scored = sorted(((similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
-                         for n in span if lines[n - 1].strip()), reverse=True)
-        if not scored or scored[0][0] < THRESHOLD:
-            return None
-        score, _, number = scored[0]
-        number = -number
-        why = "similar line" if reason == "similar line" else f"{reason}, similar line"
-        for text in _match_texts(old, match, lines[number - 1].strip()):
-            if sum(text in lines[n - 1] for n in span) == 1:
-                candidate = f"{scope}::{text}"
-            else:  # the same text elsewhere in the range: scoped by the clause header above it
-                header = _header(lines, number)
-                if header is None or "::" in header:
-                    continue
-                candidate = f"{scope}::{header}::{text}"
-            if self._lands_on(candidate, number):
-                return Suggestion(candidate, round(min(base, score), 3), why, self._where(candidate))
-        return None
-
-    def _lands_on(self, key: str, number: int) -> bool:
-        """Whether *key* resolves to a range that holds line *number*."""
-        path, _, match = key.partition("::")
-        try:
-            location = self.new.resolve(path, match or None)
-        except ResolveError:
-            return False
-        return location.start <= number <= location.end
-
-    def _old_lines(self, record: LockRecord) -> list[str]:
-        """The lines of the locked file in the old tree (a file outside the packages: from its kept blob)."""
-        if self.old.tree.has(record.path) or self.stored is None:
-            return self.old.file_lines(record.path)
-        data = self.stored(record.blob)
-        return split_lines(decode_source(data)) if data is not None else []
-
-    def _resolves(self, key: str) -> bool:
-        path, _, match = key.partition("::")
-        try:
-            self.new.resolve(path, match or None)
-        except ResolveError:
-            return False
-        return True
-
-    def _where(self, key: str) -> str:
-        path, _, match = key.partition("::")
-        location = self.new.resolve(path, match or None)
-        return location.describe()
-
-    # -- the new tree's definitions ------------------------------------------------
 
 
 class Suggester(LineSuggester):
@@ -237,11 +103,11 @@ class Suggester(LineSuggester):
         text, sha = normal(old_lines[start - 1:end]), sha_of(old_lines, start, end)
         if "." in ref.qual:
             return self._member(target, ref, text)
-        found = self._same_lines(ref.module, ref.qual, ref.bind.kind, sha)
+        found = self._same_lines(ref, sha)
         if found is not None:
             return self._made(target, ref.qual, found, 1.0, "same lines")
         best = self._by_members(target, ref) if ref.bind.kind == "class" else None
-        scored = self._most_similar(ref.module, ref.qual, ref.bind.kind, text, self._catalog().top_level)
+        scored = self._most_similar(ref, text, self._catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self._made(target, ref.qual, scored[0], scored[1], "similar definition")
         return best
@@ -271,8 +137,7 @@ class Suggester(LineSuggester):
         cls = catalog.at(owner.path, owner.start)
         if cls is None:
             return None
-        scored = self._most_similar(cls.module, ref.qual, ref.bind.kind if ref.bind else "", text,
-                                    catalog.members(cls))
+        scored = self._most_similar(ref, text, catalog.members(cls), module=cls.module)
         if scored is None:
             return None
         found, score = scored
@@ -283,18 +148,26 @@ class Suggester(LineSuggester):
             return None
         return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
 
-    def _same_lines(self, module: str, qual: str, kind: str, sha: str) -> Definition | None:
-        hits = [d for d in self._catalog().by_sha.get((kind, sha), []) if "." not in d.qual]
+    def _fresh(self, found: Definition, missing: Ref) -> bool:
+        return fresh(self.old, found, missing)
+
+    def _same_lines(self, ref: Ref, sha: str) -> Definition | None:
+        assert ref.bind is not None
+        hits = [d for d in self._catalog().by_sha.get((ref.bind.kind, sha), []) if "." not in d.qual
+                and self._fresh(d, ref)]
         if not hits:
             return None
-        return max(hits, key=lambda d: (d.module == module, name_similarity(qual, d.qual)))
+        return max(hits, key=lambda d: (d.module == ref.module, name_similarity(ref.qual, d.qual)))
 
-    def _most_similar(self, module: str, qual: str, kind: str, text: str,
-                      among: Collection[int]) -> tuple[Definition, float] | None:
-        """The best definition of *kind* among *among* by similarity, in *module* when one there is enough.
+    def _most_similar(self, ref: Ref, text: str, among: Collection[int], *,
+                      module: str | None = None) -> tuple[Definition, float] | None:
+        """The definition of *ref*'s kind among *among* most similar to *text*, in *module* first.
 
-        A definition of another name counts only when the names are :data:`NAME_FLOOR` similar.
+        *module* defaults to *ref*'s. A definition of another name counts only when the names are
+        :data:`NAME_FLOOR` similar, and only one new since the lock's commit (:meth:`_fresh`).
         """
+        assert ref.bind is not None
+        module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
         name = qual.rpartition(".")[2]
         catalog = self._catalog()
         best: dict[bool, tuple[tuple[float, float], Definition]] = {}
@@ -303,10 +176,10 @@ class Suggester(LineSuggester):
                 candidate, other = catalog.defs[number], catalog.texts[number]
                 other_name = candidate.qual.rpartition(".")[2]
                 named = name_similarity(name, other_name)
-                if named < NAME_FLOOR or _bound(text, other) < THRESHOLD:
+                if named < NAME_FLOOR or bound(text, other) < THRESHOLD:
                     continue
                 score = similarity(text, other)
-                if score < THRESHOLD:
+                if score < THRESHOLD or not self._fresh(candidate, ref):
                     continue
                 key = (score, named)
                 if here not in best or key > best[here][0]:
@@ -333,9 +206,8 @@ class Suggester(LineSuggester):
         votes: dict[Definition, float] = {}
         for bind in members:
             hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
-            owners = {catalog.owner(hit) for hit in hits} - {None}
+            owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None and self._fresh(owner, ref)}
             for owner in owners:
-                assert owner is not None
                 votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
         found = sum(votes.values())
         if found < 2:
@@ -368,32 +240,19 @@ class Suggester(LineSuggester):
         return self._defs
 
 
-def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
-    """Match texts for *new_line*: the part that corresponds to *match* in *old_line*, then the whole line."""
-    at = old_line.find(match)
-    if at >= 0 and match != old_line:
-        start, end = at, at + len(match)
-        mapped_start = mapped_end = None
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_line, new_line, autojunk=False).get_opcodes():
-            if mapped_start is None and i2 > start:
-                mapped_start = j1 + (start - i1 if tag == "equal" else 0)
-            if i2 >= end:
-                mapped_end = j1 + (end - i1) if tag == "equal" else j2
-                break
-        if mapped_start is not None and mapped_end is not None:
-            part = new_line[mapped_start:mapped_end].strip()
-            if part and "::" not in part:
-                yield part
-    if "::" not in new_line:
-        yield new_line
+def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
+    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
 
-
-def _header(lines: list[str], number: int) -> str | None:
-    """The text of the nearest line above *number* indented less (its clause header), or None."""
-    text = lines[number - 1]
-    indent = len(text) - len(text.lstrip())
-    for above in range(number - 1, 0, -1):
-        line = lines[above - 1]
-        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent:
-            return line.strip()
-    return None
+    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
+    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
+    subclass (click's ``BaseCommand`` into ``Command``).
+    """
+    try:
+        was = old.walker.object(found.path)
+    except SourceAnchorsError:
+        return True
+    if was.bind is None or was.file != found.file:
+        return True  # not defined there before (imported, or somewhere else)
+    if was.is_class and missing.is_class:
+        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
+    return False

@@ -27,8 +27,8 @@ from ..core.changes import ChangeClass, parse_classes, valid_classes
 from ..core.config import PREFIX
 from ..core.engine import Engine, relockable
 from ..core.errors import LockError
+from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
-from ..core.suggest import THRESHOLD
 from . import cachecmd
 from .cliout import lines, markdown, summary
 from .fixcmd import fix
