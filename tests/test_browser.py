@@ -40,6 +40,9 @@ COMMIT = "e65dfde6163dab2fb286d6c56272ceade3fe84d4"
 PERMALINK = re.compile(
     rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/(gpt_researcher/[\w/.-]+\.py)#L(\d+)(?:-L(\d+))?$")
 TITLE = re.compile(r"^gpt-researcher · (gpt_researcher/[\w/.-]+\.py):L(\d+)(?:–L(\d+))? @ e65dfde$")
+# A whole-file anchor (the chapter cites the root LICENSE) links to the file without a line fragment.
+FILE_PERMALINK = re.compile(rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)$")
+FILE_TITLE = re.compile(r"^gpt-researcher · ([\w/.-]+) @ e65dfde$")
 # Console errors whose cause is known, with the fix (both are configuration of the book, conf.py).
 KNOWN_CAUSES = {
     "ChineseStemmer is not defined": (
@@ -204,6 +207,12 @@ def test_every_chapter_anchor_is_visible_and_pinned(tab: Callable[[str], Tab], v
         if not a["label"].strip():
             problems.append(f"{where}: no label text")
         link = PERMALINK.match(a["href"] or "")
+        whole_file = FILE_PERMALINK.match(a["href"] or "")
+        if not link and whole_file:
+            file_title = FILE_TITLE.match(a["title"] or "")
+            if not file_title or file_title[1] != whole_file[1]:
+                problems.append(f"{where}: title {a['title']!r} does not match {a['href']}")
+            continue
         if not link:
             problems.append(f"{where}: not a permalink at {COMMIT[:7]}: {a['href']}")
             continue
@@ -231,11 +240,13 @@ def test_hover_shows_the_location(tab: Callable[[str], Tab]) -> None:
         chip.hover()
         title = chip.get_attribute("title") or ""
         parsed = TITLE.match(title)
-        assert parsed, f"anchor {index}: title {title!r}"
-        # The visible hint: the chip's own `.sa-where` (path:Lstart–end@sha) appears above it on hover.
+        whole_file = FILE_TITLE.match(title)
+        assert parsed or whole_file, f"anchor {index}: title {title!r}"
+        # The visible hint: the chip's own `.sa-where` (path:Lstart–end@sha, or path@sha) appears above it on hover.
         where.wait_for(state="visible", timeout=2000)
         text = where.inner_text()
-        assert text.startswith(f"{parsed[1]}:L{parsed[2]}") and text.endswith("@e65dfde"), (title, text)
+        start = f"{parsed[1]}:L{parsed[2]}" if parsed else f"{whole_file[1]}@"
+        assert text.startswith(start) and text.endswith("@e65dfde"), (title, text)
         hint, box = where.bounding_box(), chip.bounding_box()
         assert hint and box and hint["width"] > 0 and hint["height"] > 0
         assert hint["y"] + hint["height"] <= box["y"] + 1, f"anchor {index}: the hint covers its chip"
