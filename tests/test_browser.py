@@ -245,7 +245,11 @@ def test_hover_shows_the_location(tab: Callable[[str], Tab]) -> None:
         # The visible hint: the chip's own `.sa-where` (path:Lstart–end@sha, or path@sha) appears above it on hover.
         where.wait_for(state="visible", timeout=2000)
         text = where.inner_text()
-        start = f"{parsed[1]}:L{parsed[2]}" if parsed else f"{whole_file[1]}@"
+        if parsed:
+            start = f"{parsed[1]}:L{parsed[2]}"
+        else:
+            assert whole_file is not None
+            start = f"{whole_file[1]}@"
         assert text.startswith(start) and text.endswith("@e65dfde"), (title, text)
         hint, box = where.bounding_box(), chip.bounding_box()
         assert hint and box and hint["width"] > 0 and hint["height"] > 0

@@ -206,13 +206,16 @@ class Suggester(LineSuggester):
         votes: dict[Definition, float] = {}
         for bind in members:
             hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
-            owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None and self._fresh(owner, ref)}
-            for owner in owners:
+            owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
+            for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
                 votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
         found = sum(votes.values())
         if found < 2:
             return None
-        owner, count = max(votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
+        fresh_votes = {owner: count for owner, count in votes.items() if self._fresh(owner, ref)}
+        if not fresh_votes:
+            return None
+        owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
         share = count / found
         return self._made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
 
