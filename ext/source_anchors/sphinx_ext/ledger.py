@@ -305,7 +305,7 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
 def _category_label(category: str) -> str:
     """The review category's words, in the book's language."""
     words = {
-        "root licence": _("root licence"), "licence or copyright file": _("Other licence or copyright files"),
+        "root licence": _("root licence"),
         "vendored": _("vendored"), "minified": _("minified"), "javascript": _("javascript"),
         "stylesheet": _("stylesheet"), "font": _("font"), "image": _("image"), "audio": _("audio"),
         "video": _("video"), "data": _("data"), "document": _("document"), "notebook": _("notebook"),
