@@ -333,3 +333,8 @@ def test_without_git_the_sdist_gives_the_declaring_files_and_the_rest_is_not_rea
            " the pin's 'sources' leave out git)" in text
     # The wheel's METADATA, named by archive and member (no file of the commit, so no link).
     assert "demo-1.0-py3-none-any.whl: demo-1.0.dist-info/METADATA:L5 — License-Expression: MIT OR Apache-2.0" in text
+    # The sdist is recorded in the cache with the files it vouched for: a later build needs no download.
+    (links / "demo-1.0.tar.gz").unlink()
+    again = book.build(fresh=True)
+    assert again.returncode == 0, again.stderr
+    assert "pyproject.toml:L7 — [project] license.text: Apache 2 → Apache-2.0" in text_of(again.outdir / "licences.html")

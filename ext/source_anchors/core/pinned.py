@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from .config import RepoPin, Settings
 from .declared import Declaration, NotRead
 from .errors import SourceAnchorsError, SourceError, UpstreamFileError
 from .lock import Lock
-from .sources import Tree, TreeCache, blob_id, parse_listing
+from .sources import Tree, TreeCache, parse_listing
 
 if TYPE_CHECKING:
     from .resolve import Resolver
@@ -41,7 +42,7 @@ class PinnedTrees:
         #: The sdist of a pin's ``dist`` by repository: its files outside the packages and its PKG-INFO.
         self._sdists: dict[str, Sdist | SourceError] = {}
         #: A pin whose git source failed once, with the error (not tried again for every file).
-        self._git_failed: dict[str, SourceError] = {}
+        self._git_failed: dict[str, tuple[str, SourceError]] = {}
         self._declared: dict[str, tuple[list[Declaration], list[NotRead]]] = {}
 
     @property
@@ -144,21 +145,24 @@ class PinnedTrees:
                 sdist = self.sdist(repo)
                 if isinstance(sdist, SourceError):
                     why.append(f"sdist: {sdist}")
-                elif path not in sdist.files:
+                elif path not in sdist.blobs:
                     why.append(f"the sdist {sdist.name} does not ship it")
-                elif blob_id(sdist.files[path]) != blob:
+                elif sdist.blobs[path] != blob:
                     why.append(f"the sdist's copy differs from the commit's blob {blob[:12]}")
                 else:
-                    self.blobs.put(sdist.files[path])
-                    return sdist.files[path], "sdist"
+                    data = self.blobs.stored(blob)
+                    if data is not None:
+                        return data, "sdist"
+                    why.append("the sdist's kept copy is gone from the cache")
             elif kind == "git":
                 if repo in self._git_failed:
-                    why.append(f"git: {self._git_failed[repo]}")
+                    first, _error = self._git_failed[repo]
+                    why.append(f"git: not tried again, it failed for {first}")
                     continue
                 try:
                     return self.blobs.get(pin, blob), "git"
                 except SourceError as error:
-                    self._git_failed[repo] = error
+                    self._git_failed[repo] = (path, error)
                     why.append(f"git: {error}")
         if "git" not in pin.sources:
             why.append("the pin's 'sources' leave out git")
@@ -217,6 +221,14 @@ class PinnedTrees:
         return self._sdists[repo]
 
     def _get_sdist(self, pin: RepoPin) -> Sdist | SourceError:
+        """The sdist, from its record in the cache (``sdists/``) when every file it vouches for is kept.
+
+        A download keeps each file outside the packages whose blob id is in the commit's listing
+        (:class:`.blobstore.BlobStore`) and records every such file's blob id, so that later builds
+        neither download it again nor ask for a file it does not ship.
+        """
+        import hashlib
+        import json
         import shutil
         import tempfile
         from pathlib import Path
@@ -227,6 +239,15 @@ class PinnedTrees:
         from .licences import is_package_module
 
         assert pin.dist is not None
+        listing = set(self.listing(pin.name).values())
+        key = hashlib.sha256(f"{pin.url}\0{pin.commit}\0{pin.dist}".encode()).hexdigest()[:32]
+        record = self.cache.root / "sdists" / f"{key}.json"
+        try:
+            kept = json.loads(record.read_text("utf-8"))
+            if all(self.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
+                return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
         tmp = self.cache.root / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix="sdist.", dir=tmp))
@@ -238,11 +259,19 @@ class PinnedTrees:
             else:
                 archive = download_sdist(pin.dist, staging, timeout=self.cache.timeout)
             unpacked = unpack(archive, staging / "files")
-            files = {path: (staging / "files" / path).read_bytes() for path in unpacked.blobs
-                     if not is_package_module(path, pin.packages)}
+            blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
+            for path, blob in blobs.items():
+                if blob in listing:  # only the commit's bytes are ever kept
+                    self.blobs.put((staging / "files" / path).read_bytes())
             headers = metadata_headers(archive)
-            return Sdist(name=archive.name, files=files,
-                         metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
+            sdist = Sdist(name=archive.name, blobs=blobs,
+                          metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
+            record.parent.mkdir(parents=True, exist_ok=True)
+            written = staging / "record.json"
+            written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
+                                          sort_keys=True), "utf-8")
+            os.replace(written, record)
+            return sdist
         except (SourceError, ArchiveError, OSError) as error:
             return SourceError(str(error))
         finally:
@@ -308,10 +337,10 @@ class PinnedTrees:
 
 @dataclasses.dataclass(frozen=True)
 class Sdist:
-    """A distribution's sdist: its *name*, its files outside the packages by path, its PKG-INFO headers."""
+    """A distribution's sdist: its *name*, the blob ids of its files outside the packages, its PKG-INFO headers."""
 
     name: str
-    files: Mapping[str, bytes]
+    blobs: Mapping[str, str]
     metadata: Mapping[str, str] | None
 
 
