@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
+from .assettypes import ASSET_SUFFIXES
 from .errors import MissingExtraError
 
 __all__ = [
@@ -145,101 +146,6 @@ def is_root_licence(path: str) -> bool:
 # JavaScript is flagged because that is where vendored bundles and
 # generated files hide (``workbox-f1770938.js``); TypeScript is nearly
 # always first-party source, so it is treated as ordinary code.
-ASSET_SUFFIXES: dict[str, str] = {
-    # Minified or generated bundles: almost never hand-written.
-    ".min.js": "minified",
-    ".min.mjs": "minified",
-    ".min.css": "minified",
-    ".map": "minified",
-    # Front-end code and styles.
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".css": "stylesheet",
-    ".scss": "stylesheet",
-    ".sass": "stylesheet",
-    ".less": "stylesheet",
-    # Fonts carry their own licences (OFL, ...) more often than not.
-    ".woff": "font",
-    ".woff2": "font",
-    ".ttf": "font",
-    ".otf": "font",
-    ".eot": "font",
-    # Images, audio, video.
-    ".png": "image",
-    ".jpg": "image",
-    ".jpeg": "image",
-    ".gif": "image",
-    ".svg": "image",
-    ".webp": "image",
-    ".avif": "image",
-    ".ico": "image",
-    ".bmp": "image",
-    ".tif": "image",
-    ".tiff": "image",
-    ".mp3": "audio",
-    ".wav": "audio",
-    ".ogg": "audio",
-    ".flac": "audio",
-    ".m4a": "audio",
-    ".mp4": "video",
-    ".webm": "video",
-    ".mov": "video",
-    ".avi": "video",
-    ".mkv": "video",
-    # Data sets and serialised data: may be scraped or third-party.
-    ".csv": "data",
-    ".tsv": "data",
-    ".json": "data",
-    ".jsonl": "data",
-    ".ndjson": "data",
-    ".parquet": "data",
-    ".feather": "data",
-    ".arrow": "data",
-    ".avro": "data",
-    ".xls": "data",
-    ".xlsx": "data",
-    ".ods": "data",
-    ".sqlite": "data",
-    ".db": "data",
-    ".h5": "data",
-    ".hdf5": "data",
-    ".npy": "data",
-    ".npz": "data",
-    ".pkl": "data",
-    ".pickle": "data",
-    # Documents: often someone else's paper or manual.
-    ".pdf": "document",
-    ".doc": "document",
-    ".docx": "document",
-    ".ppt": "document",
-    ".pptx": "document",
-    ".odt": "document",
-    ".epub": "document",
-    # Notebooks embed rendered outputs (images, fetched text), not just code.
-    ".ipynb": "notebook",
-    # Opaque binaries.
-    ".zip": "archive",
-    ".tar": "archive",
-    ".gz": "archive",
-    ".tgz": "archive",
-    ".bz2": "archive",
-    ".xz": "archive",
-    ".7z": "archive",
-    ".whl": "archive",
-    ".jar": "archive",
-    ".so": "binary",
-    ".dll": "binary",
-    ".dylib": "binary",
-    ".exe": "binary",
-    ".pyd": "binary",
-    ".bin": "model weights",
-    ".onnx": "model weights",
-    ".pt": "model weights",
-    ".pth": "model weights",
-    ".ckpt": "model weights",
-    ".safetensors": "model weights",
-}
 
 # Directories whose whole subtree is third-party by convention, whatever
 # the file type; these win over the suffix table.
