@@ -274,6 +274,9 @@ def test_licence_notes_show_declarations_disagreements_and_every_file(book: Book
                  "tools/build.py", "pkg/data.json"):
         assert f"/blob/{sha}/{path.replace(' ', '%20')}" in html or f"/blob/{sha}/{path}" in html, path
     assert "typescript (2)" in text and "html (1)" in text and "config (" in text
+    review = text.split("await a final rights review", 1)[1]
+    assert review.index("root licence (1)") < review.index("Other licence or copyright files (0)") \
+        < review.index("data (1)") < review.index("config (")  # licences, assets, then ordinary files
     if design:
         assert html.count("<details") >= 5 and "sd-dropdown" in html
         assert re.search(r"<summary[^>]*>.*?typescript \(2\)", html, re.S)

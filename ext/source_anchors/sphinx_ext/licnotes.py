@@ -125,7 +125,12 @@ def _category_label(category: str) -> str:
 
 def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     """The licence notes of every pin, then this repository's own licence."""
-    from ..core.licences import LICENCE_CATEGORY, identify_licence, survey  # generated pages only
+    from ..core.licences import (  # generated pages only
+        LICENCE_CATEGORY,
+        ROOT_LICENCE_CATEGORY,
+        identify_licence,
+        survey,
+    )
 
     state = get_state(str(app.srcdir))
     engine = state.engine
@@ -157,7 +162,10 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
                                                                                        m=len(found.review)))
         section += para
         grouped = found.review_by_category()
-        grouped.setdefault(LICENCE_CATEGORY, [])
+        if LICENCE_CATEGORY not in grouped:  # said even when there is none, after the root licence
+            rest = list(grouped.items())
+            first = [item for item in rest[:1] if item[0] == ROOT_LICENCE_CATEGORY]
+            grouped = dict([*first, (LICENCE_CATEGORY, []), *rest[len(first):]])
         for category, paths in grouped.items():
             if category == LICENCE_CATEGORY:
                 title = _("Other licence or copyright files ({n})").format(n=len(paths))
