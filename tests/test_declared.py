@@ -342,3 +342,34 @@ def test_without_git_the_sdist_gives_the_declaring_files_and_the_rest_is_not_rea
     assert again.returncode == 0, again.stderr
     warm = text_of(again.outdir / "licences.html")
     assert "pyproject.toml:L7 — [project] license.text: Apache 2 → Apache-2.0" in warm
+
+
+def test_an_sdist_is_fetched_from_a_simple_index_as_a_file_and_its_hash_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from source_anchors.core.dist import download_sdist
+    from source_anchors.core.errors import SourceError
+
+    archive = _sdist(tmp_path / "demo-1.0.tar.gz", {"setup.py": SETUP_PY})  # it would exit if it were run
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    page = tmp_path / "simple" / "demo"
+    page.mkdir(parents=True)
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    for key in ("PIP_NO_INDEX", "PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("PIP_INDEX_URL", (tmp_path / "simple").as_uri())
+    for fragment, fine in ((f"#sha256={digest}", True), ("#sha256=" + "0" * 64, False)):
+        (page / "index.html").write_text(f'<a href="{archive.as_uri()}{fragment}">demo-1.0.tar.gz</a>', "utf-8")
+        dest = tmp_path / f"dest-{fine}"
+        dest.mkdir()
+        if fine:
+            got = download_sdist("demo==1.0", dest, timeout=30)
+            assert got.read_bytes() == archive.read_bytes()
+        else:
+            with pytest.raises(SourceError, match="sha256"):
+                download_sdist("demo==1.0", dest, timeout=30)
+    with pytest.raises(SourceError, match=r"no sdist of demo==2\.0 found"):
+        download_sdist("demo==2.0", tmp_path, timeout=30)
+    with pytest.raises(SourceError, match="exact 'name==version'"):
+        download_sdist("demo>=1", tmp_path, timeout=30)

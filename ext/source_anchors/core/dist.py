@@ -110,6 +110,11 @@ def _get(url: str, timeout: float, config: dict[str, list[str]]) -> bytes:
     import ssl
     import urllib.request
 
+    if url.startswith("file:"):  # a local index as pip reads one: a folder's index.html
+        import urllib.parse
+
+        local = Path(urllib.request.url2pathname(urllib.parse.urlparse(url).path))
+        return (local / "index.html" if local.is_dir() else local).read_bytes()
     context = ssl.create_default_context(cafile=config["cert"][0]) if config.get("cert") else None
     request = urllib.request.Request(url, headers={"Accept": "text/html", "User-Agent": "sphinx-source-anchors"})
     with urllib.request.urlopen(request, timeout=timeout, context=context) as response:  # pip's places
