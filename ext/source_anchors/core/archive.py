@@ -18,7 +18,7 @@ from pathlib import Path
 from .errors import ArchiveError
 from .sources import blob_id
 
-__all__ = ["MAX_MEMBER_BYTES", "MAX_TOTAL_BYTES", "Unpacked", "blob_id", "unpack"]
+__all__ = ["MAX_MEMBER_BYTES", "MAX_TOTAL_BYTES", "Unpacked", "blob_id", "metadata_headers", "unpack"]
 
 #: Refuse to unpack a single member larger than this (a decompression bomb guard).
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
@@ -69,6 +69,27 @@ def unpack(archive: Path, dest: Path) -> Unpacked:
     except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError) as error:
         raise ArchiveError(f"{name}: cannot unpack: {error}") from error
     return result
+
+
+def metadata_headers(archive: Path) -> tuple[str, str] | None:
+    """(member name, header lines) of a wheel's ``*.dist-info/METADATA`` or an sdist's ``PKG-INFO``.
+
+    Only the headers (up to the first blank line) are kept: the description after them is the
+    project's README. ``None`` when the archive has no such member or it cannot be read.
+    """
+    wheel = archive.name.endswith(".whl")
+    try:
+        members = _zip_members(archive) if archive.name.endswith((".whl", ".zip")) else _tar_members(archive)
+        for raw, kind, size, read in members:
+            parts = raw.split("/")
+            ours = (len(parts) == 2 and parts[0].endswith(".dist-info") and parts[1] == "METADATA") if wheel \
+                else (len(parts) == 2 and parts[1] == "PKG-INFO")
+            if ours and kind == "file" and size <= MAX_MEMBER_BYTES:
+                text = read().decode("utf-8", "replace")
+                return raw, text.split("\n\n", 1)[0] + "\n"
+    except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError, ArchiveError):
+        return None
+    return None
 
 
 Member = tuple[str, str, int, Callable[[], bytes]]

@@ -61,14 +61,31 @@ class BlobStore:
         try:
             data = _fetch_one(pin, blob, staging / "repo.git", timeout=self.timeout)
             self.fetches += 1
-            place.parent.mkdir(parents=True, exist_ok=True)
-            written = staging / "blob"
-            written.write_bytes(data)
-            os.chmod(written, 0o666 & ~current_umask())
-            os.replace(written, place)
+            self._write(place, data, staging)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         return data
+
+    def put(self, data: bytes) -> str:
+        """Keep *data* (bytes another source vouched for, such as an sdist's file); its blob id."""
+        blob = blob_id(data)
+        if self.stored(blob) is None:
+            tmp = self.root / "tmp"
+            tmp.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f"blob-{blob[:12]}.", dir=tmp))
+            try:
+                self._write(self.path(blob), data, staging)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        return blob
+
+    @staticmethod
+    def _write(place: Path, data: bytes, staging: Path) -> None:
+        place.parent.mkdir(parents=True, exist_ok=True)
+        written = staging / "blob"
+        written.write_bytes(data)
+        os.chmod(written, 0o666 & ~current_umask())
+        os.replace(written, place)
 
 
 def _fetch_one(pin: RepoPin, blob: str, repo: Path, *, timeout: float) -> bytes:

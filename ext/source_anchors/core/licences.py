@@ -16,19 +16,24 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
+from .assettypes import ASSET_SUFFIXES
 from .errors import MissingExtraError
 
 __all__ = [
     "ASSET_SUFFIXES",
     "CONFIG_NAME_GLOBS",
+    "LICENCE_CATEGORY",
     "LICENCE_SCORE_THRESHOLD",
+    "ROOT_LICENCE_CATEGORY",
     "STATIC_DIRS",
     "VENDOR_DIRS",
     "LicenceMatch",
     "Survey",
+    "categorise",
     "classify_asset",
     "identify_licence",
     "is_licence_file",
+    "is_package_module",
     "is_root_licence",
     "survey",
 ]
@@ -141,101 +146,6 @@ def is_root_licence(path: str) -> bool:
 # JavaScript is flagged because that is where vendored bundles and
 # generated files hide (``workbox-f1770938.js``); TypeScript is nearly
 # always first-party source, so it is treated as ordinary code.
-ASSET_SUFFIXES: dict[str, str] = {
-    # Minified or generated bundles: almost never hand-written.
-    ".min.js": "minified",
-    ".min.mjs": "minified",
-    ".min.css": "minified",
-    ".map": "minified",
-    # Front-end code and styles.
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".css": "stylesheet",
-    ".scss": "stylesheet",
-    ".sass": "stylesheet",
-    ".less": "stylesheet",
-    # Fonts carry their own licences (OFL, ...) more often than not.
-    ".woff": "font",
-    ".woff2": "font",
-    ".ttf": "font",
-    ".otf": "font",
-    ".eot": "font",
-    # Images, audio, video.
-    ".png": "image",
-    ".jpg": "image",
-    ".jpeg": "image",
-    ".gif": "image",
-    ".svg": "image",
-    ".webp": "image",
-    ".avif": "image",
-    ".ico": "image",
-    ".bmp": "image",
-    ".tif": "image",
-    ".tiff": "image",
-    ".mp3": "audio",
-    ".wav": "audio",
-    ".ogg": "audio",
-    ".flac": "audio",
-    ".m4a": "audio",
-    ".mp4": "video",
-    ".webm": "video",
-    ".mov": "video",
-    ".avi": "video",
-    ".mkv": "video",
-    # Data sets and serialised data: may be scraped or third-party.
-    ".csv": "data",
-    ".tsv": "data",
-    ".json": "data",
-    ".jsonl": "data",
-    ".ndjson": "data",
-    ".parquet": "data",
-    ".feather": "data",
-    ".arrow": "data",
-    ".avro": "data",
-    ".xls": "data",
-    ".xlsx": "data",
-    ".ods": "data",
-    ".sqlite": "data",
-    ".db": "data",
-    ".h5": "data",
-    ".hdf5": "data",
-    ".npy": "data",
-    ".npz": "data",
-    ".pkl": "data",
-    ".pickle": "data",
-    # Documents: often someone else's paper or manual.
-    ".pdf": "document",
-    ".doc": "document",
-    ".docx": "document",
-    ".ppt": "document",
-    ".pptx": "document",
-    ".odt": "document",
-    ".epub": "document",
-    # Notebooks embed rendered outputs (images, fetched text), not just code.
-    ".ipynb": "notebook",
-    # Opaque binaries.
-    ".zip": "archive",
-    ".tar": "archive",
-    ".gz": "archive",
-    ".tgz": "archive",
-    ".bz2": "archive",
-    ".xz": "archive",
-    ".7z": "archive",
-    ".whl": "archive",
-    ".jar": "archive",
-    ".so": "binary",
-    ".dll": "binary",
-    ".dylib": "binary",
-    ".exe": "binary",
-    ".pyd": "binary",
-    ".bin": "model weights",
-    ".onnx": "model weights",
-    ".pt": "model weights",
-    ".pth": "model weights",
-    ".ckpt": "model weights",
-    ".safetensors": "model weights",
-}
 
 # Directories whose whole subtree is third-party by convention, whatever
 # the file type; these win over the suffix table.
@@ -310,6 +220,48 @@ def classify_asset(path: str) -> str | None:
     return None
 
 
+# Every other file of the tree falls in one of these (the review list covers every file that is
+# not a Python module of the packages, so nothing is dropped for being ordinary).
+LICENCE_CATEGORY = "licence or copyright file"
+ROOT_LICENCE_CATEGORY = "root licence"
+_ORDINARY_SUFFIXES = {
+    ".py": "python (outside the packages)", ".pyi": "python (outside the packages)",
+    ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".jsx": "javascript",
+    ".html": "html", ".htm": "html",
+    ".md": "documentation", ".mdx": "documentation", ".rst": "documentation", ".adoc": "documentation",
+    ".cff": "documentation",
+    ".txt": "text", ".log": "text",
+    ".sh": "script", ".bash": "script", ".ps1": "script", ".bat": "script", ".cmd": "script",
+    ".toml": "config", ".yml": "config", ".yaml": "config", ".ini": "config", ".cfg": "config",
+    ".conf": "config", ".env": "config", ".lock": "config", ".tf": "config", ".tfvars": "config",
+    ".example": "config", ".xml": "config",
+}
+_CONFIG_NAMES = ("dockerfile*", "procfile", "makefile", "requirements*.txt", "*.dockerfile", "dockerfile.*",
+                 "docker-compose*", "*.dev", "*.fullstack")
+
+
+def categorise(path: str) -> str:
+    """The review category of any *path*: :func:`classify_asset`'s, else an ordinary one.
+
+    Ordinary categories: ``"config"`` (:data:`CONFIG_NAME_GLOBS`, ``Dockerfile``,
+    ``requirements.txt``, ``.toml``, ``.yml``, ...), ``"typescript"``, ``"javascript"``
+    (``.jsx``), ``"html"``, ``"documentation"``, ``"text"``, ``"script"``,
+    ``"python (outside the packages)"``, else ``"other"``. Never ``None``.
+    """
+    asset = classify_asset(path)
+    if asset is not None:
+        return asset
+    name = PurePosixPath(path.lower()).name
+    if any(fnmatchcase(name, glob) for glob in (*_CONFIG_NAMES, *CONFIG_NAME_GLOBS)):
+        return "config"
+    return _ORDINARY_SUFFIXES.get(PurePosixPath(name).suffix, "other")
+
+
+#: Categories that flag a likely third-party or non-code file (shown first).
+ASSET_CATEGORIES = frozenset({*ASSET_SUFFIXES.values(), "vendored", "static"})
+
+
 # --- the survey --------------------------------------------------------------
 
 
@@ -329,6 +281,20 @@ class Survey:
     other_licence_files: tuple[str, ...]
     assets: tuple[tuple[str, str], ...]
     licence_blobs: tuple[tuple[str, str], ...] = field(default=())
+    #: ``(path, category)`` of every file that is not a Python module of the packages.
+    review: tuple[tuple[str, str], ...] = field(default=())
+
+    def review_by_category(self) -> dict[str, list[str]]:
+        """Every reviewed path by category: licence files, then assets, then ordinary files."""
+        def rank(category: str) -> tuple[int, str]:
+            if category in (ROOT_LICENCE_CATEGORY, LICENCE_CATEGORY):
+                return (0 if category == ROOT_LICENCE_CATEGORY else 1, category)
+            return (2 if category in ASSET_CATEGORIES else 3, category)
+
+        grouped: dict[str, list[str]] = {}
+        for path, category in sorted(self.review, key=lambda a: (rank(a[1]), a[0])):
+            grouped.setdefault(category, []).append(path)
+        return grouped
 
     def assets_by_category(self) -> dict[str, list[str]]:
         """Asset paths grouped by category, categories in sorted order."""
@@ -338,14 +304,26 @@ class Survey:
         return grouped
 
 
-def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None) -> Survey:
+def is_package_module(path: str, packages: Iterable[str]) -> bool:
+    """Whether *path* is a Python module of one of *packages* (``pkg/mod.py``, ``mod.py`` for ``mod``)."""
+    if not path.endswith((".py", ".pyi")):
+        return False
+    return any(path.startswith(package + "/") or path in (f"{package}.py", f"{package}.pyi")
+               for package in packages)
+
+
+def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None,
+           packages: Iterable[str] = ()) -> Survey:
     """Survey a pinned tree given as ``(path, git blob id)`` entries.
 
     *root_licence* is the path of the tree's main licence file (or ``None``);
     it is reported as such and left out of ``other_licence_files`` even if
     its name would not pass :func:`is_licence_file`.  A licence-like file is
-    never also listed as an asset.  Pure: nothing is read from disk.
+    never also listed as an asset.  ``review`` puts every file that is not a Python
+    module of *packages* in one category (:func:`categorise`, or the licence categories), so
+    the categories' counts add up to those files.  Pure: nothing is read from disk.
     """
+    packages = tuple(packages)
     # Keyed by path so a repeated entry (e.g. a re-listed tree) counts once.
     blobs = dict(entries)
     licence_paths = sorted(
@@ -357,7 +335,15 @@ def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None) -> S
         category = None if path in licence_set else classify_asset(path)
         if category is not None:
             assets.append((path, category))
+    review = []
+    for path in sorted(blobs):
+        if is_package_module(path, packages):
+            continue
+        category = (ROOT_LICENCE_CATEGORY if path == root_licence else LICENCE_CATEGORY
+                    if path in licence_set else categorise(path))
+        review.append((path, category))
     return Survey(
+        review=tuple(review),
         root_licence_path=root_licence,
         other_licence_files=tuple(p for p in licence_paths if p != root_licence),
         assets=tuple(assets),

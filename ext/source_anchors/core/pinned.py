@@ -10,6 +10,7 @@ from .blobstore import BlobStore
 from .config import RepoPin, Settings
 from .errors import SourceError, UpstreamFileError
 from .lock import Lock
+from .outside import OutsideFiles
 from .sources import Tree, TreeCache, parse_listing
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ class PinnedTrees:
         self._suggesters: dict[tuple[str, str], Suggester] = {}
         self._listings: dict[str, dict[str, str]] = {}
         self._locked: dict[tuple[str, str], Tree | SourceError] = {}
+        #: Any file of a pinned commit, and the licences it declares (the licence notes).
+        self.outside = OutsideFiles(self)
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:

@@ -57,6 +57,9 @@ class Tree:
     #: For a distribution: {path: blob id} known for the commit, and the pin's name for messages.
     vouchers: Mapping[str, str] | None = None
     pin_name: str = ""
+    #: For a distribution: ``{"name": "<archive>: <member>", "text": headers}`` of its METADATA
+    #: (``None`` for git, and for a tree exported before the metadata was kept).
+    metadata: Mapping[str, str] | None = None
 
     def vouched(self, pin_name: str, blobs: Mapping[str, str]) -> Tree:
         """The same tree, checking every file it serves against *blobs* when it is a distribution."""
@@ -150,7 +153,7 @@ class TreeCache:
             return None
         return Tree(root=place / "files", url=url, commit=commit, method=meta["method"],
                     dist=meta.get("dist"), blobs=meta["blobs"], listing=meta.get("listing"),
-                    refused=meta.get("refused", {}))
+                    refused=meta.get("refused", {}), metadata=meta.get("metadata"))
 
     def get(self, pin: RepoPin) -> Tree:
         """The tree of *pin*, trying its sources in order; one error names every attempt."""
@@ -325,7 +328,7 @@ def parse_listing(text: str) -> dict[str, str]:
 
 def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Get the pinned distribution (pip, wheels only; or a local archive) and unpack it safely."""
-    from .archive import unpack  # tarfile and zipfile, and pip, are loaded by exports only
+    from .archive import metadata_headers, unpack  # tarfile and zipfile, and pip, are loaded by exports only
     from .dist import download_wheel
     assert pin.dist is not None
     download = files.parent / "download"
@@ -339,10 +342,12 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
         raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
     files.mkdir(parents=True)
     unpacked = unpack(archives[0], files)
+    headers = metadata_headers(archives[0])
     shutil.rmtree(download, ignore_errors=True)
     blobs = _onto_package_dirs(unpacked.blobs, files, pin)
+    metadata = {"name": f"{archives[0].name}: {headers[0]}", "text": headers[1]} if headers else None
     return {"method": "dist", "dist": f"{pin.dist} ({archives[0].name})", "blobs": blobs,
-            "refused": unpacked.refused, "listing": None}
+            "refused": unpacked.refused, "listing": None, "metadata": metadata}
 
 
 def _onto_package_dirs(blobs: Mapping[str, str], files: Path, pin: RepoPin) -> dict[str, str]:

@@ -8,14 +8,13 @@ builds (they are rewritten on every build, see ``env-updated``).
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from ..core.caches import identify_cached
-from ..core.config import RepoPin
 from ..core.engine import Engine
 from ..core.errors import MissingExtraError, SourceAnchorsError
 from ..core.records import AnchorRecord, line_range
@@ -23,6 +22,9 @@ from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
 from .state import get_state
+
+if TYPE_CHECKING:
+    pass
 
 
 def labels() -> dict[str, str]:
@@ -36,6 +38,7 @@ def labels() -> dict[str, str]:
         "reproduced": _("Upstream code lines reproduced verbatim in the book's literal blocks "
                         "(content lines only): {n}"),
         "whole": _("whole file"),
+        "declared": _("Declared licences"),
     }
 
 
@@ -111,25 +114,38 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
 
 def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
     """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
+    path, label, _ids = _root_licences(engine, repo, docname)
+    return path, label
+
+
+def _root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, str, frozenset[str]]:
+    """(path, "SPDX-ID (score)", every SPDX id identified in the root licence files) of *repo*'s pin."""
     try:
         tree = engine.tree(repo)
     except SourceAnchorsError:
-        return None, _("not identified")
+        return None, _("not identified"), frozenset()
     from ..core.licences import is_root_licence  # generated pages only
 
     candidates = sorted(p for p in tree.blobs if is_root_licence(p))
+    first: tuple[str, str] | None = None
+    ids: set[str] = set()
     for path in candidates:
         try:
             data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
             match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
         except MissingExtraError as error:
             _warn_once(error, docname)
-            return path, _("not identified")
+            return path, _("not identified"), frozenset()
         except SourceAnchorsError as error:
-            return path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error)
+            first = first or (path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error))
+            continue
         if match:
-            return path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}")
-    return (candidates[0] if candidates else None), _("not identified")
+            if not ids:  # the first identified text is the one shown, as before
+                first = (path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}"))
+            ids.add(match.spdx_id)
+    if first is not None:
+        return first[0], first[1], frozenset(ids)
+    return (candidates[0] if candidates else None), _("not identified"), frozenset()
 
 
 _WARNED: set[str] = set()
@@ -143,6 +159,8 @@ def _warn_once(error: MissingExtraError, docname: str) -> None:
 
 
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
+    from .licnotes import declared_summary  # the ledger's declared-licences column
+
     state = get_state(str(app.srcdir))
     engine = state.engine
     by_repo: dict[str, list[AnchorRecord]] = defaultdict(list)
@@ -155,13 +173,14 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         pin = engine.pins.get(repo)
         if pin is None:
             continue
-        _path, licence = _root_licence(engine, repo, docname)
+        _path, licence, ids = _root_licences(engine, repo, docname)
         pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
         summary_rows.append([repo, _link(pin.url, pin.url), _link(pinned, pin.permalink("")),
-                             _tree_note(engine, repo, by_repo[repo]), licence, str(len(by_repo[repo]))])
+                             _tree_note(engine, repo, by_repo[repo]), licence,
+                             declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
-    out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "anchors")],
-                      summary_rows, [2, 4, 4, 4, 2, 1]))
+    out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "declared", "anchors")],
+                      summary_rows, [2, 4, 4, 4, 2, 3, 1]))
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
@@ -202,77 +221,16 @@ def _reproduction(app: Sphinx) -> nodes.Node:
     return para
 
 
-def _licences(app: Sphinx, docname: str) -> list[nodes.Node]:
-    from ..core.licences import identify_licence, survey  # generated pages only
-
-    state = get_state(str(app.srcdir))
-    engine = state.engine
-    out: list[nodes.Node] = []
-    for repo, pin in sorted(engine.pins.items()):
-        section = nodes.section(ids=[f"sa-licence-{repo}"])
-        section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
-        path, licence = _root_licence(engine, repo, docname)
-        para = nodes.paragraph()
-        para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
-        if path:
-            para += _link(f"{path} — {licence}", pin.permalink(path))
-        else:
-            para += nodes.Text(_("not identified"))
-        section += para
-        try:
-            listing = engine.listing(repo)
-        except SourceAnchorsError as error:
-            unlisted = _("The commit's file listing could not be obtained: {error}").format(error=error)
-            section += nodes.paragraph("", unlisted)
-            out.append(section)
-            continue
-        found = survey(sorted(listing.items()), root_licence=path)
-        para = nodes.paragraph()
-        para += nodes.Text(_("{n} files in the commit. These await a final rights review:").format(n=len(listing)))
-        section += para
-        items = nodes.bullet_list()
-        others = found.other_licence_files
-        items += _item(_("Other licence or copyright files ({n})").format(n=len(others)), others, pin)
-        for category, paths in found.assets_by_category().items():
-            items += _item(_("{category} ({n})").format(category=category, n=len(paths)), paths, pin)
-        section += items
-        out.append(section)
-    own = Path(app.confdir) / "LICENSE"
-    if own.is_file():
-        try:
-            match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
-        except MissingExtraError as error:
-            _warn_once(error, docname)
-            match = None
-        para = nodes.paragraph(classes=["sa-own-licence"])
-        own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
-            if match else _("LICENSE.")
-        para += nodes.Text(_("This repository's own licence (book and extension): ") + own_id)
-        out.append(para)
-    return out
-
-
-def _item(title: str, paths: tuple[str, ...] | list[str], pin: RepoPin) -> nodes.list_item:
-    item = nodes.list_item()
-    para = nodes.paragraph()
-    para += nodes.Text((_("{title}: ") if paths else _("{title}: none")).format(title=title))
-    item += para
-    if paths:
-        inner = nodes.bullet_list(classes=["sa-review-list"])
-        for path in paths:
-            entry = nodes.list_item()
-            p = nodes.paragraph()
-            p += _link(path, pin.permalink(path))
-            entry += p
-            inner += entry
-        item += inner
-    return item
-
-
 def _fill(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    from .licnotes import html_dropdowns, licences  # the licence notes' page
+
+    has_notes = False
     for node in list(doctree.findall(ledger_placeholder)):
-        content = _ledger(app, docname) if node["kind"] == "ledger" else _licences(app, docname)
+        has_notes = has_notes or node["kind"] != "ledger"
+        content = _ledger(app, docname) if node["kind"] == "ledger" else licences(app, docname)
         node.replace_self(content)
+    if has_notes:
+        html_dropdowns(app, doctree)
 
 
 def setup(app: Sphinx) -> None:
