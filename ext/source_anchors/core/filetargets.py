@@ -39,19 +39,14 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
     if why:
         raise ResolveError(f"/{path} at {short} is a {why}; a file target names a regular file")
     known = listing or tree.listing or {}
-    if path in known and tree.method != "dist":
-        return known[path]
+    if path in known:
+        return known[path]  # read through the resolver's fetch: a kept blob, the release's sdist, git
     if any(name.startswith(path + "/") for name in (*tree.blobs, *known)):
         raise ResolveError(f"/{path} is a directory at {short}; name a file in it")
-    if tree.method == "dist":
-        if path in known:
-            raise UpstreamFileError(
-                f"{tree.dist} does not ship /{path}, which {pin.name}@{short} has: take it from the git source "
-                f"(put 'git' before 'dist' in the pin's 'sources') or from an sdist that ships it")
-        if not known:
-            raise UpstreamFileError(
-                f"{tree.dist} does not ship /{path}, and no listing of {pin.name}@{short} says whether the "
-                "commit has it: use the git source, or commit a 'listing'")
+    if tree.method == "dist" and not known:
+        raise UpstreamFileError(
+            f"{tree.dist} does not ship /{path}, and no listing of {pin.name}@{short} says whether the "
+            "commit has it: use the git source, or commit a 'listing'")
     names = sorted({*tree.blobs, *known})
     close = difflib.get_close_matches(path, names, n=1)
     hint = f"; did you mean /{close[0]}?" if close else ""

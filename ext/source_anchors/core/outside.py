@@ -90,7 +90,7 @@ class OutsideFiles:
                     self._git_failed[repo] = (path, error)
                     why.append(f"git: {error}")
         if "git" not in pin.sources:
-            why.append("the pin's 'sources' leave out git")
+            why.append("the pin's 'sources' leave out git (add 'git' to take it from the git source)")
         raise UpstreamFileError("; ".join(why))
 
     def declared(self, repo: str) -> tuple[list[Declaration], list[NotRead]]:

@@ -119,17 +119,16 @@ class PinnedTrees:
 
             tree, pin = self.tree(repo), self.pins[repo]
             listing = self._listing(repo, tree)
-            fetch = None
-            if tree.method == "git":  # a distribution serves the files it ships, no others
 
-                def fetch(path: str) -> bytes:
-                    kept = self.blobs.stored(listing[path])
-                    if kept is not None:
-                        return kept
-                    if "git" not in pin.sources:
-                        raise UpstreamFileError(f"/{path} is outside the exported packages and {pin.name}'s "
-                                                "'sources' leave out git, the one source that fetches it")
-                    return self.blobs.get(pin, listing[path])
+            def fetch(path: str) -> bytes:
+                """A file the tree does not hold (outside the packages): see :meth:`.OutsideFiles.commit_file`."""
+                try:
+                    return self.outside.commit_file(repo, path)[0]
+                except UpstreamFileError as error:
+                    where = (f"{tree.dist} does not ship /{path}, which {pin.name}@{pin.short} has"
+                             if tree.method == "dist" else f"/{path} is outside the exported packages of "
+                             f"{pin.name}@{pin.short}")
+                    raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
 
             self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
                                              listing=listing, fetch=fetch)
