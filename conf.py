@@ -45,3 +45,44 @@ source_anchors_repos = {
 }
 source_anchors_default_repo = "gpt-researcher"
 source_anchors_feedback_email = "feedback@code-reading-guide.example"
+
+# ---- PDF (make pdf): Sphinx's LaTeX route through xelatex, with xeCJK and Noto CJK fonts ----------
+# xelatex reads the system's OpenType fonts by name; xeCJK sets Chinese in them and breaks lines
+# between CJK characters. Latin text keeps Sphinx's xelatex defaults (FreeSerif, FreeSans, FreeMono).
+latex_engine = "xelatex"
+latex_documents = [(root_doc, "code-reading-guide.tex", project, author, "manual")]
+latex_show_urls = "no"  # each anchor's permalink is its own footnote (source_anchors)
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
+    "preamble": r"""
+\setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC]
+\setCJKsansfont{Noto Sans CJK SC}
+\setCJKmonofont{Noto Sans Mono CJK SC}
+\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
+\usepackage{xurl}
+\addto\captionsenglish{%
+  \renewcommand{\contentsname}{目录}%
+  \renewcommand{\chaptername}{}%
+  \renewcommand{\figurename}{图}%
+  \renewcommand{\tablename}{表}%
+}
+\titleformat{\chapter}[display]{\normalfont\sffamily\bfseries\Large}
+  {第\,\thechapter\,章}{12pt}{\huge}
+""",
+}
+
+# ---- EPUB (make epub) --------------------------------------------------------------------------
+# An anchor shows its label and "(path:Lx–Ly@sha)" and links to the upstream lines; the permalink
+# itself is listed in the chapter's notes (Sphinx's EPUB footnotes), not spelt out in the text.
+epub_title = project
+epub_author = author
+epub_publisher = author
+epub_copyright = copyright
+epub_language = "zh"
+epub_identifier = "https://code-reading-guide.example/"
+epub_scheme = "URL"
+epub_basename = "code-reading-guide"
+epub_show_urls = "footnote"
+epub_exclude_files = ["_static/zh-stemmer-shim.js"]
