@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,35 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 ## html: the online preview in _build/html (drift shows as marked anchors, not failures)
 html: $(STAMP)
 	$(SPHINX) $(BUILD)/html
+
+## pdf: the book as _build/code-reading-guide.pdf (Sphinx's LaTeX builder, then xelatex with xeCJK).
+## Needs PRINT_PACKAGES (Debian); `make print-packages` installs them when missing (root or sudo).
+PRINT_PACKAGES := texlive-xetex texlive-lang-chinese texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended tex-gyre fonts-freefont-otf fonts-noto-cjk latexmk poppler-utils
+PRINT_TOOLS := xelatex latexmk pdftotext
+pdf: $(STAMP)
+	@for tool in $(PRINT_TOOLS); do command -v $$tool >/dev/null || \
+	  { echo "$$tool not found: run make print-packages (apt-get install $(PRINT_PACKAGES))"; exit 1; }; done
+	$(SPHINX) -b latex -d $(BUILD)/doctrees-latex $(BUILD)/latex
+	$(MAKE) -C $(BUILD)/latex LATEXMKOPTS=-silent LATEXOPTS="-interaction=nonstopmode -halt-on-error"
+	cp $(BUILD)/latex/code-reading-guide.pdf $(BUILD)/code-reading-guide.pdf
+	@echo "PDF: $(BUILD)/code-reading-guide.pdf"
+
+## epub: the book as _build/code-reading-guide.epub (no warnings allowed)
+epub: $(STAMP)
+	$(SPHINX) -b epub -nW --keep-going -d $(BUILD)/doctrees-epub $(BUILD)/epub
+	cp $(BUILD)/epub/code-reading-guide.epub $(BUILD)/code-reading-guide.epub
+	@echo "EPUB: $(BUILD)/code-reading-guide.epub"
+
+## print-packages: the Debian packages of `make pdf` and the print test, installed only when a tool
+## is missing (apt-get as root, else through sudo)
+print-packages:
+	@missing=; for tool in $(PRINT_TOOLS); do command -v $$tool >/dev/null || missing=1; done; \
+	fc-list | grep -q "Noto Sans CJK SC" || missing=1; \
+	if [ -z "$$missing" ]; then echo "print packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "cannot install $(PRINT_PACKAGES) (not root, no sudo)"; exit 1; fi; \
+	$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $(PRINT_PACKAGES) >/dev/null
 
 ## livehtml: rebuild the preview on every save (anchors come from the caches)
 livehtml: $(STAMP)

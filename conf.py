@@ -6,6 +6,8 @@ project = "Python 开源系统代码导读"
 author = "本书作者"
 copyright = "2026, 本书作者"  # Sphinx's own option name
 language = "zh_CN"
+# Printed on the PDF's title page and in the EPUB's metadata (EPUB 3 requires a version).
+version = release = "预览稿"
 
 extensions = ["myst_parser", "sphinx_design", "source_anchors"]
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
@@ -51,6 +53,8 @@ source_anchors_feedback_email = "feedback@code-reading-guide.example"
 # between CJK characters. Latin text keeps Sphinx's xelatex defaults (FreeSerif, FreeSans, FreeMono).
 latex_engine = "xelatex"
 latex_documents = [(root_doc, "code-reading-guide.tex", project, author, "manual")]
+# makeindex, not xindy (Debian packages xindy apart); the book has no index entries today.
+latex_use_xindy = False
 latex_show_urls = "no"  # each anchor's permalink is its own footnote (source_anchors)
 latex_elements = {
     "papersize": "a4paper",
@@ -61,6 +65,8 @@ latex_elements = {
 \setCJKsansfont{Noto Sans CJK SC}
 \setCJKmonofont{Noto Sans Mono CJK SC}
 \xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
+% xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
+\xeCJKDeclareCharClass{Default}{"2013}
 \usepackage{xurl}
 \addto\captionsenglish{%
   \renewcommand{\contentsname}{目录}%
@@ -68,6 +74,8 @@ latex_elements = {
   \renewcommand{\figurename}{图}%
   \renewcommand{\tablename}{表}%
 }
+% The pages between the table of contents and chapter 1 carry no running chapter title.
+\makeatletter\g@addto@macro\sphinxtableofcontents{\markboth{}{}}\makeatother
 \titleformat{\chapter}[display]{\normalfont\sffamily\bfseries\Large}
   {第\,\thechapter\,章}{12pt}{\huge}
 """,
@@ -85,4 +93,5 @@ epub_identifier = "https://code-reading-guide.example/"
 epub_scheme = "URL"
 epub_basename = "code-reading-guide"
 epub_show_urls = "footnote"
-epub_exclude_files = ["_static/zh-stemmer-shim.js"]
+# The search shim is for the web pages; the anchor records are for tools, not readers.
+epub_exclude_files = ["_static/zh-stemmer-shim.js", "source-anchors.json", "source-anchors.stats.json"]

@@ -49,9 +49,18 @@ def visit_anchor_html(self: Any, node: anchor_reference) -> None:
 
 
 def depart_anchor_html(self: Any, node: anchor_reference) -> None:
-    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``."""
+    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``.
+
+    An e-book reader has no hover: in EPUB the location is written as text after the label,
+    `` (path:Lx–Ly@sha)`` in a span the style sheet does not hide.
+    """
     where = node.get("sa_location")
-    self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
+    if not where:
+        self.body.append("</span></a>")
+    elif self.builder.name.startswith("epub"):
+        self.body.append(f'</span><span class="sa-at"> ({self.encode(where)})</span></a>')
+    else:
+        self.body.append(f'</span><span class="sa-where">{self.encode(where)}</span></a>')
 
 
 def tooltip(record: AnchorRecord) -> str:
@@ -164,10 +173,16 @@ def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
 
     Section titles and captions are moving arguments, where a footnote breaks: there the
     location alone follows the label; so it does when ``latex_show_urls`` already shows URLs.
+    In running text the location may break across lines after a slash or before its ``@``.
     """
     self.depart_reference(node)
     where = self.encode(node["sa_location"])
-    if self.in_title or getattr(self, "in_caption", 0) or self.config.latex_show_urls != "no":
+    if self.in_title or getattr(self, "in_caption", 0):
+        self.body.append(f" ({where})")
+        return
+    # A location is one long word: in running text it may break after a slash and before the "@".
+    where = where.replace("/", r"/\allowbreak{}").replace("@", r"\allowbreak{}@")
+    if self.config.latex_show_urls != "no":
         self.body.append(f" ({where})")  # latex_show_urls shows the permalink already
     else:
         self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
