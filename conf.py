@@ -68,6 +68,8 @@ latex_elements = {
 % xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
 \xeCJKDeclareCharClass{Default}{"2013}
 \usepackage{xurl}
+% A permalink footnote is not split across pages.
+\interfootnotelinepenalty=10000
 \addto\captionsenglish{%
   \renewcommand{\contentsname}{目录}%
   \renewcommand{\chaptername}{}%
