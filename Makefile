@@ -44,8 +44,10 @@ pdf: $(STAMP)
 	cp $(BUILD)/latex/code-reading-guide.pdf $(BUILD)/code-reading-guide.pdf
 	@echo "PDF: $(BUILD)/code-reading-guide.pdf"
 
-## epub: the book as _build/code-reading-guide.epub (no warnings allowed)
+## epub: the book as _build/code-reading-guide.epub (no warnings allowed). The EPUB packs every file
+## of its output directory, so that starts empty.
 epub: $(STAMP)
+	rm -rf $(BUILD)/epub
 	$(SPHINX) -b epub -nW --keep-going -d $(BUILD)/doctrees-epub $(BUILD)/epub
 	cp $(BUILD)/epub/code-reading-guide.epub $(BUILD)/code-reading-guide.epub
 	@echo "EPUB: $(BUILD)/code-reading-guide.epub"

@@ -95,5 +95,7 @@ epub_identifier = "https://code-reading-guide.example/"
 epub_scheme = "URL"
 epub_basename = "code-reading-guide"
 epub_show_urls = "footnote"
+epub_css_files = ["book-epub.css"]
 # The search shim is for the web pages; the anchor records are for tools, not readers.
-epub_exclude_files = ["_static/zh-stemmer-shim.js", "source-anchors.json", "source-anchors.stats.json"]
+epub_exclude_files = ["_static/zh-stemmer-shim.js", "source-anchors.json", "source-anchors.stats.json",
+                      ".buildinfo.bak"]  # Sphinx keeps the previous .buildinfo after a change of conf.py
