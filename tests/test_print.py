@@ -1,10 +1,11 @@
 """The PDF (xelatex, xeCJK) and the EPUB of a small Chinese book made with the book's own print settings.
 
-The PDF is read back with ``pdftotext``: every anchor's label is followed by ``(path:Lx–Ly@sha)`` and a
-footnote mark, and that footnote holds the anchor's permalink (an anchor in a section title has the
-location only). The EPUB's XHTML shows ``label (path:Lx–Ly@sha)`` as text and lists each permalink
-in a footnote of the chapter. Skipped, with the reason, where xelatex, latexmk, pdftotext or the Noto CJK
-fonts are missing (``make print-packages`` installs them). ``make pdf`` and ``make epub`` build the book.
+The PDF is read back with ``pdftotext``: every anchor's label is followed by ``(path:Lx–Ly@sha)``
+and a footnote mark, and that footnote holds the anchor's permalink (an anchor in a section title
+has the location only; a card's title has the footnote, its next line the location). The EPUB's
+XHTML shows ``label (path:Lx–Ly@sha)`` as text and lists each permalink in a footnote of the
+chapter. Skipped, with the reason, where xelatex, latexmk, pdftotext or the Noto CJK fonts are
+missing (``make print-packages`` installs them). ``make pdf`` and ``make epub`` build the book.
 """
 
 from __future__ import annotations
@@ -52,8 +53,13 @@ PAGE = """\
 ## 标题里的 {src}`beta <pkg.mod.beta>`
 
 - 列表里的锚点：{src}`又是 alpha <pkg.mod.alpha>`。
+
+```{source-anchor} pkg.mod.Gamma.delta
+:caption: delta 卡片
+```
 """
 IN_TITLE = {"beta"}
+CARD = "delta 卡片"  # a card: its title, a footnote, then "repo@sha · path:Lx–Ly" on its own line
 
 
 @pytest.fixture
@@ -69,7 +75,7 @@ def printed(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, list[dic
     for record in records:
         lines = f"L{record['start']}" + (f"–L{record['end']}" if record["end"] != record["start"] else "")
         record["where"] = f"{record['path']}:{lines}@{sha[:7]}"
-    assert len(records) == 5
+    assert len(records) == 6
     return book, records
 
 
@@ -98,6 +104,12 @@ def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
     notes = 0
     for record in records:
         where = f"({record['where']})"
+        if record["label"] == CARD:
+            mark = re.search(re.escape(flat(CARD)) + r"(\d+)up@", body)
+            assert mark is not None and mark.group(1) + record["permalink"] in body, "the card's footnote"
+            assert record["where"].split("@")[0] in body
+            notes += 1
+            continue
         assert flat(record["label"]) + where in body, record
         if record["label"] in IN_TITLE:
             continue  # a section title is a moving argument: no footnote there
@@ -105,7 +117,7 @@ def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
         assert mark is not None, f"no footnote mark after {where}"
         assert mark.group(1) + record["permalink"] in body, f"footnote {mark.group(1)} lacks {record['permalink']}"
         notes += 1
-    assert notes == 4
+    assert notes == 5
 
 
 def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[Book, list[dict[str, Any]]]) -> None:
@@ -116,7 +128,11 @@ def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[B
     notes = [html.unescape(note) for page in pages
              for note in re.findall(r'role="doc-footnote">(.*?)</aside>', page, re.DOTALL)]
     for record in records:
-        assert f"{record['label']} ({record['where']})" in text, record  # readers cannot hover
+        if record["label"] == CARD:
+            assert re.search(re.escape(flat(CARD)) + r"(\[#\d+\])?up@", flat(text)), "the card"
+            assert record["where"].split("@")[0] in text
+        else:
+            assert f"{record['label']} ({record['where']})" in text, record  # readers cannot hover
         assert any(record["permalink"] in note for note in notes), record["permalink"]
     (archive,) = Path(epub).glob("*.epub")
     assert archive.stat().st_size > 0

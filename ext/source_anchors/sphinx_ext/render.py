@@ -22,6 +22,10 @@ class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is un
     """
 
 
+class card_link(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
+    """A card's title link: a plain reference everywhere but in LaTeX, which adds the permalink as a footnote."""
+
+
 class anchor_unresolved(nodes.inline):  # type: ignore[misc]  # docutils is untyped here
     """A chip that cannot link (``missing``, ``error``): its label, and its status as hover text."""
 
@@ -111,7 +115,7 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     node["ids"] = [record.id]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
-        title += nodes.reference("", record.label, refuri=out.permalink, reftitle=tooltip(record))
+        title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record))
     else:
         title += nodes.Text(record.label)
     node += title
@@ -188,12 +192,21 @@ def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
         self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
 
 
+def depart_card_latex(self: Any, node: card_link) -> None:
+    """The card's title, then its permalink as a footnote (the card's next line gives the location)."""
+    self.depart_reference(node)
+    if not (self.in_title or getattr(self, "in_caption", 0)) and self.config.latex_show_urls == "no":
+        self.body.append(rf"\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
+
+
 def setup(app: Sphinx) -> None:
     """Register the chip nodes; in a section title, the table of contents keeps only their label."""
     app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html),
                  text=(visit_anchor_other, depart_anchor_text), man=_whole_or_parts(_roff),
                  texinfo=_whole_or_parts(_texinfo),
                  latex=(visit_anchor_other, depart_anchor_latex))
+    # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor by class).
+    app.add_node(card_link, latex=(visit_anchor_other, depart_card_latex))
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.
