@@ -31,7 +31,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 html: $(STAMP)
 	$(SPHINX) $(BUILD)/html
 
-## pdf: the book as _build/code-reading-guide.pdf (Sphinx's LaTeX builder, then xelatex with xeCJK).
+## pdf: the book as _build/code-reading-guide.pdf (Sphinx's LaTeX builder, strictly, then xelatex with xeCJK).
 ## Needs PRINT_PACKAGES (Debian); `make print-packages` installs them when missing (root or sudo).
 PRINT_PACKAGES := texlive-xetex texlive-lang-chinese texlive-latex-recommended texlive-latex-extra \
 	texlive-fonts-recommended tex-gyre fonts-freefont-otf fonts-noto-cjk fontconfig latexmk poppler-utils
@@ -39,7 +39,7 @@ PRINT_TOOLS := xelatex latexmk pdftotext
 pdf: $(STAMP)
 	@for tool in $(PRINT_TOOLS); do command -v $$tool >/dev/null || \
 	  { echo "$$tool not found: run make print-packages (apt-get install $(PRINT_PACKAGES))"; exit 1; }; done
-	$(SPHINX) -b latex -d $(BUILD)/doctrees-latex $(BUILD)/latex
+	$(SPHINX) -b latex -nW --keep-going -d $(BUILD)/doctrees-latex $(BUILD)/latex
 	$(MAKE) -C $(BUILD)/latex LATEXMKOPTS=-silent LATEXOPTS="-interaction=nonstopmode -halt-on-error"
 	cp $(BUILD)/latex/code-reading-guide.pdf $(BUILD)/code-reading-guide.pdf
 	@echo "PDF: $(BUILD)/code-reading-guide.pdf"

@@ -61,9 +61,10 @@ latex_elements = {
     "pointsize": "10pt",
     "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
     "preamble": r"""
-\setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC]
-\setCJKsansfont{Noto Sans CJK SC}
-\setCJKmonofont{Noto Sans Mono CJK SC}
+% Chinese has no italic: an emphasis stays upright; bold is the sans (heiti), as Chinese books set it.
+\setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
+\setCJKsansfont{Noto Sans CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Sans CJK SC]
+\setCJKmonofont{Noto Sans Mono CJK SC}[ItalicFont = Noto Sans Mono CJK SC]
 \xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
 % xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
 \xeCJKDeclareCharClass{Default}{"2013}

@@ -192,6 +192,14 @@ def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
         self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
 
 
+def visit_card_latex(self: Any, node: card_link) -> None:
+    """The card's own label (the ledger links to it; LaTeX writes none for a container), then the link."""
+    card = node.parent.parent if node.parent is not None else None
+    if card is not None and "sa-card" in card.get("classes", []):
+        self.body.extend(self.hypertarget(id_, anchor=True) for id_ in card.get("ids", []))
+    self.visit_reference(node)
+
+
 def depart_card_latex(self: Any, node: card_link) -> None:
     """The card's title, then its permalink as a footnote (the card's next line gives the location)."""
     self.depart_reference(node)
@@ -206,7 +214,7 @@ def setup(app: Sphinx) -> None:
                  texinfo=_whole_or_parts(_texinfo),
                  latex=(visit_anchor_other, depart_anchor_latex))
     # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor by class).
-    app.add_node(card_link, latex=(visit_anchor_other, depart_card_latex))
+    app.add_node(card_link, latex=(visit_card_latex, depart_card_latex))
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.
