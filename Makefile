@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,40 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 ## html: the online preview in _build/html (drift shows as marked anchors, not failures)
 html: $(STAMP)
 	$(SPHINX) $(BUILD)/html
+
+## pdf: the book as _build/code-reading-guide.pdf (Sphinx's LaTeX builder, strictly, then xelatex with xeCJK).
+## Needs PRINT_PACKAGES (Debian); `make print-packages` installs them when missing (root or sudo).
+PRINT_PACKAGES := texlive-xetex texlive-lang-chinese texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended tex-gyre fonts-freefont-otf fonts-noto-cjk fontconfig latexmk poppler-utils
+PRINT_TOOLS := xelatex latexmk pdftotext
+pdf: $(STAMP)
+	@for tool in $(PRINT_TOOLS); do command -v $$tool >/dev/null || \
+	  { echo "$$tool not found: run make print-packages (apt-get install $(PRINT_PACKAGES))"; exit 1; }; done
+	$(SPHINX) -b latex -nW --keep-going -d $(BUILD)/doctrees-latex $(BUILD)/latex
+	$(MAKE) -C $(BUILD)/latex LATEXMKOPTS=-silent LATEXOPTS="-interaction=nonstopmode -halt-on-error"
+	cp $(BUILD)/latex/code-reading-guide.pdf $(BUILD)/code-reading-guide.pdf
+	@echo "PDF: $(BUILD)/code-reading-guide.pdf"
+
+## epub: the book as _build/code-reading-guide.epub (no warnings allowed). The EPUB packs every file
+## of its output directory, so that starts empty.
+epub: $(STAMP)
+	rm -rf $(BUILD)/epub
+	$(SPHINX) -b epub -nW --keep-going -d $(BUILD)/doctrees-epub $(BUILD)/epub
+	cp $(BUILD)/epub/code-reading-guide.epub $(BUILD)/code-reading-guide.epub
+	@echo "EPUB: $(BUILD)/code-reading-guide.epub"
+
+## print-packages: the Debian packages of `make pdf` and the print test, installed only when a tool
+## or the Noto CJK font is missing (apt-get as root, else through sudo); .ci/run does the same
+print-packages:
+	@missing=; for tool in $(PRINT_TOOLS) fc-list; do command -v $$tool >/dev/null || missing=1; done; \
+	test -n "$$missing" || fc-list : family | grep -q "Noto Serif CJK SC" || missing=1; \
+	if [ -z "$$missing" ]; then echo "print packages present"; exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "cannot install $(PRINT_PACKAGES) (not root, no sudo)"; exit 1; fi; \
+	$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends $(PRINT_PACKAGES) >/dev/null
+
+print-packages-list:
+	@echo $(PRINT_PACKAGES)
 
 ## livehtml: rebuild the preview on every save (anchors come from the caches)
 livehtml: $(STAMP)
@@ -46,11 +80,13 @@ test: $(STAMP)
 manual: $(STAMP)
 	$(BIN)/sphinx-build -nW --keep-going -q -E docs $(BUILD)/manual
 
-## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here.
+## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here,
+## the PDF test if xelatex is (tests/test_print.py, about 10 s).
 ## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process).
 PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
+	@command -v xelatex >/dev/null && command -v pdftotext >/dev/null || echo "NOTE: xelatex or pdftotext not found: the PDF test will be skipped (make print-packages)"
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)

@@ -6,6 +6,8 @@ project = "Python 开源系统代码导读"
 author = "本书作者"
 copyright = "2026, 本书作者"  # Sphinx's own option name
 language = "zh_CN"
+# Printed on the PDF's title page and in the EPUB's metadata (EPUB 3 requires a version).
+version = release = "预览稿"
 
 extensions = ["myst_parser", "sphinx_design", "source_anchors"]
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
@@ -45,3 +47,56 @@ source_anchors_repos = {
 }
 source_anchors_default_repo = "gpt-researcher"
 source_anchors_feedback_email = "feedback@code-reading-guide.example"
+
+# ---- PDF (make pdf): Sphinx's LaTeX route through xelatex, with xeCJK and Noto CJK fonts ----------
+# xelatex reads the system's OpenType fonts by name; xeCJK sets Chinese in them and breaks lines
+# between CJK characters. Latin text keeps Sphinx's xelatex defaults (FreeSerif, FreeSans, FreeMono).
+latex_engine = "xelatex"
+latex_documents = [(root_doc, "code-reading-guide.tex", project, author, "manual")]
+# makeindex, not xindy (Debian packages xindy apart); the book has no index entries today.
+latex_use_xindy = False
+latex_show_urls = "no"  # each anchor's permalink is its own footnote (source_anchors)
+latex_elements = {
+    "papersize": "a4paper",
+    "pointsize": "10pt",
+    "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
+    "preamble": r"""
+% Chinese has no italic: an emphasis stays upright; bold is the sans (heiti), as Chinese books set it.
+\setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
+\setCJKsansfont{Noto Sans CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Sans CJK SC]
+\setCJKmonofont{Noto Sans Mono CJK SC}[ItalicFont = Noto Sans Mono CJK SC]
+\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
+% xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
+\xeCJKDeclareCharClass{Default}{"2013}
+\usepackage{xurl}
+% A permalink footnote is not split across pages.
+\interfootnotelinepenalty=10000
+\addto\captionsenglish{%
+  \renewcommand{\contentsname}{目录}%
+  \renewcommand{\chaptername}{}%
+  \renewcommand{\figurename}{图}%
+  \renewcommand{\tablename}{表}%
+}
+% The pages between the table of contents and chapter 1 carry no running chapter title.
+\makeatletter\g@addto@macro\sphinxtableofcontents{\markboth{}{}}\makeatother
+\titleformat{\chapter}[display]{\normalfont\sffamily\bfseries\Large}
+  {第\,\thechapter\,章}{12pt}{\huge}
+""",
+}
+
+# ---- EPUB (make epub) --------------------------------------------------------------------------
+# An anchor shows its label and "(path:Lx–Ly@sha)" and links to the upstream lines; the permalink
+# itself is listed in the chapter's notes (Sphinx's EPUB footnotes), not spelt out in the text.
+epub_title = project
+epub_author = author
+epub_publisher = author
+epub_copyright = copyright
+epub_language = "zh"
+epub_identifier = "https://code-reading-guide.example/"
+epub_scheme = "URL"
+epub_basename = "code-reading-guide"
+epub_show_urls = "footnote"
+epub_css_files = ["book-epub.css"]
+# The search shim is for the web pages; the anchor records are for tools, not readers.
+epub_exclude_files = ["_static/zh-stemmer-shim.js", "source-anchors.json", "source-anchors.stats.json",
+                      ".buildinfo.bak"]  # Sphinx keeps the previous .buildinfo after a change of conf.py

@@ -55,6 +55,10 @@ def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, 
         assert f"{label} ({where})" in text
     if builder == "epub":
         assert permalink.replace("&", "&amp;") in text  # epub_show_urls = "inline", Sphinx's default
+        # No hover in an e-book reader: the location is written after the label, in a shown span.
+        assert f'<span class="sa-at"> ({where.replace("@", "&#64;")})</span>' in text
+    if builder == "singlehtml":
+        assert "sa-at" not in text  # the web pages show the location on hover and in print
 
 
 def test_latex_gives_the_location_and_the_permalink_as_a_footnote(anchored: tuple[Book, str, str]) -> None:

@@ -22,6 +22,10 @@ class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is un
     """
 
 
+class card_link(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
+    """A card's title link: a plain reference everywhere but in LaTeX, which adds the permalink as a footnote."""
+
+
 class anchor_unresolved(nodes.inline):  # type: ignore[misc]  # docutils is untyped here
     """A chip that cannot link (``missing``, ``error``): its label, and its status as hover text."""
 
@@ -49,9 +53,18 @@ def visit_anchor_html(self: Any, node: anchor_reference) -> None:
 
 
 def depart_anchor_html(self: Any, node: anchor_reference) -> None:
-    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``."""
+    """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``.
+
+    An e-book reader has no hover: in EPUB the location is written as text after the label,
+    `` (path:Lx–Ly@sha)`` in a span the style sheet does not hide.
+    """
     where = node.get("sa_location")
-    self.body.append("</span>" + (f'<span class="sa-where">{self.encode(where)}</span>' if where else "") + "</a>")
+    if not where:
+        self.body.append("</span></a>")
+    elif self.builder.name.startswith("epub"):
+        self.body.append(f'</span><span class="sa-at"> ({self.encode(where)})</span></a>')
+    else:
+        self.body.append(f'</span><span class="sa-where">{self.encode(where)}</span></a>')
 
 
 def tooltip(record: AnchorRecord) -> str:
@@ -102,7 +115,7 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     node["ids"] = [record.id]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
-        title += nodes.reference("", record.label, refuri=out.permalink, reftitle=tooltip(record))
+        title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record))
     else:
         title += nodes.Text(record.label)
     node += title
@@ -164,13 +177,34 @@ def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
 
     Section titles and captions are moving arguments, where a footnote breaks: there the
     location alone follows the label; so it does when ``latex_show_urls`` already shows URLs.
+    In running text the location may break across lines after a slash or before its ``@``.
     """
     self.depart_reference(node)
     where = self.encode(node["sa_location"])
-    if self.in_title or getattr(self, "in_caption", 0) or self.config.latex_show_urls != "no":
+    if self.in_title or getattr(self, "in_caption", 0):
+        self.body.append(f" ({where})")
+        return
+    # A location is one long word: in running text it may break after a slash and before the "@".
+    where = where.replace("/", r"/\allowbreak{}").replace("@", r"\allowbreak{}@")
+    if self.config.latex_show_urls != "no":
         self.body.append(f" ({where})")  # latex_show_urls shows the permalink already
     else:
         self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
+
+
+def visit_card_latex(self: Any, node: card_link) -> None:
+    """The card's own label (the ledger links to it; LaTeX writes none for a container), then the link."""
+    card = node.parent.parent if node.parent is not None else None
+    if card is not None and "sa-card" in card.get("classes", []):
+        self.body.extend(self.hypertarget(id_, anchor=True) for id_ in card.get("ids", []))
+    self.visit_reference(node)
+
+
+def depart_card_latex(self: Any, node: card_link) -> None:
+    """The card's title, then its permalink as a footnote (the card's next line gives the location)."""
+    self.depart_reference(node)
+    if not (self.in_title or getattr(self, "in_caption", 0)) and self.config.latex_show_urls == "no":
+        self.body.append(rf"\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
 
 
 def setup(app: Sphinx) -> None:
@@ -179,6 +213,8 @@ def setup(app: Sphinx) -> None:
                  text=(visit_anchor_other, depart_anchor_text), man=_whole_or_parts(_roff),
                  texinfo=_whole_or_parts(_texinfo),
                  latex=(visit_anchor_other, depart_anchor_latex))
+    # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor by class).
+    app.add_node(card_link, latex=(visit_card_latex, depart_card_latex))
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.
