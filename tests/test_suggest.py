@@ -267,3 +267,11 @@ def test_a_match_text_now_found_twice_is_scoped_by_its_clause(upstream: Upstream
     assert "occurs on 2 lines" in row["message"]
     assert row["suggestion"] == {"target": "pkg.mod.convert::except ValueError:::continue", "similarity": 1.0,
                                  "reason": "similar line", "where": "pkg/mod.py:L8"}
+
+
+def test_lines_compare_by_characters() -> None:
+    from source_anchors.core.linesuggest import line_similarity
+
+    old = 'case "chrome":'
+    assert line_similarity(old, 'case "chrome" | "edge":') > line_similarity(old, 'case "firefox":')
+    assert round(line_similarity("if value is _flag_needs_value:", "if value is FLAG_NEEDS_VALUE:"), 3) == 0.983

@@ -38,6 +38,17 @@ def similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, _TOKENS.findall(a), _TOKENS.findall(b)).ratio()
 
 
+def line_similarity(a: str, b: str) -> float:
+    """SequenceMatcher's ratio of two lines' characters, case-folded.
+
+    One line is short, so characters are cheap, and they weigh a changed word by its length: a
+    case ``"chrome":`` is closer to ``"chrome" | "edge":`` than to ``"firefox":``, which tokens would
+    not say (one token of five differs). ``_flag_needs_value`` and ``FLAG_NEEDS_VALUE`` compare
+    nearly equal.
+    """
+    return difflib.SequenceMatcher(None, a.casefold(), b.casefold(), autojunk=False).ratio()
+
+
 def name_similarity(a: str, b: str) -> float:
     """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
@@ -106,7 +117,7 @@ class LineSuggester:
                 return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
         # The most similar lines first; of equal ones, the one under the same clause header as before.
-        scored = sorted(((similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
+        scored = sorted(((line_similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
                          for n in span if lines[n - 1].strip()), reverse=True)
         if not scored or scored[0][0] < THRESHOLD:
             return None

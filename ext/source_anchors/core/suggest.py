@@ -19,8 +19,8 @@ line of the symbol's new range is taken, with a match text that occurs on that l
 
 **Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts'
 tokens (words and single punctuation characters), case-folded, with each line stripped of its
-indentation (so a method moved into another class compares equal), or of the two lines' tokens
-(``if value is _flag_needs_value:`` and ``if value is FLAG_NEEDS_VALUE:`` share 4 of 5: 0.8).
+indentation (so a method moved into another class compares equal); two lines compare by their
+characters, case-folded (:func:`~.linesuggest.line_similarity`).
 A suggestion below :data:`THRESHOLD` is not made: 0.6 is difflib's own cut-off for a close
 match (:func:`difflib.get_close_matches`). Ties are broken by the similarity of the names,
 then by the same module. Every suggestion is resolved in the new tree before it is made.
