@@ -333,7 +333,7 @@ def test_without_git_the_sdist_gives_the_declaring_files_and_the_rest_is_not_rea
     assert "pyproject.toml:L7 — [project] license.text: Apache 2 → Apache-2.0" in text  # from the sdist, vouched
     assert "not read: setup.py (the dist tree does not hold it; the sdist's copy differs from the commit's blob" in text
     assert "not read: web/package.json (the dist tree does not hold it; the sdist demo-1.0.tar.gz does not ship it;" \
-           " the pin's 'sources' leave out git)" in text
+           " the pin's 'sources' leave out git (add 'git' to take it from the git source))" in text
     # The wheel's METADATA, named by archive and member (no file of the commit, so no link).
     assert "demo-1.0-py3-none-any.whl: demo-1.0.dist-info/METADATA:L5 — License-Expression: MIT OR Apache-2.0" in text
     # The sdist is recorded in the cache with the files it vouched for: a later build needs no download.
