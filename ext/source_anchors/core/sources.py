@@ -121,7 +121,10 @@ def cache_key(url: str, commit: str) -> str:
 
 def content_key(pin: RepoPin) -> str:
     """What decides an export's content besides (URL, commit): the package directories, the distribution."""
-    return json.dumps([sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None])
+    key: list[Any] = [sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None]
+    if pin.dist_format != "wheel":  # only then: the keys of trees exported before the option stay valid
+        key.append(pin.dist_format)
+    return json.dumps(key)
 
 
 class TreeCache:
@@ -324,19 +327,25 @@ def parse_listing(text: str) -> dict[str, str]:
 
 
 def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
-    """Get the pinned distribution (pip, wheels only; or a local archive) and unpack it safely."""
+    """Get the pinned distribution (pip, wheels only; an sdist from the index, unbuilt; or a local archive).
+
+    It is unpacked safely: an sdist's top folder (``name-version/``) is the repository root.
+    """
     from .archive import unpack  # tarfile and zipfile, and pip, are loaded by exports only
     from .dist import download_wheel
+    from .simpleindex import download_sdist
     assert pin.dist is not None
     download = files.parent / "download"
     download.mkdir(parents=True)
     if pin.dist_file is not None:
         shutil.copyfile(pin.dist_file, download / pin.dist_file.name)
+    elif pin.dist_format == "sdist":
+        download_sdist(pin.dist, download, timeout=timeout)
     else:
         download_wheel(pin.dist, download, timeout=timeout)
     archives = sorted(download.iterdir())
     if len(archives) != 1:
-        raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
+        raise SourceError(f"the download of {pin.dist} gave {len(archives)} files, expected one")
     files.mkdir(parents=True)
     unpacked = unpack(archives[0], files)
     shutil.rmtree(download, ignore_errors=True)
