@@ -47,7 +47,8 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
         if path in known:
             raise UpstreamFileError(
                 f"{tree.dist} does not ship /{path}, which {pin.name}@{short} has: take it from the git source "
-                f"(put 'git' before 'dist' in the pin's 'sources') or from an sdist that ships it")
+                f"(put 'git' before 'dist' in the pin's 'sources') or from an sdist that ships it "
+                "(\"dist_format\": \"sdist\")")
         if not known:
             raise UpstreamFileError(
                 f"{tree.dist} does not ship /{path}, and no listing of {pin.name}@{short} says whether the "
