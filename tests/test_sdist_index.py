@@ -46,11 +46,12 @@ class Project:
 
 
 def _sdist(project: Path, top: str, *, change: bool = False) -> bytes:
-    """A gzipped tar of the tracked files under *top*/, plus PKG-INFO (a byte of alpha.py changed if *change*)."""
+    """A gzipped tar of the tracked files under *top*/ plus PKG-INFO (*change*: alpha.py changed, setup.cfg added)."""
     members = {"PKG-INFO": b"Metadata-Version: 2.4\nName: sa-demo\nVersion: 1.0\n"}
     members.update({rel: (project / rel).read_bytes() for rel in git("ls-files", "-z", cwd=project).split("\0") if rel})
-    if change:
+    if change:  # as sdist tools do: one file changed, one generated
         members["pkg/alpha.py"] = members["pkg/alpha.py"].replace(b"* 2", b"* 3")
+        members["setup.cfg"] = b"[egg_info]\ntag_build =\n"
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
         for rel, data in members.items():
@@ -208,7 +209,7 @@ def test_sdist_whose_hash_is_not_the_index_s_is_refused(
     assert "\n" not in outcome.message
 
 
-def test_sdist_with_a_changed_byte_is_unverified_file_by_file(
+def test_sdist_with_a_changed_or_generated_file_is_unverified_file_by_file(
         project: Project, pip_env: Callable[..., None], tmp_path: Path) -> None:
     changed = _sdist(project.upstream.path, "sa_demo-1.0", change=True)
     pip_env(_html_index(tmp_path / "index", {SDIST: changed}))
@@ -217,7 +218,10 @@ def test_sdist_with_a_changed_byte_is_unverified_file_by_file(
     assert _check(engine, "up:/LICENSE").status == "new"
     outcome = _check(engine, "up:pkg.alpha.func")
     assert (outcome.status, outcome.subtype) == ("error", "unverified")
-    assert "pkg/alpha.py" in outcome.message
+    assert "pkg/alpha.py" in outcome.message and "differs from up@" in outcome.message
+    generated = _check(engine, "up:/setup.cfg")
+    assert (generated.status, generated.subtype) == ("error", "unverified")
+    assert "setup.cfg from Sa.Demo==1.0 (sa_demo-1.0.tar.gz) is not a file of up@" in generated.message
 
 
 def test_no_sdist_for_the_version_lists_what_the_index_has(

@@ -57,10 +57,12 @@ class Tree:
     #: For a distribution: {path: blob id} known for the commit, and the pin's name for messages.
     vouchers: Mapping[str, str] | None = None
     pin_name: str = ""
+    #: Whether the vouchers hold the commit's whole listing (a file not in them is not the commit's).
+    listed: bool = False
 
-    def vouched(self, pin_name: str, blobs: Mapping[str, str]) -> Tree:
+    def vouched(self, pin_name: str, blobs: Mapping[str, str], *, listed: bool = False) -> Tree:
         """The same tree, checking every file it serves against *blobs* when it is a distribution."""
-        return dataclasses.replace(self, vouchers=blobs, pin_name=pin_name)
+        return dataclasses.replace(self, vouchers=blobs, pin_name=pin_name, listed=listed)
 
     def read_bytes(self, path: str, *, max_bytes: int | None = None, verify: bool = True) -> bytes:
         """Bytes of *path*, vouched for when the tree is a distribution (unless not *verify*).
@@ -92,6 +94,10 @@ class Tree:
         """Check that the distribution's *path* is byte-identical to the pinned commit's."""
         assert self.vouchers is not None
         expected, actual, short = self.vouchers.get(path), self.blobs[path], self.commit[:7]
+        if expected is None and self.listed:
+            raise UnverifiedError(
+                f"{path} from {self.dist} is not a file of {self.pin_name}@{short}: the commit's listing "
+                "has no such file (the distribution added or generated it); it is never served")
         if expected is None:
             raise UnverifiedError(
                 f"{path} from {self.dist} is not vouched for: neither the lock nor a tree listing "
