@@ -247,6 +247,16 @@ def test_unreachable_index_is_named(project: Project, pip_env: Callable[..., Non
         in outcome.message
 
 
+def test_index_credentials_are_never_shown(project: Project, pip_env: Callable[..., None], tmp_path: Path) -> None:
+    pip_env("http://reader:s3cret@127.0.0.1:9/simple")
+
+    outcome = _check(_engine(tmp_path, project), "up:/LICENSE")
+
+    assert (outcome.status, outcome.subtype) == ("error", "source")
+    assert "s3cret" not in outcome.message and "reader" not in outcome.message
+    assert "http://****@127.0.0.1:9/simple/sa-demo/" in outcome.message
+
+
 def test_find_links_directory_is_searched(project: Project, pip_env: Callable[..., None], tmp_path: Path) -> None:
     links = tmp_path / "links"
     links.mkdir()

@@ -25,7 +25,7 @@ from pathlib import Path
 from . import proc
 from .errors import PipError, SourceError
 
-__all__ = ["Candidate", "Locations", "download_sdist", "normalize", "parse_pinned", "pip_locations"]
+__all__ = ["Candidate", "Locations", "download_sdist", "normalize", "parse_pinned", "pip_locations", "redact"]
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -122,11 +122,11 @@ def _listed(name: str, where: Locations, timeout: float) -> tuple[list[Candidate
     tried: list[str] = []
     pages = [f"{index.rstrip('/')}/{normalize(name)}/" for index in where.indexes]
     for page in [*pages, *where.find_links]:
-        tried.append(page)
+        tried.append(redact(page))
         try:
             found = _read_location(page, timeout=timeout)
         except _Unreachable as error:
-            failures.append(f"{page} ({error})")
+            failures.append(f"{redact(page)} ({error})")
             continue
         for candidate in found:
             files.setdefault(candidate.filename, candidate)
@@ -159,9 +159,17 @@ def _read_location(location: str, *, timeout: float) -> list[Candidate]:
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         raise _Unreachable(str(reason)) from error
-    if kind == JSON_TYPE:
-        return _from_json(body, base)
-    return _from_html(body.decode("utf-8", "replace"), base)
+    found = _from_json(body, base) if kind == JSON_TYPE else _from_html(body.decode("utf-8", "replace"), base)
+    # A page on the network names files on the network: never a file of this machine.
+    return [c for c in found if urllib.parse.urlsplit(c.url).scheme in ("http", "https")]
+
+
+def redact(url: str) -> str:
+    """*url* with any user name and password replaced by ``****`` (as pip shows index URLs)."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc="****@" + parts.netloc.rsplit("@", 1)[1]))
 
 
 def _read_path(path: Path) -> list[Candidate]:
@@ -296,7 +304,7 @@ def _version_key(version: str) -> tuple[int, object]:
 def _download(candidate: Candidate, dest: Path, *, timeout: float) -> Path:
     """Stream *candidate* into *dest*, checking its size and the index's sha256."""
     if urllib.parse.urlsplit(candidate.url).scheme not in _SCHEMES:
-        raise SourceError(f"{candidate.url}: not downloaded (only http, https and file URLs are)")
+        raise SourceError(f"{redact(candidate.url)}: not downloaded (only http, https and file URLs are)")
     target = dest / candidate.filename
     digest = hashlib.sha256()
     size = 0
@@ -305,17 +313,19 @@ def _download(candidate: Candidate, dest: Path, *, timeout: float) -> Path:
             while chunk := response.read(1024 * 1024):
                 size += len(chunk)
                 if size > MAX_DOWNLOAD_BYTES:
-                    raise SourceError(f"{candidate.url}: more than {MAX_DOWNLOAD_BYTES:,} bytes; not downloaded")
+                    raise SourceError(f"{redact(candidate.url)}: more than {MAX_DOWNLOAD_BYTES:,} bytes; "
+                                      "not downloaded")
                 digest.update(chunk)
                 out.write(chunk)
     except (urllib.error.URLError, OSError, ValueError) as error:
         target.unlink(missing_ok=True)
-        raise SourceError(f"cannot download {candidate.url}: {getattr(error, 'reason', None) or error}") from error
+        raise SourceError(f"cannot download {redact(candidate.url)}: "
+                          f"{getattr(error, 'reason', None) or error}") from error
     except SourceError:
         target.unlink(missing_ok=True)
         raise
     if candidate.sha256 is not None and digest.hexdigest() != candidate.sha256:
         target.unlink(missing_ok=True)
-        raise SourceError(f"sha256 mismatch for {candidate.filename} from {candidate.url}: the index says "
+        raise SourceError(f"sha256 mismatch for {candidate.filename} from {redact(candidate.url)}: the index says "
                           f"{candidate.sha256[:16]}…, the download is {digest.hexdigest()[:16]}…; not unpacked")
     return target
