@@ -25,7 +25,8 @@ __all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 PREFIX = "source_anchors_"
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
-_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "listing", "sources", "host", "permalink"}
+DIST_FORMATS = ("wheel", "sdist")
+_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "sources", "host", "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -78,7 +79,8 @@ class Options:
         help="Pinned repositories by name: 'url', 'commit' (40-hex SHA), 'packages' "
              "(package directories from the repository root), and optionally 'ref' (the tag or "
              "branch the commit came from, shown in the ledger and checked by locked builds), 'dist' "
-             "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), "
+             "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), 'dist_format' "
+             "('wheel', downloaded by pip, or 'sdist', found on pip's indexes and downloaded unbuilt), "
              "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
              "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
              "or 'permalink' (a URL template for other hosts)."))
@@ -145,6 +147,8 @@ class RepoPin:
     permalink_template: PermalinkTemplate
     #: The tag or branch the commit came from (a record for readers; the commit is what is read).
     ref: str | None = None
+    #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API, unbuilt).
+    dist_format: str = "wheel"
 
     @property
     def short(self) -> str:
@@ -283,6 +287,8 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         dist_file = (confdir / dist).resolve()
         if not dist_file.is_file():
             problems.append(f"{where}['dist']: archive {dist!r} not found (paths are relative to conf.py)")
+    dist_format = entry.get("dist_format", "wheel")
+    problems.extend(f"{where}['dist_format']: {p}" for p in _dist_format_problems(dist_format, dist, dist_file))
     sources = entry.get("sources", SOURCE_KINDS)
     if isinstance(sources, str) or not isinstance(sources, (list, tuple)) or \
             not sources or any(s not in SOURCE_KINDS for s in sources):
@@ -307,7 +313,25 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
                    dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template, ref=ref)
+                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format)
+
+
+def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:
+    """Why *dist_format* does not fit the pin's ``dist``: an sdist is found for an exact 'name==version'."""
+    from .simpleindex import parse_pinned
+
+    if dist_format not in DIST_FORMATS:
+        return [f"expected 'wheel' or 'sdist', got {dist_format!r}"]
+    if dist_format == "wheel":
+        return []
+    if not isinstance(dist, str) or not dist:
+        return ["'sdist' needs a 'dist' requirement such as 'pkg==1.0'"]
+    if dist_file is not None:
+        return [f"'sdist' is for a release on the package index; the local archive {dist!r} is used as it is "
+                "(drop 'dist_format')"]
+    if parse_pinned(dist) is None:
+        return [f"'sdist' needs an exact 'name==version' requirement, got {dist!r}"]
+    return []
 
 
 def _safe_rel(path: str) -> bool:

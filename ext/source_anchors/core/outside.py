@@ -47,7 +47,7 @@ class OutsideFiles:
         For the licence notes (``pyproject.toml``, every ``package.json``, ...). The sources, each
         checked against the blob id the commit's listing gives *path*: the exported tree (``tree``),
         a kept blob (``cache``), then the pin's ``sources`` in order: the distribution's sdist
-        (``sdist``: downloaded as a file, never built, see :func:`.dist.download_sdist`) and a
+        (``sdist``: downloaded as a file, never built, see :func:`.simpleindex.download_sdist`) and a
         one-blob fetch from git (``git``). Raises :class:`UpstreamFileError` saying why each failed.
         """
         pin = self.trees.pins[repo]
@@ -159,9 +159,9 @@ class OutsideFiles:
         from pathlib import Path
 
         from .archive import metadata_headers, unpack
-        from .dist import download_sdist
         from .errors import ArchiveError
         from .licences import is_package_module
+        from .simpleindex import download_sdist
 
         assert pin.dist is not None
         listing = set(self.trees.listing(pin.name).values())

@@ -58,8 +58,9 @@ class PinnedTrees:
                 _check_packages(self.pins[repo], tree)
                 if tree.method == "dist":
                     pin = self.pins[repo]
-                    tree = tree.vouched(pin.name, {**self.lock.blobs_for(repo, pin.commit),
-                                                   **self._listing(repo, tree)})
+                    listing = self._listing(repo, tree)
+                    tree = tree.vouched(pin.name, {**self.lock.blobs_for(repo, pin.commit), **listing},
+                                        listed=bool(listing))
                 self._trees[repo] = tree
             except SourceError as error:
                 self._trees[repo] = error

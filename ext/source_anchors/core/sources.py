@@ -60,10 +60,12 @@ class Tree:
     #: For a distribution: ``{"name": "<archive>: <member>", "text": headers}`` of its METADATA
     #: (``None`` for git, and for a tree exported before the metadata was kept).
     metadata: Mapping[str, str] | None = None
+    #: Whether the vouchers hold the commit's whole listing (a file not in them is not the commit's).
+    listed: bool = False
 
-    def vouched(self, pin_name: str, blobs: Mapping[str, str]) -> Tree:
+    def vouched(self, pin_name: str, blobs: Mapping[str, str], *, listed: bool = False) -> Tree:
         """The same tree, checking every file it serves against *blobs* when it is a distribution."""
-        return dataclasses.replace(self, vouchers=blobs, pin_name=pin_name)
+        return dataclasses.replace(self, vouchers=blobs, pin_name=pin_name, listed=listed)
 
     def read_bytes(self, path: str, *, max_bytes: int | None = None, verify: bool = True) -> bytes:
         """Bytes of *path*, vouched for when the tree is a distribution (unless not *verify*).
@@ -95,6 +97,10 @@ class Tree:
         """Check that the distribution's *path* is byte-identical to the pinned commit's."""
         assert self.vouchers is not None
         expected, actual, short = self.vouchers.get(path), self.blobs[path], self.commit[:7]
+        if expected is None and self.listed:
+            raise UnverifiedError(
+                f"{path} from {self.dist} is not a file of {self.pin_name}@{short}: the commit's listing "
+                "has no such file (the distribution added or generated it); it is never served")
         if expected is None:
             raise UnverifiedError(
                 f"{path} from {self.dist} is not vouched for: neither the lock nor a tree listing "
@@ -124,7 +130,10 @@ def cache_key(url: str, commit: str) -> str:
 
 def content_key(pin: RepoPin) -> str:
     """What decides an export's content besides (URL, commit): the package directories, the distribution."""
-    return json.dumps([sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None])
+    key: list[Any] = [sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None]
+    if pin.dist_format != "wheel":  # only then: the keys of trees exported before the option stay valid
+        key.append(pin.dist_format)
+    return json.dumps(key)
 
 
 class TreeCache:
@@ -327,19 +336,25 @@ def parse_listing(text: str) -> dict[str, str]:
 
 
 def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
-    """Get the pinned distribution (pip, wheels only; or a local archive) and unpack it safely."""
+    """Get the pinned distribution (pip, wheels only; an sdist from the index, unbuilt; or a local archive).
+
+    It is unpacked safely: an sdist's top folder (``name-version/``) is the repository root.
+    """
     from .archive import metadata_headers, unpack  # tarfile and zipfile, and pip, are loaded by exports only
     from .dist import download_wheel
+    from .simpleindex import download_sdist
     assert pin.dist is not None
     download = files.parent / "download"
     download.mkdir(parents=True)
     if pin.dist_file is not None:
         shutil.copyfile(pin.dist_file, download / pin.dist_file.name)
+    elif pin.dist_format == "sdist":
+        download_sdist(pin.dist, download, timeout=timeout)
     else:
         download_wheel(pin.dist, download, timeout=timeout)
     archives = sorted(download.iterdir())
     if len(archives) != 1:
-        raise SourceError(f"pip download {pin.dist} gave {len(archives)} files, expected one")
+        raise SourceError(f"the download of {pin.dist} gave {len(archives)} files, expected one")
     files.mkdir(parents=True)
     unpacked = unpack(archives[0], files)
     headers = metadata_headers(archives[0])

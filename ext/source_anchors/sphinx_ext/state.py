@@ -34,7 +34,8 @@ class BuildState:
 
     def fingerprint(self) -> str:
         """Hash of everything that can change an anchor's status besides the pages."""
-        pins = {name: [pin.url, pin.commit, list(pin.packages), pin.dist]
+        pins = {name: [pin.url, pin.commit, list(pin.packages), pin.dist,
+                      *([pin.dist_format] if pin.dist_format != "wheel" else [])]
                 for name, pin in sorted(self.engine.pins.items())}
         try:
             lock = hashlib.sha256(self.settings.lock_path.read_bytes()).hexdigest()
