@@ -38,8 +38,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=S
 CHAPTER = "gpt-researcher/hybrid.html"
 COMMIT = "e65dfde6163dab2fb286d6c56272ceade3fe84d4"
 PERMALINK = re.compile(
-    rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/(gpt_researcher/[\w/.-]+\.py)#L(\d+)(?:-L(\d+))?$")
-TITLE = re.compile(r"^gpt-researcher · (gpt_researcher/[\w/.-]+\.py):L(\d+)(?:–L(\d+))? @ e65dfde$")
+    rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)#L(\d+)(?:-L(\d+))?$")
+TITLE = re.compile(r"^gpt-researcher · ([\w/.-]+):L(\d+)(?:–L(\d+))? @ e65dfde$")
 # A whole-file anchor (the chapter cites the root LICENSE) links to the file without a line fragment.
 FILE_PERMALINK = re.compile(rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)$")
 FILE_TITLE = re.compile(r"^gpt-researcher · ([\w/.-]+) @ e65dfde$")

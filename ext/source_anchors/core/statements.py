@@ -10,6 +10,9 @@ Two refinements settle what the rule alone would not:
 
 - A line holding only a comment that no statement holds (a comment in a body,
   not inside a bracketed expression or a header) is its own span.
+- A line of a ``def``, ``class`` or ``with`` header below the statement's first
+  line (one parameter of a long signature, with its default; a base; a with
+  item) is its own span: that line is what a match there names, not the body.
 - When a line holds several statements (``if x: y = 1; z = 2``), the statement
   that holds the match text's first character is chosen (the ``if`` clause for
   ``if x``, ``z = 2`` for ``z =``).
@@ -77,11 +80,20 @@ def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
 def _header_end(node: ast.stmt) -> int:
     """The last line of a compound statement's header expressions (its first line when it has none)."""
     end = node.lineno
+    children: list[ast.AST | None] = []
     for name in _HEADERS.get(node.__class__, ()):
         value = getattr(node, name, None)
-        for child in value if isinstance(value, list) else (value,):
-            if child is not None and child.end_lineno is not None and child.end_lineno > end:
-                end = child.end_lineno
+        children.extend(value if isinstance(value, list) else (value,))
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        params = node.args
+        children += [*params.posonlyargs, *params.args, params.vararg, *params.kwonlyargs, params.kwarg,
+                     *params.defaults, *params.kw_defaults]
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        children += [part for item in node.items for part in (item.context_expr, item.optional_vars)]
+    for child in children:
+        last = getattr(child, "end_lineno", None)
+        if last is not None and last > end:
+            end = last
     return end
 
 
@@ -206,6 +218,8 @@ def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str
         return None
     if lines is not None and found[3] and line > found[5] and lines[line - 1].lstrip().startswith("#"):
         return line, line  # a comment in a body, held by no statement of it
+    if not found[2] and found[4][0] < line <= found[5]:
+        return line, line  # a line of a header below its first line: a parameter, a base, a with item
     for start, end in found[2]:
         if start <= line <= end:
             return start, end
