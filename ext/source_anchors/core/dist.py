@@ -23,15 +23,10 @@ def download_wheel(requirement: str, dest: Path, *, timeout: float) -> None:
 
 
 def pip_indexes(timeout: float) -> str:
-    """Where pip looks, from its own configuration (asked only after a failure)."""
-    try:
-        listing = proc.pip(["config", "list"], timeout=min(timeout, 30),
-                           what="pip config list").decode("utf-8", "replace")
-    except PipError:
-        return "pip's index configuration could not be read"
-    found: list[str] = []
-    for line in listing.splitlines():
-        key, _, value = line.partition("=")
-        if key.endswith(("index-url", "find-links", "no-index")):
-            found += [f"{key.rsplit('.', 1)[-1]}={part}" for part in value.strip("'\"").split()]
-    return "pip configuration: " + (", ".join(dict.fromkeys(found)) or "PyPI (pip's default index)")
+    """Where pip looks, from its own configuration (asked only after a failure; passwords hidden)."""
+    from .simpleindex import pip_locations, redact
+
+    where = pip_locations(timeout)
+    places = [f"index {redact(url)}" for url in where.indexes]
+    places += [f"find-links {redact(link)}" for link in where.find_links]
+    return "pip looks in: " + (", ".join(places) or "no index (no-index is set)")
