@@ -7,9 +7,10 @@ finds the one line holding a needle, so the tables name lines by their text.
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
-from source_anchors.core.statements import statement_span
+from source_anchors.core.statements import node_span, statement_span
 
 
 def line_of(text: str, needle: str) -> int:
@@ -308,3 +309,56 @@ def dispatch(code):
 def test_case_with_parenthesised_pattern_on_later_lines(line: str) -> None:
     text = PARENTHESISED_CASE
     assert span_at(text, line) == expected(text, "case (", "small(code)")
+
+
+def test_the_closing_line_of_a_long_signature_is_a_header_line() -> None:
+    text = "def build(\n    first,\n    second,\n) -> dict:\n    # body\n    return {}\n"
+    assert span_at(text, ") -> dict:") == expected(text, ") -> dict:", ") -> dict:")
+    assert span_at(text, "# body") == expected(text, "# body", "# body")  # a comment in the body
+    assert span_at(text, "return {}") == expected(text, "return {}", "return {}")
+
+
+def test_a_lambda_in_a_header_does_not_end_it() -> None:
+    text = "with patch(key=lambda: 0,\n           other=1) as p:\n    use(p)\n"
+    assert span_at(text, "other=1") == expected(text, "other=1", "other=1")
+    text = "for x in sorted(items,\n                key=lambda i: i.n):\n    # loop\n    use(x)\n"
+    assert span_at(text, "# loop") == expected(text, "# loop", "# loop")
+
+
+STDLIB = ("argparse", "ast", "dataclasses", "inspect", "typing", "tokenize", "pathlib", "functools", "enum",
+          "subprocess", "zipfile", "tarfile", "email.message", "http.client", "json.decoder", "asyncio.tasks")
+
+
+@pytest.mark.parametrize("name", STDLIB)
+def test_header_ends_agree_with_the_syntax_tree_over_the_stdlib(name: str) -> None:
+    # The header end is read with tokenize when a query needs it; the syntax tree bounds it: at or
+    # after every header expression, at or before the body, on a line holding a colon, and only
+    # blank or comment lines between it and the body.
+    import importlib.util
+
+    from source_anchors.core.statements import _header_end
+
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.origin is not None
+    text = Path(spec.origin).read_text("utf-8")
+    lines = text.splitlines()
+    checked = 0
+    for node in ast.walk(ast.parse(text)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith,
+                                 ast.If, ast.For, ast.AsyncFor, ast.While)):
+            continue
+        parts: list[ast.AST] = [getattr(node, f) for f in ("test", "iter", "target", "returns")
+                                if getattr(node, f, None)]
+        parts += [*getattr(node, "bases", []), *getattr(node, "keywords", [])]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            parts += [*node.args.args, *node.args.kwonlyargs, *node.args.defaults]
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            parts += [item.context_expr for item in node.items]
+        end = _header_end(lines, node.lineno)
+        lowest = max([node.lineno, *(getattr(p, "end_lineno", 0) or 0 for p in parts)])
+        body = node_span(node.body[0])[0]
+        assert lowest <= end <= body, (name, node.lineno)
+        assert ":" in lines[end - 1], (name, node.lineno)
+        assert all(not s.strip() or s.strip().startswith("#") for s in lines[end:body - 1]), (name, node.lineno)
+        checked += 1
+    assert checked > 20

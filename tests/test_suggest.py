@@ -275,3 +275,20 @@ def test_lines_compare_by_characters() -> None:
     old = 'case "chrome":'
     assert line_similarity(old, 'case "chrome" | "edge":') > line_similarity(old, 'case "firefox":')
     assert round(line_similarity("if value is _flag_needs_value:", "if value is FLAG_NEEDS_VALUE:"), 3) == 0.983
+
+
+def test_a_second_build_takes_the_suggestions_from_the_cache(bumped: tuple[Book, Upstream, str, str]) -> None:
+    # Suggesting reads both trees (every module of the packages, for a definition that moved); a
+    # rebuild of the same pages at the same pin finds the same suggestions in the cache, parsing nothing.
+    book, _, _, _ = bumped
+    for folder in ("resolutions", "suggestions"):
+        shutil.rmtree(book.cache / folder, ignore_errors=True)
+    first = book.build(strict=False, fresh=True)
+    first_stats = first.stats()  # the files of one output directory: read before the next build
+    second = book.build(strict=False, fresh=True)
+    hints = [[w.split("suggestion: ", 1)[1] for w in r.warnings() if "suggestion: " in w] for r in (first, second)]
+    assert len(hints[0]) == 5 and hints[1] == hints[0]
+    assert first_stats["ast_parses"] > 0
+    assert (second.stats()["ast_parses"], second.stats()["resolved"]) == (0, 0)
+    files = list((book.cache / "suggestions").glob("*.json"))
+    assert len(files) == 1 and len(json.loads(files[0].read_text("utf-8"))) == 6  # five found, one "none"

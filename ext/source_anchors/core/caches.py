@@ -1,12 +1,14 @@
 """What the extension remembers on disk between builds (no Sphinx).
 
-A pinned commit never changes, so neither does what a target resolves to there, what
-licence a blob holds, or which lines a pinned tree has. Three caches, all under the
-cache directory and all written atomically:
+A pinned commit never changes, so neither does what a target resolves to there, where a
+missing one's locked lines went, what licence a blob holds, or which lines a pinned tree
+has. Four caches, all under the cache directory and all written atomically:
 
 - ``resolutions/``: (URL, commit, packages, resolver version) -> target -> location or failure;
   a warm build reads them and parses no upstream module. Writes merge with what is on disk
   under a file lock, so parallel builds only ever add entries.
+- ``suggestions/``: the same key and the suggester's version -> missing target and its lock
+  record -> the suggestion, or none; a warm build with a missing anchor parses nothing either.
 - ``licences/``: blob id -> the licence askalono identified (it takes ~0.5 s a text).
 - ``lines/``: pinned tree -> index of its package source lines (for the reproduction count).
 """
@@ -22,7 +24,15 @@ from typing import TYPE_CHECKING, Any
 from .config import RepoPin
 from .errors import SourceAnchorsError
 from .lock import atomic_write
-from .records import RESOLVER_VERSION, Location, resolution_from_json, resolution_to_json
+from .records import (
+    RESOLVER_VERSION,
+    SUGGESTER_VERSION,
+    Location,
+    LockRecord,
+    Suggestion,
+    resolution_from_json,
+    resolution_to_json,
+)
 from .sources import Tree, cache_key
 
 if TYPE_CHECKING:
@@ -34,18 +44,23 @@ ENTRY_FORMAT = 2
 Entry = dict[str, Any]
 
 
-class ResolutionCache:
-    """Resolved locations and resolution failures of targets at pinned commits."""
+class _PinCache:
+    """Entries by key, in one JSON file per (URL, commit, packages, versions); see :meth:`flush`."""
+
+    folder = ""
 
     def __init__(self, root: Path) -> None:
-        self.root = root / "resolutions"
+        self.root = root / self.folder
         self._loaded: dict[str, dict[str, Entry]] = {}
         self._pending: dict[str, dict[str, Entry]] = {}
         self._names: dict[tuple[str, str, tuple[str, ...]], str] = {}
 
     def _file(self, url: str, commit: str, packages: tuple[str, ...]) -> Path:
         # Resolution depends on which directories are packages, so they are part of the key.
-        return self.root / f"{cache_key(url, commit)}-{_salt(packages)}-r{RESOLVER_VERSION}-f{ENTRY_FORMAT}.json"
+        return self.root / f"{cache_key(url, commit)}-{_salt(packages)}-{self._versions()}.json"
+
+    def _versions(self) -> str:
+        return f"r{RESOLVER_VERSION}-f{ENTRY_FORMAT}"
 
     def _name(self, pin: RepoPin) -> str:
         """The cache file of *pin* (computed once: a lookup should cost a dict access)."""
@@ -64,13 +79,7 @@ class ResolutionCache:
                 self._loaded[name] = {}
         return self._loaded[name]
 
-    def get(self, pin: RepoPin, key: str) -> Location | str | None:
-        """A cached location, or the cached failure message, or None when unknown."""
-        return resolution_from_json(self._entries(pin).get(key))
-
-    def put(self, pin: RepoPin, key: str, result: Location | str) -> None:
-        """Remember *result* (a location, or the message of a resolution failure); see :meth:`flush`."""
-        entry = resolution_to_json(result)
+    def _put(self, pin: RepoPin, key: str, entry: Entry) -> None:
         name = self._name(pin)
         if self._entries(pin).get(key) != entry:
             self._pending.setdefault(name, {})[key] = entry
@@ -101,6 +110,55 @@ class ResolutionCache:
                 continue  # another build holds it; the entries are recomputed next time
         self._pending.clear()
         return written
+
+
+class ResolutionCache(_PinCache):
+    """Resolved locations and resolution failures of targets at pinned commits."""
+
+    folder = "resolutions"
+
+    def get(self, pin: RepoPin, key: str) -> Location | str | None:
+        """A cached location, or the cached failure message, or None when unknown."""
+        return resolution_from_json(self._entries(pin).get(key))
+
+    def put(self, pin: RepoPin, key: str, result: Location | str) -> None:
+        """Remember *result* (a location, or the message of a resolution failure); see :meth:`flush`."""
+        self._put(pin, key, resolution_to_json(result))
+
+
+class SuggestionCache(_PinCache):
+    """Where missing targets' locked lines went at pinned commits (:mod:`.suggest`), or that nothing was found.
+
+    A suggestion depends on the pinned tree, the target and its lock record (the locked commit and
+    lines), and the suggester's rules: all of them are in the key.
+    """
+
+    folder = "suggestions"
+
+    def _versions(self) -> str:
+        return f"r{RESOLVER_VERSION}-s{SUGGESTER_VERSION}"
+
+    @staticmethod
+    def _key(key: str, record: LockRecord) -> str:
+        return f"{key}\n{record.commit}\n{record.path}:{record.start}-{record.end}\n{record.sha256}"
+
+    def get(self, pin: RepoPin, key: str, record: LockRecord) -> tuple[bool, Suggestion | None]:
+        """(known, suggestion): whether the suggestion for *key* locked as *record* is cached, and it."""
+        entry = self._entries(pin).get(self._key(key, record))
+        if not isinstance(entry, dict) or "suggestion" not in entry:
+            return False, None
+        raw = entry["suggestion"]
+        if raw is None:
+            return True, None
+        try:
+            return True, Suggestion(key=str(raw["target"]), similarity=float(raw["similarity"]),
+                                    reason=str(raw["reason"]), where=str(raw["where"]))
+        except (KeyError, TypeError, ValueError):
+            return False, None  # a damaged entry: computed again
+
+    def put(self, pin: RepoPin, key: str, record: LockRecord, suggestion: Suggestion | None) -> None:
+        """Remember the suggestion (or that there is none) for *key* locked as *record*; see :meth:`flush`."""
+        self._put(pin, self._key(key, record), {"suggestion": suggestion.to_json() if suggestion else None})
 
 
 def _salt(packages: tuple[str, ...]) -> str:

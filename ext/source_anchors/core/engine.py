@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
-from .caches import ResolutionCache
+from .caches import ResolutionCache, SuggestionCache
 from .config import RepoPin, Settings
 from .drift import Comparison, compare
 from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
@@ -39,6 +39,7 @@ class Engine:
         self.lock_exists = lock is not None or settings.lock_path.exists()
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
         self.resolutions = ResolutionCache(settings.cache_dir)
+        self.suggestions = SuggestionCache(settings.cache_dir)
         self.pinned = PinnedTrees(settings, self.cache, self.lock)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.
@@ -68,7 +69,7 @@ class Engine:
     def work(self) -> dict[str, int]:
         """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
         return {"resolved": self.stats["resolved"], "cached": self.stats["cached"],
-                "modules_parsed": self.pinned.modules_parsed(), "ast_parses": self.stats["ast_parses"]}
+                "modules_parsed": self.pinned.modules_parsed(), "ast_parses": self.pinned.ast_parses()}
 
     # -- checking ------------------------------------------------------------
 
@@ -128,11 +129,18 @@ class Engine:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`.suggest`).
 
         None when there is no suggestion or no tree of the lock's commit (:meth:`PinnedTrees.resolver_at`).
+        Both answers are remembered (:class:`.SuggestionCache`); a tree that could not be had is not.
         """
+        pin = self.pins[target.repo]
+        known, suggestion = self.suggestions.get(pin, target.key, locked)
+        if known:
+            return suggestion
         try:
-            return self.pinned.suggester(target.repo, locked.commit).suggest(target, locked)
+            suggestion = self.pinned.suggester(target.repo, locked.commit).suggest(target, locked)
         except SourceAnchorsError:
             return None
+        self.suggestions.put(pin, target.key, locked, suggestion)
+        return suggestion
 
     def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
                  change: Comparison | None) -> tuple[str, Subtype | None]:
@@ -201,18 +209,23 @@ class Engine:
         return changes
 
     def remember(self, outcomes: Iterable[Outcome]) -> None:
-        """Store the resolutions computed in this build (``fresh`` ones) in the persistent cache."""
+        """Store this build's fresh resolutions and its suggestions (a parallel build's workers' too) on disk."""
         for outcome in outcomes:
             target = outcome.target
-            if not outcome.fresh or target is None or target.repo not in self.pins:
+            if target is None or target.repo not in self.pins:
                 continue
             pin = self.pins[target.repo]
+            if outcome.suggestion is not None and outcome.locked is not None:
+                self.suggestions.put(pin, target.key, outcome.locked, outcome.suggestion)
+            if not outcome.fresh:
+                continue
             if outcome.resolve_error is not None:
                 self.resolutions.put(pin, target.key, outcome.resolve_error)
             elif outcome.location is not None and outcome.status is not Status.error \
                     and outcome.commit == pin.commit:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
+        self.suggestions.flush()
 
 
 def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:

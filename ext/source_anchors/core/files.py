@@ -43,6 +43,7 @@ class SourceFiles:
         self._lines: dict[str, list[str]] = {}
         self._indexes: dict[str, ModuleIndex] = {}
         self._failures: dict[str, UpstreamFileError] = {}
+        self._modules: dict[str, str | None] = {}
 
     def data(self, path: str) -> bytes:
         """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
@@ -105,12 +106,17 @@ class SourceFiles:
 
     def module_file(self, dotted: str) -> str | None:
         """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it."""
+        if dotted in self._modules:
+            return self._modules[dotted]
         parts = dotted.split(".")
         base = "/".join([self.packages[parts[0]], *parts[1:]])
+        found = None
         for candidate in (f"{base}/__init__.py", f"{base}.py"):
             if self.tree.has(candidate):
-                return candidate
-        return None
+                found = candidate
+                break
+        self._modules[dotted] = found
+        return found
 
     def submodule_names(self, package_file: str) -> set[str]:
         """Names of the modules and subpackages beside *package_file* (a ``__init__.py``)."""

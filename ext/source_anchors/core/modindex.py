@@ -18,6 +18,10 @@ from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
 from .statements import Compact, child_bodies, compact, node_span
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_ASSIGNS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
+#: Statements holding statements that run in the same scope (a nested def or class is another scope).
+_BODIED = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match, ast.Try,
+                     *((ast.TryStar,) if hasattr(ast, "TryStar") else ())})
 _OVERLOADS = ("typing.overload", "typing_extensions.overload", "overload")
 _ACCESSORS = (".setter", ".deleter", ".getter")
 
@@ -185,26 +189,34 @@ class _Builder:
         return kind, flags
 
     def instance_attributes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, owner: int) -> None:
-        """``self.x = …`` (the first parameter's name) in the statements of a method."""
-        params = [*node.args.posonlyargs, *node.args.args]
+        """``self.x = …`` (the first parameter's name) in the statements of a method.
+
+        This visits every statement of every method, so it dispatches on the node's class and
+        looks into a target only when it is an attribute, a tuple or a list.
+        """
+        params = node.args.posonlyargs or node.args.args
         if not params:
             return
         me = params[0].arg
         flags = INSTANCE | (INIT if node.name == "__init__" else 0)
         stack: list[ast.stmt] = list(reversed(node.body))
+        pop, extend = stack.pop, stack.extend
         while stack:
-            statement = stack.pop()
-            if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                aug = AUG if isinstance(statement, ast.AugAssign) else 0
+            statement = pop()
+            kind = statement.__class__
+            if kind in _ASSIGNS:
+                targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
                 for target in targets:
+                    if target.__class__ is ast.Name:
+                        continue  # a local variable: by far the most common target
                     for leaf in _leaves(target):
-                        if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) \
+                        if leaf.__class__ is ast.Attribute and leaf.value.__class__ is ast.Name \
                                 and leaf.value.id == me:
-                            self.add(prefix + leaf.attr, "attribute", node_span(statement), flags | aug, owner)
-            elif not isinstance(statement, (*_DEFS, ast.ClassDef)):
+                            self.add(prefix + leaf.attr, "attribute", node_span(statement),
+                                     flags | (AUG if kind is ast.AugAssign else 0), owner)
+            elif kind in _BODIED:
                 for body in reversed(child_bodies(statement)):
-                    stack.extend(reversed(body))
+                    extend(reversed(body))
 
     def all(self, value: ast.expr | None, *, extend: bool) -> None:
         names = _strings(value)

@@ -162,12 +162,15 @@ class PinnedTrees:
         return self._suggesters[key]
 
     def modules_parsed(self) -> int:
-        """Upstream modules parsed by this process so far."""
-        return sum(resolver.modules_parsed for resolver in self._resolvers.values())
+        """Upstream modules parsed by this process so far (a lock's older trees, for drift and suggestions, too)."""
+        return sum(resolver.modules_parsed for resolver in self._all_resolvers())
 
     def ast_parses(self) -> int:
-        """``ast.parse`` calls made by this process's resolvers so far."""
-        return sum(resolver.ast_parses for resolver in self._resolvers.values())
+        """``ast.parse`` calls made by this process's resolvers so far (older trees' too)."""
+        return sum(resolver.ast_parses for resolver in self._all_resolvers())
+
+    def _all_resolvers(self) -> list[Resolver]:
+        return [*self._resolvers.values(), *self._others.values()]
 
 
 def _check_packages(pin: RepoPin, tree: Tree) -> None:

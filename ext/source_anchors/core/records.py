@@ -20,7 +20,9 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 7
+RESOLVER_VERSION = 8
+#: Bump when the suggestion rules (:mod:`.suggest`) change, so cached suggestions are recomputed.
+SUGGESTER_VERSION = 1
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]

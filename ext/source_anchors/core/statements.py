@@ -21,6 +21,7 @@ Two refinements settle what the rule alone would not:
 from __future__ import annotations
 
 import ast
+import tokenize
 from collections.abc import Sequence
 
 Span = tuple[int, int]
@@ -53,16 +54,6 @@ _BODIES: dict[type, tuple[str, ...]] = {
     ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
     ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
     **{kind: ("body", "orelse", "finalbody") for kind in _TRY}}
-#: The fields of each compound statement's header that can end below its first line (the
-#: expressions; a ``withitem`` and a function's ``arguments`` carry no position of their own).
-_HEADERS: dict[type, tuple[str, ...]] = {
-    ast.FunctionDef: ("decorator_list", "returns", "type_params"),
-    ast.AsyncFunctionDef: ("decorator_list", "returns", "type_params"),
-    ast.ClassDef: ("bases", "keywords", "decorator_list", "type_params"),
-    ast.If: ("test",), ast.While: ("test",), ast.For: ("target", "iter"), ast.AsyncFor: ("target", "iter"),
-    ast.Match: ("subject",)}
-
-
 def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
     """The statement lists directly inside *node*: body, ``else``, ``finally``, then handlers or cases."""
     kind = node.__class__
@@ -77,28 +68,10 @@ def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
     return bodies
 
 
-def _header_end(node: ast.stmt) -> int:
-    """The last line of a compound statement's header expressions (its first line when it has none)."""
-    end = node.lineno
-    children: list[ast.AST | None] = []
-    for name in _HEADERS.get(node.__class__, ()):
-        value = getattr(node, name, None)
-        children.extend(value if isinstance(value, list) else (value,))
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        params = node.args
-        children += [*params.posonlyargs, *params.args, params.vararg, *params.kwonlyargs, params.kwarg,
-                     *params.defaults, *params.kw_defaults]
-    elif isinstance(node, (ast.With, ast.AsyncWith)):
-        children += [part for item in node.items for part in (item.context_expr, item.optional_vars)]
-    for child in children:
-        last = getattr(child, "end_lineno", None)
-        if last is not None and last > end:
-            end = last
-    return end
-
-
 def _end(body: Sequence[ast.stmt]) -> int:
-    return max(node_span(s)[1] for s in body)
+    """The last line of a statement list: its last statement's (statements follow one another)."""
+    last = body[-1]
+    return last.end_lineno or last.lineno
 
 
 def _keyword_line(lines: Sequence[str], after: int, before: int, keyword: str) -> int:
@@ -158,40 +131,44 @@ def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:
     return lines[orelse[0].lineno - 1].lstrip().startswith("elif")
 
 
-#: A statement in a compact index: (start, end, clause spans, child statements, (line, column) where
-#: it starts and ends, last line of its header; for a simple statement, its first line). Tuples of
-#: ints only, so the garbage collector stops tracking them, unlike the syntax tree they are read from.
-Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], tuple[int, int, int, int], int]
+#: A statement in a compact index: (start, end, clause spans, child statements, then the line and column
+#: where it starts and ends). Tuples of ints only, so the garbage collector stops tracking them, unlike
+#: the syntax tree they are read from.
+Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], int, int, int, int]
 
-#: Statements that hold statements; every other statement is simple (one line range, no children).
-_COMPOUND = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.AsyncFor,
-                       ast.While, ast.With, ast.AsyncWith, ast.Match, *_TRY})
 _NONE: tuple[()] = ()
-_WITH = (ast.With, ast.AsyncWith)
+_SIMPLE = -1
+#: How :func:`compact` treats each compound statement: 0 a definition (span from its first decorator,
+#: no clauses), 1 a ``with`` (no clauses), 2 a statement with clauses. Any other statement is simple.
+_KINDS: dict[type, int] = {ast.FunctionDef: 0, ast.AsyncFunctionDef: 0, ast.ClassDef: 0, ast.With: 1,
+                           ast.AsyncWith: 1, ast.If: 2, ast.For: 2, ast.AsyncFor: 2, ast.While: 2, ast.Match: 2,
+                           **{kind: 2 for kind in _TRY}}
 
 
 def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
     """The statements of *body*, nested, with their clause spans: all :func:`compact_span` needs.
 
-    Most statements are simple; they take one tuple and no further look (this runs over every
-    statement of every file parsed, so it is kept to the attributes the rule reads).
+    This runs over every statement of every file parsed, so it reads only the attributes the rule
+    needs: a simple statement costs one tuple; a header's last line is found when a query needs it.
     """
     out: list[Compact] = []
     append = out.append
+    kinds = _KINDS
     for node in body:
         first = node.lineno
         last = node.end_lineno or first
-        where = (first, node.col_offset, last, node.end_col_offset or 0)
-        kind = node.__class__
-        if kind not in _COMPOUND:
-            append((first, last, _NONE, _NONE, where, first))
+        kind = kinds.get(node.__class__, _SIMPLE)
+        if kind == _SIMPLE:
+            append((first, last, _NONE, _NONE, first, node.col_offset, last, node.end_col_offset or 0))
             continue
-        start = node_span(node)[0] if kind in _DEFS else first
+        start = first
+        if kind == 0 and node.decorator_list:  # type: ignore[attr-defined]
+            start = min(first, *(d.lineno for d in node.decorator_list))  # type: ignore[attr-defined]
         children: list[Compact] = []
         for sub in child_bodies(node):
             children.extend(compact(sub, lines))
-        clauses = tuple(_clauses(node, lines)) if kind not in _DEFS and kind not in _WITH else _NONE
-        append((start, last, clauses, tuple(children), where, _header_end(node)))
+        clauses = tuple(_clauses(node, lines)) if kind == 2 else _NONE
+        append((start, last, clauses, tuple(children), first, node.col_offset, last, node.end_col_offset or 0))
     return tuple(out)
 
 
@@ -216,21 +193,49 @@ def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str
         found, level = node, node[3]
     if found is None:
         return None
-    if lines is not None and found[3] and line > found[5] and lines[line - 1].lstrip().startswith("#"):
-        return line, line  # a comment in a body, held by no statement of it
-    if not found[2] and found[4][0] < line <= found[5]:
-        return line, line  # a line of a header below its first line: a parameter, a base, a with item
+    if found[3] and line > found[4] and lines is not None:
+        header_end = _header_end(lines, found[4])
+        if line > header_end and lines[line - 1].lstrip().startswith("#"):
+            return line, line  # a comment in a body, held by no statement of it
+        if not found[2] and line <= header_end:
+            return line, line  # a line of a header below its first line: a parameter, a base, a with item
     for start, end in found[2]:
         if start <= line <= end:
             return start, end
     return found[0], found[1]
 
 
+def _header_end(lines: Sequence[str], first: int) -> int:
+    """The line of the colon that ends the header of the compound statement starting on line *first*.
+
+    The colon is the first ``:`` outside brackets that no ``lambda`` takes; read with :mod:`tokenize`
+    from *first* on, so strings and comments in the header are skipped as Python skips them.
+    """
+    depth = lambdas = 0
+    rows = (line + "\n" for line in lines[first - 1:])
+    try:
+        for token in tokenize.generate_tokens(lambda: next(rows, "")):
+            if token.type == tokenize.OP:
+                if token.string in "([{":
+                    depth += 1
+                elif token.string in ")]}":
+                    depth -= 1
+                elif token.string == ":" and depth == 0:
+                    if not lambdas:
+                        return first + token.start[0] - 1
+                    lambdas -= 1
+            elif token.type == tokenize.NAME and token.string == "lambda" and depth == 0:
+                lambdas += 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return first
+
+
 def _holds(node: Compact, line: int, column: int) -> bool:
-    first, col, last, end_col = node[4]
+    first, col, last, end_col = node[4:]
     start = (node[0], 0) if node[0] < first else (first, col)
     return start <= (line, column) < (last, end_col)
 
 
 def _starts_after(node: Compact, line: int, column: int) -> bool:
-    return node[0] == node[4][0] == line and column < node[4][1]
+    return node[0] == node[4] == line and column < node[5]

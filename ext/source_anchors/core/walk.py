@@ -23,7 +23,6 @@ from .rules import TYPING, Bind, choose
 
 _MAX_HOPS = 50
 _STAR = re.compile(r"\bimport\s+\*")
-_WORD = re.compile(r"\w+")
 
 
 class OutsideError(ResolveError):
@@ -71,7 +70,9 @@ class Walker:
         self.pin = pin
         self._packages = files.packages
         self.bases = Bases(self)
-        self._words: dict[str, frozenset[str] | bool] = {}
+        #: Whether a file's text names a word, by (file, word); whether it has a star import, by file.
+        self._words: dict[tuple[str, str], bool] = {}
+        self._stars: dict[str, bool] = {}
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -132,12 +133,17 @@ class Walker:
         A text that never names it and has no star import cannot bind it.
         """
         self.files.touched.add(ref.file)  # every answer that depends on a file names it, cached or not
-        words = self._words.get(ref.file)
-        if words is None:
+        key = (ref.file, name)
+        found = self._words.get(key)
+        if found is None:
             text = self.files.text(ref.file)
-            # Every word of the text, once per file (True: a star import may bind anything).
-            words = self._words[ref.file] = True if _STAR.search(text) else frozenset(_WORD.findall(text))
-        return isinstance(words, bool) or name in words
+            stars = self._stars.get(ref.file)
+            if stars is None:
+                stars = self._stars[ref.file] = _STAR.search(text) is not None
+            # A substring search first (most names are absent); the word pattern only to confirm.
+            found = self._words[key] = stars or (name in text and re.search(
+                rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
+        return found
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
         seen.add(ref.module)
