@@ -289,6 +289,17 @@ def test_submodule_shadowed_by_a_package_member(upstream: Upstream, tmp_path: Pa
     assert "pkg/__init__.py" in dict(repo.resolve("pkg.plain.alone").uses)
 
 
+def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(upstream: Upstream,
+                                                                             tmp_path: Path) -> None:
+    # Python reads identifiers NFKC-normalised: '\ufb01eld' (the fi ligature) binds 'field', which the
+    # package's text never spells; the text search that skips a package's parse must not miss it.
+    init = "\ufb01eld = 1\n"
+    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": init, "pkg/field.py": "def run():\n    return 2\n"})
+    field = repo.engine.check(Target("up", "pkg.field", None))
+    assert field.location is not None
+    assert (field.location.path, field.location.rule) == ("pkg/__init__.py", "member-over-submodule")
+
+
 def test_rules_table_in_the_docs_is_the_code_s() -> None:
     assert markdown_table() in (ROOT / "docs" / "binding-rules.md").read_text("utf-8")
 

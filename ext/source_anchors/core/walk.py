@@ -130,7 +130,8 @@ class Walker:
     def _may_bind(self, ref: Ref, name: str) -> bool:
         """Whether *ref*'s module may bind *name* (to walk into a submodule, checked without a parse).
 
-        A text that never names it and has no star import cannot bind it.
+        A text that never names it and has no star import cannot bind it. Python reads identifiers
+        normalised (NFKC: ``ﬁeld`` is ``field``), so a text that is not ASCII may bind any name.
         """
         self.files.touched.add(ref.file)  # every answer that depends on a file names it, cached or not
         key = (ref.file, name)
@@ -141,7 +142,7 @@ class Walker:
             if stars is None:
                 stars = self._stars[ref.file] = _STAR.search(text) is not None
             # A substring search first (most names are absent); the word pattern only to confirm.
-            found = self._words[key] = stars or (name in text and re.search(
+            found = self._words[key] = stars or not text.isascii() or (name in text and re.search(
                 rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
         return found
 
