@@ -88,7 +88,8 @@ class SourceFiles:
             self.ast_parses += 1
             with _collector_paused():
                 tree = ast.parse(text)
-                found = build(tree, self.lines(path), module, package=path.endswith("/__init__.py"))
+                found = build(tree, self.lines(path), module, package=path.endswith("/__init__.py"),
+                              walrus=":=" in text)
                 del tree  # freed before collection resumes, or the first collection would walk all of it
         except UpstreamFileError as error:
             self._failures[path] = error

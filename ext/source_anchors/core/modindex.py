@@ -13,6 +13,7 @@ import ast
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
 from .statements import Compact, child_bodies, compact, node_span
@@ -54,19 +55,23 @@ class ModuleIndex:
     statements: tuple[Compact, ...]
 
 
-def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool) -> ModuleIndex:
-    """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree."""
+def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True) -> ModuleIndex:
+    """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree.
+
+    *walrus* False says the text holds no ``:=``: no expression is then walked for one.
+    """
     builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
+    builder.walrus = walrus
     builder.body(tree.body, "", 0, 0)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
-    return ModuleIndex(bindings={path: tuple(sorted(found, key=_line)) for path, found in builder.found.items()},
+    return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
                        classes=builder.classes, stars=tuple(builder.stars),
                        exports=tuple(builder.exports) if builder.exports is not None else None,
                        statements=compact(tree.body, lines))
 
 
-def _line(bind: Bind) -> int:
-    return bind.start
+_START = attrgetter("start")
+_new_bind = tuple.__new__
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:
@@ -91,13 +96,16 @@ class _Builder:
         self.classes: dict[int, ClassInfo] = {}
         self.stars: list[str] = []
         self.exports: list[str] | None = None
+        #: Whether the file may hold ``:=`` (when not, no expression is walked for one).
+        self.walrus = True
 
     def body(self, body: Sequence[ast.stmt], prefix: str, owner: int, flags: int) -> None:
         for node in body:
             self.statement(node, prefix, owner, flags)
 
     def add(self, path: str, kind: str, span: tuple[int, int], flags: int, owner: int, target: str = "") -> None:
-        self.found[path].append(Bind(kind, span[0], span[1], flags, owner, target))
+        # tuple.__new__ is what Bind() runs, without the Python frame of a named tuple's __new__.
+        self.found[path].append(_new_bind(Bind, (kind, span[0], span[1], flags, owner, target)))
 
     def statement(self, node: ast.stmt, prefix: str, owner: int, flags: int) -> None:
         span = node_span(node)
@@ -134,7 +142,8 @@ class _Builder:
             names += _names(node.target)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             names += [n for item in node.items if item.optional_vars for n in _names(item.optional_vars)]
-        names += _walrus(node)
+        if self.walrus:
+            names += _walrus(node)
         for name in names:
             self.add(prefix + name, "attribute", span, flags, owner)
         if isinstance(node, ast.Expr) and not prefix:

@@ -27,14 +27,15 @@ from collections.abc import Sequence
 Span = tuple[int, int]
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_DEFSET = frozenset(_DEFS)
 _TRY = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 
 
 def node_span(node: ast.stmt) -> Span:
     """Lines of *node*, from its first decorator for a definition."""
     start = node.lineno
-    if isinstance(node, _DEFS) and node.decorator_list:
-        start = min(start, *(d.lineno for d in node.decorator_list))
+    if node.__class__ in _DEFSET and node.decorator_list:  # type: ignore[attr-defined]
+        start = min(start, *(d.lineno for d in node.decorator_list))  # type: ignore[attr-defined]
     return start, node.end_lineno or node.lineno
 
 
@@ -48,24 +49,28 @@ def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: in
     return compact_span(compact(tree.body, lines), line, lines, column)
 
 
-#: The fields of each compound statement that hold statement lists, in source order.
-_BODIES: dict[type, tuple[str, ...]] = {
-    ast.FunctionDef: ("body",), ast.AsyncFunctionDef: ("body",), ast.ClassDef: ("body",),
-    ast.If: ("body", "orelse"), ast.For: ("body", "orelse"), ast.AsyncFor: ("body", "orelse"),
-    ast.While: ("body", "orelse"), ast.With: ("body",), ast.AsyncWith: ("body",),
-    **{kind: ("body", "orelse", "finalbody") for kind in _TRY}}
+#: Statements with one body; statements with a body and an ``else``.
+_ONE_BODY = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith})
+_WITH_ELSE = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While})
+
+
 def child_bodies(node: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement lists directly inside *node*: body, ``else``, ``finally``, then handlers or cases."""
+    """The statement lists directly inside *node*: body, ``else``, ``finally``, then handlers or cases.
+
+    This runs for every compound statement of every file parsed: plain attribute reads, no loop.
+    """
     kind = node.__class__
+    if kind in _ONE_BODY:
+        return [node.body]  # type: ignore[attr-defined]
+    if kind in _WITH_ELSE:
+        orelse = node.orelse  # type: ignore[attr-defined]
+        return [node.body, orelse] if orelse else [node.body]  # type: ignore[attr-defined]
+    if kind in _TRY:
+        bodies = [body for body in (node.body, node.orelse, node.finalbody) if body]  # type: ignore[attr-defined]
+        return bodies + [handler.body for handler in node.handlers]  # type: ignore[attr-defined]
     if kind is ast.Match:
         return [case.body for case in node.cases]  # type: ignore[attr-defined]
-    fields = _BODIES.get(kind)
-    if fields is None:
-        return []
-    bodies = [body for body in (getattr(node, name) for name in fields) if body]
-    if kind in _TRY:
-        bodies += [handler.body for handler in node.handlers]  # type: ignore[attr-defined]
-    return bodies
+    return []
 
 
 def _end(body: Sequence[ast.stmt]) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import builtins
 import difflib
 import re
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
@@ -33,9 +33,11 @@ class OutsideError(ResolveError):
         self.target = target
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A module, or one binding in a module, with how it was chosen among others."""
+class Ref(NamedTuple):
+    """A module, or one binding in a module, with how it was chosen among others.
+
+    A named tuple: the walk makes one at every step, and a tuple is the cheapest frozen record.
+    """
 
     module: str
     file: str
@@ -116,7 +118,7 @@ class Walker:
                         return self._walk(found, rest, here, hops)
                     except ResolveError:
                         return self._walk(submodule, rest, here, hops)
-                found = replace(found, rule=_join(found.rule, "member-over-submodule"),
+                found = found._replace(rule=_join(found.rule, "member-over-submodule"),
                                 caveat=_join(found.caveat, f"the submodule {sub} has the same name", "; "))
             found = found or submodule
         elif ref.is_class:
@@ -200,7 +202,7 @@ class Walker:
                 continue
             found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
             if declared is not None:
-                found = replace(found, rule=_join(found.rule, "runtime-over-typing"))
+                found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
             return self._hidden(found, hidden)
         if declared is not None:
             entry, binds, hidden = declared
@@ -211,7 +213,7 @@ class Walker:
     def _hidden(found: Ref, hidden: list[str]) -> Ref:
         if not hidden:
             return found
-        return replace(found, caveat=_join(found.caveat, "inherited past bases not read statically, which "
+        return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
                                            f"could define it first: {', '.join(hidden)}", "; "))
 
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:

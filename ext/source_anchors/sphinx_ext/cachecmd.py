@@ -11,8 +11,8 @@ from ..core.config import PREFIX, default_cache_dir
 
 #: The caches under the cache directory, and what each holds.
 PARTS = {"trees": "exported pinned trees", "resolutions": "resolved targets",
-         "licences": "identified licence texts", "lines": "line indexes of pinned trees",
-         "blobs": "single files fetched for file targets"}
+         "suggestions": "where missing targets went", "licences": "identified licence texts",
+         "lines": "line indexes of pinned trees", "blobs": "single files fetched for file targets"}
 
 
 def cache_dir(confdir: Path) -> Path:
