@@ -100,6 +100,22 @@ def fixed_addresses() -> list[str]:
     return [setarch, os.uname().machine, "-R"] if setarch else []
 
 
+def callgrind(commands: dict[str, tuple[Path, list[str]]], env: dict[str, str]) -> dict[str, int]:
+    """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts."""
+    running = {name: subprocess.Popen([*fixed_addresses(), "valgrind", "--tool=callgrind",
+                                       f"--callgrind-out-file={out}", *argv],
+                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+               for name, (out, argv) in commands.items()}
+    counts = {}
+    for name, process in running.items():
+        _, stderr = process.communicate()
+        found = [line for line in stderr.splitlines() if "Collected :" in line]
+        if process.returncode != 0 or not found:
+            raise SystemExit(f"bench: {name} under valgrind failed:\n{stderr[-3000:]}")
+        counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+    return counts
+
+
 def rm(path: Path) -> None:
     """Remove a directory tree if present."""
     shutil.rmtree(path, ignore_errors=True)
@@ -294,21 +310,11 @@ class Bench:
             raise SystemExit("bench: --instructions needs valgrind (apt-get install valgrind)")
         pairs = []
         for seed in seeds:
-            env, running = build_env(), {}
-            env["PYTHONHASHSEED"] = str(seed)
-            for name, book in (("baseline", self.base), ("warm", self.book)):
+            env = {**build_env(), "PYTHONHASHSEED": str(seed)}
+            for book in (self.base, self.book):
                 rm(book / "_build")
-                argv = [*fixed_addresses(), "valgrind", "--tool=callgrind",
-                        f"--callgrind-out-file={OUT / f'callgrind.{name}.out'}", *sphinx_argv(book, "-E")]
-                running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                                 text=True)
-            counts = {}
-            for name, process in running.items():
-                _, stderr = process.communicate()
-                found = [line for line in stderr.splitlines() if "Collected :" in line]
-                if process.returncode != 0 or not found:
-                    raise SystemExit(f"bench: the {name} build under valgrind failed:\n{stderr[-3000:]}")
-                counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+            counts = callgrind({name: (OUT / f"callgrind.{name}.out", sphinx_argv(book, "-E"))
+                                for name, book in (("baseline", self.base), ("warm", self.book))}, env)
             ratio = counts["warm"] / counts["baseline"]
             pairs.append({"seed": seed, "baseline_instructions": counts["baseline"],
                           "warm_instructions": counts["warm"], "warm_over_baseline": ratio})
@@ -324,13 +330,11 @@ class Bench:
         work (``skip``): the difference is the work itself, as the wall-time figures time it.
         """
         files = fixture.touched_files(self.anchors)
-        targets = WORK / f"targets-{BASE}.txt"
-        targets.write_text("\n".join(a.target for a in self.sets[BASE]) + "\n", "utf-8")
-        lock = WORK / f"lock-{BASE}" / "source-anchors.lock"
         rm(WORK / f"lock-{BASE}")
-        self.resolve(BASE, cold=True, write_lock=True)
+        self.resolve(BASE, cold=True, write_lock=True)  # writes the targets and the lock the probes read
         resolve = {"ext": str(self.ext), "repos": self.repos, "cache": str(self.probe_cache),
-                   "targets": str(targets), "lock": str(lock)}
+                   "targets": str(WORK / f"targets-{BASE}.txt"),
+                   "lock": str(WORK / f"lock-{BASE}" / "source-anchors.lock")}
         kinds = {"floor": ("floor", {"root": str(self.up.path), "files": files}),
                  "floor-start": ("floor", {"root": str(self.up.path), "files": files, "skip": True}),
                  "cold": ("resolve", resolve), "cold-start": ("resolve", {**resolve, "skip": True})}
@@ -340,21 +344,14 @@ class Bench:
             counts: dict[str, int] = {}
             for batch in (("floor", "floor-start"), ("cold", "cold-start")):
                 rm(self.probe_cache / "resolutions")
-                running = {}
+                commands = {}
                 for name in batch:
                     kind, args = kinds[name]
                     path = WORK / f"probe-{name}.json"
                     path.write_text(json.dumps(args), "utf-8")
-                    argv = [*fixed_addresses(), "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                            sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)]
-                    running[name] = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
-                                                     stderr=subprocess.PIPE, text=True)
-                for name, process in running.items():
-                    _, stderr = process.communicate()
-                    found = [line for line in stderr.splitlines() if "Collected :" in line]
-                    if process.returncode != 0 or not found:
-                        raise SystemExit(f"bench: the {name} probe under valgrind failed:\n{stderr[-3000:]}")
-                    counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+                    commands[name] = (Path(os.devnull),
+                                      [sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)])
+                counts.update(callgrind(commands, env))
             floor, cold = counts["floor"] - counts["floor-start"], counts["cold"] - counts["cold-start"]
             rows.append({"seed": seed, "floor_instructions": floor, "cold_resolve_instructions": cold,
                          "cold_over_floor": cold / floor})

@@ -16,13 +16,10 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
-from .statements import Compact, child_bodies, compact, node_span
+from .statements import SAME_SCOPE, Compact, child_bodies, compact, node_span
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ASSIGNS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
-#: Statements holding statements that run in the same scope (a nested def or class is another scope).
-_BODIED = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match, ast.Try,
-                     *((ast.TryStar,) if hasattr(ast, "TryStar") else ())})
 _OVERLOADS = ("typing.overload", "typing_extensions.overload", "overload")
 _ACCESSORS = (".setter", ".deleter", ".getter")
 
@@ -223,7 +220,7 @@ class _Builder:
                                 and leaf.value.id == me:
                             self.add(prefix + leaf.attr, "attribute", node_span(statement),
                                      flags | (AUG if kind is ast.AugAssign else 0), owner)
-            elif kind in _BODIED:
+            elif kind in SAME_SCOPE:
                 for body in reversed(child_bodies(statement)):
                     extend(reversed(body))
 

@@ -26,8 +26,7 @@ from collections.abc import Sequence
 
 Span = tuple[int, int]
 
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_DEFSET = frozenset(_DEFS)
+_DEFSET = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _TRY = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 
 
@@ -148,6 +147,8 @@ _SIMPLE = -1
 _KINDS: dict[type, int] = {ast.FunctionDef: 0, ast.AsyncFunctionDef: 0, ast.ClassDef: 0, ast.With: 1,
                            ast.AsyncWith: 1, ast.If: 2, ast.For: 2, ast.AsyncFor: 2, ast.While: 2, ast.Match: 2,
                            **{kind: 2 for kind in _TRY}}
+#: Compound statements whose bodies run in the scope they are in (a def or a class opens another).
+SAME_SCOPE = frozenset(kind for kind, how in _KINDS.items() if how)
 
 
 def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ...]:
