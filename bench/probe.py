@@ -49,7 +49,8 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
 
     Times apart: the engine's start (settings and the lock, when one is given), the
     tree (an export when the tree cache is cold), and ``Engine.check`` of every
-    target. Untimed afterwards: with ``remember`` the results go into the resolution
+    target. Untimed afterwards (and reported: ``touched``, the files the answers depend on, and
+    ``parsed_untouched``, files parsed that no answer depends on): with ``remember`` the results go into the resolution
     cache, with ``write_lock`` into the lock, as a build would store them; with
     ``profile`` the check loop runs under cProfile; with ``skip`` it does not run (nor does the
     floor's parsing): the rest of the process, which an instruction count subtracts.
@@ -87,10 +88,15 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     if args.get("write_lock"):
         engine.lock_new(outcomes)
     statuses: dict[str, int] = {}
+    touched: set[str] = set()  # the files the answers depend on: each anchor's own file and its ``uses``
     for outcome in outcomes:
         statuses[outcome.status.value] = statuses.get(outcome.status.value, 0) + 1
+        if outcome.location is not None:
+            touched |= {outcome.location.path, *dict(outcome.location.uses)}
+    parsed = engine.pinned.resolver("django").files.parsed
     return {"engine_s": engine_s, "engine_cpu_s": engine_cpu, "export_s": export_s, "seconds": resolve_s,
-            "cpu_s": cpu, "modules_parsed": engine.modules_parsed(), "statuses": statuses, **engine.stats}
+            "cpu_s": cpu, "modules_parsed": engine.modules_parsed(), "statuses": statuses, **engine.stats,
+            "touched": sorted(touched), "parsed_untouched": sorted(parsed - touched)}
 
 
 def build(args: dict[str, Any]) -> dict[str, Any]:
