@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -215,6 +216,51 @@ def test_bad_targets_give_one_located_warning_each(project: Project) -> None:
     assert warnings[2].startswith("index.md:7: WARNING: unknown repository 'nope'")
     assert all(w.endswith("[source-anchors.target]") for w in warnings)
     assert "Traceback" not in result.stderr
+
+
+def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_write_it(project: Project) -> None:
+    """Neither MyST nor docutils warns about the other one's role syntax: the page would build green unlinked."""
+    _, book, _ = project
+    myst = """\
+        # P
+
+        The rST role by mistake: :src:`alpha <pkg.mod.alpha>`, and
+        on the next line of the paragraph (:src:`delta <pkg.mod.Gamma.delta>`).
+
+        .. source-anchor:: pkg.mod.beta
+           :caption: beta
+
+        Quoted as code, no warning: `:src:` and ``:src:`x <y>` ``; a real one: {src}`alpha <pkg.mod.alpha>`.
+
+        ```{toctree}
+        other
+        ```
+        """
+    book.page("index", myst)
+    rst = "Other\n=====\n\nThe MyST role by mistake: {src}`alpha <pkg.mod.alpha>`.\n\n" \
+          "Quoted: ``{src}`x <y>```; a real one: :src:`delta <pkg.mod.Gamma.delta>`.\n"
+    (book.root / "other.rst").write_text(rst, "utf-8")
+    result = book.build(strict=False)
+    warnings = result.warnings()
+    text = textwrap.dedent(myst)
+    assert warnings == [
+        f"index.md:{line(text, ':src:`alpha')}: WARNING: ':src:`alpha <pkg.mod.alpha>`' is the reStructuredText form "
+        "of an anchor, which this Markdown (MyST) page shows as text: write {src}`alpha <pkg.mod.alpha>` "
+        "[source-anchors.target]",
+        f"index.md:{line(text, ':src:`delta')}: WARNING: ':src:`delta <pkg.mod.Gamma.delta>`' is the reStructuredText "
+        "form of an anchor, which this Markdown (MyST) page shows as text: write {src}`delta <pkg.mod.Gamma.delta>` "
+        "[source-anchors.target]",
+        f"index.md:{line(text, '.. source-anchor::')}: WARNING: '.. source-anchor:: pkg.mod.beta' is the "
+        "reStructuredText form of the block anchor, which this Markdown (MyST) page shows as text: open a fence "
+        "with ```{source-anchor} pkg.mod.beta, put its options (:caption: …) below and close it with ``` "
+        "[source-anchors.target]",
+        "other.rst:4: WARNING: '{src}`alpha <pkg.mod.alpha>`' is the MyST form of an anchor, which this "
+        "reStructuredText page shows as text: write :src:`alpha <pkg.mod.alpha>` [source-anchors.target]",
+    ], result.stderr
+    # The anchors written in each page's own syntax still link; the others are not anchors.
+    assert result.html("index").count('class="sa-anchor') == 1
+    assert result.html("other").count('class="sa-anchor') == 1
+    assert book.build(assert_pass=False).returncode == 1  # -W fails on them
 
 
 def test_bad_config_and_bad_lock_are_clear_errors(project: Project) -> None:

@@ -41,7 +41,8 @@ class Subtype(StrEnum):
 
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
-    unknown repository name."""
+    unknown repository name; or the anchor is written in the other markup's syntax (``:src:`` or
+    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), which the page shows as text."""
 
     source = "source"
     """The pinned tree could not be obtained from any configured source (cache, git, distribution);

@@ -19,10 +19,11 @@ from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
 from ..core.records import Status
 from . import checks, docs, feedback, i18n, ledger, render
-from .diagnostics import LOGGER, WARNING_TYPE, Subtype
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
 from .state import get_state, register
+from .syntax import foreign_anchors
 
 REPORT_NAME = "source-anchors.json"
 STATS_NAME = "source-anchors.stats.json"
@@ -145,11 +146,18 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
 
 
 def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
-    """Keep the page's literal blocks (for the reproduction check) and the work reading it took."""
+    """Keep the page's literal blocks (for the reproduction check) and the work reading it took.
+
+    An anchor written in the other markup's syntax, which the page shows as text, is a warning.
+    """
     domain, docname = get_domain(app.env), app.env.docname
     for block in doctree.findall(nodes.literal_block):
         domain.add_literal(docname, block.line or 0, block.astext())
     state = get_state(str(app.srcdir))
+    page = state.pages.get(docname)
+    for element, message, written in () if state.quiet else foreign_anchors(doctree):
+        near = element.line or 1
+        warn(message, Subtype.target, location=(docname, page.line_of(written, near=near) if page else near))
     before = state.work_before.pop(docname, None)
     if before is not None:
         domain.count(docname, **{key: value - before[key] for key, value in state.engine.work().items()})
