@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import Upstream
+from helpers import Book, Upstream, run_cli
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.records import Location, line_range
@@ -33,7 +33,7 @@ class Repo:
         for rel, text in files.items():
             upstream.write(rel, text)
         self.texts = {rel: (upstream.path / rel).read_text("utf-8") for rel in files}
-        sha = upstream.commit()
+        self.sha = sha = upstream.commit()
         self.engine = Engine(settings_from(
             {"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
              "cache_dir": str(tmp / "cache")}, confdir=tmp, environ={}))
@@ -159,6 +159,26 @@ def test_each_rule(ruled: Repo, path: str, chosen: str, rule: str, others: list[
         assert "other bindings " + ", ".join(line_range(*o) for o in location.others) in outcome.message
     # The cached form keeps them.
     assert Location.from_json(json.loads(json.dumps(location.to_json()))) == location
+
+
+def test_check_says_the_rule_and_the_other_bindings_of_an_ok_anchor(upstream: Upstream, tmp_path: Path, book: Book,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/ruled.py": RULED})
+    book.repos = {"up": {"url": upstream.url, "commit": repo.sha, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", "# P\n\n{src}`area <pkg.ruled.Thing.area>` and {src}`convert <pkg.ruled.convert>`.\n")
+    assert run_cli(book.cli("update")) == 0
+    capsys.readouterr()
+    assert run_cli(book.cli("check")) == 0
+    rows = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()[:-1]}
+    area = repo.resolve("pkg.ruled.Thing.area")
+    getter = repo.line("pkg/ruled.py", "@property")
+    assert area.start == getter
+    assert rows["up:pkg.ruled.Thing.area"] == (
+        f"ok       up:pkg.ruled.Thing.area  pkg/ruled.py:{line_range(area.start, area.end)} "
+        f"(rule getter-over-accessors; other bindings {', '.join(line_range(*o) for o in area.others)})  [index:3]")
+    assert len(area.others) == 2 and area.others[0][0] == repo.line("pkg/ruled.py", "@area.setter")
+    assert "(rule implementation-over-overloads; other bindings " in rows["up:pkg.ruled.convert"]
 
 
 def test_property_span_is_the_getter_alone(ruled: Repo) -> None:

@@ -54,7 +54,9 @@ def lines(records: list[AnchorRecord]) -> list[str]:
 def _line(name: str, cites: list[AnchorRecord]) -> str:
     out = cites[0].outcome
     settled = out.status is Status.ok and out.location is not None
-    where = out.location.describe() if settled and out.location else out.change()
+    # An ok anchor says which binding rule chose it, the other bindings' lines and any caveat, as the build's
+    # report does: "ok  up:pkg.Thing.area  pkg/core.py:L60–L62 (rule getter-over-accessors; other bindings …)".
+    where = out.location.describe() + out.location.explain() if settled and out.location else out.change()
     places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
     text = f"{out.status:<8} {name}  {where}  [{f'{len(cites)}× ' if len(cites) > 1 else ''}{places}]"
     if out.status in (Status.changed, Status.missing, Status.error) and out.message:
