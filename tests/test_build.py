@@ -263,6 +263,18 @@ def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_w
     assert book.build(assert_pass=False).returncode == 1  # -W fails on them
 
 
+def test_a_commit_the_remote_does_not_have_is_named_as_such(project: Project) -> None:
+    _, book, _ = project
+    absent = "1234567890abcdef1234567890abcdef12345678"
+    book.repos["up"]["commit"] = absent
+    book.write_conf(default_repo="up")
+    result = book.build(strict=False)
+    [warning] = result.warnings()
+    assert f"git: the remote has no commit {absent}: a commit of another repository, a typo, or not pushed yet? " \
+           "(git: not our ref)" in warning, warning
+    assert warning.endswith("[source-anchors.source]") and "Traceback" not in result.stderr
+
+
 def test_bad_config_and_bad_lock_are_clear_errors(project: Project) -> None:
     _, book, _ = project
     book.repos["up"]["commit"] = "main"

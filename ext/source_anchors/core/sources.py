@@ -239,6 +239,10 @@ def wanted(path: str, pin: RepoPin) -> bool:
     return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
 
 
+#: How git servers refuse a commit they do not have (git's own daemon and file remotes; GitHub, GitLab).
+_NO_SUCH_COMMIT = ("not our ref", "unadvertised object", "couldn't find remote ref", "no such remote ref")
+
+
 def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
     from . import proc  # the subprocess machinery is loaded by exports only
@@ -250,8 +254,15 @@ def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
 
     try:
         init_partial(g, pin.url)
-        g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
-          "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
+        try:
+            g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
+              "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
+        except GitError as error:
+            said = next((sign for sign in _NO_SUCH_COMMIT if sign in str(error)), None)
+            if said is None:
+                raise
+            raise SourceError(f"the remote has no commit {pin.commit}: a commit of another repository, a typo, or "
+                              f"not pushed yet? (git: {said})") from error
         kind = g("cat-file", "-t", pin.commit).decode().strip()
         if kind != "commit":
             peeled = g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}").decode().strip()
