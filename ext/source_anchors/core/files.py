@@ -1,7 +1,8 @@
 """The files of one pinned tree as Python reads them: bytes, decoded text, lines, module indexes (pure).
 
 Each file is read (and, for a distribution, vouched for by the tree itself) and decoded
-once, and parsed at most once: the parse is turned into a compact
+once, and parsed whole at most once (a star-imported module may first have only its head
+parsed, to read its ``__all__``: :meth:`SourceFiles.exports`): the parse is turned into a compact
 :class:`~.modindex.ModuleIndex` and the syntax tree dropped, so keeping every index
 costs the garbage collector nothing, whatever order the pages cite modules in; the collector
 is paused while a file is parsed (see :func:`_collector_paused`).
@@ -43,6 +44,7 @@ class SourceFiles:
         self._lines: dict[str, list[str]] = {}
         self._indexes: dict[str, ModuleIndex] = {}
         self._failures: dict[str, UpstreamFileError] = {}
+        self._exports: dict[str, tuple[str, ...] | None] = {}
         self._modules: dict[str, str | None] = {}
 
     def data(self, path: str) -> bytes:
@@ -105,6 +107,49 @@ class SourceFiles:
         self._indexes[path] = found
         return found
 
+    def exports(self, path: str, module: str, name: str) -> tuple[str, ...] | None:
+        """The names of the static ``__all__`` of *path* (module *module*), or None when it has none.
+
+        Asked for a star import of the module that may bind *name*. When ``__all__`` does not hold
+        the name, that is all the answer needs, so a file not yet indexed is parsed only as far as it
+        must be. An ASCII text that never spells ``__all__`` has none (no parse). When the text does
+        not quote *name* (so it most likely does not list it), its head, the text up to the end of
+        the line of its last ``__all__``, is parsed if that is at most half of it (:func:`_head`). The head parses only
+        if no bracket, string or block is left open there, and every statement that can set a static
+        ``__all__`` names it, so the head's ``__all__`` is the file's. Otherwise the file is indexed
+        whole (:meth:`index`). The whole file is still parsed at most once; a head may be parsed
+        before it, when another anchor or a base class later needs the module's bindings.
+        """
+        self.touched.add(path)
+        found = self._indexes.get(path)
+        if found is not None:
+            return found.exports
+        if path in self._exports:
+            return self._exports[path]
+        if path not in self._failures:
+            text = self.text(path)
+            if "__all__" not in text and text.isascii():
+                self._exports[path] = None
+                return None
+            # Python reads identifiers NFKC-normalised: in a text that is not ASCII, a spelling other than
+            # "__all__" may bind it, so only the whole file says.
+            quoted = f'"{name}"' in text or f"'{name}'" in text
+            head = _head(text) if text.isascii() and not quoted else None
+            if head is not None:
+                self.ast_parses += 1
+                try:
+                    with _collector_paused():
+                        tree = ast.parse(head)
+                        names = build(tree, split_lines(head), module, package=path.endswith("/__init__.py"),
+                                      walrus=":=" in head).exports
+                        del tree
+                except (SyntaxError, RecursionError, MemoryError, ValueError):
+                    pass  # not a complete module there: the whole file says
+                else:
+                    self._exports[path] = names
+                    return names
+        return self.index(path, module).exports
+
     def module_file(self, dotted: str) -> str | None:
         """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it."""
         if dotted in self._modules:
@@ -133,6 +178,26 @@ class SourceFiles:
                 elif rest.count("/") == 1 and rest.endswith("/__init__.py"):
                     names.add(rest.split("/", 1)[0])  # a subpackage; folders without __init__ are not modules
         return names
+
+
+def _head(text: str) -> str | None:
+    """*text* up to the end of the line where the statement holding its last ``__all__`` ends, if in its first half.
+
+    The line's end is found by counting brackets from that ``__all__`` on (a backslash at a line's end
+    goes on to the next); a bracket inside a string may end the count early or late, and then the
+    head does not parse, or is too long to be worth it: either way the whole file is parsed.
+    """
+    depth, at, size = 0, text.rfind("__all__"), len(text)
+    while 0 <= at < size // 2:
+        char = text[at]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "\n" and depth <= 0 and text[at - 1] != "\\":
+            return text[:at + 1]
+        at += 1
+    return None
 
 
 @contextmanager

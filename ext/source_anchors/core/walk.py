@@ -159,10 +159,11 @@ class Walker:
                 continue
             try:
                 module = self.module(star, star)
-                exports = self.index(module).exports
+                exports = self.files.exports(module.file, module.module, name)  # often without a whole parse
+                if (name not in exports) if exports is not None else name.startswith("_"):
+                    continue
+                self.index(module)  # a star module that does not parse is passed over
             except (ResolveError, UpstreamFileError):
-                continue
-            if (name not in exports) if exports is not None else name.startswith("_"):
                 continue
             found = self._module_member(module, name, hops + 1, seen=seen)
             sub = self.files.module_file(f"{star}.{name}")
