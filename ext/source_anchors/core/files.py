@@ -112,9 +112,9 @@ class SourceFiles:
 
         Asked for a star import of the module that may bind *name*. When ``__all__`` does not hold
         the name, that is all the answer needs, so a file not yet indexed is parsed only as far as it
-        must be. An ASCII text that never spells ``__all__`` has none (no parse). When the text does
-        not quote *name* (so it most likely does not list it), its head, the text up to the end of
-        the line of its last ``__all__``, is parsed if that is at most half of it (:func:`_head`). The head parses only
+        must be. An ASCII text that never spells ``__all__`` has none (no parse). Else its head, the
+        text up to the end of the line of its last ``__all__``, is parsed if that is at most half of
+        it (:func:`_head`) and does not quote *name* (which it then most likely does not list). The head parses only
         if no bracket, string or block is left open there, and every statement that can set a static
         ``__all__`` names it, so the head's ``__all__`` is the file's. Otherwise the file is indexed
         whole (:meth:`index`). The whole file is still parsed at most once; a head may be parsed
@@ -133,8 +133,9 @@ class SourceFiles:
                 return None
             # Python reads identifiers NFKC-normalised: in a text that is not ASCII, a spelling other than
             # "__all__" may bind it, so only the whole file says.
-            quoted = f'"{name}"' in text or f"'{name}'" in text
-            head = _head(text) if text.isascii() and not quoted else None
+            head = _head(text) if text.isascii() else None
+            if head is not None and (f'"{name}"' in head or f"'{name}'" in head):
+                head = None  # most likely listed: the module's bindings will be needed
             if head is not None:
                 self.ast_parses += 1
                 try:
