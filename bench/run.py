@@ -189,7 +189,8 @@ class Bench:
         self.info.update(floor_files=len(files), anchored_files=len(anchored),
                          modules=len({a.symbol.module for a in self.anchors}),
                          whole_modules=whole[0]["modules"], export_s=med(exports, "export_s"),
-                         resolver_modules=cold[0]["modules_parsed"], anchored_floor_s=med(narrow),
+                         resolver_modules=cold[0]["modules_parsed"], resolver_parses=cold[0]["ast_parses"],
+                         anchored_floor_s=med(narrow),
                          anchored_floor_cpu_s=med(narrow, "cpu_s"))
         self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
         return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
