@@ -26,6 +26,8 @@ class BuildState:
     occurrences: dict[str, dict[tuple[int, str], int]] = field(default_factory=dict)
     #: The engine's work counters when each page being read started (see ``Engine.work``).
     work_before: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: Pages whose source spells the other markup's anchor syntax (read for it after parsing).
+    suspect: set[str] = field(default_factory=set)
 
     @property
     def quiet(self) -> bool:

@@ -14,6 +14,10 @@ from collections.abc import Iterator
 
 from docutils import nodes
 
+#: What a page's source must hold for the doctree to be read for the other syntax: MyST's in an rST
+#: page, reStructuredText's in any other.
+MYST_MARKERS = ("{src}`",)
+RST_MARKERS = (":src:", ".. source-anchor::")
 #: Elements whose text is shown as written: the syntax may be quoted there (a manual, this one).
 _VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.raw, nodes.comment, nodes.substitution_definition)
 #: MyST's form in an rST page: ``{src}`` then the backticked text, all one text node.
