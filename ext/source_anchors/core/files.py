@@ -86,13 +86,7 @@ class SourceFiles:
         if path in self._failures:
             raise self._failures[path]
         try:
-            text = self.text(path)
-            self.ast_parses += 1
-            with _collector_paused():
-                tree = ast.parse(text)
-                found = build(tree, self.lines(path), module, package=path.endswith("/__init__.py"),
-                              walrus=":=" in text)
-                del tree  # freed before collection resumes, or the first collection would walk all of it
+            found = self._parse(self.text(path), self.lines(path), path, module)
         except UpstreamFileError as error:
             self._failures[path] = error
             raise
@@ -114,11 +108,13 @@ class SourceFiles:
         the name, that is all the answer needs, so a file not yet indexed is parsed only as far as it
         must be. An ASCII text that never spells ``__all__`` has none (no parse). Else its head, the
         text up to the end of the line of its last ``__all__``, is parsed if that is at most half of
-        it (:func:`_head`) and does not quote *name* (which it then most likely does not list). The head parses only
-        if no bracket, string or block is left open there, and every statement that can set a static
-        ``__all__`` names it, so the head's ``__all__`` is the file's. Otherwise the file is indexed
-        whole (:meth:`index`). The whole file is still parsed at most once; a head may be parsed
-        before it, when another anchor or a base class later needs the module's bindings.
+        it (:func:`_head`) and does not quote *name* (which it then most likely does not list). The
+        head parses only if no bracket, string or block is left open there, and every statement
+        that can set a static ``__all__`` names it, so the head's ``__all__`` is the file's.
+        Otherwise the file is indexed whole (:meth:`index`). The whole file is still parsed at most
+        once; a head may be parsed before it, when another anchor or a base class later needs the
+        module's bindings. Python reads identifiers NFKC-normalised, so in a text that is not ASCII
+        another spelling may bind ``__all__``: only the whole file says.
         """
         self.touched.add(path)
         found = self._indexes.get(path)
@@ -126,30 +122,30 @@ class SourceFiles:
             return found.exports
         if path in self._exports:
             return self._exports[path]
-        if path not in self._failures:
-            text = self.text(path)
-            if "__all__" not in text and text.isascii():
+        text = None if path in self._failures else self.text(path)
+        if text is not None and text.isascii():
+            if "__all__" not in text:
                 self._exports[path] = None
                 return None
-            # Python reads identifiers NFKC-normalised: in a text that is not ASCII, a spelling other than
-            # "__all__" may bind it, so only the whole file says.
-            head = _head(text) if text.isascii() else None
-            if head is not None and (f'"{name}"' in head or f"'{name}'" in head):
-                head = None  # most likely listed: the module's bindings will be needed
-            if head is not None:
-                self.ast_parses += 1
+            head = _head(text)
+            if head is not None and f'"{name}"' not in head and f"'{name}'" not in head:
                 try:
-                    with _collector_paused():
-                        tree = ast.parse(head)
-                        names = build(tree, split_lines(head), module, package=path.endswith("/__init__.py"),
-                                      walrus=":=" in head).exports
-                        del tree
+                    names = self._parse(head, split_lines(head), path, module).exports
                 except (SyntaxError, RecursionError, MemoryError, ValueError):
                     pass  # not a complete module there: the whole file says
                 else:
                     self._exports[path] = names
                     return names
         return self.index(path, module).exports
+
+    def _parse(self, text: str, lines: list[str], path: str, module: str) -> ModuleIndex:
+        """One ``ast.parse`` of *text* (all of *path*, or its head), indexed with the collector paused."""
+        self.ast_parses += 1
+        with _collector_paused():
+            tree = ast.parse(text)
+            found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text)
+            del tree  # freed before collection resumes, or the first collection would walk all of it
+        return found
 
     def module_file(self, dotted: str) -> str | None:
         """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it."""

@@ -2,9 +2,9 @@
 
 A MyST page reads reStructuredText's ``:src:`label <target>``` as the text ``:src:`` and a
 code span, and its ``.. source-anchor::`` as a paragraph; an rST page reads MyST's
-``{src}`label <target>``` as text. Neither is an anchor,
-and neither parser warns, so the page builds green without the link. :func:`foreign_anchors`
-finds both in a doctree, outside code, and says how the page's own markup writes them.
+``{src}`label <target>``` as text. Neither is an anchor, and neither parser warns, so the page
+builds green without the link. :func:`foreign_anchors` finds them in a doctree, outside code,
+and says how the page's own markup writes them.
 """
 
 from __future__ import annotations
