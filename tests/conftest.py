@@ -9,11 +9,12 @@ changes its upstream afterwards asks for the function-scoped ``upstream`` instea
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream
+from helpers import ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream, share_compiled_templates
 
 #: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
 #: every process (under pytest-xdist the controller collects nothing but merges the workers' figures).
@@ -26,6 +27,24 @@ def _plain_console() -> None:
     from sphinx.util.console import nocolor
 
     nocolor()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_templates() -> Iterator[None]:
+    """Each in-process build reuses the Jinja templates compiled by the ones before (see helpers)."""
+    undo = share_compiled_templates()
+    yield
+    undo()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_debug_records() -> Iterator[None]:
+    """Sphinx logs about 600 debug records while an application starts (``[app] adding ...``); a build
+    at verbosity 0 drops them in its handlers, after making each one. ``logging.disable`` stops them
+    at the logger: nothing a test can see changes (no test runs Sphinx with ``-vv``)."""
+    logging.disable(logging.DEBUG)
+    yield
+    logging.disable(logging.NOTSET)
 
 
 @pytest.fixture(scope="session")

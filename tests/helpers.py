@@ -379,3 +379,48 @@ def run_cli(args: Sequence[str]) -> int:
         return main(list(args))
     finally:
         clean_global_state()
+
+
+class _SharedTemplates:
+    """Jinja's compiled templates kept in memory across the in-process applications of one process.
+
+    A Sphinx application compiles every theme template again (``BuiltinTemplateLoader.init`` makes a
+    new Jinja environment per builder), about 9 templates and 40 ms a build. Jinja's own bytecode cache
+    keys a template by its name and file and checks the checksum of its source, so a changed template
+    or another theme's template of the same name is compiled anew: the HTML is the same as without it.
+    """
+
+    def __init__(self) -> None:
+        import jinja2
+
+        class Memory(jinja2.BytecodeCache):
+            def __init__(self) -> None:
+                self.store: dict[str, bytes] = {}
+
+            def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+                if bucket.key in self.store:
+                    bucket.bytecode_from_string(self.store[bucket.key])
+
+            def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+                self.store[bucket.key] = bucket.bytecode_to_string()
+
+        self.cache = Memory()
+
+    def install(self) -> Callable[[], None]:
+        """Give every template loader made from now on this cache; return the function that undoes it."""
+        from sphinx.jinja2glue import BuiltinTemplateLoader
+
+        original = BuiltinTemplateLoader.init
+        cache = self.cache
+
+        def init(loader: BuiltinTemplateLoader, *args: Any, **kwargs: Any) -> None:
+            original(loader, *args, **kwargs)
+            loader.environment.bytecode_cache = cache
+
+        BuiltinTemplateLoader.init = init  # type: ignore[method-assign,assignment]
+        return lambda: setattr(BuiltinTemplateLoader, "init", original)
+
+
+def share_compiled_templates() -> Callable[[], None]:
+    """See :class:`_SharedTemplates`; returns the undo function."""
+    return _SharedTemplates().install()
