@@ -14,7 +14,7 @@ oldest:
 	test -x .venv-oldest/bin/python || $(PYTHON) -m venv .venv-oldest
 	.venv-oldest/bin/python -m pip install --quiet --disable-pip-version-check -e ".[licences,myst]" $(OLDEST) \
 		pytest pytest-xdist hypothesis sphinx-design sphinx-book-theme jieba griffe
-	.venv-oldest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not browser" -p no:cacheprovider
+	.venv-oldest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser" -p no:cacheprovider
 
 ## catalogs: compile the extension's message catalogs (.po -> .mo)
 catalogs: $(STAMP)
@@ -82,12 +82,13 @@ manual: $(STAMP)
 
 ## pytest: every test; the reliability suite in its bounded form; the browser test if Chromium is here,
 ## the PDF test if xelatex is (tests/test_print.py, about 10 s).
-## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process).
+## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process;
+## the longest files first, tests/conftest.py).
 PYTEST_WORKERS ?= auto
 pytest: $(STAMP)
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
 	@command -v xelatex >/dev/null && command -v pdftotext >/dev/null || echo "NOTE: xelatex or pdftotext not found: the PDF test will be skipped (make print-packages)"
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: $(STAMP)
 	$(BIN)/ruff check ext tests bench tools conf.py
