@@ -122,9 +122,10 @@ drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
+## (django, sqlalchemy, sphinx, pydantic)
 ## (downloads the wheels; _build/differential/results.json)
 differential: $(STAMP)
-	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41
+	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

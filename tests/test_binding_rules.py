@@ -13,6 +13,7 @@ import pytest
 from helpers import Book, Upstream, run_cli
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
+from source_anchors.core.errors import ResolveError
 from source_anchors.core.records import Location, line_range
 from source_anchors.core.rules import RULES, markdown_table
 from source_anchors.core.target import Target
@@ -307,6 +308,39 @@ def test_submodule_shadowed_by_a_package_member(upstream: Upstream, tmp_path: Pa
     # A name the package never binds is the submodule, without parsing the package.
     assert repo.resolve("pkg.plain").kind == "module"
     assert "pkg/__init__.py" in dict(repo.resolve("pkg.plain.alone").uses)
+
+
+def test_a_member_from_outside_the_packages_leaves_a_longer_path_to_the_submodule(
+        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # sphinx.builders.latex binds 'nodes' to docutils.nodes beside its submodule nodes.py; pydantic binds
+    # 'typing' to the standard library's beside pydantic/typing.py. Where the member leaves the pinned
+    # packages, a longer path is what importing it gives: the submodule's (pkgutil.resolve_name, below).
+    init = "import typing\nfrom os import path\n"
+    files = {"pkg/__init__.py": init, "pkg/typing.py": "def thing():\n    return 1\n",
+             "pkg/path.py": "import os\n\n\nclass Run:\n    pass\n"}
+    repo = Repo(upstream, tmp_path, files)
+    for dotted, rel, needle in (("pkg.typing.thing", "pkg/typing.py", "def thing"),
+                                ("pkg.path.Run", "pkg/path.py", "class Run")):
+        location = repo.resolve(dotted)
+        assert (location.path, location.start) == (rel, repo.line(rel, needle)), dotted
+    # Python's own answer, from the package the test wrote (imported from a copy, never run from upstream).
+    copy = tmp_path / "site"
+    for rel, text in files.items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / rel).write_text(text, "utf-8")
+    monkeypatch.syspath_prepend(str(copy))
+    import pkgutil
+    import sys
+
+    try:
+        assert pkgutil.resolve_name("pkg.typing.thing").__module__ == "pkg.typing"
+        assert pkgutil.resolve_name("pkg.path.Run").__module__ == "pkg.path"
+    finally:
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]
+    # What the submodule does not have is still missing, with the member's reason.
+    with pytest.raises(ResolveError, match="'os' is not a package of up"):
+        repo.resolve("pkg.path.nothing")
 
 
 def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(upstream: Upstream,

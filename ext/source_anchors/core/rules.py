@@ -69,7 +69,8 @@ RULES: dict[str, tuple[str, str]] = {
                      "the first in source order (the `if` or `try` branch)"),
     "member-over-submodule": ("a package's `__init__` binds a name that is also a submodule",
                               "the member (what `pkg.name` is after `import pkg`); "
-                              "a longer path that only the submodule has goes on in the submodule"),
+                              "a longer path that only the submodule has, or that starts with a member leading "
+                              "out of the pinned packages, goes on in the submodule"),
 }
 
 

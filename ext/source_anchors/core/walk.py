@@ -111,7 +111,17 @@ class Walker:
             sub = self.files.module_file(f"{ref.module}.{name}")
             submodule = Ref(f"{ref.module}.{name}", sub) if sub is not None else None
             may_bind = submodule is None or self._may_bind(ref, name)
-            found = self._module_member(ref, name, hops, seen=set()) if may_bind else None
+            try:
+                found = self._module_member(ref, name, hops, seen=set()) if may_bind else None
+            except ResolveError as error:
+                if submodule is None or not rest:
+                    raise
+                # The member cannot be followed (it leaves the pinned packages): a longer path goes on
+                # in the submodule, as importing the dotted path would (``pkgutil.resolve_name``).
+                try:
+                    return self._walk(submodule, rest, here, hops)
+                except ResolveError:
+                    raise error from None
             if found is not None and submodule is not None and found.bind is not None:
                 if rest:
                     try:
