@@ -42,6 +42,15 @@ CASES = {  # big.py, then whether big is parsed whole, and whether its head is p
     "late": (f'{BODY}{SMALL}\n\n__all__ = ["helper3"]\n', True, False),
     # No __all__ at all: every public name is exported; big is read whole for its bindings.
     "none": (f"{BODY}{SMALL}", True, False),
+    # __all__ extended with what is not a list of strings: Small is in it at runtime, so big is read whole.
+    "dynamic": (f'__all__ = ["Big"]\n__all__ += ["Sm" + "all"]\n\n\nclass Big:\n    pass\n\n\n{BODY}{SMALL}',
+                True, True),
+    # Appended to in a function (numpy's extend_all): the static list is only part of it.
+    "appended": (f'__all__ = ["Big"]\n\n\ndef export(name):\n    __all__.append(name)\n\n\nexport("Sm" + "all")\n'
+                 f'\n\nclass Big:\n    pass\n\n\n{BODY}{SMALL}', True, True),
+    # Only read in a function (a lazy module's __dir__): the static list is all of it.
+    "read": (f'__all__ = ["Big"]\n\n\ndef __dir__():\n    return list(__all__)\n\n\nclass Big:\n    pass\n\n\n'
+             f'{BODY}{SMALL}', False, True),
     # __all__ spelled in full-width letters: Python reads it NFKC-normalised as __all__.
     "nfkc": (f'__\uff41ll__ = ["Big"]\n\n\nclass Big:\n    pass\n\n\n{BODY}{SMALL}', True, False),
 }
@@ -98,3 +107,10 @@ def test_a_file_whose_head_was_read_is_parsed_whole_once_when_its_bindings_are_n
     assert (big.path, big.start) == ("pkg/big.py", repo.line("pkg/big.py", "class Big:"))
     assert repo.resolve("pkg.helper1").start == repo.line("pkg/big.py", "def helper1(x):")
     assert (files.ast_parses, "pkg/big.py" in files.parsed) == (4, True)  # big whole, once, for both
+
+
+def test_a_star_through_an_all_not_read_in_full_says_so(upstream: Upstream, tmp_path: Path) -> None:
+    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": INIT, "pkg/other.py": OTHER, "pkg/big.py": CASES["appended"][0]})
+    outcome = repo.engine.check(Target("up", "pkg.Small", None))
+    assert outcome.location is not None and outcome.location.path == "pkg/big.py"
+    assert "pkg.big.__all__ is not read statically in full: taken to hold the public name 'Small'" in outcome.message

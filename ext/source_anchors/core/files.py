@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from .config import RepoPin
 from .errors import UpstreamFileError
-from .modindex import ModuleIndex, build
+from .modindex import Exports, ModuleIndex, build
 from .sources import Tree
 from .textlines import decode_source, split_lines
 
@@ -44,7 +44,7 @@ class SourceFiles:
         self._lines: dict[str, list[str]] = {}
         self._indexes: dict[str, ModuleIndex] = {}
         self._failures: dict[str, UpstreamFileError] = {}
-        self._exports: dict[str, tuple[str, ...] | None] = {}
+        self._exports: dict[str, Exports | None] = {}
         self._modules: dict[str, str | None] = {}
 
     def data(self, path: str) -> bytes:
@@ -101,8 +101,8 @@ class SourceFiles:
         self._indexes[path] = found
         return found
 
-    def exports(self, path: str, module: str, name: str) -> tuple[str, ...] | None:
-        """The names of the static ``__all__`` of *path* (module *module*), or None when it has none.
+    def exports(self, path: str, module: str, name: str) -> Exports | None:
+        """The ``__all__`` of *path* (module *module*) as read statically, or None when it has none.
 
         Asked for a star import of the module that may bind *name*. When ``__all__`` does not hold
         the name, that is all the answer needs, so a file not yet indexed is parsed only as far as it
@@ -143,7 +143,8 @@ class SourceFiles:
         self.ast_parses += 1
         with _collector_paused():
             tree = ast.parse(text)
-            found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text)
+            found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text,
+                          all_mentions=text.count("__all__") if text.isascii() else None)
             del tree  # freed before collection resumes, or the first collection would walk all of it
         return found
 

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import NamedTuple
 
 from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
 from .statements import SAME_SCOPE, Compact, child_bodies, compact, node_span
@@ -36,6 +37,16 @@ class ClassInfo:
     owner: int
 
 
+class Exports(NamedTuple):
+    """A module's ``__all__`` as read statically."""
+
+    names: tuple[str, ...]
+    #: False when a statement changes it in a way not read statically (``__all__ += other.__all__``,
+    #: ``__all__.append(x)`` in a function, any other use of the name): the names are then only those
+    #: known to be in it.
+    complete: bool = True
+
+
 @dataclass(frozen=True, slots=True)
 class ModuleIndex:
     """Everything the resolver reads from one module, without its syntax tree."""
@@ -46,25 +57,85 @@ class ModuleIndex:
     classes: dict[int, ClassInfo]
     #: Modules star-imported in the module body, in order.
     stars: tuple[str, ...]
-    #: The names of a static ``__all__``, or None when there is none.
-    exports: tuple[str, ...] | None
+    #: The module's ``__all__``, or None when it binds none.
+    exports: Exports | None
     #: The module's statements, nested, for the statement rule.
     statements: tuple[Compact, ...]
 
 
-def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True) -> ModuleIndex:
+def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True,
+          all_mentions: int | None = None) -> ModuleIndex:
     """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree.
 
     *walrus* False says the text holds no ``:=``: no expression is then walked for one.
+    *all_mentions* is how often the text spells ``__all__`` (None: unknown, as in a text that is not
+    ASCII, where another spelling may be the same name): when the statements read as setting it account
+    for every one, no other use of the name needs looking for.
     """
     builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
     builder.walrus = walrus
     builder.body(tree.body, "", 0, 0)
+    exports = None
+    if builder.exports is not None:
+        complete = not builder.all_dynamic
+        if complete and (all_mentions is None or all_mentions > _mentions(builder.all_statements, lines)):
+            complete = not _other_uses_of_all(tree, builder.all_statements)
+        exports = Exports(tuple(builder.exports), complete)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
     return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
-                       classes=builder.classes, stars=tuple(builder.stars),
-                       exports=tuple(builder.exports) if builder.exports is not None else None,
+                       classes=builder.classes, stars=tuple(builder.stars), exports=exports,
                        statements=compact(tree.body, lines))
+
+
+def _mentions(statements: list[ast.stmt], lines: Sequence[str]) -> int:
+    """How often the lines of *statements* spell ``__all__``."""
+    return sum("".join(lines[node.lineno - 1:node.end_lineno or node.lineno]).count("__all__") for node in statements)
+
+
+#: Methods of a list that change it, and builtins that only read what they are given.
+_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__", "__setitem__",
+                       "__delitem__"})
+_READERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "len", "iter", "reversed", "enumerate",
+                      "print", "repr", "str"})
+
+
+def _other_uses_of_all(tree: ast.Module, read: list[ast.stmt]) -> bool:
+    """Whether the module may change ``__all__`` outside the statements read as setting it.
+
+    A change is: a method of ``__all__`` that changes a list, an item assigned or deleted, the name
+    bound in the module's own scope, declared ``global`` or ``nonlocal``, or passed to a call (other
+    than a builtin that only reads it). Reading it (``return __all__``, ``x in __all__``) is not.
+    """
+    skip = {id(node) for node in read}
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside a def, lambda or class)
+    while stack:
+        node, nested = stack.pop()
+        if id(node) in skip:
+            continue
+        kind = node.__class__
+        if kind is ast.Attribute or kind is ast.Subscript:
+            value = node.value  # type: ignore[attr-defined]
+            if value.__class__ is ast.Name and value.id == "__all__" and (
+                    (kind is ast.Attribute and node.attr in _MUTATORS)  # type: ignore[attr-defined]
+                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)):  # type: ignore[attr-defined]
+                return True
+        elif kind is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            reader = func.__class__ is ast.Name and func.id in _READERS
+            arguments = [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
+            if not reader and any(a.__class__ is ast.Name and a.id == "__all__" for a in arguments):
+                return True
+        elif kind is ast.Name:
+            if node.id == "__all__" and not nested and node.ctx.__class__ is not ast.Load:  # type: ignore[attr-defined]
+                return True
+        elif (kind is ast.Global or kind is ast.Nonlocal) and "__all__" in node.names:  # type: ignore[attr-defined]
+            return True
+        inner = nested or kind in _SCOPES
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return False
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 _START = attrgetter("start")
@@ -93,6 +164,10 @@ class _Builder:
         self.classes: dict[int, ClassInfo] = {}
         self.stars: list[str] = []
         self.exports: list[str] | None = None
+        #: Whether a statement changes ``__all__`` in a way not read statically.
+        self.all_dynamic = False
+        #: The module-level statements read as setting ``__all__``.
+        self.all_statements: list[ast.stmt] = []
         #: Whether the file may hold ``:=`` (when not, no expression is walked for one).
         self.walrus = True
 
@@ -122,6 +197,7 @@ class _Builder:
                 for name in _names(target):
                     self.add(prefix + name, "attribute", span, flags | own, owner)
             if not prefix and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                self.all_statements.append(node)
                 self.all(node.value, extend=bool(own))
         elif isinstance(node, ast.Import):
             for alias in node.names:
@@ -143,8 +219,8 @@ class _Builder:
             names += _walrus(node)
         for name in names:
             self.add(prefix + name, "attribute", span, flags, owner)
-        if isinstance(node, ast.Expr) and not prefix:
-            self.all_call(node.value)
+        if isinstance(node, ast.Expr) and not prefix and self.all_call(node.value):
+            self.all_statements.append(node)
         if isinstance(node, ast.If) and _typing_test(node.test) is not None:
             typing_body = _typing_test(node.test)
             self.body(node.body, prefix, owner, flags | COND | (TYPING if typing_body else 0))
@@ -225,19 +301,30 @@ class _Builder:
                     extend(reversed(body))
 
     def all(self, value: ast.expr | None, *, extend: bool) -> None:
+        if value is None:
+            return  # '__all__: list[str]', a declaration
         names = _strings(value)
-        if names is None:
-            return
+        if names is None:  # set from something not read statically: what it holds is known only in part
+            self.all_dynamic = True
+            names = []
         self.exports = [*(self.exports or []), *names] if extend else names
 
-    def all_call(self, value: ast.expr) -> None:
-        """``__all__.extend([...])`` / ``__all__.append("x")``."""
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                and isinstance(value.func.value, ast.Name) and value.func.value.id == "__all__" and value.args:
-            if value.func.attr == "extend":
-                self.all(value.args[0], extend=True)
-            elif value.func.attr == "append" and isinstance(value.args[0], ast.Constant):
-                self.all(ast.List(elts=[value.args[0]]), extend=True)
+    def all_call(self, value: ast.expr) -> bool:
+        """``__all__.extend([...])`` / ``__all__.append("x")`` (any other method: not read statically).
+
+        Returns whether *value* is a call of a method of ``__all__``.
+        """
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and isinstance(value.func.value, ast.Name) and value.func.value.id == "__all__"):
+            return False
+        if value.func.attr == "extend" and len(value.args) == 1:
+            self.all(value.args[0], extend=True)
+        elif value.func.attr == "append" and len(value.args) == 1:
+            self.all(ast.List(elts=[value.args[0]]), extend=True)
+        else:
+            self.all_dynamic = True
+            self.exports = self.exports or []
+        return True
 
 
 def _strings(value: ast.expr | None) -> list[str] | None:

@@ -170,7 +170,9 @@ class Walker:
             try:
                 module = self.module(star, star)
                 exports = self.files.exports(module.file, module.module, name)  # often without a whole parse
-                if (name not in exports) if exports is not None else name.startswith("_"):
+                listed = exports is not None and name in exports.names
+                # Without __all__, or with one not read statically in full, a star binds the public names.
+                if not listed and (name.startswith("_") or (exports is not None and exports.complete)):
                     continue
                 self.index(module)  # a star module that does not parse is passed over
             except (ResolveError, UpstreamFileError):
@@ -179,6 +181,9 @@ class Walker:
             sub = self.files.module_file(f"{star}.{name}")
             if found is None and sub is not None and exports is not None:
                 found = Ref(f"{star}.{name}", sub)
+            if found is not None and exports is not None and not listed:
+                found = found._replace(caveat=_join(found.caveat, f"{star}.__all__ is not read statically in "
+                                                    f"full: taken to hold the public name {name!r}", "; "))
             if found is not None:
                 return found
         return None
