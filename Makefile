@@ -122,10 +122,11 @@ drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
-## (django, sqlalchemy, sphinx, pydantic)
+## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools)
 ## (downloads the wheels; _build/differential/results.json)
 differential: $(STAMP)
-	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7
+	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7 \
+		numpy==2.3.3 setuptools==80.9.0
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

@@ -343,6 +343,48 @@ def test_a_member_from_outside_the_packages_leaves_a_longer_path_to_the_submodul
         repo.resolve("pkg.path.nothing")
 
 
+def test_namespace_packages_inside_a_package_are_walked_through_as_python_imports_them(
+        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # numpy's tests folders and setuptools' _distutils/compilers have no __init__.py: PEP 420 namespace
+    # packages, which Python imports only when no module or regular package of the name is there.
+    files = {"pkg/__init__.py": "", "pkg/ns/deep/mod.py": "class Thing:\n    pass\n",
+             "pkg/ns/tool.py": "def run():\n    return 1\n", "pkg/both.py": "x = 1\n",
+             "pkg/both/inner.py": "y = 2\n"}
+    repo = Repo(upstream, tmp_path, files)
+    for dotted, rel, needle in (("pkg.ns.deep.mod.Thing", "pkg/ns/deep/mod.py", "class Thing"),
+                                ("pkg.ns.tool.run", "pkg/ns/tool.py", "def run"),
+                                ("pkg.both.x", "pkg/both.py", "x = 1")):
+        location = repo.resolve(dotted)
+        assert (location.path, location.start) == (rel, repo.line(rel, needle)), dotted
+    assert repo.resolve("pkg.ns.deep.mod").kind == "module"
+    with pytest.raises(ResolveError, match=r"pkg\.ns: a namespace package \(the folder pkg/ns/ has no __init__\.py\)"):
+        repo.resolve("pkg.ns")
+    with pytest.raises(ResolveError, match=r"pkg\.ns has no member 'tol'; closest: pkg\.ns\.tool"):
+        repo.resolve("pkg.ns.tol")
+    with pytest.raises(ResolveError, match="has no member 'inner'"):  # pkg/both.py comes before the folder
+        repo.resolve("pkg.both.inner")
+    # Python's own answers, from a copy of the package the test wrote.
+    copy = tmp_path / "site"
+    for rel, text in files.items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / rel).write_text(text, "utf-8")
+    monkeypatch.syspath_prepend(str(copy))
+    import importlib
+    import pkgutil
+    import sys
+
+    try:
+        assert pkgutil.resolve_name("pkg.ns.deep.mod.Thing").__module__ == "pkg.ns.deep.mod"
+        assert pkgutil.resolve_name("pkg.ns.tool.run").__module__ == "pkg.ns.tool"
+        assert importlib.import_module("pkg.ns").__file__ is None  # a namespace package: no file
+        assert str(importlib.import_module("pkg.both").__file__).endswith("both.py")
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("pkg.both.inner")
+    finally:
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]
+
+
 def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(upstream: Upstream,
                                                                              tmp_path: Path) -> None:
     # Python reads identifiers NFKC-normalised: '\ufb01eld' (the fi ligature) binds 'field', which the

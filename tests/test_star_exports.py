@@ -110,7 +110,8 @@ def test_a_file_whose_head_was_read_is_parsed_whole_once_when_its_bindings_are_n
 
 
 def test_a_star_through_an_all_not_read_in_full_says_so(upstream: Upstream, tmp_path: Path) -> None:
-    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": INIT, "pkg/other.py": OTHER, "pkg/big.py": CASES["appended"][0]})
+    big = CASES["appended"][0]
+    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": INIT, "pkg/other.py": OTHER, "pkg/big.py": big})
     outcome = repo.engine.check(Target("up", "pkg.Small", None))
     assert outcome.location is not None and outcome.location.path == "pkg/big.py"
     assert "pkg.big.__all__ is not read statically in full: taken to hold the public name 'Small'" in outcome.message

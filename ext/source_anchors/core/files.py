@@ -46,6 +46,7 @@ class SourceFiles:
         self._failures: dict[str, UpstreamFileError] = {}
         self._exports: dict[str, Exports | None] = {}
         self._modules: dict[str, str | None] = {}
+        self._folder_set: set[str] | None = None
 
     def data(self, path: str) -> bytes:
         """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
@@ -149,33 +150,65 @@ class SourceFiles:
         return found
 
     def module_file(self, dotted: str) -> str | None:
-        """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it."""
+        """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it.
+
+        A folder of Python files without ``__init__.py`` inside a package is a namespace package
+        (PEP 420), which Python imports only when it finds neither of those: its "file" is the
+        folder, ending in ``/`` (:func:`is_namespace`).
+        """
         if dotted in self._modules:
             return self._modules[dotted]
         parts = dotted.split(".")
+        if len(parts) > 1:  # inside a package only: 'a.b' is no module when a is a plain module
+            parent = self.module_file(".".join(parts[:-1]))
+            if parent is None or not (parent.endswith("/__init__.py") or is_namespace(parent)):
+                self._modules[dotted] = None
+                return None
         base = "/".join([self.packages[parts[0]], *parts[1:]])
         found = None
         for candidate in (f"{base}/__init__.py", f"{base}.py"):
             if self.tree.has(candidate):
                 found = candidate
                 break
+        if found is None and len(parts) > 1 and f"{base}/" in self._folders():
+            found = f"{base}/"
         self._modules[dotted] = found
         return found
 
+    def _folders(self) -> set[str]:
+        """Every folder (ending in ``/``) that holds a Python file, at any depth."""
+        if self._folder_set is None:
+            self._folder_set = set()
+            for path in self.tree.blobs:
+                if path.endswith(".py"):
+                    folder = path.rpartition("/")[0]
+                    while folder and f"{folder}/" not in self._folder_set:
+                        self._folder_set.add(f"{folder}/")
+                        folder = folder.rpartition("/")[0]
+        return self._folder_set
+
     def submodule_names(self, package_file: str) -> set[str]:
-        """Names of the modules and subpackages beside *package_file* (a ``__init__.py``)."""
-        if not package_file.endswith("/__init__.py"):
+        """Names of the modules and subpackages of a package (*package_file*: its ``__init__.py`` or its folder)."""
+        if package_file.endswith("/__init__.py"):
+            folder = package_file[: -len("__init__.py")]
+        elif is_namespace(package_file):
+            folder = package_file
+        else:
             return set()
-        folder = package_file[: -len("__init__.py")]
         names = set()
         for path in self.tree.blobs:
-            if path.startswith(folder):
+            if path.startswith(folder) and path.endswith(".py"):
                 rest = path[len(folder):]
-                if "/" not in rest and rest.endswith(".py") and rest != "__init__.py":
+                if "/" not in rest and rest != "__init__.py":
                     names.add(rest.removesuffix(".py"))
-                elif rest.count("/") == 1 and rest.endswith("/__init__.py"):
-                    names.add(rest.split("/", 1)[0])  # a subpackage; folders without __init__ are not modules
+                elif "/" in rest:
+                    names.add(rest.split("/", 1)[0])  # a subpackage, or a namespace package (PEP 420)
         return names
+
+
+def is_namespace(file: str) -> bool:
+    """Whether a module's *file* (from :meth:`SourceFiles.module_file`) is a namespace package's folder."""
+    return file.endswith("/")
 
 
 def _head(text: str) -> str | None:

@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import filetargets, statements
 from .config import RepoPin
-from .files import SourceFiles
+from .errors import ResolveError
+from .files import SourceFiles, is_namespace
 from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
 from .target import split_matches
@@ -62,6 +63,9 @@ class Resolver:
                 raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
                                    closest=error.closest) from None
             raise
+        if is_namespace(ref.file):
+            raise ResolveError(f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "
+                               "source of its own: anchor one of its modules")
         self.walker.index(ref)  # a module anchor, too, must be a module that parses
         file, lines = ref.file, self.files.lines(ref.file)
         rule, others, caveat = ref.rule, ref.others, ref.caveat

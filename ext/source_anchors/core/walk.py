@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .config import RepoPin
 from .errors import ResolveError, UpstreamFileError
-from .files import SourceFiles
+from .files import SourceFiles, is_namespace
 from .modindex import ModuleIndex
 from .mro import InconsistentError, merge
 from .rules import TYPING, Bind, choose
@@ -107,7 +107,9 @@ class Walker:
             return ref
         name, rest = parts[0], parts[1:]
         here = f"{where}.{name}"
-        if ref.bind is None:
+        if ref.bind is None and is_namespace(ref.file):
+            found = self._module_member(ref, name, hops, seen=set())
+        elif ref.bind is None:
             sub = self.files.module_file(f"{ref.module}.{name}")
             submodule = Ref(f"{ref.module}.{name}", sub) if sub is not None else None
             may_bind = submodule is None or self._may_bind(ref, name)
@@ -160,6 +162,9 @@ class Walker:
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
         seen.add(ref.module)
+        if is_namespace(ref.file):  # a namespace package binds nothing of its own: only its submodules
+            sub = self.files.module_file(f"{ref.module}.{name}")
+            return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
         if binds:
@@ -169,6 +174,8 @@ class Walker:
                 continue
             try:
                 module = self.module(star, star)
+                if is_namespace(module.file):
+                    continue  # what it binds is the submodules imported so far: not read statically
                 exports = self.files.exports(module.file, module.module, name)  # often without a whole parse
                 listed = exports is not None and name in exports.names
                 # Without __all__, or with one not read statically in full, a star binds the public names.
@@ -353,12 +360,14 @@ def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
         while modules:
             module = modules.pop()
             seen.add(module.module)
+            names |= self.files.submodule_names(module.file)
+            if is_namespace(module.file):
+                continue
             try:
                 index = self.index(module)
             except UpstreamFileError:
                 continue
             names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
-            names |= self.files.submodule_names(module.file)
             for star in index.stars:
                 if star not in seen and self.files.module_file(star) is not None \
                         and star.split(".")[0] in self._packages:
