@@ -115,3 +115,20 @@ def test_a_star_through_an_all_not_read_in_full_says_so(upstream: Upstream, tmp_
     outcome = repo.engine.check(Target("up", "pkg.Small", None))
     assert outcome.location is not None and outcome.location.path == "pkg/big.py"
     assert "pkg.big.__all__ is not read statically in full: taken to hold the public name 'Small'" in outcome.message
+
+
+def test_a_submodule_not_listed_in_an_all_not_read_in_full_is_not_what_the_star_binds(upstream: Upstream,
+                                                                                     tmp_path: Path) -> None:
+    # django.contrib.gis.db.models star-imports django.db.models, whose __all__ is a sum of imported lists:
+    # 'aggregates' is not in it, so gis's own submodule is meant, not django.db.models.aggregates.
+    files = {"pkg/__init__.py": "from .lib import *\n", "pkg/tool.py": "def mine():\n    return 1\n",
+             "pkg/lib/__init__.py": "from .names import NAMES\n\n__all__ = NAMES + [\"helper\"]\n\n\ndef helper():\n"
+                                    "    return 2\n",
+             "pkg/lib/names.py": "NAMES = []\n", "pkg/lib/tool.py": "def theirs():\n    return 3\n"}
+    repo = Repo(upstream, tmp_path, files)
+    assert repo.resolve("pkg.tool.mine").path == "pkg/tool.py"
+    assert repo.resolve("pkg.helper").path == "pkg/lib/__init__.py"
+    done = subprocess.run([sys.executable, "-I", "-c", "import sys; sys.path.insert(0, '.'); import pkg; "
+                           "print('tool' in vars(pkg), pkg.helper.__module__)"], cwd=upstream.path,
+                          capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "pkg.lib"], done.stderr

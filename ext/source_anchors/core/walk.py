@@ -186,7 +186,7 @@ class Walker:
                 continue
             found = self._module_member(module, name, hops + 1, seen=seen)
             sub = self.files.module_file(f"{star}.{name}")
-            if found is None and sub is not None and exports is not None:
+            if found is None and sub is not None and listed:  # __all__ lists a submodule: the star imports it
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
                 found = found._replace(caveat=_join(found.caveat, f"{star}.__all__ is not read statically in "
