@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import ast
 import gc
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from .config import RepoPin
@@ -22,6 +23,8 @@ from .errors import UpstreamFileError
 from .modindex import Exports, ModuleIndex, build
 from .sources import Tree
 from .textlines import decode_source, split_lines
+
+_STAR = re.compile(r"\bimport\s+\*")
 
 
 class SourceFiles:
@@ -46,7 +49,10 @@ class SourceFiles:
         self._failures: dict[str, UpstreamFileError] = {}
         self._exports: dict[str, Exports | None] = {}
         self._modules: dict[str, str | None] = {}
-        self._folder_set: set[str] | None = None
+        self._folders: set[str] | None = None
+        #: Whether a file's text names a word, by (file, word); whether it has a star import, by file.
+        self._words: dict[tuple[str, str], bool] = {}
+        self._stars: dict[str, bool] = {}
 
     def data(self, path: str) -> bytes:
         """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
@@ -149,6 +155,25 @@ class SourceFiles:
             del tree  # freed before collection resumes, or the first collection would walk all of it
         return found
 
+    def may_bind(self, path: str, name: str) -> bool:
+        """Whether the module in *path* may bind *name* (to walk into a submodule, checked without a parse).
+
+        A text that never names it and has no star import cannot bind it. Python reads identifiers
+        normalised (NFKC: ``ﬁeld`` is ``field``), so a text that is not ASCII may bind any name.
+        """
+        self.touched.add(path)  # every answer that depends on a file names it, cached or not
+        key = (path, name)
+        found = self._words.get(key)
+        if found is None:
+            text = self.text(path)
+            stars = self._stars.get(path)
+            if stars is None:
+                stars = self._stars[path] = _STAR.search(text) is not None
+            # A substring search first (most names are absent); the word pattern only to confirm.
+            found = self._words[key] = stars or not text.isascii() or (name in text and re.search(
+                rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
+        return found
+
     def module_file(self, dotted: str) -> str | None:
         """The file of module *dotted* (``pkg/__init__.py`` or ``pkg/mod.py``), if the tree has it.
 
@@ -170,22 +195,12 @@ class SourceFiles:
             if self.tree.has(candidate):
                 found = candidate
                 break
-        if found is None and len(parts) > 1 and f"{base}/" in self._folders():
-            found = f"{base}/"
+        if found is None and len(parts) > 1:
+            if self._folders is None:
+                self._folders = python_folders(self.tree.blobs)
+            found = f"{base}/" if f"{base}/" in self._folders else None
         self._modules[dotted] = found
         return found
-
-    def _folders(self) -> set[str]:
-        """Every folder (ending in ``/``) that holds a Python file, at any depth."""
-        if self._folder_set is None:
-            self._folder_set = set()
-            for path in self.tree.blobs:
-                if path.endswith(".py"):
-                    folder = path.rpartition("/")[0]
-                    while folder and f"{folder}/" not in self._folder_set:
-                        self._folder_set.add(f"{folder}/")
-                        folder = folder.rpartition("/")[0]
-        return self._folder_set
 
     def submodule_names(self, package_file: str) -> set[str]:
         """Names of the modules and subpackages of a package (*package_file*: its ``__init__.py`` or its folder)."""
@@ -204,6 +219,18 @@ class SourceFiles:
                 elif "/" in rest:
                     names.add(rest.split("/", 1)[0])  # a subpackage, or a namespace package (PEP 420)
         return names
+
+
+def python_folders(paths: Iterable[str]) -> set[str]:
+    """Every folder (ending in ``/``) that holds a Python file among *paths*, at any depth."""
+    folders: set[str] = set()
+    for path in paths:
+        if path.endswith(".py"):
+            folder = path.rpartition("/")[0]
+            while folder and f"{folder}/" not in folders:
+                folders.add(f"{folder}/")
+                folder = folder.rpartition("/")[0]
+    return folders
 
 
 def is_namespace(file: str) -> bool:

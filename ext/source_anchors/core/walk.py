@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import difflib
-import re
 from typing import NamedTuple
 
 from .config import RepoPin
@@ -22,7 +21,6 @@ from .mro import InconsistentError, merge
 from .rules import TYPING, Bind, choose
 
 _MAX_HOPS = 50
-_STAR = re.compile(r"\bimport\s+\*")
 
 
 class OutsideError(ResolveError):
@@ -72,9 +70,6 @@ class Walker:
         self.pin = pin
         self._packages = files.packages
         self.bases = Bases(self)
-        #: Whether a file's text names a word, by (file, word); whether it has a star import, by file.
-        self._words: dict[tuple[str, str], bool] = {}
-        self._stars: dict[str, bool] = {}
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -112,7 +107,7 @@ class Walker:
         elif ref.bind is None:
             sub = self.files.module_file(f"{ref.module}.{name}")
             submodule = Ref(f"{ref.module}.{name}", sub) if sub is not None else None
-            may_bind = submodule is None or self._may_bind(ref, name)
+            may_bind = submodule is None or self.files.may_bind(ref.file, name)
             try:
                 found = self._module_member(ref, name, hops, seen=set()) if may_bind else None
             except ResolveError as error:
@@ -140,25 +135,6 @@ class Walker:
         if found is None:
             raise self._no_member(ref, name, where)
         return self._walk(found, rest, here, hops)
-
-    def _may_bind(self, ref: Ref, name: str) -> bool:
-        """Whether *ref*'s module may bind *name* (to walk into a submodule, checked without a parse).
-
-        A text that never names it and has no star import cannot bind it. Python reads identifiers
-        normalised (NFKC: ``ﬁeld`` is ``field``), so a text that is not ASCII may bind any name.
-        """
-        self.files.touched.add(ref.file)  # every answer that depends on a file names it, cached or not
-        key = (ref.file, name)
-        found = self._words.get(key)
-        if found is None:
-            text = self.files.text(ref.file)
-            stars = self._stars.get(ref.file)
-            if stars is None:
-                stars = self._stars[ref.file] = _STAR.search(text) is not None
-            # A substring search first (most names are absent); the word pattern only to confirm.
-            found = self._words[key] = stars or not text.isascii() or (name in text and re.search(
-                rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
-        return found
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
         seen.add(ref.module)
@@ -226,18 +202,11 @@ class Walker:
             found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
             if declared is not None:
                 found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
-            return self._hidden(found, hidden)
+            return _hidden(found, hidden)
         if declared is not None:
             entry, binds, hidden = declared
-            return self._hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
+            return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
         return None
-
-    @staticmethod
-    def _hidden(found: Ref, hidden: list[str]) -> Ref:
-        if not hidden:
-            return found
-        return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
-                                           f"could define it first: {', '.join(hidden)}", "; "))
 
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
@@ -390,6 +359,13 @@ def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
 
 def _entry_key(entry: Entry) -> object:
     return entry if isinstance(entry, str) else entry.key
+
+
+def _hidden(found: Ref, hidden: list[str]) -> Ref:
+    if not hidden:
+        return found
+    return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
+                                       f"could define it first: {', '.join(hidden)}", "; "))
 
 
 def _join(first: str, second: str, sep: str = "+") -> str:
