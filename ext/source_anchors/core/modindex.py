@@ -10,6 +10,8 @@ their bases as written; star imports and a static ``__all__`` are kept for re-ex
 from __future__ import annotations
 
 import ast
+import unicodedata
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,9 +70,10 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool,
     """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree.
 
     *walrus* False says the text holds no ``:=``: no expression is then walked for one.
-    *all_mentions* is how often the text spells ``__all__`` (None: unknown, as in a text that is not
-    ASCII, where another spelling may be the same name): when the statements read as setting it account
-    for every one, no other use of the name needs looking for.
+    *all_mentions* is how often the text spells ``__all__`` (None: not counted, as for a text that is
+    not ASCII, where another spelling is the same name: its lines are then read NFKC-normalised, as
+    Python reads identifiers). When the statements read as setting it account for every one, no other
+    use of the name needs looking for; else only the nodes on lines that spell it are.
     """
     builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
     builder.walrus = walrus
@@ -78,8 +81,12 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool,
     exports = None
     if builder.exports is not None:
         complete = not builder.all_dynamic
-        if complete and (all_mentions is None or all_mentions > _mentions(builder.all_statements, lines)):
-            complete = not _other_uses_of_all(tree, builder.all_statements)
+        if complete and all_mentions is None:
+            lines = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
+            all_mentions = sum(line.count("__all__") for line in lines)
+        if complete and all_mentions is not None and all_mentions > _mentions(builder.all_statements, lines):
+            spelled = [n for n, line in enumerate(lines, 1) if "__all__" in line]
+            complete = not _other_uses_of_all(tree, builder.all_statements, spelled)
         exports = Exports(tuple(builder.exports), complete)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
     return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
@@ -99,12 +106,13 @@ _READERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "len", "ite
                       "print", "repr", "str"})
 
 
-def _other_uses_of_all(tree: ast.Module, read: list[ast.stmt]) -> bool:
+def _other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]) -> bool:
     """Whether the module may change ``__all__`` outside the statements read as setting it.
 
     A change is: a method of ``__all__`` that changes a list, an item assigned or deleted, the name
     bound in the module's own scope, declared ``global`` or ``nonlocal``, or passed to a call (other
     than a builtin that only reads it). Reading it (``return __all__``, ``x in __all__``) is not.
+    A node whose lines hold none of *spelled* (the sorted lines that spell the name) is not looked into.
     """
     skip = {id(node) for node in read}
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside a def, lambda or class)
@@ -112,6 +120,10 @@ def _other_uses_of_all(tree: ast.Module, read: list[ast.stmt]) -> bool:
         node, nested = stack.pop()
         if id(node) in skip:
             continue
+        if hasattr(node, "end_lineno"):
+            at = bisect_left(spelled, node.lineno)  # type: ignore[attr-defined]
+            if at == len(spelled) or spelled[at] > (node.end_lineno or node.lineno):  # type: ignore[attr-defined]
+                continue
         kind = node.__class__
         if kind is ast.Attribute or kind is ast.Subscript:
             value = node.value  # type: ignore[attr-defined]
