@@ -6,7 +6,12 @@ are found in the text the test wrote (``line_of``), never copied from the resolv
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,6 +49,20 @@ class Repo:
 
     def line(self, rel: str, needle: str) -> int:
         return line_of(self.texts[rel], needle)
+
+
+@contextmanager
+def imported(files: dict[str, str], copy: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The package the test wrote, copied to *copy* and importable there; its modules forgotten after."""
+    for rel, text in files.items():
+        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
+        (copy / rel).write_text(text, "utf-8")
+    monkeypatch.syspath_prepend(str(copy))
+    try:
+        yield
+    finally:
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]
 
 
 RULED = '''\
@@ -324,20 +343,9 @@ def test_a_member_from_outside_the_packages_leaves_a_longer_path_to_the_submodul
         location = repo.resolve(dotted)
         assert (location.path, location.start) == (rel, repo.line(rel, needle)), dotted
     # Python's own answer, from the package the test wrote (imported from a copy, never run from upstream).
-    copy = tmp_path / "site"
-    for rel, text in files.items():
-        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-        (copy / rel).write_text(text, "utf-8")
-    monkeypatch.syspath_prepend(str(copy))
-    import pkgutil
-    import sys
-
-    try:
+    with imported(files, tmp_path / "site", monkeypatch):
         assert pkgutil.resolve_name("pkg.typing.thing").__module__ == "pkg.typing"
         assert pkgutil.resolve_name("pkg.path.Run").__module__ == "pkg.path"
-    finally:
-        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
-            del sys.modules[name]
     # What the submodule does not have is still missing, with the member's reason.
     with pytest.raises(ResolveError, match="'os' is not a package of up"):
         repo.resolve("pkg.path.nothing")
@@ -364,25 +372,13 @@ def test_namespace_packages_inside_a_package_are_walked_through_as_python_import
     with pytest.raises(ResolveError, match="has no member 'inner'"):  # pkg/both.py comes before the folder
         repo.resolve("pkg.both.inner")
     # Python's own answers, from a copy of the package the test wrote.
-    copy = tmp_path / "site"
-    for rel, text in files.items():
-        (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-        (copy / rel).write_text(text, "utf-8")
-    monkeypatch.syspath_prepend(str(copy))
-    import importlib
-    import pkgutil
-    import sys
-
-    try:
+    with imported(files, tmp_path / "site", monkeypatch):
         assert pkgutil.resolve_name("pkg.ns.deep.mod.Thing").__module__ == "pkg.ns.deep.mod"
         assert pkgutil.resolve_name("pkg.ns.tool.run").__module__ == "pkg.ns.tool"
         assert importlib.import_module("pkg.ns").__file__ is None  # a namespace package: no file
         assert str(importlib.import_module("pkg.both").__file__).endswith("both.py")
         with pytest.raises(ModuleNotFoundError):
             importlib.import_module("pkg.both.inner")
-    finally:
-        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
-            del sys.modules[name]
 
 
 def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(upstream: Upstream,
