@@ -81,11 +81,12 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool,
     exports = None
     if builder.exports is not None:
         complete = not builder.all_dynamic
+        names_read = lines  # the lines as Python reads its names (the statement index keeps *lines*)
         if complete and all_mentions is None:
-            lines = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
-            all_mentions = sum(line.count("__all__") for line in lines)
-        if complete and all_mentions is not None and all_mentions > _mentions(builder.all_statements, lines):
-            spelled = [n for n, line in enumerate(lines, 1) if "__all__" in line]
+            names_read = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
+            all_mentions = sum(line.count("__all__") for line in names_read)
+        if complete and all_mentions is not None and all_mentions > _mentions(builder.all_statements, names_read):
+            spelled = [n for n, line in enumerate(names_read, 1) if "__all__" in line]
             complete = not _other_uses_of_all(tree, builder.all_statements, spelled)
         exports = Exports(tuple(builder.exports), complete)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
