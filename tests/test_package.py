@@ -44,8 +44,13 @@ def run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 
 
 def clean_env(venv: Path | None = None) -> dict[str, str]:
-    """No PYTHONPATH, no CI, no cache override; the venv's bin first on PATH (proxies kept: pip downloads)."""
-    dropped = ("PYTHONPATH", "CI", "SOURCE_ANCHORS_CACHE", "PYTHONHOME", "VIRTUAL_ENV")
+    """No PYTHONPATH, no CI, no cache override; the venv's bin first on PATH (proxies kept: pip downloads).
+
+    In the venv, Python writes byte code as it imports (``PYTHONDONTWRITEBYTECODE`` dropped), since
+    pip installed it without any (see ``venv``): the first build compiles what it uses, later ones load it.
+    """
+    dropped = ("PYTHONPATH", "CI", "SOURCE_ANCHORS_CACHE", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONPYCACHEPREFIX",
+               *(["PYTHONDONTWRITEBYTECODE"] if venv is not None else []))
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     if venv is not None:
         env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
@@ -69,7 +74,9 @@ def venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
     root = tmp_path_factory.mktemp("venv") / "v"
     # No pip inside the venv (ensurepip takes seconds): this interpreter's pip installs into it.
     run([sys.executable, "-m", "venv", "--without-pip", str(root)], root.parent, clean_env())
-    run([sys.executable, "-m", "pip", "--python", str(root / "bin" / "python"), "install", "-q",
+    # --no-compile: pip would byte-compile every installed module (half the install's time); the
+    # books' builds compile the modules they import, as Python does on first import anywhere.
+    run([sys.executable, "-m", "pip", "--python", str(root / "bin" / "python"), "install", "-q", "--no-compile",
          "--disable-pip-version-check", f"{wheel}[myst]"], root.parent, clean_env())
     return root
 
