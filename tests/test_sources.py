@@ -186,6 +186,21 @@ def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, t
     assert _tmp_entries(settings.cache_dir) == []
 
 
+@pytest.mark.parametrize("spelling", ["path", "file-url"])
+def test_git_export_keeps_a_url_that_config_syntax_would_change(tmp_path: Path, spelling: str) -> None:
+    """The export writes its partial clone's settings into git's config file itself: a URL holding
+    the characters that file's syntax treats specially (quote, backslash, comment signs) reaches git whole."""
+    upstream = Upstream(tmp_path / 'we"ird\\ #dir; x' / "upstream")
+    commit = _demo(upstream)
+    url = str(upstream.path) if spelling == "path" else f"file://{upstream.path}"
+    settings = _settings(tmp_path, url=url, commit=commit)
+
+    tree = TreeCache(settings.cache_dir, timeout=60).get(settings.repos["up"])
+
+    assert tree.method == "git"
+    assert (tree.root / "pkg" / "mod.py").read_bytes() == (upstream.path / "pkg" / "mod.py").read_bytes()
+
+
 # -- 2. a cached tree is reused without git -------------------------------------------
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from .config import RepoPin
 from .errors import GitError, SourceError
+from .gitexport import fetch_blobs, init_partial
 from .lock import current_umask
-from .sources import blob_id, fetch_blobs, init_partial
+from .sources import blob_id
 
 _BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
@@ -98,7 +99,7 @@ def _fetch_one(pin: RepoPin, blob: str, repo: Path, *, timeout: float) -> bytes:
         return proc.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
 
     try:
-        init_partial(g, pin.url)
+        init_partial(g, repo, pin.url)
         found = fetch_blobs(g, {blob})
     except (GitError, ValueError) as error:  # ValueError: cat-file answered "missing"
         raise SourceError(f"cannot fetch blob {blob[:12]} of {pin.name}@{pin.short}: {error}") from error

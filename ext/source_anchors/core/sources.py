@@ -25,12 +25,11 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from .config import RepoPin
-from .errors import GitError, PinError, SourceError, UnverifiedError, UpstreamFileError
+from .errors import PinError, SourceError, UnverifiedError, UpstreamFileError
 from .lock import current_umask
 
 #: Bump when the exported layout or meta.json changes shape.
 CACHE_FORMAT = 1
-_REGULAR_MODES = {"100644", "100755"}
 
 
 @dataclass(frozen=True)
@@ -177,7 +176,10 @@ class TreeCache:
             if kind == "dist" and not pin.dist:
                 attempts.append("dist: no 'dist' configured")
                 continue
-            exporter = _export_git if kind == "git" else _export_dist
+            if kind == "git":
+                from .gitexport import export_git as exporter  # git's machinery: cold exports only
+            else:
+                exporter = _export_dist
             try:
                 return self._populate(pin, partial(exporter, pin, timeout=self.timeout))
             except PinError:
@@ -237,100 +239,6 @@ def wanted(path: str, pin: RepoPin) -> bool:
     if is_root_licence(path):
         return True
     return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
-
-
-#: How git servers refuse a commit they do not have (git's own daemon and file remotes; GitHub, GitLab).
-_NO_SUCH_COMMIT = ("not our ref", "unadvertised object", "couldn't find remote ref", "no such remote ref")
-
-
-def _export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
-    """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
-    from . import proc  # the subprocess machinery is loaded by exports only
-    repo = files.parent / "repo.git"
-    repo.mkdir(parents=True)
-
-    def g(*args: str, stdin: bytes | None = None) -> bytes:
-        return proc.git(list(args), cwd=repo, stdin=stdin, timeout=timeout)
-
-    try:
-        init_partial(g, pin.url)
-        try:
-            g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
-              "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
-        except GitError as error:
-            said = next((sign for sign in _NO_SUCH_COMMIT if sign in str(error)), None)
-            if said is None:
-                raise
-            raise SourceError(f"the remote has no commit {pin.commit}: a commit of another repository, a typo, or "
-                              f"not pushed yet? (git: {said})") from error
-        kind = g("cat-file", "-t", pin.commit).decode().strip()
-        if kind != "commit":
-            peeled = g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}").decode().strip()
-            raise PinError(f"{pin.name}: 'commit' {pin.commit} is an annotated tag object, not a commit; "
-                           f"pin the commit it points to: {peeled}")
-        listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
-        need = {path: blob for path, (mode, blob) in listing.items()
-                if mode in _REGULAR_MODES and wanted(path, pin)}
-        contents = fetch_blobs(g, set(need.values())) if need else {}
-    except GitError as error:
-        raise SourceError(str(error)) from error
-    finally:
-        shutil.rmtree(repo, ignore_errors=True)
-    # Every link and submodule of the commit, so that a file target outside the packages names it too.
-    refused = {path: "symbolic link (never followed)" if mode == "120000" else "submodule (not a file)"
-               for path, (mode, _) in listing.items() if mode in ("120000", "160000")}
-    for path, blob in need.items():
-        target = files.joinpath(*PurePosixPath(path).parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(contents[blob])
-    return {"method": "git", "dist": None, "blobs": need, "refused": refused,
-            "listing": {path: blob for path, (mode, blob) in listing.items() if mode != "040000"}}
-
-
-def init_partial(g: Callable[..., bytes], url: str) -> None:
-    """Make the bare repository *g* runs in a partial clone of *url* (blobs fetched only when asked for)."""
-    g("init", "--bare", "--quiet")
-    for key, value in (("core.repositoryformatversion", "1"), ("extensions.partialClone", "origin"),
-                       ("remote.origin.url", url), ("remote.origin.promisor", "true"),
-                       ("remote.origin.partialclonefilter", "blob:none")):
-        g("config", key, value)
-
-
-def fetch_blobs(g: Callable[..., bytes], blobs: set[str]) -> dict[str, bytes]:
-    """Fetch exactly the blobs *blobs* by id (no negotiation, no history) and return their checked bytes."""
-    oids = "".join(f"{blob}\n" for blob in sorted(blobs)).encode()
-    g("-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
-      "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
-      "origin", stdin=oids)
-    return _cat_blobs(g("cat-file", "--batch", stdin=oids))
-
-
-def _parse_ls_tree(raw: bytes) -> dict[str, tuple[str, str]]:
-    entries: dict[str, tuple[str, str]] = {}
-    for record in raw.split(b"\0"):
-        if not record:
-            continue
-        info, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
-        mode, _kind, blob = info.split()
-        if path.startswith("/") or ".." in path.split("/"):
-            continue  # git never records these; refuse them all the same
-        entries[path] = (mode, blob)
-    return entries
-
-
-def _cat_blobs(raw: bytes) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    pos = 0
-    while pos < len(raw):
-        header_end = raw.index(b"\n", pos)
-        oid, kind, size = raw[pos:header_end].decode().split()
-        start = header_end + 1
-        data = raw[start:start + int(size)]
-        if kind != "blob" or blob_id(data) != oid:
-            raise SourceError(f"git returned unexpected content for blob {oid}")
-        out[oid] = data
-        pos = start + int(size) + 1
-    return out
 
 
 def parse_listing(text: str) -> dict[str, str]:
