@@ -54,7 +54,10 @@ class Upstream:
     def __post_init__(self) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         git("init", "-q", "-b", "main", cwd=self.path)
-        git("config", "uploadpack.allowFilter", "true", cwd=self.path)
+        # As ``git config`` would write them, in one go: blob filters served; no automatic maintenance
+        # after each commit (a process each time, for repositories that live one session).
+        with open(self.path / ".git" / "config", "a", encoding="utf-8") as config:
+            config.write("[uploadpack]\n\tallowFilter = true\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
 
     @property
     def url(self) -> str:
