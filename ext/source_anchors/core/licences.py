@@ -10,6 +10,7 @@ module only classifies paths and texts.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -58,12 +59,18 @@ class LicenceMatch:
     score: float
 
 
+@functools.lru_cache(maxsize=256)
 def identify_licence(text: str) -> LicenceMatch | None:
     """Identify the licence in *text*, offline.
 
     Returns ``None`` for blank text or when the best match scores below
     :data:`LICENCE_SCORE_THRESHOLD`: askalono always names *some* licence,
     so a low-scoring name is noise, not an answer.
+
+    One answer takes askalono about 0.3 s, and it depends on the text and the installed
+    database only, so answers are kept for the process: a long-running one (``sphinx-autobuild``,
+    a test session) identifies each text once even where its cache folder is new. The cache
+    folder keeps them between processes (:mod:`.caches`).
     """
     if not text.strip():
         # askalono happily returns a 0.0-scored guess for "", skip the work.
