@@ -781,6 +781,8 @@ def test_lock_made_from_git_vouches_for_distribution_files(
     ("commit", "--upload-pack=touch {pwned}"),
     ("url", "--upload-pack=touch {pwned}"),
     ("url", "-oProxyCommand=touch {pwned}"),
+    ("url", "https://example.com/demo\n[core]\n\tsshCommand = touch {pwned}"),
+    ("url", "https://example.com/de\tmo"),
     ("dist", "--index-url=file://{pwned}"),
     ("dist", "-r{pwned}"),
 ])

@@ -262,6 +262,8 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         problems.append(f"{where}['url']: expected a non-empty string")
     elif isinstance(url, str) and url.startswith("-"):
         problems.append(f"{where}['url']: {url!r} starts with '-' and could be read as an option")
+    elif isinstance(url, str) and any(ord(char) < 0x20 or ord(char) == 0x7F for char in url):
+        problems.append(f"{where}['url']: {url!r} holds a control character, which no repository URL has")
     commit = entry.get("commit", "")
     if "commit" in entry and not (isinstance(commit, str) and SHA_RE.match(commit)):
         problems.append(f"{where}['commit']: {commit!r} is not a full 40-hex lowercase commit SHA "
