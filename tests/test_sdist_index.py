@@ -26,7 +26,7 @@ from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ConfigError
 from source_anchors.core.records import Outcome
-from source_anchors.core.simpleindex import pip_locations
+from source_anchors.core.simpleindex import Locations, pip_locations
 from source_anchors.core.target import parse_target
 
 PYPROJECT = '[project]\nname = "sa-demo"\nversion = "1.0"\nlicense = "MIT"\n'
@@ -292,6 +292,27 @@ def test_pip_locations_follow_pip_s_environment(pip_env: Callable[..., None]) ->
         assert pip_locations(30).indexes[0] == "https://pypi.org/simple"
     finally:
         os.environ.pop("PIP_EXTRA_INDEX_URL", None)
+
+
+def test_pip_locations_read_pip_s_files_section_by_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # pip reads its global file (this machine may have one) and then PIP_CONFIG_FILE, whose values win;
+    # for `pip download` its [download] section wins over [global], and each PIP_* variable over both.
+    conf = tmp_path / "pip.conf"
+    conf.write_text("[global]\nindex-url = file:///g/simple\nextra-index-url = file:///e/simple\n"
+                    "find-links = /g-links\nno-index = false\n\n[download]\nindex-url = file:///d/simple\n"
+                    "\n[install]\nindex-url = file:///i/simple\n", "utf-8")
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(conf))
+    for option in ("INDEX_URL", "EXTRA_INDEX_URL", "FIND_LINKS", "NO_INDEX"):
+        monkeypatch.delenv(f"PIP_{option}", raising=False)
+    assert pip_locations(30) == Locations(("file:///d/simple", "file:///e/simple"), ("/g-links",))
+    monkeypatch.setenv("PIP_FIND_LINKS", "/env-links")
+    assert pip_locations(30) == Locations(("file:///d/simple", "file:///e/simple"), ("/env-links",))
+    # With all four set in the environment, nothing in the files counts (pip is not asked).
+    for option, value in (("INDEX_URL", "file:///x/simple"), ("EXTRA_INDEX_URL", ""), ("NO_INDEX", "0")):
+        monkeypatch.setenv(f"PIP_{option}", value)
+    assert pip_locations(30) == Locations(("file:///x/simple",), ("/env-links",))
+    monkeypatch.setenv("PIP_NO_INDEX", "yes")
+    assert pip_locations(30) == Locations((), ("/env-links",))
 
 
 @pytest.mark.parametrize(("entry", "expected"), [

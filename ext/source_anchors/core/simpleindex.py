@@ -10,6 +10,7 @@ of the pinned ``name==version`` is downloaded with urllib and checked against th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -38,6 +39,13 @@ _TRUE = ("1", "true", "yes", "on")
 #: Later sections of ``pip config list`` win for ``pip download``; the environment wins over all.
 _SECTION_RANK = {"global": 0, "download": 1, ":env:": 2}
 _SCHEMES = ("http", "https", "file")
+#: The options that say where pip looks.
+_OPTIONS = ("index-url", "extra-index-url", "find-links", "no-index")
+
+
+def _variable(option: str) -> str:
+    """The environment variable pip reads for *option* (``find-links`` -> ``PIP_FIND_LINKS``)."""
+    return "PIP_" + option.upper().replace("-", "_")
 
 
 def normalize(name: str) -> str:
@@ -72,10 +80,12 @@ def pip_locations(timeout: float, environ: Mapping[str, str] | None = None) -> L
     """The indexes and find-links pip is configured with (pip's defaults when nothing is set)."""
     env = os.environ if environ is None else environ
     ranked: dict[str, tuple[int, str]] = {}
-    try:
-        listing = proc.pip(["config", "list"], timeout=min(timeout, 30), what="pip config list")
-    except PipError:
-        listing = b""  # pip's files could not be read: the environment and the defaults remain
+    listing = b""
+    if not all(_variable(option) in env for option in _OPTIONS):
+        # The environment wins over pip's files option by option: only when it sets all four can
+        # nothing in them count, and pip (0.6 s to start) need not be asked.
+        with contextlib.suppress(PipError):  # pip's files unreadable: the environment and defaults remain
+            listing = proc.pip(["config", "list"], timeout=min(timeout, 30), what="pip config list")
     for line in listing.decode("utf-8", "replace").splitlines():
         key, sep, value = line.partition("=")
         section, _, option = key.strip().rpartition(".")
@@ -83,10 +93,9 @@ def pip_locations(timeout: float, environ: Mapping[str, str] | None = None) -> L
         if sep and rank is not None and rank >= ranked.get(option, (-1, ""))[0]:
             ranked[option] = (rank, value.strip().strip("'\""))
     values = {option: value for option, (_, value) in ranked.items()}
-    for option in ("index-url", "extra-index-url", "find-links", "no-index"):
-        variable = "PIP_" + option.upper().replace("-", "_")
-        if variable in env:
-            values[option] = env[variable]
+    for option in _OPTIONS:
+        if _variable(option) in env:
+            values[option] = env[_variable(option)]
     if values.get("no-index", "").strip().lower() in _TRUE:
         indexes: list[str] = []
     else:
