@@ -69,12 +69,14 @@ print-packages-list:
 livehtml: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . source $(BUILD)/html --watch ext --watch conf.py --watch source-anchors.lock
 
-## test: lint, pytest, the strict book build from a cold anchor cache (locked), the strict manual build
+## test: lint, pytest, the strict book build from a cold anchor cache (locked), the strict manual build,
+## side by side: pytest's workers leave a core idle while they wait on the network, git and Chromium,
+## and the other three fill it. Each part's output is printed whole when it ends (make -O); any
+## part failing fails the target, after the others have finished.
+TEST_PARTS := lint pytest book-strict manual
 test: $(STAMP)
-	$(MAKE) lint
-	$(MAKE) pytest
-	$(MAKE) book-strict
-	$(MAKE) manual
+	@echo "make test: $(TEST_PARTS) run side by side; each part's output shows when it ends"
+	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
 
 ## manual: the extension's English manual (docs/), built strictly into _build/manual
 manual: $(STAMP)
