@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
 
 $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -71,12 +71,16 @@ livehtml: $(STAMP)
 
 ## test: lint, pytest, the strict book build from a cold anchor cache (locked), the strict manual build,
 ## side by side: pytest's workers leave a core idle while they wait on the network, git and Chromium,
-## and the other three fill it. Each part's output is printed whole when it ends (make -O); any
-## part failing fails the target, after the others have finished.
-TEST_PARTS := lint pytest book-strict manual
+## and the other three fill it. pytest's output streams (test-pytest: a sub-make that holds nothing);
+## each other part's is printed whole when it ends (make -O). Any part failing fails the target, after
+## the others have finished.
+TEST_PARTS := test-pytest lint book-strict manual
 test: $(STAMP)
-	@echo "make test: $(TEST_PARTS) run side by side; each part's output shows when it ends"
+	@echo "make test: pytest, lint, book-strict and manual run side by side; the last three print when they end"
 	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
+
+test-pytest:
+	$(MAKE) --no-print-directory --output-sync=none pytest
 
 ## manual: the extension's English manual (docs/), built strictly into _build/manual
 manual: $(STAMP)
