@@ -69,14 +69,15 @@ print-packages-list:
 livehtml: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . source $(BUILD)/html --watch ext --watch conf.py --watch source-anchors.lock
 
-## test: lint, pytest, the strict book build from a cold anchor cache (locked), the strict manual build,
-## side by side: pytest's workers leave a core idle while they wait on the network, git and Chromium,
-## and the other three fill it. pytest's output streams (test-pytest: a sub-make that holds nothing);
-## each other part's is printed whole when it ends (make -O). Any part failing fails the target, after
-## the others have finished.
-TEST_PARTS := test-pytest lint book-strict manual
+## test: lint, pytest and the strict manual build, side by side: pytest's workers leave a core idle
+## while they wait on the network, git and Chromium, and the other two fill it. The strict book build
+## from a cold anchor cache (locked, as `make book-strict`) is a test of pytest's (tests/test_book.py),
+## built once and opened by the browser tests too. pytest's output streams (test-pytest: a sub-make
+## that holds nothing); each other part's is printed whole when it ends (make -O). Any part failing
+## fails the target, after the others have finished.
+TEST_PARTS := test-pytest lint manual
 test: $(STAMP)
-	@echo "make test: pytest, lint, book-strict and manual run side by side; the last three print when they end"
+	@echo "make test: pytest (with the strict book build), lint and manual run side by side; the last two print when they end"
 	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
 
 test-pytest:

@@ -10,11 +10,24 @@ changes its upstream afterwards asks for the function-scoped ``upstream`` instea
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import ROOTS, Book, SharedUpstream, Upstream, make_shared_upstream, share_compiled_templates
+from filelock import FileLock
+from helpers import (
+    ROOTS,
+    Book,
+    BuildResult,
+    SharedUpstream,
+    Upstream,
+    build_the_book,
+    load_build,
+    make_shared_upstream,
+    save_build,
+    share_compiled_templates,
+)
 
 #: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
 #: every process (under pytest-xdist the controller collects nothing but merges the workers' figures).
@@ -61,6 +74,23 @@ def browser() -> Iterator[object]:
 
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture(scope="session")
+def the_book(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """This repository's book, built strictly once per run (``build_the_book``): the strict-build test
+    reads its result and the browser tests open its pages. Under pytest-xdist the first worker to ask
+    builds it in the run's shared temporary folder; the others wait on a file lock and read the result."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    where = shared / "the-book"
+    with FileLock(str(shared / "the-book.lock")):
+        if (where / "result.json").is_file():
+            return load_build(where / "result.json")
+        where.mkdir()
+        result = build_the_book(where / "html", where / "anchor-cache")
+        save_build(result, where / "result.json")
+        return result
 
 
 @pytest.fixture(scope="session")

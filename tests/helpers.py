@@ -275,6 +275,30 @@ class BuildResult:
         return (self.outdir / f"{doc}.html").read_text("utf-8")
 
 
+def build_the_book(outdir: Path, cache: Path) -> BuildResult:
+    """This repository's book, built as ``make book-strict`` builds it: locked (``CI=true``), ``-nW
+    --keep-going -E``, from the empty anchor cache *cache* (distributions downloaded: proxies kept)."""
+    env = build_env({"CI": "true", "SOURCE_ANCHORS_CACHE": str(cache)}, pycache=False, proxies=True)
+    done = subprocess.run(sphinx_argv(ROOT / "source", "-nW", "--keep-going", "-E", "--no-color", outdir=outdir,
+                                      confdir=ROOT),
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False)
+    return BuildResult(done.returncode, done.stdout, done.stderr, outdir, ROOT / "source")
+
+
+def save_build(result: BuildResult, path: Path) -> None:
+    """Write *result* as JSON, for another process to :func:`load_build`."""
+    fields = {"returncode": result.returncode, "stdout": result.stdout, "stderr": result.stderr,
+              "outdir": str(result.outdir), "srcdir": str(result.srcdir)}
+    path.write_text(json.dumps(fields), "utf-8")
+
+
+def load_build(path: Path) -> BuildResult:
+    """The :class:`BuildResult` that :func:`save_build` wrote."""
+    fields = json.loads(path.read_text("utf-8"))
+    return BuildResult(fields["returncode"], fields["stdout"], fields["stderr"], Path(fields["outdir"]),
+                       Path(fields["srcdir"]))
+
+
 @dataclass
 class Book:
     """A small book: conf.py and pages in ``root``, a private anchor cache; built in-process by default."""

@@ -20,7 +20,6 @@ from browser_site import (
     PHONE,
     PHONE_EXTRAS,
     TIMEOUT_MS,
-    build_site,
     chip_colours,
     contrast,
     missing_reason,
@@ -30,7 +29,7 @@ from browser_site import (
     serve,
     set_dark,
 )
-from helpers import ROOT
+from helpers import ROOT, BuildResult
 
 SKIP = missing_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -88,10 +87,11 @@ IN_VIEW = """id => {
 # ---- fixtures -----------------------------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The book built once (non-strict preview) with a session-private anchor cache."""
-    tmp = tmp_path_factory.mktemp("browser-site")
-    return build_site(tmp / "html", tmp / "sa-cache")
+def site(the_book: BuildResult) -> Path:
+    """The book as the strict build made it (``the_book``: built once per run, shared with the strict
+    build's own test). Its pages are the preview's, byte for byte, when every anchor matches the lock."""
+    assert the_book.returncode == 0, f"the book did not build:\n{the_book.stdout[-3000:]}\n{the_book.stderr[-3000:]}"
+    return the_book.outdir
 
 
 @pytest.fixture(scope="session")
