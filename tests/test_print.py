@@ -63,20 +63,26 @@ CARD = "delta 卡片"  # a card: its title, a footnote, then "repo@sha · path:L
 
 
 @pytest.fixture
-def printed(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, list[dict[str, Any]]]:
-    """The book with the print settings, and its anchor records (from an HTML build) with their location."""
+def printed(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, str]:
+    """The book with the print settings, and the commit it pins."""
     sha = shared_upstream.commits["build-v1"]
     book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github",
                          "permalink": "https://example.org/blob/{commit}/{path}#L{start}-L{end}"}}
     book.settings = dict(PRINT_SETTINGS)
     book.write_conf(default_repo="up")
     book.page("index", PAGE)
-    records = json.loads((book.build(out="html").outdir / "source-anchors.json").read_text("utf-8"))
+    return book, sha
+
+
+def records_of(outdir: Path, sha: str) -> list[dict[str, Any]]:
+    """The anchor records of the build in *outdir* (its ``source-anchors.json``, which every builder
+    writes), each with the location it prints."""
+    records: list[dict[str, Any]] = json.loads((outdir / "source-anchors.json").read_text("utf-8"))
     for record in records:
         lines = f"L{record['start']}" + (f"–L{record['end']}" if record["end"] != record["start"] else "")
         record["where"] = f"{record['path']}:{lines}@{sha[:7]}"
     assert len(records) == 6
-    return book, records
+    return records
 
 
 def flat(text: str) -> str:
@@ -86,9 +92,10 @@ def flat(text: str) -> str:
 
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
-        printed: tuple[Book, list[dict[str, Any]]]) -> None:
-    book, records = printed
+        printed: tuple[Book, str]) -> None:
+    book, sha = printed
     latex = book.build(builder="latex", out="latex").outdir
+    records = records_of(latex, sha)
     # What `make pdf` runs: Sphinx's own Makefile in the LaTeX directory (latexmk, xelatex).
     done = subprocess.run(["make", "-C", str(latex), "LATEXMKOPTS=-silent",
                            "LATEXOPTS=-interaction=nonstopmode -halt-on-error"],
@@ -120,9 +127,10 @@ def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
     assert notes == 5
 
 
-def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[Book, list[dict[str, Any]]]) -> None:
-    book, records = printed
+def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[Book, str]) -> None:
+    book, sha = printed
     epub = book.build(builder="epub", out="epub").outdir  # strict: no warning
+    records = records_of(epub, sha)
     pages = [path.read_text("utf-8") for path in Path(epub).rglob("*.xhtml")]
     text = html.unescape(re.sub(r"<[^>]+>", "", "".join(pages)))
     notes = [html.unescape(note) for page in pages
