@@ -91,11 +91,16 @@ manual: $(STAMP)
 ## the PDF test if xelatex is (tests/test_print.py, about 10 s).
 ## Test files are spread over PYTEST_WORKERS processes (pytest-xdist; one file stays in one process;
 ## the longest files first, tests/conftest.py).
+## Plugins are named, not loaded from every installed package: pytest rewrites the asserts of each
+## package that offers a plugin, in every process (all of hypothesis: 0.75 s a process where byte
+## code is not written). The suite uses xdist and hypothesis's plugin; anyio's and platformdirs' not.
 PYTEST_WORKERS ?= auto
+PYTEST_PLUGINS := -p xdist.plugin -p xdist.looponfail -p _hypothesis_pytestplugin
 pytest: $(STAMP)
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
 	@command -v xelatex >/dev/null && command -v pdftotext >/dev/null || echo "NOTE: xelatex or pdftotext not found: the PDF test will be skipped (make print-packages)"
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest $(PYTEST_PLUGINS) -n $(PYTEST_WORKERS) --dist loadfile \
+		--no-loadscope-reorder
 
 lint: $(STAMP)
 	$(BIN)/ruff check ext tests bench tools conf.py
