@@ -128,22 +128,23 @@ def _no_ci(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-#: The files that take longest (seconds of one worker, ``pytest --durations=0`` under ``make pytest``),
+#: The files that take longest (seconds of one worker under ``make test``, 3 workers on 2 cores),
 #: longest first. Only the order of the run depends on this list.
 LONGEST_FIRST = (
-    "test_browser.py",                   # ~68 s
-    "test_package.py",                   # ~35 s
-    "reliability/test_faults.py",        # ~29 s
-    "reliability/test_hostile_upstream.py",  # ~17 s
-    "test_sources.py",                   # ~16 s
-    "test_new_user.py",                  # ~13 s
-    "test_pins.py",                      # ~12 s
-    "test_themes.py",                    # ~12 s
-    "test_sdist_index.py",               # ~11 s
-    "test_print.py",                     # ~11 s
-    "test_build.py",                     # ~9 s
-    "reliability/test_concurrency.py",   # ~6 s
-    "test_change_classes.py",            # ~5 s
+    "test_browser.py",                       # ~40 s (the book's build included)
+    "test_package.py",                       # ~28 s
+    "reliability/test_hostile_upstream.py",  # ~20 s
+    "test_sources.py",                       # ~19 s
+    "reliability/test_faults.py",            # ~13 s
+    "test_new_user.py",                      # ~11 s
+    "test_build.py",                         # ~10 s
+    "test_pins.py",                          # ~9 s
+    "test_themes.py",                        # ~8 s
+    "test_change_classes.py",                # ~7 s
+    "reliability/test_concurrency.py",       # ~4 s
+    "test_print.py",                         # ~4 s
+    "test_declared.py",                      # ~4 s
+    "test_sdist_index.py",                   # ~4 s
 )
 
 
