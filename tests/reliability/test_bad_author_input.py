@@ -139,34 +139,55 @@ def _split_label(text: str) -> str:
     return _split(text)[1]
 
 
-def oracle(text: str, *, default_repo: str) -> str:
-    """'ok', 'target' (malformed or unknown repository) or 'missing' (no such symbol or bad match)."""
-    raw = text.strip()
+def _parse(text: str, *, default_repo: str) -> tuple[str, str, str | None] | None:
+    """(repo, path, match or None) of a well-formed target, or None: the documented grammar,
+    ``[repo:]dotted.path[::match]`` or ``[repo:]/file/path[::match]``, restated. A NUL reads as
+    U+FFFD, as MyST hands it over."""
+    raw = text.strip().replace("\0", "\ufffd")
     if not raw or len(raw) > MAX_TARGET:
-        return "target"
+        return None
     head, sep, match = raw.partition("::")
     match = match.strip()
-    if sep and not match:
-        return "target"
-    if ":" in head:
+    # Each further '::' (one not followed by ':') opens a level within the one before; none may be empty.
+    if sep and any(not level.strip() or "::" in level for level in re.split(r"::(?!:)", match)):
+        return None
+    if ":" in head and not head.lstrip().startswith("/"):  # a file path may hold ':' itself
         repo, _, path = head.partition(":")
         repo = repo.strip()
         if not _REPO_NAME.fullmatch(repo):
-            return "target"
+            return None
     else:
         repo, path = default_repo, head
         if not repo:
-            return "target"
+            return None
     path = path.strip()
-    if not path or not all(part.isidentifier() for part in path.split(".")):
+    if path.startswith("/"):
+        parts = path[1:].split("/")
+        if path == "/" or any(part in ("", ".", "..") for part in parts) or "\\" in path:
+            return None
+    elif not path or not all(part.isidentifier() for part in path.split(".")):
+        return None
+    return repo, path, match if sep else None
+
+
+def oracle(text: str, *, default_repo: str) -> str:
+    """'ok', 'target' (malformed or unknown repository) or 'missing' (no such symbol or file, or bad match)."""
+    parsed = _parse(text, default_repo=default_repo)
+    if parsed is None:
         return "target"
+    repo, path, match = parsed
     if repo != REPO:
         return "target"
-    if path not in SYMBOLS:
+    if path.startswith("/"):  # a file target: the file must be in the commit; a match, on one of its lines
+        if path[1:] not in LINES:
+            return "missing"
+        lines, start, end = LINES[path[1:]], 1, len(LINES[path[1:]])
+    elif path not in SYMBOLS:
         return "missing"
-    if sep:
+    else:
         file, start, end = SYMBOLS[path]
         lines = LINES[file]
+    if match is not None:
         hits = [n for n in range(start, end + 1) if n <= len(lines) and match in lines[n - 1]]
         if len(hits) != 1:
             return "missing"
@@ -407,17 +428,11 @@ def expected_label(case: Case) -> str:
 def expected_target(p: Placed) -> str:
     """The ``target`` of the anchor's record: ``repo:key`` once the text parses, else the text stripped."""
     raw = p.case.target_text().strip().replace("\0", "\ufffd")
-    head, sep, match = raw.partition("::")
-    if ":" in head:
-        repo, _, path = head.partition(":")
-        repo = repo.strip()
-    else:
-        repo, path = p.default_repo, head
-    if oracle(raw, default_repo=p.default_repo) == "target" and (
-            not raw or len(raw) > MAX_TARGET or (sep and not match.strip()) or not _REPO_NAME.fullmatch(repo)
-            or not all(part.isidentifier() for part in path.strip().split("."))):
+    parsed = _parse(raw, default_repo=p.default_repo)
+    if parsed is None:
         return raw
-    return f"{repo}:{path.strip()}" + (f"::{match.strip()}" if sep else "")
+    repo, path, match = parsed
+    return f"{repo}:{path}" + (f"::{match}" if match is not None else "")
 
 
 _WARNS = ("error", "missing", "moved", "changed")
@@ -691,5 +706,19 @@ def test_oracle_knows_the_symbols() -> None:
     assert oracle("pkg.mod::", default_repo=REPO) == "target"
     assert oracle("pkg..mod", default_repo=REPO) == "target"
     assert oracle("x" * 1001, default_repo=REPO) == "target"
+    # File targets: a path from the repository's root, then as under a dotted path.
+    assert oracle("/pkg/mod.py", default_repo=REPO) == "ok"
+    assert oracle("up:/pkg/mod.py::LIMIT = 10", default_repo="") == "ok"
+    assert oracle("/pkg/mod.py::total", default_repo=REPO) == "missing"  # three lines
+    assert oracle("/pkg/nope.py", default_repo=REPO) == "missing"
+    assert oracle("/pkg", default_repo=REPO) == "missing"  # a directory
+    assert oracle("/<!--", default_repo=REPO) == "missing"
+    assert oracle("/a:b\0", default_repo=REPO) == "missing"  # ':' belongs to the path; NUL reads as U+FFFD
+    assert oracle("/pkg/../x", default_repo=REPO) == "target"
+    assert oracle("/a//b", default_repo=REPO) == "target"
+    assert oracle("/", default_repo=REPO) == "target"
+    assert oracle("nope:/pkg/mod.py", default_repo=REPO) == "target"
+    assert oracle("pkg.mod.func::total::\u2028 ", default_repo=REPO) == "target"  # an empty second level
+    assert oracle("pkg.mod.func::try:::x", default_repo=REPO) == "missing"  # 'try:' then 'x': well formed
     assert _split_label("a <b>") == "b" and _split_label(" <> ") == ""
 
