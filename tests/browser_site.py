@@ -14,7 +14,6 @@ import functools
 import http.server
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -23,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from helpers import ROOT, build_env, sphinx_argv
+from helpers import ROOT, build_the_book
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -49,10 +48,7 @@ def missing_reason() -> str | None:
 
 def build_site(outdir: Path, cache: Path) -> Path:
     """Build the book (non-strict preview) into *outdir*; return *outdir*. Raises with Sphinx's output on failure."""
-    # The book's own conf.py finds the extension; it may download distributions (proxies kept).
-    env = build_env({"SOURCE_ANCHORS_CACHE": str(cache)}, pycache=False, proxies=True)
-    done = subprocess.run(sphinx_argv(ROOT / "source", "-q", outdir=outdir, confdir=ROOT),
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False)
+    done = build_the_book(outdir, cache, strict=False)
     if done.returncode != 0 or not (outdir / "index.html").is_file():
         raise RuntimeError(f"sphinx-build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return outdir

@@ -87,7 +87,7 @@ def the_book(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     with FileLock(str(shared / "the-book.lock")):
         if (where / "result.json").is_file():
             return load_build(where / "result.json")
-        where.mkdir()
+        where.mkdir(exist_ok=True)  # a worker that stopped mid-build may have left it
         result = build_the_book(where / "html", where / "anchor-cache")
         save_build(result, where / "result.json")
         return result
