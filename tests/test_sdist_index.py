@@ -12,6 +12,8 @@ import hashlib
 import io
 import json
 import os
+import subprocess
+import sys
 import tarfile
 import threading
 from collections.abc import Callable, Iterator
@@ -313,6 +315,51 @@ def test_pip_locations_read_pip_s_files_section_by_section(tmp_path: Path, monke
     assert pip_locations(30) == Locations(("file:///x/simple",), ("/env-links",))
     monkeypatch.setenv("PIP_NO_INDEX", "yes")
     assert pip_locations(30) == Locations((), ("/env-links",))
+
+
+# Run pip_locations in a fresh interpreter that records every subprocess it starts (an audit hook:
+# Python's own event for each Popen), and print the answer and those commands as JSON.
+_LOCATIONS_AND_SPAWNS = """
+import json, sys
+spawned = []
+sys.addaudithook(lambda event, args: spawned.append(list(map(str, args[1]))) if event == "subprocess.Popen" else None)
+from source_anchors.core.simpleindex import pip_locations
+where = pip_locations(30)
+print(json.dumps({"indexes": where.indexes, "find_links": where.find_links, "spawned": spawned}))
+"""
+
+
+def test_pip_config_file_devnull_means_no_file_counts_and_pip_is_not_asked(tmp_path: Path) -> None:
+    # pip's documented switch: with PIP_CONFIG_FILE set to os.devnull it loads no configuration file
+    # (global, user or site). A user file that would otherwise win must then count for nothing.
+    user_conf = tmp_path / "xdg" / "pip" / "pip.conf"
+    user_conf.parent.mkdir(parents=True)
+    user_conf.write_text("[download]\nindex-url = file:///user/simple\nfind-links = /user-links\n", "utf-8")
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX",
+                           "PIP_CONFIG_FILE", "PYTHONDONTWRITEBYTECODE")}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+
+    def locations(extra: dict[str, str]) -> dict[str, Any]:
+        done = subprocess.run([sys.executable, "-c", _LOCATIONS_AND_SPAWNS], env={**env, **extra},
+                              capture_output=True, text=True, check=True, timeout=120)
+        return dict(json.loads(done.stdout))
+
+    def pip_lists(extra: dict[str, str]) -> list[str]:  # the oracle: what pip itself reads
+        done = subprocess.run([sys.executable, "-m", "pip", "config", "list"], env={**env, **extra},
+                              capture_output=True, text=True, check=True, timeout=120)
+        return [line for line in done.stdout.splitlines() if not line.startswith(":env:")]
+
+    # The user's file counts while PIP_CONFIG_FILE is unset (pip is asked, and says so) ...
+    assert "download.index-url='file:///user/simple'" in pip_lists({})
+    read = locations({})
+    assert read["indexes"][0] == "file:///user/simple" and "/user-links" in read["find_links"], read
+    assert any(command[1:4] == ["-m", "pip", "config"] for command in read["spawned"]), read["spawned"]
+    # ... and with os.devnull pip reads no file: nor does pip_locations, without starting pip.
+    assert pip_lists({"PIP_CONFIG_FILE": os.devnull}) == []
+    devnull = locations({"PIP_CONFIG_FILE": os.devnull})
+    assert (devnull["indexes"], devnull["find_links"]) == (["https://pypi.org/simple"], []), devnull
+    assert devnull["spawned"] == [], devnull["spawned"]
 
 
 @pytest.mark.parametrize(("entry", "expected"), [

@@ -3,7 +3,8 @@
 Upstreams are real git repositories made here and served as ``file://`` remotes
 with blob filters allowed; distributions are built here (a wheel with ``pip
 wheel``, an sdist with ``tarfile``) and downloaded by the extension's own ``pip
-download`` through pip's configuration (``PIP_NO_INDEX`` + ``PIP_FIND_LINKS``).
+download`` through pip's configuration (``PIP_NO_INDEX`` + ``PIP_FIND_LINKS``; no pip
+configuration file is read).
 Nothing of git, pip or Sphinx is mocked.
 """
 
@@ -604,9 +605,11 @@ def dist_project(tmp_path_factory: pytest.TempPathFactory) -> DistProject:
 
 @pytest.fixture
 def pip_index(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[Path], None]:
-    """Point pip (and so the extension's ``pip download``) at one find-links directory, offline."""
+    """Point pip (and so the extension's ``pip download``) at one find-links directory, offline,
+    reading none of the machine's pip configuration files (``PIP_CONFIG_FILE`` is the null device)."""
 
     def use(directory: Path) -> None:
+        monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
         monkeypatch.setenv("PIP_NO_INDEX", "1")
         monkeypatch.setenv("PIP_FIND_LINKS", str(directory))
         monkeypatch.setenv("PIP_CACHE_DIR", str(tmp_path / "pip-cache"))
