@@ -132,6 +132,7 @@ def _no_ci(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 #: longest first. Only the order of the run depends on this list.
 LONGEST_FIRST = (
     "test_browser.py",                       # ~40 s (the book's build included)
+    "test_themes.py",                        # ~8 s (same worker: SHARE_A_WORKER)
     "test_package.py",                       # ~28 s
     "reliability/test_hostile_upstream.py",  # ~20 s
     "test_sources.py",                       # ~19 s
@@ -139,7 +140,6 @@ LONGEST_FIRST = (
     "test_new_user.py",                      # ~11 s
     "test_build.py",                         # ~10 s
     "test_pins.py",                          # ~9 s
-    "test_themes.py",                        # ~8 s
     "test_change_classes.py",                # ~7 s
     "reliability/test_concurrency.py",       # ~4 s
     "test_print.py",                         # ~4 s
@@ -158,3 +158,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the workers take the short files last and finish at about the same time (longest-first scheduling).
     The sort is stable: within a file, and among the short files, the collection order stays."""
     items.sort(key=_rank)
+
+
+#: Files that one pytest-xdist worker runs together, as if they were one file: the browser tests share
+#: that worker's Chromium (the session fixture ``browser``) instead of each worker launching its own
+#: (about 1.2 s of CPU a launch, and a first page load in a cold renderer).
+SHARE_A_WORKER = ("tests/test_browser.py", "tests/test_themes.py")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """Under ``--dist loadfile`` (``make pytest``), schedule :data:`SHARE_A_WORKER` as one unit."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedBrowserScheduling(LoadFileScheduling):  # type: ignore[misc]  # xdist is untyped
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return SHARE_A_WORKER[0] if path in SHARE_A_WORKER else path
+
+    return SharedBrowserScheduling(config, log)
