@@ -1,7 +1,8 @@
 """Hostile upstreams: nothing runs, nothing is written outside the cache, memory stays bounded.
 
 A git upstream holds modules with import-time side effects, symbolic links out of the tree
-(``pkg/evil.py -> /etc/passwd`` and others, committed as links), a gitlink, a 50 MB module,
+(``pkg/evil.py -> /etc/passwd`` and others, committed as links), a gitlink, a module of 8 MiB
+(50 MiB in the full form; either is far over the 2 MB size limit),
 200 nested ``if`` blocks, a 100,000-term expression, undecodable bytes, a NUL byte, a syntax
 error and file names that are not UTF-8. A hand-made wheel holds ``../`` entries, absolute
 paths, links and a link-then-file pair; an sdist's build backend leaves a mark if it is ever
@@ -30,7 +31,6 @@ from .support import Run, cache_problems, run, snapshot, snapshot_diff, tar_add,
 
 CATEGORY = "hostile_upstream"
 MAX_RSS_MB = 1536
-BIG_BYTES = 50 * 1024 * 1024
 WARN = ("missing", "upstream")  # subtypes an anchor into a refused or unreadable file may get
 
 
@@ -76,7 +76,7 @@ class Sandbox:
         return seen
 
 
-def hostile_git(sandbox: Sandbox) -> tuple[Upstream, str]:
+def hostile_git(sandbox: Sandbox, big_bytes: int) -> tuple[Upstream, str]:
     up = Upstream(sandbox.root / "upstream")
     mark = sandbox.markers
     up.write("pkg/__init__.py", '"""Hostile package."""\n' + _marker_code(mark, "pkg-init") + "VALUE = 1\n")
@@ -95,7 +95,7 @@ def hostile_git(sandbox: Sandbox) -> tuple[Upstream, str]:
     (up.path / "pkg" / "new\nline.py").write_text("X = 1\n")
     with open(up.path / "pkg" / "big.py", "w", encoding="ascii") as handle:
         written, index = 0, 0
-        while written < BIG_BYTES:
+        while written < big_bytes:
             line = f"X{index} = {os.urandom(48).hex()!r}\n"
             handle.write(line)
             written += len(line)
@@ -203,10 +203,10 @@ def check_cache(sandbox: Sandbox) -> list[str]:
     return problems
 
 
-def test_hostile_git_upstream(tmp_path: Path, results: Results) -> None:
+def test_hostile_git_upstream(tmp_path: Path, results: Results, scale: Scale) -> None:
     tally = results.tally(CATEGORY)
     sandbox = Sandbox(tmp_path / "sandbox")
-    upstream, commit = hostile_git(sandbox)
+    upstream, commit = hostile_git(sandbox, scale.big_module_mib * 1024 * 1024)
     repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     where = write_book(sandbox, {"up": {**repos["up"]}}, GIT_ANCHORS)
     conf = sandbox.book / "conf.py"
@@ -219,7 +219,8 @@ def test_hostile_git_upstream(tmp_path: Path, results: Results) -> None:
                check_build(result, sandbox, before, pages=("index", "other")))
     tally.case("git export: cached tree holds only regular files of the packages", check_cache(sandbox))
     check_anchors(tally, "git", result, where, GIT_ANCHORS)
-    tally.note(f"hostile git build: peak RSS {result.peak_rss_mb:.0f} MB (git included), {result.seconds:.1f} s")
+    tally.note(f"hostile git build with a {scale.big_module_mib} MiB module: peak RSS {result.peak_rss_mb:.0f} MB "
+               f"(git included), {result.seconds:.1f} s")
     tally.check()
 
 
