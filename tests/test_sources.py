@@ -552,7 +552,9 @@ class DistProject:
 
 
 def _pip_wheel(project: Path, dest: Path) -> Path:
-    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    # The in-tree backend is imported from the project's folder: no byte code may be left beside it,
+    # or the tree is no longer the commit's (whatever the caller's PYTHONDONTWRITEBYTECODE says).
+    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "--wheel-dir", str(dest), str(project)], check=True, capture_output=True, env=env, timeout=120)
     (wheel,) = dest.glob("*.whl")
