@@ -166,6 +166,10 @@ def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book:
 
 def test_parallel_build_matches_serial(project: Project) -> None:
     _, book, _ = project
+    # sphinx.testing builds in-process with the theme 'basic' where alabaster is the default: every
+    # build here uses it, so that the in-process build can be compared with sphinx-build's below.
+    book.settings = {"html_theme": "basic"}
+    book.write_conf(default_repo="up")
     for index in range(6):
         book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
     toc = "\n".join(f"p{index}" for index in range(6))
@@ -181,6 +185,17 @@ def test_parallel_build_matches_serial(project: Project) -> None:
         body = [(out / f"{name}.html").read_text("utf-8").split('<div class="body"', 1)[-1]
                 for out in (serial.outdir, parallel.outdir)]
         assert body[0] == body[1]
+    # The in-process builds of the tests share compiled templates (helpers._SharedTemplates): what they
+    # write must be what sphinx-build writes, page for page and static file for static file.
+    assert book.build(out="again").returncode == 0
+    in_process = book.build(out="in-process")
+    written = {path.relative_to(serial.outdir): path for path in serial.outdir.rglob("*")
+               if path.is_file() and path.relative_to(serial.outdir).parts[0] != ".doctrees"}  # sphinx-build's -d
+    got = {p.relative_to(in_process.outdir) for p in in_process.outdir.rglob("*") if p.is_file()}
+    assert got == set(written), (sorted(map(str, got - set(written))), sorted(map(str, set(written) - got)))
+    differ = [str(rel) for rel, path in written.items()
+              if path.read_bytes() != (in_process.outdir / rel).read_bytes()]
+    assert not differ, differ
 
 
 def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
