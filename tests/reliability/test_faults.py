@@ -125,8 +125,12 @@ def lock_problems(lock: Path, allowed: dict[bytes, str]) -> tuple[str, list[str]
 
 
 def _popen(argv: list[str], cwd: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, cwd=cwd, env=build_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    # The process's temporary folder is the trial's: a process killed with SIGKILL cannot remove its
+    # own (the CLI's ``source-anchors-cli.*``), and nothing of a test may stay in the system's.
+    tmp = cwd.parent / "tmp"
+    tmp.mkdir(exist_ok=True)
+    return subprocess.Popen(argv, cwd=cwd, env=build_env({"TMPDIR": str(tmp)}), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def _phase(cache: Path) -> str:
