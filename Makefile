@@ -106,12 +106,19 @@ manual: $(STAMP)
 ## Byte code is written even where PYTHONDONTWRITEBYTECODE is set (the tests' subprocesses do the same,
 ## helpers.build_env): pytest keeps its assert-rewritten test modules in tests/__pycache__ (git-ignored),
 ## and each worker of a later run reads them instead of rewriting all (1.83 s against 0.94 s to collect).
+## Temporary files (every tmp_path: the tests' git repositories, anchor caches and builds) go to a RAM
+## file system where /dev/shm is one: git, the atomic writes and the builds create and delete many small
+## files, and on a virtual disk their journal costs CPU. On this machine (/tmp is ext4 on virtio) five
+## test files took 25.7-26.9 s of CPU there against 20.5-21.3 s on tmpfs, system time halved. A killed
+## process leaves the same files on either. `make pytest TEST_TMPDIR=` keeps the default folder.
+TEST_TMPDIR ?= $(shell test "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs && test -w /dev/shm && echo /dev/shm)
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 PYTEST_PLUGINS := -p xdist.plugin -p xdist.looponfail -p _hypothesis_pytestplugin
 pytest: $(STAMP)
 	@test -x /usr/bin/chromium || echo "NOTE: /usr/bin/chromium not found: the browser test will be skipped (apt-get install chromium)"
 	@command -v xelatex >/dev/null && command -v pdftotext >/dev/null || echo "NOTE: xelatex or pdftotext not found: the PDF test will be skipped (make print-packages)"
-	env -u PYTHONDONTWRITEBYTECODE PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 $(BIN)/python -m pytest $(PYTEST_PLUGINS) \
+	env -u PYTHONDONTWRITEBYTECODE $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR)) PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 \
+		$(BIN)/python -m pytest $(PYTEST_PLUGINS) \
 		-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: $(STAMP)
