@@ -110,8 +110,11 @@ manual: $(STAMP)
 ## file system where /dev/shm is one: git, the atomic writes and the builds create and delete many small
 ## files, and on a virtual disk their journal costs CPU. On this machine (/tmp is ext4 on virtio) five
 ## test files took 25.7-26.9 s of CPU there against 20.5-21.3 s on tmpfs, system time halved. A killed
-## process leaves the same files on either. `make pytest TEST_TMPDIR=` keeps the default folder.
-TEST_TMPDIR ?= $(shell test "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs && test -w /dev/shm && echo /dev/shm)
+## process leaves the same files on either. `make pytest TEST_TMPDIR=` keeps the default folder. A run
+## writes about 260 MB and pytest keeps the last three runs' folders: /dev/shm is used only with 2 GiB
+## free (Docker's default is 64 MB).
+TEST_TMPDIR ?= $(shell test "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs && test -w /dev/shm && \
+	test "$$(df -Pk /dev/shm | awk 'NR == 2 {print $$4}')" -ge 2097152 && echo /dev/shm)
 PYTEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 PYTEST_PLUGINS := -p xdist.plugin -p xdist.looponfail -p _hypothesis_pytestplugin
 pytest: $(STAMP)
