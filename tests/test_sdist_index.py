@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import Upstream, git
+from helpers import Upstream, build_env, git
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
 from source_anchors.core.errors import ConfigError
@@ -335,10 +335,9 @@ def test_pip_config_file_devnull_means_no_file_counts_and_pip_is_not_asked(tmp_p
     user_conf = tmp_path / "xdg" / "pip" / "pip.conf"
     user_conf.parent.mkdir(parents=True)
     user_conf.write_text("[download]\nindex-url = file:///user/simple\nfind-links = /user-links\n", "utf-8")
-    env = {name: value for name, value in os.environ.items()
-           if name not in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX",
-                           "PIP_CONFIG_FILE", "PYTHONDONTWRITEBYTECODE")}
-    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    env = build_env({"PIP_INDEX_URL": None, "PIP_EXTRA_INDEX_URL": None, "PIP_FIND_LINKS": None,
+                     "PIP_NO_INDEX": None, "PIP_CONFIG_FILE": None, "HOME": str(tmp_path),
+                     "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
 
     def locations(extra: dict[str, str]) -> dict[str, Any]:
         done = subprocess.run([sys.executable, "-c", _LOCATIONS_AND_SPAWNS], env={**env, **extra},
