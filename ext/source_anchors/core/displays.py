@@ -2,9 +2,10 @@
 
 A collection display is a list, tuple, set or dict written out in brackets
 (``[a, b]``, ``(a, b)``, ``{a, b}``, ``{k: v}``). When a match text starts inside
-such a display that spans several lines, within a simple statement (an
-assignment, a call, a ``return`` …), the anchor is the element holding the
-match's line, not the whole statement: a dict entry from its key to its value
+such a display that spans several lines and is the value a simple statement
+writes out (the right side of an assignment, what a ``return`` gives, a bare
+expression), the anchor is the element holding the match's line, not the whole
+statement: a dict entry from its key to its value
 (``**mapping`` included), an item of a list, tuple or set. So
 ``pkg.defaults.CONFIG::"TIMEOUT": 30`` is the line of that entry, not the whole
 53-line ``CONFIG = {...}``.
@@ -18,8 +19,10 @@ match's line, not the whole statement: a dict entry from its key to its value
   them), the next one starting after it on the line, failing that the last.
 - A match that starts before the display's opening bracket (``CONFIG = {``)
   or on a line with no element of any display (a comment line, the closing
-  bracket) keeps the whole statement. Call arguments, comprehensions and
-  subscripts are not displays: their lines keep the whole statement too.
+  bracket) keeps the whole statement. So does a display inside any other
+  expression (an argument of a call, an operand, a comprehension, a
+  subscript): it is part of that expression, and a statement such as
+  ``result = call(messages=[...])`` stays whole wherever the match is in it.
 
 The statement alone is parsed again, and only when the rule may apply (a match
 on a later line of a multi-line simple statement): the index of the file keeps
@@ -60,7 +63,8 @@ def element_span(lines: Sequence[str], statement: tuple[int, int, int, int], lin
     if node is None:
         return None
     best: tuple[int, Span] | None = None
-    for depth, span in _candidates(node, where, 0):
+    value = _value(node)
+    for depth, span in _candidates(value, where, 0) if value is not None else ():
         if best is None or depth > best[0]:
             best = (depth, span)
     return None if best is None else (best[1][0] + first - 1, best[1][1] + first - 1)
@@ -80,18 +84,35 @@ def _parse(lines: Sequence[str], statement: tuple[int, int, int, int]) -> ast.st
 
 
 def _candidates(node: ast.AST, where: Position, depth: int) -> list[tuple[int, Span]]:
-    """(depth, lines) of the elements on *where*'s line of each multi-line display holding *where*."""
+    """(depth, lines) of the elements on *where*'s line of each multi-line display holding *where*.
+
+    Only the statement's value is looked into (:func:`_value`), and within a display only the
+    elements that are displays themselves: a display passed to a call, or inside any other
+    expression, is part of that expression.
+    """
     found: list[tuple[int, Span]] = []
-    for child in ast.iter_child_nodes(node):
-        if isinstance(child, _DISPLAYS) and (child.end_lineno or child.lineno) > child.lineno \
-                and _start(child) < where < _end(child):
-            chosen = _element(_elements(child), where)
-            if chosen is not None:
-                found.append((depth + 1, chosen))
+    if isinstance(node, _DISPLAYS) and (node.end_lineno or node.lineno) > node.lineno \
+            and _start(node) < where < _end(node):
+        chosen = _element(_elements(node), where)
+        if chosen is not None:
+            found.append((depth + 1, chosen))
+        for child in _parts(node):
             found.extend(_candidates(child, where, depth + 1))
-        else:
-            found.extend(_candidates(child, where, depth))
     return found
+
+
+def _value(statement: ast.stmt) -> ast.expr | None:
+    """The expression a simple statement writes out: an assignment's value, a return's, a bare expression."""
+    if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)):
+        return statement.value
+    return None
+
+
+def _parts(display: ast.expr) -> list[ast.expr]:
+    """The expressions a display is made of: a dict's keys and values, the items of the others."""
+    if isinstance(display, ast.Dict):
+        return [part for part in (*display.keys, *display.values) if part is not None]
+    return list(display.elts)  # type: ignore[attr-defined]
 
 
 def _elements(display: ast.expr) -> list[tuple[Position, Position]]:
