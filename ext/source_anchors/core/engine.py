@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .caches import ResolutionCache, SuggestionCache
 from .config import RepoPin, Settings
 from .drift import Comparison, compare
-from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
+from .errors import LockError, ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status, Suggestion
@@ -188,8 +188,13 @@ class Engine:
         if not additions:
             return 0
         lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
-        if not write_lock(lock):
-            return 0
+        try:
+            if not write_lock(lock):
+                return 0
+        except OSError as error:  # a read-only checkout: the old lock is intact (written atomically or not at all)
+            raise LockError(f"cannot write {lock.path.name} ({error.strerror or error}), so {len(additions)} new "
+                            f"anchor(s) are checked but not recorded; run the build or '{UPDATE_COMMAND}' where "
+                            "the lock is writable, and commit the lock") from error
         self.lock = lock
         return len(additions)
 
@@ -204,8 +209,14 @@ class Engine:
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
-        write_lock(self.lock)
+        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        try:
+            write_lock(lock)
+        except OSError as error:
+            raise LockError(f"{lock.path}: cannot write the lock ({error.strerror or error}); it is unchanged: "
+                            f"make {lock.path.parent} writable, or run '{UPDATE_COMMAND}' in a writable checkout, "
+                            "and commit the lock") from error
+        self.lock = lock
         return changes
 
     def remember(self, outcomes: Iterable[Outcome]) -> None:

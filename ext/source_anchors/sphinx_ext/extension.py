@@ -14,6 +14,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
+from ..core.cachedir import usable_cache
 from ..core.config import PREFIX, Options, option_default, settings_from
 from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
@@ -59,6 +60,8 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     values = {field.name: config[PREFIX + field.name] for field in dataclasses.fields(Options)}
     try:
         settings = settings_from(values, confdir=Path(app.confdir))
+        # An unwritable cache (a read-only $HOME in CI) is not fatal: this build keeps its own.
+        settings = usable_cache(settings, Path(app.doctreedir) / "source-anchors-cache")
         engine = Engine(settings)
     except ConfigError as error:
         _fatal("invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),
@@ -66,6 +69,8 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     except LockError as error:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
+    if settings.cache_note and not settings.quiet:
+        warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable, location=None)
     _linkcheck_skips_line_fragments(config, engine)
 
 
@@ -173,7 +178,11 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain = get_domain(env)
     records = domain.pending_anchors()  # in a warm build, none
     outcomes = [record.outcome for record in records]
-    added = state.engine.lock_new(outcomes)
+    try:
+        added = state.engine.lock_new(outcomes)
+    except LockError as error:  # a read-only checkout: a warning at the lock, and the build goes on
+        added = 0
+        warn(str(error), Subtype.unwritable, location=f"{state.settings.lock_path}:1")
     if added:
         LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name)
     domain.data["fingerprint"] = state.fingerprint()
