@@ -141,7 +141,7 @@ def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
                  if isinstance(k, ast.Constant) and k.value == key]
         if not found:
             inserted.append(f"{json.dumps(key)}: {json.dumps(value)}")
-            notes.append(f"{where}[{key!r}] = {value!r} (added, line {entry.lineno})")
+            notes.append(f"{where}[{key!r}] = {value!r} (added)")
             continue
         node = found[-1]
         literal = _literal(node, data, starts) if isinstance(node, ast.Constant) else None
@@ -152,19 +152,24 @@ def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
             edits.append((literal, value))
             notes.append(f"{where}[{key!r}] {old!r} → {value!r} (line {node.lineno})")
     if inserted:
-        edits.append(_insertion(entry, data, starts, inserted))
+        after = next((v for k, v in zip(entry.keys, entry.values, strict=True)
+                      if isinstance(k, ast.Constant) and k.value in values), None)
+        edits.append(_insertion(entry, data, starts, inserted, after=after))
     return replace(data, edits), notes
 
 
-def _insertion(entry: ast.Dict, data: bytes, starts: list[int], items: list[str]) -> tuple[Literal, str]:
-    """Where and what to insert so that *items* become the first keys of *entry*."""
+def _insertion(entry: ast.Dict, data: bytes, starts: list[int], items: list[str], *,
+               after: ast.expr | None) -> tuple[Literal, str]:
+    """Where and what to insert so that *items* follow the value *after* (else lead the keys of *entry*)."""
     begin = _span(entry, starts)[0] + 1  # just after the brace
     first = entry.keys[0] if entry.keys else None
     if first is None:
         return Literal(begin, begin, entry.lineno), ", ".join(items)
     at = starts[first.lineno - 1] + first.col_offset
     indent = data[starts[first.lineno - 1]:at]
-    if first.lineno > entry.lineno and not indent.strip():  # one key a line: the new keys get their own lines
-        sep = ",\n" + indent.decode("utf-8")
-        return Literal(at, at, first.lineno), sep.join(items) + sep
-    return Literal(at, at, first.lineno), ", ".join(items) + ", "
+    # One key a line: the new keys get lines of their own, indented as the first key.
+    sep = ",\n" + indent.decode("utf-8") if first.lineno > entry.lineno and not indent.strip() else ", "
+    if after is not None:
+        end = _span(after, starts)[1]
+        return Literal(end, end, after.lineno), sep + sep.join(items)
+    return Literal(at, at, first.lineno), sep.join(items) + sep

@@ -291,7 +291,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         problems.append(f"{where}['url']: {problem}")
     commit = entry.get("commit", "")
     if "commit" in entry and not (isinstance(commit, str) and SHA_RE.match(commit)):
-        problems.append(f"{where}['commit']: {_commit_problem(name, commit)}")
+        problems.append(f"{where}['commit']: {_commit_problem(name, commit, url)}")
     ref = entry.get("ref")
     if ref is not None and (problem := ref_problem(ref)):
         problems.append(f"{where}['ref']: {problem}")
@@ -374,7 +374,7 @@ def url_problem(url: str) -> str | None:
             f"write the repository's URL in full, such as {fix!r}")
 
 
-def _commit_problem(name: str, commit: Any) -> str:
+def _commit_problem(name: str, commit: Any, url: Any) -> str:
     """Why *commit* is not a pin, and how to get the 40-hex SHA (a tag or branch: ``source-anchors pin``)."""
     text = f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; " \
            "pin the commit itself)"
@@ -383,7 +383,7 @@ def _commit_problem(name: str, commit: Any) -> str:
     elif isinstance(commit, str) and commit and ref_problem(commit) is None:
         text += (f"; to pin the commit that the tag or branch {commit!r} names, run "
                  f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
-                 f"or look it up with 'git ls-remote URL {commit}'")
+                 f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'")
     return text
 
 

@@ -110,8 +110,11 @@ class Engine:
             return Outcome(name, Status.error, message=str(error), subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked, group=f"repository {pin.name}")
         except SourceAnchorsError as error:
-            message = str(error) if error.subtype is Subtype.unverified else f"{target}: {error}"
-            return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
+            if error.subtype is Subtype.unverified:  # one cause for the whole repository: one warning
+                return Outcome(name, Status.error, message=f"{self.pinned.dist_summary(target.repo)}; here: {error}",
+                               subtype=error.subtype, target=target, commit=pin.commit, locked=locked,
+                               group=f"distribution of {pin.name}")
+            return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
         change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None

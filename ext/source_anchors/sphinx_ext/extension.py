@@ -232,8 +232,12 @@ def _enforce_lock(app: Sphinx) -> None:
     failed = [r for r in get_domain(app.env).all_anchors() if r.status not in (Status.ok,)]
     if failed:
         first = min(failed, key=lambda r: r.order)
-        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); "
-                     "run '%s' and commit the lock", len(failed), state.settings.lock_path.name,
-                     first.outcome.name, UPDATE_COMMAND, type=WARNING_TYPE, subtype=Subtype.lock.value,
-                     location=(first.doc, first.line))
+        # Relocking helps anchors that resolve; one that cannot be checked needs the fix its warning names.
+        unchecked = sum(r.status is Status.error for r in failed)
+        advice = f"run '{UPDATE_COMMAND}' and commit the lock" if not unchecked else \
+            f"{unchecked} of them cannot be checked: fix what their warnings name ('{UPDATE_COMMAND}' cannot)" + \
+            (f", then run '{UPDATE_COMMAND}' and commit the lock" if unchecked < len(failed) else "")
+        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); %s",
+                     len(failed), state.settings.lock_path.name, first.outcome.name, advice,
+                     type=WARNING_TYPE, subtype=Subtype.lock.value, location=(first.doc, first.line))
         app.statuscode = 1
