@@ -82,10 +82,10 @@ class PinnedTrees:
         if not differ:
             what = "not in the commit's listing" if tree.listed else "not vouched for by the lock or a listing"
             fix = "" if tree.listed else "; lock the anchors from git once, or commit a 'listing'"
-            return (f"{pin.name}: {len(unknown)} of the {len(tree.blobs)} files of {tree.dist} are {what} "
+            return (f"{pin.name}: {len(unknown)} of the {len(tree.blobs)} files of {pin.dist} are {what} "
                     f"of {pin.name}@{pin.short} ({_some(unknown)}); anchors into them are not served{fix}")
         compared = len(tree.blobs) - len(unknown)
-        return (f"{pin.name}: {len(differ)} of the {compared} files of {tree.dist} that the listing of "
+        return (f"{pin.name}: {len(differ)} of the {compared} files of {pin.dist} that the listing of "
                 f"{pin.name}@{pin.short} also has differ from it ({_some(differ)}): it is not the release of this "
                 f"commit, and anchors into those files are not served; set {where}['dist'] to the release built "
                 f"from {pin.short}, or pin the commit that release was built from ('source-anchors pin "
