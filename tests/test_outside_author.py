@@ -137,8 +137,9 @@ def test_read_only_checkout_warns_at_the_lock_and_fails_only_when_locked(
     assert locked.returncode == 1 and "unwritable" not in locked.stderr
     assert "new: up:pkg.core.bye" in locked.stderr and "Traceback" not in locked.stderr
     assert update.returncode == 2 and "Traceback" not in update.stderr
-    assert _one_line(update.stderr, "error:").startswith(f"error: {book.lock}: cannot write the lock (")
-    assert "it is unchanged" in update.stderr and "run 'source-anchors update' in a writable checkout" in update.stderr
+    assert _one_line(update.stderr, "error:").startswith("error: cannot write source-anchors.lock (")
+    assert f"it is unchanged: make {book.root} writable, or run 'source-anchors update' in a writable checkout, " \
+           "and commit the lock" in update.stderr
     # Atomic writes: the lock is intact and no temporary file is left beside it.
     assert book.lock.read_bytes() == before
     assert [p.name for p in book.root.iterdir() if p.name.startswith(".")] == []

@@ -93,13 +93,15 @@ class Options:
     locked: bool = field(
         default=False, metadata=_meta(types=(bool, str), check=_flag,
         help="Treat anchors missing from the lock as errors and make the build fail on any anchor that does not "
-             "match the lock (also on when the environment sets CI to anything but '', 0, false or no)."))
+             "match the lock (also on when the environment sets CI to anything but '', 0, false or no). "
+             "True or False, or a word of CI: '1', 'true', 'yes' or '', '0', 'false', 'no'."))
     lock_file: str = field(
         default="source-anchors.lock", metadata=_meta(types=(str,), check=_string,
         help="Lock file path, relative to the directory of conf.py."))
     cache_dir: str | None = field(
         default=None, metadata=_meta(types=(str, type(None)), check=_optional_path,
-        help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory."))
+        help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory. "
+             "When it cannot be created or written, the build warns and keeps a cache in its doctree folder."))
     timeout: int = field(
         default=300, metadata=_meta(types=(int,), check=_non_negative_int,
         help="Seconds allowed for one git or pip command before it is abandoned."))
@@ -360,16 +362,17 @@ def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -
     return []
 
 
-#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``).
+#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``);
+#: an absolute path is a local repository.
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.")
 _SCP_RE = re.compile(r"^[^/:]+:[^/]")
 
 
 def url_problem(url: str) -> str | None:
     """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
-    if _SCHEME_RE.match(url) or _SCP_RE.match(url):
+    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):  # a path: a local repository
         return None
-    fix = Path(url).as_uri() if url.startswith("/") else f"https://{url.lstrip('/')}"
+    fix = f"https://{url}"
     return (f"{url!r} has no scheme, so git would read it as a folder of this machine; "
             f"write the repository's URL in full, such as {fix!r}")
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .caches import ResolutionCache, SuggestionCache
 from .config import RepoPin, Settings
 from .drift import Comparison, compare
-from .errors import LockError, ResolveError, SourceAnchorsError, SourceError, TargetError
+from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status, Suggestion
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
+#: The end of the message when ``update`` cannot write the lock.
+_UNCHANGED = f"; it is unchanged: make {{folder}} writable, or run '{UPDATE_COMMAND}' in a writable checkout, and " \
+    "commit the lock"
 
 
 class Engine:
@@ -111,9 +114,7 @@ class Engine:
                            commit=pin.commit, locked=locked, group=f"repository {pin.name}")
         except SourceAnchorsError as error:
             if error.subtype is Subtype.unverified:  # one cause for the whole repository: one warning
-                return Outcome(name, Status.error, message=f"{self.pinned.dist_summary(target.repo)}; here: {error}",
-                               subtype=error.subtype, target=target, commit=pin.commit, locked=locked,
-                               group=f"distribution of {pin.name}")
+                return _unverified(self.pinned, target, error, locked)
             return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
@@ -191,13 +192,9 @@ class Engine:
         if not additions:
             return 0
         lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
-        try:
-            if not write_lock(lock):
-                return 0
-        except OSError as error:  # a read-only checkout: the old lock is intact (written atomically or not at all)
-            raise LockError(f"cannot write {lock.path.name} ({error.strerror or error}), so {len(additions)} new "
-                            f"anchor(s) are checked but not recorded; run the build or '{UPDATE_COMMAND}' where "
-                            "the lock is writable, and commit the lock") from error
+        if not write_lock(lock, fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
+                          f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock"):
+            return 0
         self.lock = lock
         return len(additions)
 
@@ -213,12 +210,7 @@ class Engine:
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
         lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
-        try:
-            write_lock(lock)
-        except OSError as error:
-            raise LockError(f"{lock.path}: cannot write the lock ({error.strerror or error}); it is unchanged: "
-                            f"make {lock.path.parent} writable, or run '{UPDATE_COMMAND}' in a writable checkout, "
-                            "and commit the lock") from error
+        write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
         self.lock = lock
         return changes
 
@@ -240,6 +232,14 @@ class Engine:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
         self.suggestions.flush()
+
+
+def _unverified(pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None) -> Outcome:
+    """A distribution's file that is not the commit's: the repository's summary, grouped into one warning."""
+    pin = pinned.pins[target.repo]
+    return Outcome(str(target), Status.error, message=f"{pinned.dist_summary(target.repo)}; here: {error}",
+                   subtype=error.subtype, target=target, commit=pin.commit, locked=locked,
+                   group=f"distribution of {pin.name}")
 
 
 def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:

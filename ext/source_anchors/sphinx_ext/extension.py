@@ -70,8 +70,21 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
     if settings.cache_note and not settings.quiet:
-        warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable, location=None)
+        chosen_in_conf = "conf.py" in settings.cache_from
+        warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable,
+             location=_line_of_setting(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
     _linkcheck_skips_line_fragments(config, engine)
+
+
+def _line_of_setting(confdir: Path, name: str) -> str | None:
+    """``conf.py:LINE`` where *name* is assigned (a warning's location), or None."""
+    conf = confdir / "conf.py"
+    try:
+        lines = conf.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = next((n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None)
+    return f"{conf}:{found}" if found else None
 
 
 def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
