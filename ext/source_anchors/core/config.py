@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
-from .refs import SHA_RE, ref_problem
+from .refs import SHA_RE, commit_problem, ref_problem, url_problem
 
 __all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 
@@ -293,7 +293,7 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         problems.append(f"{where}['url']: {problem}")
     commit = entry.get("commit", "")
     if "commit" in entry and not (isinstance(commit, str) and SHA_RE.match(commit)):
-        problems.append(f"{where}['commit']: {_commit_problem(name, commit, url)}")
+        problems.append(f"{where}['commit']: {commit_problem(name, commit, url)}")
     ref = entry.get("ref")
     if ref is not None and (problem := ref_problem(ref)):
         problems.append(f"{where}['ref']: {problem}")
@@ -360,34 +360,6 @@ def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -
     if parse_pinned(dist) is None:
         return [f"'sdist' needs an exact 'name==version' requirement, got {dist!r}"]
     return []
-
-
-#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``);
-#: an absolute path is a local repository.
-_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.")
-_SCP_RE = re.compile(r"^[^/:]+:[^/]")
-
-
-def url_problem(url: str) -> str | None:
-    """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
-    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):  # a path: a local repository
-        return None
-    fix = f"https://{url}"
-    return (f"{url!r} has no scheme, so git would read it as a folder of this machine; "
-            f"write the repository's URL in full, such as {fix!r}")
-
-
-def _commit_problem(name: str, commit: Any, url: Any) -> str:
-    """Why *commit* is not a pin, and how to get the 40-hex SHA (a tag or branch: ``source-anchors pin``)."""
-    text = f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; " \
-           "pin the commit itself)"
-    if isinstance(commit, str) and re.fullmatch(r"[0-9a-fA-F]{4,40}", commit):
-        text += "; write all 40 hex digits of the commit, in lower case ('git rev-parse' prints them)"
-    elif isinstance(commit, str) and commit and ref_problem(commit) is None:
-        text += (f"; to pin the commit that the tag or branch {commit!r} names, run "
-                 f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
-                 f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'")
-    return text
 
 
 def _safe_rel(path: str) -> bool:

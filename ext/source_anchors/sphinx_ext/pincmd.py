@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.confedit import set_entry
-from ..core.config import PREFIX, SHA_RE, url_problem
+from ..core.config import PREFIX, SHA_RE
 from ..core.errors import ConfigError, GitError, RefError
-from ..core.refs import ref_problem, resolve_ref
+from ..core.refs import ref_problem, resolve_ref, url_problem
 from .bump import conf_values, configured, write_conf_file
 from .cli import BookError
 
