@@ -107,10 +107,12 @@ def bump(confdir: Path, srcdir: Path, name: str, ref: str, *, write: bool) -> in
     given = "" if new == ref else f"{ref!r} is "
     print(f"{name}: {given}{new} (pinned: {pin.commit}{f', ref {pin.ref!r}' if pin.ref else ''})")
     try:
-        records, _ = read_book(confdir, srcdir, pins={name: new})
+        records, engine = read_book(confdir, srcdir, pins={name: new})
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if engine.settings.cache_note:
+        print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
     status = report(records)
     if not write:
         print("preview only: add --write to move the pin in conf.py")
