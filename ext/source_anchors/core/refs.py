@@ -1,5 +1,7 @@
 """Tags and branches: a sane ref name, and the commit a ref names at a URL (``git ls-remote``; no Sphinx).
 
+Also what a pin's ``url`` and ``commit`` must look like, and the messages that say how to fix them.
+
 A pin's ``commit`` is always the 40-hex SHA; a ``ref`` beside it records the tag or branch it came
 from. :func:`resolve_ref` asks the remote once (``git ls-remote``, peeled: an annotated tag gives
 the commit it points to, a lightweight tag its commit, a branch its head).
@@ -10,7 +12,7 @@ from __future__ import annotations
 import re
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import RefError
 
@@ -40,6 +42,34 @@ def ref_problem(ref: object) -> str | None:
     if any(part.startswith(".") or part.endswith(".lock") for part in ref.split("/")):
         return f"{ref!r} is not a git ref name (a part starts with '.' or ends with '.lock')"
     return None
+
+
+#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``);
+#: an absolute path is a local repository.
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.")
+_SCP_RE = re.compile(r"^[^/:]+:[^/]")
+
+
+def url_problem(url: str) -> str | None:
+    """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
+    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):  # a path: a local repository
+        return None
+    fix = f"https://{url}"
+    return (f"{url!r} has no scheme, so git would read it as a folder of this machine; "
+            f"write the repository's URL in full, such as {fix!r}")
+
+
+def commit_problem(name: str, commit: Any, url: Any) -> str:
+    """Why *commit* is not a pin, and how to get the 40-hex SHA (a tag or branch: ``source-anchors pin``)."""
+    text = f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; " \
+           "pin the commit itself)"
+    if isinstance(commit, str) and re.fullmatch(r"[0-9a-fA-F]{4,40}", commit):
+        text += "; write all 40 hex digits of the commit, in lower case ('git rev-parse' prints them)"
+    elif isinstance(commit, str) and commit and ref_problem(commit) is None:
+        text += (f"; to pin the commit that the tag or branch {commit!r} names, run "
+                 f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
+                 f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'")
+    return text
 
 
 def candidates(ref: str) -> list[str]:
