@@ -42,6 +42,8 @@ source_anchors_repos = {
         # each file an anchor uses is checked against the committed tree listing.
         "dist": "gpt-researcher==0.15.1",
         "listing": "pins/gpt-researcher/e65dfde6163dab2fb286d6c56272ceade3fe84d4.ls-tree",
+        # Licences and third-party evidence of files the distribution lacks (source-anchors facts).
+        "facts": "pins/gpt-researcher/e65dfde6163dab2fb286d6c56272ceade3fe84d4.facts.json",
         "sources": ["cache", "dist", "git"],
     },
 }

@@ -26,7 +26,8 @@ PREFIX = "source_anchors_"
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 DIST_FORMATS = ("wheel", "sdist")
-_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "sources", "host", "permalink"}
+_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "facts", "sources", "host",
+              "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -81,7 +82,9 @@ class Options:
              "branch the commit came from, shown in the ledger and checked by locked builds), 'dist' "
              "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), 'dist_format' "
              "('wheel', downloaded by pip, or 'sdist', found on pip's indexes and downloaded unbuilt), "
-             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
+             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), 'facts' (a committed "
+             "record of the licences and third-party evidence of files a build may not read, made by "
+             "'source-anchors facts'), "
              "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
              "or 'permalink' (a URL template for other hosts)."))
     default_repo: str | None = field(
@@ -149,6 +152,8 @@ class RepoPin:
     ref: str | None = None
     #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API, unbuilt).
     dist_format: str = "wheel"
+    #: A committed record of facts about files of the commit (:mod:`.facts`), relative to conf.py.
+    facts: Path | None = None
 
     @property
     def short(self) -> str:
@@ -305,6 +310,13 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
             listing_path = (confdir / listing).resolve()
             if not listing_path.is_file():
                 problems.append(f"{where}['listing']: file {listing!r} not found next to conf.py")
+    facts = entry.get("facts")
+    facts_path = None
+    if facts is not None:
+        if not isinstance(facts, str):
+            problems.append(f"{where}['facts']: expected a path relative to conf.py")
+        else:
+            facts_path = (confdir / facts).resolve()  # made by 'source-anchors facts' when it is missing
     template = None
     try:
         template = template_for(url=url if isinstance(url, str) else "", host=entry.get("host"),
@@ -315,7 +327,8 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
                    dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format)
+                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format,
+                   facts=facts_path)
 
 
 def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:
