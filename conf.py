@@ -48,7 +48,9 @@ source_anchors_repos = {
     },
 }
 source_anchors_default_repo = "gpt-researcher"
-source_anchors_feedback_email = "feedback@code-reading-guide.example"
+# The book's own repository: every "report a problem" link opens a prefilled new issue there.
+# Nothing in this repository named its public home when this was set; it is one setting here.
+source_anchors_feedback_repo = "https://github.com/code-reading-guide/code-reading-guide"
 
 # ---- PDF (make pdf): Sphinx's LaTeX route through xelatex, with xeCJK and Noto CJK fonts ----------
 # xelatex reads the system's OpenType fonts by name; xeCJK sets Chinese in them and breaks lines

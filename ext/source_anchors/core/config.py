@@ -62,6 +62,12 @@ def _commits(value: Any) -> str | None:
     return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
 
 
+def _feedback_repo(value: Any) -> str | None:
+    from .reports import feedback_repo_problem
+
+    return feedback_repo_problem(value)
+
+
 def _anything(value: Any) -> str | None:
     return None
 
@@ -110,8 +116,14 @@ class Options:
     reproduced_lines_max: int = field(
         default=0, metadata=_meta(types=(int,), check=_non_negative_int,
         help="Warn when the book's literal blocks reproduce more upstream lines of real content than this."))
+    feedback_repo: str = field(
+        default="", metadata=_meta(types=(str,), check=_feedback_repo,
+        help="The book's own repository (an https URL on GitHub or GitLab): the feedback-line and "
+             "feedback-channel directives and each anchor's line in the ledger link to a new issue there, "
+             "prefilled with the page, the anchor, the pin and what the reader saw."))
     feedback_email: str = field(
-        default="", metadata=_meta(types=(str,), check=_string, help="Address used by the feedback-line directive."))
+        default="", metadata=_meta(types=(str,), check=_string,
+        help="An address that receives mail, used by the feedback directives when there is no feedback_repo."))
     quiet: bool = field(
         default=False, metadata=_meta(types=(bool,), check=_anything,
         help="Check every anchor without warnings and without writing the lock "
@@ -187,6 +199,8 @@ class Settings:
     max_file_bytes: int
     reproduced_lines_max: int
     feedback_email: str
+    #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
+    feedback_repo: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
 
@@ -235,6 +249,7 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
+        feedback_repo=(opts["feedback_repo"] or "").strip(),
         quiet=bool(opts["quiet"]),
     )
 

@@ -182,6 +182,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     checks.warn_groups(state, records)
     checks.check_reproduced(state, domain)
     checks.check_refs(state, suppressed=app.config.suppress_warnings)
+    feedback.check_channel(app)
     return sorted(domain.data["ledgers"])
 
 
