@@ -20,6 +20,9 @@ exclude_patterns = ["_build"]
 html_theme = "sphinx_book_theme"
 html_title = project
 html_theme_options = {
+    # The preview notice, on every page of the web build (the theme's site-wide banner); the print
+    # builds (LaTeX, EPUB) use their own themes and options and never show it.
+    "announcement": "在线预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。",
     "show_toc_level": 2,
     "use_download_button": False,
     "navigation_with_keys": False,
