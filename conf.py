@@ -62,7 +62,9 @@ latex_engine = "xelatex"
 latex_documents = [(root_doc, "code-reading-guide.tex", project, author, "manual")]
 # makeindex, not xindy (Debian packages xindy apart); the book has no index entries today.
 latex_use_xindy = False
-latex_show_urls = "no"  # each anchor's permalink is its own footnote (source_anchors)
+# Links print no URL: each anchor prints its compact location, and each chapter ends with a table of
+# its permalinks (source_anchors).
+latex_show_urls = "no"
 latex_elements = {
     "papersize": "a4paper",
     "pointsize": "10pt",
@@ -72,12 +74,18 @@ latex_elements = {
 \setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
 \setCJKsansfont{Noto Sans CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Sans CJK SC]
 \setCJKmonofont{Noto Sans Mono CJK SC}[ItalicFont = Noto Sans Mono CJK SC]
-\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
+% A line with long Latin words (labels, locations) is justified at the spaces around them first,
+% not by spreading the Chinese characters apart.
+\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 1em minus 0.05em}, CJKglue = {\hskip 0pt plus 0.01\baselineskip}}
 % xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
 \xeCJKDeclareCharClass{Default}{"2013}
 \usepackage{xurl}
-% A permalink footnote is not split across pages.
+% A footnote is not split across pages.
 \interfootnotelinepenalty=10000
+% Boxes (the inference boxes, the pinned-version box) are set ragged right: justified CJK text in a
+% narrow box was stretched between characters around long paths and commit ids.
+\usepackage{ragged2e}
+\AtBeginEnvironment{sphinxadmonition}{\RaggedRight}
 \addto\captionsenglish{%
   \renewcommand{\contentsname}{目录}%
   \renewcommand{\chaptername}{}%
