@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 from helpers import ROOT, BuildResult
 
@@ -33,7 +34,7 @@ def _text(page: str) -> str:
 
 def test_every_page_of_the_preview_carries_the_preview_notice(the_book: BuildResult) -> None:
     docs = [path.relative_to(ROOT / "source").with_suffix(".html") for path in (ROOT / "source").rglob("*.md")]
-    pages = [the_book.outdir / doc for doc in (*docs, "genindex.html", "search.html")]
+    pages = [the_book.outdir / doc for doc in [*docs, Path("genindex.html"), Path("search.html")]]
     assert len(pages) >= 8
     for page in pages:
         banner = re.search(r'<div class="[^"]*bd-header-announcement[^"]*"[^>]*>(.*?)</div>',
