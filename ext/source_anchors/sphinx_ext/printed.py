@@ -57,8 +57,9 @@ def short_paths(paths: set[str]) -> dict[str, str]:
     return out
 
 
-def _chapters(doctree: nodes.document) -> Iterator[tuple[str, nodes.Element]]:
-    """``(docname, start_of_file node)`` of every included document."""
+def _chapters(doctree: nodes.document, docname: str) -> Iterator[tuple[str, nodes.Element]]:
+    """``(docname, node)``: the root document itself, then the ``start_of_file`` of every included one."""
+    yield docname, doctree
     for node in doctree.findall(addnodes.start_of_file):
         yield node["docname"], node
 
@@ -83,7 +84,7 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format != "latex":
         return
     pins = get_state(str(app.srcdir)).engine.pins
-    for _doc, chapter in _chapters(doctree):
+    for doc, chapter in _chapters(doctree, docname):
         chips = [c for c in _own(chapter, anchor_reference) if c.get("sa_location")]
         cards = _own(chapter, card_link)
         if not chips and not cards:
@@ -106,7 +107,7 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                                          "The links are listed at the end of the chapter (“{title}”).").format(
                 pinned=pinned, title=title), classes=["sa-print-pin"])
             top.insert(1 if top.children and isinstance(top[0], nodes.title) else 0, note)
-        top += _table(title, links, f"sa-sources-{_doc.replace('/', '-')}")
+        top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
 
 
 def _table(title: str, links: list[str], ident: str) -> nodes.section:
