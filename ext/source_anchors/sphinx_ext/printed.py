@@ -103,11 +103,13 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if repos:
             pinned = _("; ").join(_("{repo} at commit {commit}").format(repo=repo, commit=pins[repo].commit)
                                   for repo in repos)
-            note = nodes.paragraph("", _("Every source location in this chapter is at the pinned commit: {pinned}. "
-                                         "The links are listed at the end of the chapter (“{title}”).").format(
-                pinned=pinned, title=title), classes=["sa-print-pin"])
+            words = _("Every source location in this chapter is at the pinned commit: {pinned}. The links are "
+                      "listed at the end of the chapter (“{title}”).") if app.config.latex_show_urls == "no" \
+                else _("Every source location in this chapter is at the pinned commit: {pinned}.")
+            note = nodes.paragraph("", words.format(pinned=pinned, title=title), classes=["sa-print-pin"])
             top.insert(1 if top.children and isinstance(top[0], nodes.title) else 0, note)
-        top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
+        if app.config.latex_show_urls == "no":  # else Sphinx prints each URL already: no table to double them
+            top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
 
 
 def _table(title: str, links: list[str], ident: str) -> nodes.section:
