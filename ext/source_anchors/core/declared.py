@@ -126,8 +126,10 @@ def declarations(path: str, data: bytes) -> list[Declaration]:
     Raises :class:`ValueError` when the file cannot be parsed (the caller reports it as not read).
     """
     text = data.decode("utf-8-sig")
+    from .manifests import cargo_toml, composer_json  # the manifests of other languages
+
     readers = {"pyproject.toml": _pyproject, "setup.py": _setup_py, "setup.cfg": _setup_cfg,
-               "package.json": _package_json, "Cargo.toml": _cargo_toml, "composer.json": _composer_json}
+               "package.json": _package_json, "Cargo.toml": cargo_toml, "composer.json": composer_json}
     reader = readers.get(_reader_name(PurePosixPath(path).name) or "")
     return sorted(reader(path, text), key=lambda d: d.line) if reader else []
 
@@ -303,41 +305,6 @@ def _package_json(path: str, text: str) -> list[Declaration]:
             found.append(_decl(path, line_of("licenses"), '"licenses"', value, group=f"{path}:licenses"))
     if not found and doc.get("private") is True:
         found.append(Declaration(path, line_of("private"), PRIVATE_FIELD, "true", frozenset()))
-    return found
-
-
-def _composer_json(path: str, text: str) -> list[Declaration]:
-    """Composer's ``license``: one identifier, or an array meaning a choice among them (one declaration)."""
-    doc = _json_doc(text)
-    if doc is None:
-        return []
-    licence = doc.get("license")
-    line = _json_line_of(text)("license")
-    if isinstance(licence, str):
-        return [_decl(path, line, '"license"', licence)]
-    if isinstance(licence, list) and all(isinstance(item, str) for item in licence) and licence:
-        return [_decl(path, line, '"license"', " OR ".join(licence))]
-    return []
-
-
-def _cargo_toml(path: str, text: str) -> list[Declaration]:
-    """Cargo's ``[package] license`` (an SPDX expression) and ``license-file``."""
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"not valid TOML: {error}") from error
-    package = doc.get("package")
-    if not isinstance(package, dict):
-        return []
-    lines = text.splitlines()
-    tables = _table_lines(lines)
-    found: list[Declaration] = []
-    if isinstance(package.get("license"), str):
-        line = _line_of(lines, tables, "package", r"^\s*license\s*=")
-        found.append(_decl(path, line, "[package] license", package["license"]))
-    if isinstance(package.get("license-file"), str):
-        line = _line_of(lines, tables, "package", r"^\s*license-file\s*=")
-        found.append(Declaration(path, line, "[package] license-file", package["license-file"], frozenset()))
     return found
 
 
