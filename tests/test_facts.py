@@ -61,9 +61,9 @@ BUNDLE = ('define(["exports"],function(t){"use strict";try{self["workbox:core:7.
 def test_a_bundle_is_named_by_its_markers_or_its_banner() -> None:
     (marked,) = evidence("web/public/workbox-1a2b.js", BUNDLE.encode())
     assert (marked.kind, marked.line) == ("bundle", 1)
-    assert marked.what.startswith("Workbox 7.0.0") and marked.what.endswith("minified")
+    assert marked.text() == 'Workbox 7.0.0, named by its module markers ("workbox:core:7.0.0"); minified'
     (banner,) = evidence("static/lib.js", b"/*! jQuery v3.7.1 | (c) OpenJS Foundation */\nvar a;\n")
-    assert banner.what == "jQuery 3.7.1 (its banner comment)"
+    assert banner.text() == "jQuery 3.7.1, named by its banner comment"
     assert evidence("web/src/app.js", b"export const a = 1;\n") == []
 
 
@@ -72,22 +72,23 @@ def test_an_adapted_from_notice_marks_the_folder_it_names_and_its_data() -> None
     found = {"evals/README.md": evidence("evals/README.md", notice)}
     (item,) = found["evals/README.md"]
     assert (item.kind, item.line) == ("adapted", 3)
-    assert "names simple_evals/" in item.what and "https://example.org/x" in item.what
+    assert item.text() == "an adapted-from notice naming simple_evals/ and pointing at https://example.org/x"
     listing = ["evals/README.md", "evals/simple_evals/run.py", "evals/simple_evals/problems/set.csv",
                "evals/other/run.py"]
     marked = spread(listing, found)
     assert [e.kind for e in marked["evals/simple_evals/run.py"]] == ["adapted"]
     assert [e.kind for e in marked["evals/simple_evals/problems/set.csv"]] == ["data"]
-    assert "evals/README.md:L3" in marked["evals/simple_evals/run.py"][0].what
+    assert marked["evals/simple_evals/run.py"][0].text() == \
+        "under evals/simple_evals/, which evals/README.md:L3 says is adapted from elsewhere"
     assert "evals/other/run.py" not in marked
 
 
 def test_logos_by_brand_name_and_quoted_web_pages_by_their_source_lines() -> None:
-    assert [e.what for e in path_evidence("public/img/github-blue.svg")] == ["named after the GitHub brand"]
+    assert [e.text() for e in path_evidence("public/img/github-blue.svg")] == ["named after the GitHub brand"]
     assert path_evidence("public/img/dinosaur.svg") == [] and path_evidence("src/github.py") == []
     results = json.dumps({"context": "Source: https://a.example/1\nContent: …\n\nSource: https://b.example/2"})
     (quoted,) = evidence("evals/results/out.json", results.encode())
-    assert quoted.kind == "quoted" and quoted.what.startswith("2 'Source: <URL>' lines")
+    assert quoted.kind == "quoted" and quoted.text().startswith("2 'Source: <URL>' lines")
     assert evidence("evals/results/plain.json", b'{"a": 1}') == []
 
 
@@ -216,3 +217,16 @@ def test_a_record_that_the_file_contradicts_is_warned_about(book: Book, tmp_path
     # The file, read with git, is what the page shows.
     assert "web/package.json:L3 — \"license\": ISC → ISC" in text_of(result.outdir / "licences.html").replace(
         "&quot;", '"')
+
+
+def test_a_record_that_cannot_be_read_is_one_located_warning_not_a_traceback(
+        offline: tuple[Book, Upstream, str]) -> None:
+    book, _upstream, sha = offline
+    (book.root / "facts.json").write_text(json.dumps({"commit": sha, "files": {"web/package.json": {
+        "blob": "0" * 40, "evidence": [{"kind": "logo", "line": 0, "what": "made up", "args": {}}]}}}), "utf-8")
+    _pin(book, "https://unreachable.invalid/up", sha, ["cache", "dist"])
+    result = book.build(strict=False)
+    problems = [w for w in result.warnings() if "facts.json" in w]
+    assert len(problems) == 1 and "not a facts record" in problems[0] and "'source-anchors facts'" in problems[0]
+    assert "Traceback" not in result.stderr
+    assert "the build could not read the facts record" in text_of(result.outdir / "licences.html")

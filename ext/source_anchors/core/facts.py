@@ -12,7 +12,8 @@ The record is JSON, one entry per path::
 
     {"commit": "<sha>", "url": "<repository>", "files": {"<path>": {
         "blob": "<blob id>", "declarations": [{"line": 11, "field": "\\"license\\"", "value": "ISC"}],
-        "evidence": [{"kind": "bundle", "line": 1, "what": "Workbox 7.0.0"}]}}}
+        "evidence": [{"kind": "bundle", "line": 1, "what": "{library} {version}, named by …",
+                      "args": {"library": "Workbox", "version": "7.0.0", …}}]}}}
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .declared import Declaration, declarations, is_declaring
 from .errors import ConfigError
 from .spdx import normalise
-from .thirdparty import Evidence, evidence, reads_content
+from .thirdparty import TEMPLATES, Evidence, evidence, reads_content
 
 __all__ = ["FactEntry", "Facts", "make_facts", "read_facts", "render_facts"]
 
@@ -66,6 +68,14 @@ def _declaration(path: str, raw: Mapping[str, object]) -> Declaration:
     return Declaration(path=path, line=line, field=field, value=value, spdx=spdx, group=group)
 
 
+def _evidence(path: str, raw: Mapping[str, Any]) -> Evidence:
+    what, args = str(raw["what"]), {str(k): str(v) for k, v in dict(raw.get("args", {})).items()}
+    if what not in TEMPLATES:
+        raise ValueError(f"the evidence of {path} says {what!r}, not one of this release's phrases")
+    what.format(**args)  # every field given (a KeyError otherwise)
+    return Evidence(kind=str(raw["kind"]), line=int(raw["line"]), what=what, args=tuple(sorted(args.items())))
+
+
 def read_facts(path: Path) -> Facts:
     """The record at *path*. Raises :class:`ConfigError` naming the file when it cannot be read."""
     try:
@@ -75,8 +85,7 @@ def read_facts(path: Path) -> Facts:
             files[name] = FactEntry(
                 path=name, blob=str(entry["blob"]),
                 declarations=tuple(_declaration(name, d) for d in entry.get("declarations", ())),
-                evidence=tuple(Evidence(kind=str(e["kind"]), line=int(e["line"]), what=str(e["what"]))
-                               for e in entry.get("evidence", ())))
+                evidence=tuple(_evidence(name, e) for e in entry.get("evidence", ())))
         return Facts(commit=str(raw["commit"]), url=str(raw.get("url", "")), files=files)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ConfigError(f"{path}: not a facts record ({type(error).__name__}: {error}); "
@@ -114,7 +123,8 @@ def render_facts(facts: Facts) -> str:
         path: {"blob": entry.blob,
                **({"declarations": [{"line": d.line, "field": d.field, "value": d.value}
                                     for d in entry.declarations]} if entry.declarations else {}),
-               **({"evidence": [{"kind": e.kind, "line": e.line, "what": e.what} for e in entry.evidence]}
+               **({"evidence": [{"kind": e.kind, "line": e.line, "what": e.what, "args": dict(e.args)}
+                                for e in entry.evidence]}
                   if entry.evidence else {})}
         for path, entry in sorted(facts.files.items())
     }

@@ -22,16 +22,44 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["BRANDS", "Evidence", "evidence", "path_evidence", "reads_content", "spread"]
+__all__ = ["BRANDS", "TEMPLATES", "Evidence", "evidence", "path_evidence", "reads_content", "spread"]
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """One piece of evidence: its *kind* (see the module), the *line* it is on (0: the name), *what* it says."""
+    """One piece of evidence: its *kind* (see the module), the *line* it is on (0: the name), what it says.
+
+    *what* is an English template (one of a fixed few, so that a book can say it in its own
+    language) and *args* its fields: the facts themselves (a library and version, a brand, a URL).
+    """
 
     kind: str
     line: int
     what: str
+    args: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", tuple(sorted(self.args)))  # one order: records compare equal
+
+    def text(self) -> str:
+        """The evidence in English."""
+        return self.what.format(**dict(self.args))
+
+
+#: Every template of :attr:`Evidence.what` (a message catalog translates each).
+TEMPLATES = (
+    "{library} {version}, named by its module markers (\"{marker}\")",
+    "{library} {version}, named by its module markers (\"{marker}\"); minified",
+    "{library} {version}, named by its banner comment",
+    "{library} {version}, named by its banner comment; minified",
+    "an adapted-from notice",
+    "an adapted-from notice naming {names}",
+    "an adapted-from notice pointing at {urls}",
+    "an adapted-from notice naming {names} and pointing at {urls}",
+    "under {folder}, which {notice} says is adapted from elsewhere",
+    "named after the {brand} brand",
+    "{count} 'Source: <URL>' lines: model output and the web pages it quotes",
+)
 
 
 #: Image names that are third-party brands (a stem without ``-blue``, ``-white``, ``-footer``...).
@@ -68,7 +96,7 @@ def path_evidence(path: str) -> list[Evidence]:
     while _VARIANT.search(stem):
         stem = _VARIANT.sub("", stem)
     brand = BRANDS.get(stem)
-    return [Evidence("logo", 0, f"named after the {brand} brand")] if brand else []
+    return [Evidence("logo", 0, TEMPLATES[9], (("brand", brand),))] if brand else []
 
 
 def reads_content(path: str) -> bool:
@@ -93,28 +121,28 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
     if suffix in _RESULTS:
         quoted = len(_SOURCE_LINE.findall(text))
         if quoted:
-            found.append(Evidence("quoted", 0, f"{quoted} 'Source: <URL>' lines: model output and the web "
-                                               "pages it quotes"))
+            found.append(Evidence("quoted", 0, TEMPLATES[10], (("count", str(quoted)),)))
     return found
 
 
 def _bundle(text: str) -> list[Evidence]:
     head = text[:20_000]
+    minified = max((len(line) for line in text.splitlines()), default=0) > 1000
     libraries: dict[str, str] = {}
     for name, version in _MARKER.findall(head):
         libraries.setdefault(name, version)
-    found = [Evidence("bundle", head[:head.find(f'{name}:')].count("\n") + 1,
-                      f"{name.capitalize()} {version} (its module markers, e.g. \"{name}:core:{version}\")"
-                      if f"{name}:core:" in head else f"{name} {version} (its module markers)")
-             for name, version in libraries.items()]
+    found = []
+    for name, version in libraries.items():
+        marker = next(m.group(0) for m in re.finditer(r'["\']' + re.escape(name) + r':[\w-]+:[^"\']+', head))[1:]
+        found.append(Evidence("bundle", head[:head.find(f"{name}:")].count("\n") + 1, TEMPLATES[1 if minified else 0],
+                              (("library", name.capitalize()), ("version", version), ("marker", marker))))
     if not found:
         for number, line in enumerate(head.splitlines()[:5], 1):
             match = _BANNER.search(line)
             if match:
-                found.append(Evidence("bundle", number, f"{match.group(1)} {match.group(2)} (its banner comment)"))
+                found.append(Evidence("bundle", number, TEMPLATES[3 if minified else 2],
+                                      (("library", match.group(1)), ("version", match.group(2)))))
                 break
-    if found and max((len(line) for line in text.splitlines()), default=0) > 1000:
-        found = [Evidence(e.kind, e.line, e.what + ", minified") for e in found]
     return found
 
 
@@ -122,12 +150,11 @@ def _adapted(text: str) -> list[Evidence]:
     found = []
     for number, line in enumerate(text.splitlines(), 1):
         if _ADAPTED.search(line):
-            urls = list(dict.fromkeys(url.rstrip(".,;") for url in _URL.findall(line)))
-            names = list(dict.fromkeys(_TICKED.findall(line)))
-            parts = [f"names {', '.join(f'{n}/' for n in names)}"] if names else []
-            parts += [f"points at {', '.join(urls)}"] if urls else []
-            found.append(Evidence("adapted", number, "an adapted-from notice" + (f" ({'; '.join(parts)})"
-                                                                                  if parts else "")))
+            urls = ", ".join(dict.fromkeys(url.rstrip(".,;") for url in _URL.findall(line)))
+            names = ", ".join(f"{n}/" for n in dict.fromkeys(_TICKED.findall(line)))
+            template = TEMPLATES[4 + bool(names) + 2 * bool(urls)]
+            args = (("names", names),) * bool(names) + (("urls", urls),) * bool(urls)
+            found.append(Evidence("adapted", number, template, args))
     return found
 
 
@@ -142,14 +169,14 @@ def spread(listing: Iterable[str], found: Mapping[str, list[Evidence]]) -> dict[
     for notice, items in found.items():
         base = PurePosixPath(notice).parent
         for item in items:
-            if item.kind != "adapted" or "names " not in item.what:
+            named = dict(item.args).get("names", "")
+            if item.kind != "adapted" or not named:
                 continue
-            names = re.findall(r"([\w.-]+)/", item.what.split("names ", 1)[1].split(";")[0])
-            for name in names:
+            for name in (n.strip().removesuffix("/") for n in named.split(",")):
                 folder = f"{base}/{name}/" if str(base) != "." else f"{name}/"
                 for path in paths:
                     if path.startswith(folder) and path != notice:
                         kind = "data" if PurePosixPath(path.lower()).suffix in _DATA else "adapted"
-                        out.setdefault(path, []).append(
-                            Evidence(kind, 0, f"under {folder}, which {notice}:L{item.line} says is adapted"))
+                        out.setdefault(path, []).append(Evidence(kind, 0, TEMPLATES[8], (
+                            ("folder", folder), ("notice", f"{notice}:L{item.line}"))))
     return out

@@ -17,7 +17,7 @@ from sphinx.application import Sphinx
 
 from ..core.config import RepoPin
 from ..core.engine import Engine
-from ..core.errors import MissingExtraError, SourceAnchorsError
+from ..core.errors import ConfigError, MissingExtraError, SourceAnchorsError
 from .diagnostics import LOGGER, Subtype, warn
 from .i18n import _
 from .ledger import _link, _root_licences, _warn_once
@@ -159,7 +159,7 @@ def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mappi
             para += nodes.Text(" — " if not index else "; ")
             para += nodes.strong("", _evidence_words(piece.kind))
             where = f" (L{piece.line})" if piece.line else ""
-            para += nodes.Text(_(": {what}").format(what=piece.what) + where)
+            para += nodes.Text(_(": {what}").format(what=_(piece.what).format(**dict(piece.args))) + where)
         item += para
         items += item
     section += items
@@ -212,8 +212,14 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
             section += nodes.paragraph("", unlisted)
             out.append(section)
             continue
-        section += _declared_section(engine, repo, pin, identified, listing, docname)
-        section += _third_party_section(engine, repo, pin, listing)
+        try:
+            section += _declared_section(engine, repo, pin, identified, listing, docname)
+            section += _third_party_section(engine, repo, pin, listing)
+        except ConfigError as error:  # a facts record that cannot be read: said once, located at conf.py
+            warn(f"licence-notes: {error}", Subtype.config, location=(docname, None))
+            section += nodes.paragraph("", _("The declared licences and the marks of third-party material are "
+                                             "missing: the build could not read the facts record (see the "
+                                             "build log)."))
         found = survey(sorted(listing.items()), root_licence=path, packages=pin.packages)
         para = nodes.paragraph()
         para += nodes.Text(_("{n} files in the commit, {m} of them outside the packages' Python modules, "
