@@ -127,7 +127,7 @@ def _table(title: str, links: list[str], ident: str) -> nodes.section:
     section += nodes.paragraph("", _("Every link below begins with the line that follows; then come the file's "
                                      "path and the fragment of its lines:"))
     common = nodes.paragraph(classes=["sa-sources-prefix"])
-    common += nodes.literal("", prefix)
+    common += nodes.reference("", prefix, refuri=prefix)  # a URL: LaTeX may break it after any slash
     section += common
     items = nodes.bullet_list(classes=["sa-sources-list"])
     for path in sorted(by_file):
