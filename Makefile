@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval reliability clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -136,6 +136,11 @@ book-strict: $(STAMP)
 ## check-anchors: report every anchor's status against the lock (non-zero on drift)
 check-anchors: $(STAMP)
 	$(CLI) check
+
+## facts: rewrite each pin's committed facts record (licences and third-party evidence of files the
+## distribution lacks); needs git to reach the pinned repository
+facts: $(STAMP)
+	$(CLI) facts
 
 ## relock: re-resolve every anchor and rewrite source-anchors.lock
 relock: $(STAMP)

@@ -26,7 +26,8 @@ PREFIX = "source_anchors_"
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 DIST_FORMATS = ("wheel", "sdist")
-_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "sources", "host", "permalink"}
+_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "facts", "sources", "host",
+              "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -67,6 +68,12 @@ def _flag(value: Any) -> str | None:
         f"(those of the CI variable), got {value!r}")
 
 
+def _feedback_repo(value: Any) -> str | None:
+    from .reports import feedback_repo_problem
+
+    return feedback_repo_problem(value)
+
+
 def _meta(*, types: tuple[type, ...], check: Check, help: str) -> dict[str, Any]:
     """An :class:`Options` field's metadata: the types Sphinx is told, its check, its help text."""
     return {"types": types, "check": check, "help": help}
@@ -83,7 +90,9 @@ class Options:
              "branch the commit came from, shown in the ledger and checked by locked builds), 'dist' "
              "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), 'dist_format' "
              "('wheel', downloaded by pip, or 'sdist', found on pip's indexes and downloaded unbuilt), "
-             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
+             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), 'facts' (a committed "
+             "record of the licences and third-party evidence of files a build may not read, made by "
+             "'source-anchors facts'), "
              "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
              "or 'permalink' (a URL template for other hosts)."))
     default_repo: str | None = field(
@@ -111,8 +120,14 @@ class Options:
     reproduced_lines_max: int = field(
         default=0, metadata=_meta(types=(int,), check=_non_negative_int,
         help="Warn when the book's literal blocks reproduce more upstream lines of real content than this."))
+    feedback_repo: str = field(
+        default="", metadata=_meta(types=(str,), check=_feedback_repo,
+        help="The book's own repository (an https URL on GitHub or GitLab): the feedback-line and "
+             "feedback-channel directives and each anchor's line in the ledger link to a new issue there, "
+             "prefilled with the page, the anchor, the pin and what the reader saw."))
     feedback_email: str = field(
-        default="", metadata=_meta(types=(str,), check=_string, help="Address used by the feedback-line directive."))
+        default="", metadata=_meta(types=(str,), check=_string,
+        help="An address that receives mail, used by the feedback directives when there is no feedback_repo."))
     quiet: bool = field(
         default=False, metadata=_meta(types=(bool, str), check=_flag,
         help="Check every anchor without warnings and without writing the lock "
@@ -153,6 +168,8 @@ class RepoPin:
     ref: str | None = None
     #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API, unbuilt).
     dist_format: str = "wheel"
+    #: A committed record of facts about files of the commit (:mod:`.facts`), relative to conf.py.
+    facts: Path | None = None
 
     @property
     def short(self) -> str:
@@ -186,6 +203,8 @@ class Settings:
     max_file_bytes: int
     reproduced_lines_max: int
     feedback_email: str
+    #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
+    feedback_repo: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
     #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
@@ -238,6 +257,7 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
+        feedback_repo=(opts["feedback_repo"] or "").strip(),
         quiet=bool(flag(opts["quiet"])), cache_from=cache_from,
     )
 
@@ -331,6 +351,13 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
             listing_path = (confdir / listing).resolve()
             if not listing_path.is_file():
                 problems.append(f"{where}['listing']: file {listing!r} not found next to conf.py")
+    facts = entry.get("facts")
+    facts_path = None
+    if facts is not None:
+        if not isinstance(facts, str):
+            problems.append(f"{where}['facts']: expected a path relative to conf.py")
+        else:
+            facts_path = (confdir / facts).resolve()  # made by 'source-anchors facts' when it is missing
     template = None
     try:
         template = template_for(url=url if isinstance(url, str) else "", host=entry.get("host"),
@@ -341,7 +368,8 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
                    dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format)
+                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format,
+                   facts=facts_path)
 
 
 def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:

@@ -18,6 +18,10 @@ from .declared import Declaration, NotRead
 from .errors import SourceAnchorsError, SourceError, UpstreamFileError
 
 if TYPE_CHECKING:
+    from .facts import Facts
+    from .thirdparty import Evidence
+
+if TYPE_CHECKING:
     from .pinned import PinnedTrees
 
 
@@ -40,6 +44,12 @@ class OutsideFiles:
         #: A pin whose git source failed once: the file and the error (not tried again for every file).
         self._git_failed: dict[str, tuple[str, SourceError]] = {}
         self._declared: dict[str, tuple[list[Declaration], list[NotRead]]] = {}
+        self._facts: dict[str, Facts | None] = {}
+        self._evidence: dict[str, dict[str, list[Evidence]]] = {}
+        #: Per repository: what the facts record says that the files contradict (warned by the glue).
+        self.stale: dict[str, list[str]] = {}
+        #: Per repository: the paths whose declarations came from the facts record.
+        self.from_record: dict[str, set[str]] = {}
 
     def commit_file(self, repo: str, path: str) -> tuple[bytes, str]:
         """The bytes of any file *path* of *repo*'s pinned commit, and which source gave them.
@@ -93,17 +103,55 @@ class OutsideFiles:
             why.append("the pin's 'sources' leave out git (add 'git' to take it from the git source)")
         raise UpstreamFileError("; ".join(why))
 
+    def facts(self, repo: str) -> Facts | None:
+        """The pin's committed facts record (:mod:`.facts`), or ``None`` when it has none.
+
+        Raises :class:`~.errors.ConfigError` when the record cannot be read; an entry made at
+        another commit is used only where its blob id is the listing's (checked per file).
+        """
+        if repo not in self._facts:
+            from .facts import read_facts
+
+            pin = self.trees.pins[repo]
+            self._facts[repo] = read_facts(pin.facts) if pin.facts is not None and pin.facts.is_file() else None
+        return self._facts[repo]
+
     def declared(self, repo: str) -> tuple[list[Declaration], list[NotRead]]:
         """The licences *repo*'s pinned commit declares (:mod:`.declared`), and the files not read.
 
-        Every declaring file of the listing is read with :meth:`commit_file`; with a ``dist``, the
-        distribution's METADATA too (the wheel's when the tree is the distribution, else the
-        sdist's PKG-INFO). Computed once per process.
+        Every declaring file of the listing is read with :meth:`commit_file`; a file that cannot
+        be had is taken from the pin's facts record while the record's blob id is the listing's,
+        and a file that can be had is checked against its entry (a difference goes to
+        :attr:`stale`). With a ``dist``, the distribution's METADATA too (the wheel's when the tree
+        is the distribution, else the sdist's PKG-INFO). Computed once per process.
         """
         if repo not in self._declared:
-            from .declared import collect, metadata_declarations
+            from .declared import declarations, declaring_files, metadata_declarations
 
-            found, unread = collect(self.trees.listing(repo), lambda path: self.commit_file(repo, path)[0])
+            listing = self.trees.listing(repo)
+            facts = self.facts(repo)
+            found: list[Declaration] = []
+            unread: list[NotRead] = []
+            stale = self.stale.setdefault(repo, [])
+            recorded = self.from_record.setdefault(repo, set())
+            for path in declaring_files(listing):
+                entry = facts.usable(path, listing[path]) if facts is not None else None
+                if facts is not None and path in facts.files and entry is None:
+                    stale.append(f"{path}: the facts record has blob {facts.files[path].blob[:12]}, the listing "
+                                 f"{listing[path][:12]} (run 'source-anchors facts' again)")
+                try:
+                    read = declarations(path, self.commit_file(repo, path)[0])
+                except Exception as error:  # any reason a file could not be read or parsed is reported
+                    if entry is not None:
+                        found += entry.declarations
+                        recorded.add(path)
+                    else:
+                        unread.append(NotRead(path, str(error) or type(error).__name__))
+                    continue
+                if entry is not None and _facts_of(read) != _facts_of(entry.declarations):
+                    stale.append(f"{path}: the facts record's declarations differ from the file's "
+                                 "(run 'source-anchors facts' again)")
+                found += read
             pin = self.trees.pins[repo]
             if pin.dist:
                 metadata, why = self._metadata(repo)
@@ -113,6 +161,37 @@ class OutsideFiles:
                     unread.append(NotRead(f"{pin.dist}: METADATA", why))
             self._declared[repo] = (found, unread)
         return self._declared[repo]
+
+    def third_party(self, repo: str) -> dict[str, list[Evidence]]:
+        """Evidence of third-party material by path (:mod:`.thirdparty`), from the files or the facts record.
+
+        A file's name is evidence in itself; its bytes are read where they can be had, else the
+        record's entry speaks for it while its blob id is the listing's (a file that can be had is
+        checked against the entry, as :meth:`declared` does).
+        """
+        if repo not in self._evidence:
+            from .thirdparty import evidence, path_evidence, reads_content, spread
+
+            listing = self.trees.listing(repo)
+            facts = self.facts(repo)
+            stale = self.stale.setdefault(repo, [])
+            found: dict[str, list[Evidence]] = {}
+            for path in sorted(listing):
+                entry = facts.usable(path, listing[path]) if facts is not None else None
+                items = path_evidence(path)
+                if reads_content(path):
+                    try:
+                        items = evidence(path, self.commit_file(repo, path)[0])
+                    except SourceAnchorsError:
+                        items = list(entry.evidence) if entry is not None else items
+                    else:
+                        if entry is not None and set(items) != set(entry.evidence):
+                            stale.append(f"{path}: the facts record's evidence differs from the file's "
+                                         "(run 'source-anchors facts' again)")
+                if items:
+                    found[path] = items
+            self._evidence[repo] = spread(listing, found)
+        return self._evidence[repo]
 
     def _metadata(self, repo: str) -> tuple[Mapping[str, str] | None, str]:
         pin = self.trees.pins[repo]
@@ -142,63 +221,69 @@ class OutsideFiles:
     def sdist(self, repo: str) -> Sdist | SourceError:
         """The sdist of *repo*'s ``dist`` (downloaded once per process), or why it cannot be had."""
         if repo not in self._sdists:
-            self._sdists[repo] = self._get_sdist(self.trees.pins[repo])
+            self._sdists[repo] = _get_sdist(self.trees, self.trees.pins[repo])
         return self._sdists[repo]
 
-    def _get_sdist(self, pin: RepoPin) -> Sdist | SourceError:
-        """The sdist, from its record in the cache (``sdists/``) when every file it vouches for is kept.
 
-        A download keeps each file outside the packages whose blob id is in the commit's listing
-        (:class:`.blobstore.BlobStore`) and records every such file's blob id, so that later builds
-        neither download it again nor ask for a file it does not ship.
-        """
-        import hashlib
-        import json
-        import shutil
-        import tempfile
-        from pathlib import Path
+def _get_sdist(trees: PinnedTrees, pin: RepoPin) -> Sdist | SourceError:
+    """The sdist, from its record in the cache (``sdists/``) when every file it vouches for is kept.
 
-        from .archive import metadata_headers, unpack
-        from .errors import ArchiveError
-        from .licences import is_package_module
-        from .simpleindex import download_sdist
+    A download keeps each file outside the packages whose blob id is in the commit's listing
+    (:class:`.blobstore.BlobStore`) and records every such file's blob id, so that later builds
+    neither download it again nor ask for a file it does not ship.
+    """
+    import hashlib
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
 
-        assert pin.dist is not None
-        listing = set(self.trees.listing(pin.name).values())
-        key = hashlib.sha256(f"{pin.url}\0{pin.commit}\0{pin.dist}".encode()).hexdigest()[:32]
-        record = self.trees.cache.root / "sdists" / f"{key}.json"
-        try:
-            kept = json.loads(record.read_text("utf-8"))
-            if all(self.trees.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
-                return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-        tmp = self.trees.cache.root / "tmp"
-        tmp.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="sdist.", dir=tmp))
-        try:
-            if pin.dist_file is not None:
-                if pin.dist_file.name.endswith(".whl"):
-                    return SourceError(f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist")
-                archive = pin.dist_file
-            else:
-                archive = download_sdist(pin.dist, staging, timeout=self.trees.cache.timeout)
-            unpacked = unpack(archive, staging / "files")
-            blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
-            for path, blob in blobs.items():
-                if blob in listing:  # only the commit's bytes are ever kept
-                    self.trees.blobs.put((staging / "files" / path).read_bytes())
-            headers = metadata_headers(archive)
-            sdist = Sdist(name=archive.name, blobs=blobs,
-                          metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
-            record.parent.mkdir(parents=True, exist_ok=True)
-            written = staging / "record.json"
-            written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
-                                          sort_keys=True), "utf-8")
-            os.replace(written, record)
-            return sdist
-        except (SourceError, ArchiveError, OSError) as error:
-            return SourceError(str(error))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+    from .archive import metadata_headers, unpack
+    from .errors import ArchiveError
+    from .licences import is_package_module
+    from .simpleindex import download_sdist
 
+    assert pin.dist is not None
+    listing = set(trees.listing(pin.name).values())
+    key = hashlib.sha256(f"{pin.url}\0{pin.commit}\0{pin.dist}".encode()).hexdigest()[:32]
+    record = trees.cache.root / "sdists" / f"{key}.json"
+    try:
+        kept = json.loads(record.read_text("utf-8"))
+        if all(trees.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
+            return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    tmp = trees.cache.root / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="sdist.", dir=tmp))
+    try:
+        if pin.dist_file is not None:
+            if pin.dist_file.name.endswith(".whl"):
+                return SourceError(f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist")
+            archive = pin.dist_file
+        else:
+            archive = download_sdist(pin.dist, staging, timeout=trees.cache.timeout)
+        unpacked = unpack(archive, staging / "files")
+        blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
+        for path, blob in blobs.items():
+            if blob in listing:  # only the commit's bytes are ever kept
+                trees.blobs.put((staging / "files" / path).read_bytes())
+        headers = metadata_headers(archive)
+        sdist = Sdist(name=archive.name, blobs=blobs,
+                      metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
+        record.parent.mkdir(parents=True, exist_ok=True)
+        written = staging / "record.json"
+        written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
+                                      sort_keys=True), "utf-8")
+        os.replace(written, record)
+        return sdist
+    except (SourceError, ArchiveError, OSError) as error:
+        return SourceError(str(error))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+
+def _facts_of(found: tuple[Declaration, ...] | list[Declaration]) -> set[tuple[int, str, str]]:
+    """What a facts record keeps of declarations: line, field and value."""
+    return {(d.line, d.field, d.value) for d in found}

@@ -74,6 +74,10 @@ def get_parser() -> argparse.ArgumentParser:
     pin.add_argument("ref", metavar="REF", nargs="?", default=None,
                      help="a tag or branch of its URL (default: the entry's 'commit' when it is not a SHA, "
                           "else its 'ref')")
+    record = sub.add_parser("facts", help="record the licences the pinned commit's manifests declare and the "
+                                          "evidence of third-party files, in the file each pin's 'facts' "
+                                          "key names (needs the files: run where git is reachable)")
+    record.add_argument("names", nargs="*", metavar="NAME", help="the repositories (default: every pin with 'facts')")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -116,6 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
+    if args.command == "facts":
+        from .factscmd import facts
+
+        return facts(confdir, args.names)
     accept: Set[ChangeClass] | None = None
     if getattr(args, "accept", None) is not None:
         try:

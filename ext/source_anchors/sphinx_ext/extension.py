@@ -19,7 +19,7 @@ from ..core.config import PREFIX, Options, option_default, settings_from
 from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
 from ..core.records import Status
-from . import checks, docs, feedback, i18n, ledger, render
+from . import checks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
@@ -42,6 +42,7 @@ def setup(app: Sphinx) -> None:
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)
     feedback.setup(app)
+    printed.setup(app)
     docs.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
@@ -204,6 +205,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     checks.warn_groups(state, records)
     checks.check_reproduced(state, domain)
     checks.check_refs(state, suppressed=app.config.suppress_warnings)
+    feedback.check_channel(app)
     return sorted(domain.data["ledgers"])
 
 

@@ -21,10 +21,10 @@ from ..core.records import AnchorRecord, line_range
 from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
-from .state import get_state
+from .state import BuildState, get_state
 
 if TYPE_CHECKING:
-    pass
+    from ..core.config import RepoPin
 
 
 def labels() -> dict[str, str]:
@@ -183,6 +183,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                       summary_rows, [2, 4, 4, 4, 2, 3, 1]))
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
+        anchored = engine.pins.get(repo)
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
         section += nodes.title("", _("{repo}: anchored locations").format(repo=repo))
         by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(lambda: defaultdict(list))
@@ -197,6 +198,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                 whole = first.location is not None and first.location.whole_file
                 lines = words["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
+                link = first.permalink or ""
                 for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
                     if index:
                         back += nodes.Text(" · ")
@@ -204,7 +206,10 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                     back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
                                                                                   line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
-                link = first.permalink or ""
+                    report = _report_link(state, anchored, cite, f"{path}:{lines}", link)
+                    if report is not None:
+                        back += nodes.Text(" ")
+                        back += report
                 rows.append([lines, _link(link.rsplit("/", 1)[-1], link), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
@@ -212,6 +217,23 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
             section += _table([words["lines"], words["link"], words["cited"]], rows, [1, 3, 6])
         out.append(section)
     return out
+
+
+def _report_link(state: BuildState, pin: RepoPin | None, cite: AnchorRecord, where: str,
+                 permalink: str) -> nodes.Node | None:
+    """An anchor's "report a problem" link: a new report prefilled with the page, the anchor and the pin."""
+    from .feedback import report_body, report_uri
+
+    if pin is None:
+        return None
+    title = _("[feedback] {label} ({doc}:{line}) @ {repo}@{short}").format(
+        label=cite.label, doc=cite.doc, line=cite.line, repo=pin.name, short=pin.short)
+    body = report_body(page=f"{cite.doc}:{cite.line}", pin=pin, anchor=f"{cite.label} ({cite.outcome.text})",
+                       location=where, permalink=permalink)
+    uri = report_uri(state.settings, title, body)
+    if uri is None:
+        return None
+    return nodes.reference("", _("report a problem"), refuri=uri, classes=["sa-report"])
 
 
 def _reproduction(app: Sphinx) -> nodes.Node:
