@@ -1,0 +1,83 @@
+"""What an outside author hit (issue 28, second half): each test failed before its fix.
+
+Books are built in-process (``make_app``) unless the output of ``sphinx-build`` or the CLI itself is
+what is checked; upstream repositories are made here with git.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import Book, Upstream
+from source_anchors.core.hosts import template_for
+
+API = '''\
+from ._client import *
+
+__all__ = ["Client", "send"]
+'''
+
+CLIENT = '''\
+__all__ = ["Client"]
+
+
+class BaseClient:
+    pass
+
+
+class Client(BaseClient):
+    def send(self, request):
+        return request
+
+    async def fetch(self):
+        return 1
+'''
+
+
+@pytest.fixture
+def up(upstream: Upstream) -> tuple[Upstream, str]:
+    upstream.write("httpx/__init__.py", API)
+    upstream.write("httpx/_client.py", CLIENT)
+    upstream.write("docs/index.md", "# Title\n\nSome prose.\n\nThe line we link.\n")
+    upstream.write("data/table.csv", "a,b\n1,2\n3,4\n")
+    upstream.write("setup.cfg", "[metadata]\nname = httpx\n")
+    return upstream, upstream.commit("v1")
+
+
+def _book(book: Book, up: tuple[Upstream, str], **values: object) -> Book:
+    upstream, sha = up
+    book.repos = {"httpx": {"url": upstream.url, "commit": sha, "packages": ["httpx"]}}
+    book.write_conf(default_repo="httpx", **values)
+    return book
+
+
+# 3 -- line links into files the host renders ----------------------------------------------------------
+
+
+def test_line_links_into_rendered_files_ask_for_the_source_view(book: Book, up: tuple[Upstream, str]) -> None:
+    upstream, sha = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`/docs/index.md::The line we link` {src}`/data/table.csv::3,4` "
+                       "{src}`/setup.cfg::name =` {src}`/docs/index.md`\n")
+    html = book.build().html()
+    base = f"{upstream.url}/blob/{sha}"
+    assert f'href="{base}/docs/index.md?plain=1#L5"' in html
+    assert f'href="{base}/data/table.csv?plain=1#L3"' in html
+    assert f'href="{base}/setup.cfg#L2"' in html  # not rendered: the plain link
+    assert f'href="{base}/docs/index.md"' in html  # the whole file: rendered is what a reader wants
+
+
+@pytest.mark.parametrize(("url", "host", "permalink", "expected"), [
+    ("https://github.com/o/r", None, None, "https://github.com/o/r/blob/c/docs/a.md?plain=1#L3-L4"),
+    ("https://gitlab.com/o/r", None, None, "https://gitlab.com/o/r/-/blob/c/docs/a.md?plain=1#L3-4"),
+    # A user's template has no known source-view form: it is used as written (docs/sources.md says so).
+    ("https://codeberg.org/o/r", None, "{url}/src/commit/{commit}/{path}#L{start}-L{end}",
+     "https://codeberg.org/o/r/src/commit/c/docs/a.md#L3-L4"),
+])
+def test_each_host_links_rendered_files_to_their_source_view(url: str, host: str | None, permalink: str | None,
+                                                              expected: str) -> None:
+    template = template_for(url=url, host=host, permalink=permalink, where="t")
+    assert template.render(url=url, commit="c", path="docs/a.md", start=3, end=4) == expected
+    assert "plain" not in template.render(url=url, commit="c", path="docs/a.py", start=3, end=4)
+    assert "plain" not in template.render(url=url, commit="c", path="docs/a.md", start=None, end=None)
