@@ -81,3 +81,18 @@ def test_each_host_links_rendered_files_to_their_source_view(url: str, host: str
     assert template.render(url=url, commit="c", path="docs/a.md", start=3, end=4) == expected
     assert "plain" not in template.render(url=url, commit="c", path="docs/a.py", start=3, end=4)
     assert "plain" not in template.render(url=url, commit="c", path="docs/a.md", start=None, end=None)
+
+
+# 4 -- every name offered as closest resolves ------------------------------------------------------------
+
+
+def test_closest_offers_only_names_that_resolve(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.BaseClient`\n")
+    warnings = book.build(strict=False).warnings()
+    assert len(warnings) == 1, warnings
+    # BaseClient is bound in httpx._client, which httpx star-imports, but its __all__ leaves it out.
+    offered = warnings[0].split("closest: ")[1].split(" [")[0].split("; ")[0].split(", ")
+    assert offered == ["httpx.Client"], warnings
+    book.page("index", "# Book\n\n" + " ".join(f"{{src}}`{name}`" for name in offered) + "\n")
+    book.build()

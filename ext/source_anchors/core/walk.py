@@ -245,11 +245,22 @@ class Walker:
 
     def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
         names, hidden = _known_names(self, ref)
-        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
+        # Every name offered must resolve: the names gathered above include those a star import does
+        # not bind (``__all__`` leaves them out), so each candidate is walked as the anchor would be.
+        candidates = difflib.get_close_matches(name, sorted(names), n=12)
+        close = tuple(f"{where}.{n}" for n in candidates if n != name and self._resolves(ref, n, where))[:3]
         hint = f"; closest: {', '.join(close)}" if close else ""
         if hidden:
             hint += f"; bases not read statically: {', '.join(hidden)}"
         return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+
+    def _resolves(self, ref: Ref, name: str, where: str) -> bool:
+        try:
+            self._walk(ref, [name], where, 0)
+        except (ResolveError, UpstreamFileError):
+            return False
+        return True
 
 
 class Bases:
