@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import Book, Upstream
+from helpers import Book, Upstream, write_conf
 from source_anchors.core.hosts import template_for
 
 API = '''\
@@ -95,4 +95,39 @@ def test_closest_offers_only_names_that_resolve(book: Book, up: tuple[Upstream, 
     offered = warnings[0].split("closest: ")[1].split(" [")[0].split("; ")[0].split(", ")
     assert offered == ["httpx.Client"], warnings
     book.page("index", "# Book\n\n" + " ".join(f"{{src}}`{name}`" for name in offered) + "\n")
+    book.build()
+
+
+# 7 -- role typos that the parser shows as text ------------------------------------------------------------
+
+
+def test_a_space_after_the_role_name_is_a_located_warning_with_the_fix(book: Book,
+                                                                       up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n```{toctree}\nguide\n```\n\nA {src} `httpx.Client` here.\n")
+    (book.root / "guide.rst").write_text("Guide\n=====\n\nText.\n\nA :src: `httpx.Client` there.\n", "utf-8")
+    warnings = sorted(book.build(strict=False).warnings())
+    assert warnings == [
+        "guide.rst:6: WARNING: ':src: `httpx.Client`' has a space after the role name, so this reStructuredText "
+        "page shows it as text: write :src:`httpx.Client` (no space between the role and the backtick) "
+        "[source-anchors.target]",
+        "index.md:7: WARNING: '{src} `httpx.Client`' has a space after the role name, so this Markdown (MyST) "
+        "page shows it as text: write {src}`httpx.Client` (no space between the role and the backtick) "
+        "[source-anchors.target]"], warnings
+    book.page("index", "# Book\n\n```{toctree}\nguide\n```\n\nA {src}`httpx.Client` here.\n")
+    (book.root / "guide.rst").write_text("Guide\n=====\n\nText.\n\nA :src:`httpx.Client` there.\n", "utf-8")
+    book.build()
+
+
+def test_a_colon_fence_without_colon_fence_names_the_setting(book: Book, up: tuple[Upstream, str]) -> None:
+    upstream, sha = up
+    book.repos = {"httpx": {"url": upstream.url, "commit": sha, "packages": ["httpx"]}}
+    write_conf(book.root, book.repos, book.cache, myst_extensions=(), default_repo="httpx")
+    book.page("index", "# Book\n\nText.\n\n:::{source-anchor} httpx.Client\n:caption: The client\n:::\n")
+    warnings = book.build(strict=False).warnings()
+    assert warnings == [
+        "index.md:5: WARNING: ':::{source-anchor}' is a colon fence, which MyST reads as text unless its "
+        "'colon_fence' extension is enabled: add \"colon_fence\" to myst_enable_extensions in conf.py, or fence "
+        "the block with ``` instead of ::: [source-anchors.target]"], warnings
+    book.write_conf(default_repo="httpx")  # colon_fence enabled
     book.build()

@@ -23,7 +23,7 @@ from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
 from .state import get_state, register
-from .syntax import MYST_MARKERS, RST_MARKERS, foreign_anchors
+from .syntax import foreign_anchors, suspect
 
 REPORT_NAME = "source-anchors.json"
 STATS_NAME = "source-anchors.stats.json"
@@ -124,14 +124,18 @@ def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
     text = source[0]
-    is_rst = app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
+    is_rst = _is_rst(app, docname)
     # Only an rST page that opens with a field list (or a comment) has front matter to read its way.
     rst = is_rst and text.lstrip()[:1] in (":", ".")
     state = get_state(str(app.srcdir))
     state.keep_page(docname, text, rst=rst)
-    if any(marker in text for marker in (MYST_MARKERS if is_rst else RST_MARKERS)):
+    if suspect(text, rst=is_rst):
         state.suspect.add(docname)
     state.work_before[docname] = state.engine.work()
+
+
+def _is_rst(app: Sphinx, docname: str) -> bool:
+    return bool(app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext")
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -157,9 +161,9 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         domain.add_literal(docname, block.line or 0, block.astext())
     state = get_state(str(app.srcdir))
     page = state.pages.get(docname)
-    suspect = docname in state.suspect
+    read = docname in state.suspect and not state.quiet
     state.suspect.discard(docname)
-    for element, message, written in foreign_anchors(doctree) if suspect and not state.quiet else ():
+    for element, message, written in foreign_anchors(doctree, rst=_is_rst(app, docname)) if read else ():
         near = element.line or 1
         warn(message, Subtype.target, location=(docname, page.line_of(written, near=near) if page else near))
     before = state.work_before.pop(docname, None)
