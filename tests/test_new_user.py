@@ -107,7 +107,7 @@ def test_rst_front_matter_names_the_repository(book: Book, up: tuple[Upstream, s
     assert (rows["other"]["target"], rows["other"]["status"]) == ("other:pkg2.other.beta", "new")
     assert rows["nowhere"]["status"] == "error"
     [warning] = result.warnings()
-    assert "nowhere.rst:8: WARNING: unknown repository 'nowhere' named by the page's front matter" in warning
+    assert "nowhere.rst:3: WARNING: the page's front matter sets 'source-repo: nowhere', which is not a key" in warning
 
 
 # 3 -- '<' in a match text ------------------------------------------------------------------------------

@@ -131,3 +131,25 @@ def test_a_colon_fence_without_colon_fence_names_the_setting(book: Book, up: tup
         "the block with ``` instead of ::: [source-anchors.target]"], warnings
     book.write_conf(default_repo="httpx")  # colon_fence enabled
     book.build()
+
+
+# 8 -- an unknown source-repo in the front matter ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("syntax", ["myst", "rst"])
+def test_an_unknown_source_repo_is_one_warning_at_the_front_matter(book: Book, up: tuple[Upstream, str],
+                                                                  syntax: str) -> None:
+    _book(book, up)
+    anchors = " ".join(["{src}`httpx.Client`", "{src}`httpx.Client.send`", "{src}`/setup.cfg::name`"])
+    if syntax == "myst":
+        book.page("index", f"---\ntitle: x\nsource-repo: htpx\n---\n# Book\n\n{anchors}\n\n{anchors}\n")
+        where = "index.md:3"
+    else:
+        (book.root / "index.rst").write_text(":orphan:\n:source-repo: htpx\n\nBook\n====\n\n"
+                                             + anchors.replace("{src}", ":src:") + "\n", "utf-8")
+        where = "index.rst:2"
+    warnings = book.build(strict=False).warnings()
+    assert warnings == [
+        f"{where}: WARNING: the page's front matter sets 'source-repo: htpx', which is not a key of "
+        "source_anchors_repos (configured: httpx); its anchors without a 'repo:' prefix link nothing until it "
+        "names one of them [source-anchors.target]"], warnings
