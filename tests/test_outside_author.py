@@ -153,3 +153,21 @@ def test_an_unknown_source_repo_is_one_warning_at_the_front_matter(book: Book, u
         f"{where}: WARNING: the page's front matter sets 'source-repo: htpx', which is not a key of "
         "source_anchors_repos (configured: httpx); its anchors without a 'repo:' prefix link nothing until it "
         "names one of them [source-anchors.target]"], warnings
+
+
+# 13 -- feedback-line without a feedback page -------------------------------------------------------------
+
+
+def test_feedback_line_links_a_feedback_page_only_where_there_is_one(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up, feedback_email="book@example.org")
+    book.page("index", "# Book\n\n```{toctree}\nchapter\n```\n")
+    book.page("chapter", "# Chapter\n\nText.\n\n```{feedback-line}\n:chapter: One\n```\n")
+    html = book.build().html("chapter")  # -W: no page named 'feedback', and no warning
+    assert "mailto:" in html and "how to give feedback" not in html and "subject filled in)." in html
+    book.page("feedback", "# Feedback\n\nWrite to us.\n")
+    book.page("index", "# Book\n\n```{toctree}\nchapter\nfeedback\n```\n")
+    html = book.build(fresh=True).html("chapter")
+    assert 'href="feedback.html"' in html and "how to give feedback" in html
+    book.page("chapter", "# Chapter\n\nText.\n\n```{feedback-line}\n:page: about/contact\n```\n")
+    warnings = book.build(strict=False, fresh=True).warnings()
+    assert len(warnings) == 1 and "about/contact" in warnings[0], warnings  # a page named and missing

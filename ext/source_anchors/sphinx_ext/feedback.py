@@ -17,7 +17,12 @@ from .state import get_state
 
 
 class FeedbackLineDirective(SphinxDirective):
-    """``feedback-line``: a mailto link naming the chapter and its short pin, and the feedback page."""
+    """``feedback-line``: a mailto link naming the chapter and its short pin, and the feedback page.
+
+    The rule for the page: ``:page:`` names one, which must exist (a missing one is Sphinx's own
+    warning); without it, the book's page ``feedback`` is linked when there is one, and otherwise
+    the line has the mail link alone. A book without a feedback page thus builds with ``-W``.
+    """
 
     option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
                                              "page": directives.unchanged}
@@ -35,18 +40,21 @@ class FeedbackLineDirective(SphinxDirective):
         para = nodes.paragraph(classes=["sa-feedback"])
         para += nodes.Text(_("Found an error, or have a suggestion? "))
         address = state.settings.feedback_email
+        target = self.options.get("page") or ("feedback" if "feedback" in self.env.found_docs else "")
         if address:
             para += nodes.reference("", _("Email feedback on this chapter"),
                                     refuri=f"mailto:{address}?subject={quote(subject)}")
-            para += nodes.Text(_(" ({address}, subject filled in), or see ").format(address=address))
+            para += nodes.Text(_(" ({address}, subject filled in), or see ").format(address=address) if target
+                               else _(" ({address}, subject filled in).").format(address=address))
         else:
             warn("feedback-line: set source_anchors_feedback_email in conf.py", Subtype.config,
                  location=(self.env.docname, self.lineno))
-        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
-                            refexplicit=True, refwarn=True)
-        xref += nodes.inline("", _("how to give feedback"))
-        para += xref
-        para += nodes.Text(_("."))
+        if target:
+            xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + target.lstrip("/"),
+                                refexplicit=True, refwarn=True)
+            xref += nodes.inline("", _("how to give feedback"))
+            para += xref
+            para += nodes.Text(_("."))
         return [para]
 
 
