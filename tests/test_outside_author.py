@@ -171,3 +171,37 @@ def test_feedback_line_links_a_feedback_page_only_where_there_is_one(book: Book,
     book.page("chapter", "# Chapter\n\nText.\n\n```{feedback-line}\n:page: about/contact\n```\n")
     warnings = book.build(strict=False, fresh=True).warnings()
     assert len(warnings) == 1 and "about/contact" in warnings[0], warnings  # a page named and missing
+
+
+# 14 -- target-syntax errors name the fix ---------------------------------------------------------------------
+
+
+def test_target_syntax_errors_name_the_fix(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx/_client.py`\n\n{src}`httpx.Client.send()`\n\n{src}`~httpx.Client`\n\n"
+                       "{src}`Client.send`\n\n{src}`httpx:httpx/_client.py::def send`\n")
+    warnings = book.build(strict=False).warnings()
+    assert [w.split(" [source-anchors.")[0] for w in warnings] == [
+        "index.md:3: WARNING: invalid dotted path 'httpx/_client.py': 'httpx/_client' is not a Python identifier; "
+        "a file path starts with '/': write '/httpx/_client.py'",
+        "index.md:5: WARNING: invalid dotted path 'httpx.Client.send()': 'send()' is not a Python identifier; "
+        "a target names the function, not a call: drop the '(...)' and write 'httpx.Client.send'",
+        "index.md:7: WARNING: invalid dotted path '~httpx.Client': '~httpx' is not a Python identifier; '~' is "
+        "Sphinx's cross-reference shorthand, not target syntax: write 'httpx.Client' (a label such as "
+        "'Client <...>' sets the text shown)",
+        "index.md:9: WARNING: missing: httpx:Client.send: Client.send: 'Client' is not a package of httpx "
+        "(packages: httpx); did you mean httpx.Client.send?",
+        "index.md:11: WARNING: invalid dotted path 'httpx/_client.py': 'httpx/_client' is not a Python identifier; "
+        "a file path starts with '/': write 'httpx:/httpx/_client.py::def send'",
+    ], warnings
+    # Each fix, written as offered, builds green.
+    book.page("index", "# Book\n\n{src}`/httpx/_client.py`\n\n{src}`httpx.Client.send`\n\n{src}`httpx.Client`\n\n"
+                       "{src}`httpx:/httpx/_client.py::def send`\n")
+    book.build()
+
+
+def test_did_you_mean_offers_nothing_that_does_not_resolve(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`BaseClient`\n")  # httpx.BaseClient does not resolve (see __all__)
+    [warning] = book.build(strict=False).warnings()
+    assert "did you mean" not in warning and "'BaseClient' is not a package of httpx" in warning
