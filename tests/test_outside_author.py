@@ -6,10 +6,12 @@ what is checked; upstream repositories are made here with git.
 
 from __future__ import annotations
 
+import json
+from html import unescape
 from pathlib import Path
 
 import pytest
-from helpers import Book, Upstream, write_conf
+from helpers import ROOT, Book, Upstream, git, run_cli, write_conf
 from source_anchors.core.hosts import template_for
 
 API = '''\
@@ -205,3 +207,101 @@ def test_did_you_mean_offers_nothing_that_does_not_resolve(book: Book, up: tuple
     book.page("index", "# Book\n\n{src}`BaseClient`\n")  # httpx.BaseClient does not resolve (see __all__)
     [warning] = book.build(strict=False).warnings()
     assert "did you mean" not in warning and "'BaseClient' is not a package of httpx" in warning
+
+
+# 15 -- what check prints, the CLI's options, the manual's account of a chip ---------------------------------
+
+
+def _cli(book: Book, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = run_cli(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_check_says_how_often_a_target_is_cited(book: Book, up: tuple[Upstream, str],
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client.send`\n\nAgain {src}`httpx.Client.send`\n\n{src}`httpx.Client`\n")
+    book.build()
+    code, out, _ = _cli(book, *book.cli("check"), capsys=capsys)
+    assert code == 0
+    assert "[cited 2 times: index:3, index:5]" in out and "[index:7]" in out, out
+
+
+def test_a_module_anchor_that_grew_is_not_shown_as_a_move(book: Book, up: tuple[Upstream, str],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    upstream, _ = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx._client`\n")
+    book.build()
+    upstream.write("httpx/_client.py", CLIENT + "\n\nLIMIT = 1\n")
+    new = upstream.commit("grow")
+    code, out, _ = _cli(book, *book.cli("check", "--pin", f"httpx={new}"), capsys=capsys)
+    assert code == 1
+    assert "httpx/_client.py:L1–L13 → httpx/_client.py:L1–L16" in out, out
+
+
+def test_book_options_are_taken_after_the_command(book: Book, up: tuple[Upstream, str], tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    book.build()
+    monkeypatch.chdir(tmp_path)  # no conf.py here: only the options find the book
+    for argv in (["check", "--confdir", str(book.root), "--srcdir", str(book.root)],
+                 ["--confdir", str(book.root), "check", "--srcdir", str(book.root)],
+                 ["--confdir", "nowhere", "check", "--confdir", str(book.root), "--srcdir", str(book.root)]):
+        code, out, err = _cli(book, *argv, capsys=capsys)
+        assert (code, err) == (0, ""), (argv, err)
+        assert out.startswith("ok       httpx:httpx.Client"), out
+
+
+def test_the_manual_describes_the_chip_the_html_builder_writes(book: Book, up: tuple[Upstream, str]) -> None:
+    _, sha = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`Client <httpx.Client>`\n")
+    html = unescape(book.build().html())
+    title = f"httpx · httpx/_client.py:L8–L13 @ {sha[:7]}"
+    where = f"httpx/_client.py:L8–L13@{sha[:7]}"
+    assert f'title="{title}"><span class="sa-label">Client</span><span class="sa-where">{where}</span></a>' in html
+    css = (ROOT / "ext/source_anchors/sphinx_ext/static/source-anchors.css").read_text("utf-8")
+    assert ".sa-anchor .sa-where { display: none; }" in css  # not in the running text: on hover and in print
+    anchors, builders = ((ROOT / "docs" / name).read_text("utf-8") for name in ("anchors.md", "builders.md"))
+    assert "on hover or keyboard focus and after the label in print" in anchors
+    assert "`repo · path:Lstart–Lend @ short-sha`" in anchors
+    assert "on hover or\n  keyboard focus and in print" in builders
+
+
+def test_a_mistyped_ref_is_reported_as_mistyped_not_moved(book: Book, up: tuple[Upstream, str],
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    upstream, sha = up
+    git("tag", "0.28.0", cwd=upstream.path)
+    upstream.write("setup.cfg", "[metadata]\nname = httpx\nversion = 2\n")
+    later = upstream.commit("next", tag="0.28.1")
+    book.repos = {"httpx": {"url": upstream.url, "commit": sha, "ref": "0.28.1", "packages": ["httpx"]}}
+    book.write_conf(default_repo="httpx")
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    book.build()
+    code, _, err = _cli(book, *book.cli("check"), capsys=capsys)
+    assert code == 0
+    assert err == (f"note: source_anchors_repos['httpx']['ref']: '0.28.1' names {later[:7]}, not the pinned commit "
+                   f"{sha[:7]}, which is '0.28.0' at {upstream.url}: the ref is mistyped; set it to '0.28.0'\n"), err
+    git("tag", "-d", "0.28.0", cwd=upstream.path)  # now no name points at the pinned commit
+    _, _, err = _cli(book, *book.cli("check"), capsys=capsys)
+    assert "the tag '0.28.1' names" in err and "tags are not meant to move" in err and "now points" not in err, err
+
+
+def test_where_bump_and_check_pin_print_the_resolved_tag(book: Book, up: tuple[Upstream, str],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    upstream, sha = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    book.build()
+    new = upstream.commit("same code", tag="v2")
+    code, out, err = _cli(book, *book.cli("bump", "httpx", "v2"), capsys=capsys)
+    assert code == 0 and out.splitlines()[0] == f"httpx: 'v2' is {new} (pinned: {sha})", out  # stdout (docs/cli.md)
+    code, out, err = _cli(book, *book.cli("check", "--pin", "httpx=v2", "--json"), capsys=capsys)
+    assert err == f"note: httpx: 'v2' is {new} at {upstream.url}\n"
+    assert json.loads(out)[0]["status"] == "ok"
+    manual = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    assert "by `bump` on stdout" in manual and "by `check --pin` as a note on stderr" in manual

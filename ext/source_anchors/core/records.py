@@ -256,7 +256,9 @@ class Outcome:
         """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
         old = self.locked.describe() if self.locked else "(not locked)"
         if self.location is not None:
-            new = self.location.describe()
+            # The lock records a whole module's lines: so does the new side, or the two read as a move.
+            new = self.location.describe() if self.locked is None else \
+                f"{self.location.path}:{line_range(self.location.start, self.location.end)}"
         else:
             new = "(not checked)" if self.status is Status.error else "(gone)"
         return f"{old} → {new}"

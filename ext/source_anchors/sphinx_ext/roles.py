@@ -38,7 +38,7 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     if state.quiet:
         pass
     elif unknown_default:
-        _warn_front_matter(state, docname, page, default)
+        _warn_front_matter(state, docname, page, str(default))
     elif outcome.subtype is not None and outcome.group is None:
         warn(outcome.message + (f" ({hint})" if hint else ""), outcome.subtype, location=(docname, line))
     elif hint:
