@@ -6,12 +6,16 @@ what is checked; upstream repositories are made here with git.
 
 from __future__ import annotations
 
+import http.server
 import json
+import threading
+from collections import Counter
 from html import unescape
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
-from helpers import ROOT, Book, Upstream, git, run_cli, write_conf
+from helpers import PROXIES, ROOT, Book, Upstream, git, run_cli, write_conf
 from source_anchors.core.hosts import template_for
 
 API = '''\
@@ -305,3 +309,133 @@ def test_where_bump_and_check_pin_print_the_resolved_tag(book: Book, up: tuple[U
     assert json.loads(out)[0]["status"] == "ok"
     manual = (ROOT / "docs" / "cli.md").read_text("utf-8")
     assert "by `bump` on stdout" in manual and "by `check --pin` as a note on stderr" in manual
+
+
+# 16 -- linkcheck asks for each upstream page once ------------------------------------------------------------
+
+
+class _Counting(http.server.BaseHTTPRequestHandler):
+    """Answers every HEAD and GET with 200, counting the requests per path."""
+
+    seen: ClassVar[Counter[str]] = Counter()
+
+    def do_HEAD(self) -> None:
+        self.seen[self.path] += 1
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        self.do_HEAD()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_linkcheck_requests_each_upstream_page_once(book: Book, up: tuple[Upstream, str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in PROXIES:
+        monkeypatch.delenv(name, raising=False)
+    _Counting.seen.clear()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        upstream, sha = up
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        book.repos = {"httpx": {"url": upstream.url, "commit": sha, "packages": ["httpx"],
+                                "permalink": base + "/{commit}/{path}#L{start}-L{end}"}}
+        book.write_conf(default_repo="httpx")
+        book.page("index", "# Book\n\n{src}`httpx.Client` {src}`httpx.Client.send` {src}`httpx.Client.fetch` "
+                           "{src}`/docs/index.md::The line` {src}`/docs/index.md::Some prose`\n")
+        book.build()
+        result = book.build(builder="linkcheck", out="linkcheck")
+    finally:
+        server.shutdown()
+    assert result.returncode == 0, result.stderr
+    assert dict(_Counting.seen) == {f"/{sha}/httpx/_client.py": 1, f"/{sha}/docs/index.md": 1}, _Counting.seen
+    output = (result.outdir / "output.json").read_text("utf-8")
+    assert output.count('"status": "working"') == 2, output
+
+
+# 17 -- cosmetics -------------------------------------------------------------------------------------------
+
+
+def test_a_second_build_does_not_say_the_configuration_changed(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    # sphinx-build, as a user runs it (sphinx.testing sets options of its own between two applications).
+    assert book.build_subprocess("-W").returncode == 0
+    book.page("index", "# Book\n\nEdited. {src}`httpx.Client`\n")
+    second = book.build_subprocess("-W")
+    assert second.returncode == 0, second.stderr
+    assert "configuration has changed" not in second.stdout and "1 changed" in second.stdout, second.stdout
+
+
+def test_generated_tables_are_readable_in_the_text_builder(book: Book, up: tuple[Upstream, str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n\n```{source-anchors-config}\n```\n\n"
+                       "```{source-anchors-diagnostics}\n```\n\n```{source-ledger}\n```\n")
+    text = (book.build(builder="text", out="text").outdir / "index.txt").read_text("utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    assert rows and max(len(line) for line in rows) <= 100, text
+    for whole in ("source_anchors_repos", "source-anchors.changed", "| L8–L13 |", "| Repository |"):
+        assert any(whole in line for line in rows), (whole, text)
+
+
+def test_a_diff_warning_ends_with_its_tag_on_a_line_of_its_own(book: Book, up: tuple[Upstream, str]) -> None:
+    upstream, _ = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client.send`\n")
+    book.build()
+    upstream.write("httpx/_client.py", CLIENT.replace("return request", "return request.copy()"))
+    book.repos["httpx"]["commit"] = upstream.commit("change send")
+    book.write_conf(default_repo="httpx")
+    stderr = book.build(strict=False).stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    at = next(i for i, line in enumerate(lines) if "changed (code)" in line)
+    assert lines[at + 1:at + 5] == ["@@ -2 +2 @@", "-        return request", "+        return request.copy()",
+                                    " [source-anchors.changed]"], stderr
+
+
+def test_an_invalid_permalink_template_is_one_error(book: Book, up: tuple[Upstream, str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    _book(book, up)
+    book.repos["httpx"]["permalink"] = "{url}/x/{sha}/{path}#L{start}"
+    book.write_conf(default_repo="httpx")
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    built = book.build_subprocess("-q", "-W")
+    assert built.returncode != 0 and built.stderr.count("is not a valid template") == 1, built.stderr
+    code, out, err = _cli(book, *book.cli("check"), capsys=capsys)
+    assert code == 2 and out == "" and err.count("is not a valid template") == 1, err
+    assert err.startswith(f"error: {book.root / 'conf.py'}: source_anchors: invalid configuration:"), err
+
+
+def test_merge_conflict_markers_in_the_lock_are_named(book: Book, up: tuple[Upstream, str],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client`\n")
+    book.build()
+    lines = book.lock.read_text("utf-8").splitlines(keepends=True)
+    book.lock.write_text("".join([*lines[:3], "<<<<<<< HEAD\n", *lines[3:5], "=======\n", *lines[3:5],
+                                  ">>>>>>> other\n", *lines[5:]]), "utf-8")
+    code, _, err = _cli(book, *book.cli("check"), capsys=capsys)
+    assert code == 2
+    assert f"{book.lock}:4: the lock holds git merge-conflict markers" in err, err
+    assert "git checkout --ours or --theirs -- source-anchors.lock" in err and "source-anchors update" in err
+
+
+def test_check_json_gives_places_as_fields(book: Book, up: tuple[Upstream, str],
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    upstream, sha = up
+    _book(book, up)
+    book.page("index", "# Book\n\n{src}`httpx.Client.send`\n")
+    book.build()
+    upstream.write("httpx/_client.py", "# a new first line\n" + CLIENT)
+    new = upstream.commit("shift")
+    code, out, _ = _cli(book, *book.cli("check", "--pin", f"httpx={new}", "--json"), capsys=capsys)
+    [row] = json.loads(out)
+    assert (code, row["status"]) == (1, "moved")
+    assert row["old"] == {"commit": sha, "path": "httpx/_client.py", "start": 9, "end": 10}
+    assert row["new"] == {"commit": new, "path": "httpx/_client.py", "start": 10, "end": 11}
+    manual = (ROOT / "docs" / "cli.md").read_text("utf-8")
+    assert '`{"commit": …, "path": …, "start": …, "end": …}`' in manual

@@ -356,11 +356,17 @@ class AnchorRecord:
         return (*form[:14], False, *form[15:]) if form[14] else form
 
     def to_check_json(self) -> dict[str, Any]:
-        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place."""
-        out = self.outcome
+        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place.
+
+        Each place is ``{"commit", "path", "start", "end"}`` (or null), fields for a program to
+        read, where the text output shows ``path:Lstart–Lend``.
+        """
+        out, old, new = self.outcome, self.outcome.locked, self.outcome.location
         return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
-                "target": out.name, "old": out.locked.describe() if out.locked else None,
-                "new": out.location.describe() if out.location else None, "permalink": out.permalink,
+                "target": out.name,
+                "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end} if old else None,
+                "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end} if new else None,
+                "permalink": out.permalink,
                 "change": out.change_class.value if out.change_class else None, "message": out.message,
                 "suggestion": out.suggestion.to_json() if out.suggestion else None}
 

@@ -51,7 +51,6 @@ def setup(app: Sphinx) -> None:
     app.connect("env-updated", _env_updated)
     app.connect("build-finished", _write_report)
     app.add_css_file("source-anchors.css")
-    app.connect("builder-inited", _add_static)
     app.connect("builder-inited", _drop_truncated_buildinfo)
 
 
@@ -67,6 +66,15 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
     _linkcheck_skips_line_fragments(config, engine)
+    _add_static(app)
+    if "linkcheck-process-uri" in app.events.events:
+        app.connect("linkcheck-process-uri", _one_request_per_page)
+
+
+def _permalink_prefixes(engine: Engine) -> list[str]:
+    """What every permalink of each pin starts with (its URL and commit, as the host's template puts them)."""
+    marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
+    return sorted({prefix for pin in engine.pins.values() if (prefix := pin.permalink(marker).split(quote(marker))[0])})
 
 
 def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
@@ -77,11 +85,22 @@ def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
     """
     if "linkcheck_anchors_ignore_for_url" not in config:
         return
-    marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
-    prefixes = {pin.permalink(marker).split(quote(marker))[0] for pin in engine.pins.values()}
-    rules = [f"^{re.escape(prefix)}" for prefix in sorted(prefixes) if prefix]
+    rules = [f"^{re.escape(prefix)}" for prefix in _permalink_prefixes(engine)]
     current = list(config.linkcheck_anchors_ignore_for_url or ())
     config.linkcheck_anchors_ignore_for_url = (*current, *(r for r in rules if r not in current))
+
+
+def _one_request_per_page(app: Sphinx, uri: str) -> str | None:
+    """A permalink without its fragment, so that linkcheck asks for each upstream page once.
+
+    linkcheck keeps one request per distinct URI, and a book links each file at many line ranges;
+    the fragment is not checked anyway (see :func:`_linkcheck_skips_line_fragments`).
+    """
+    page, hash_, _ = uri.partition("#")
+    if not hash_:
+        return None
+    prefixes = _permalink_prefixes(get_state(str(app.srcdir)).engine)
+    return page if any(uri.startswith(prefix) for prefix in prefixes) else None
 
 
 def _fatal(message: str, *, location: str | None) -> NoReturn:
@@ -97,10 +116,15 @@ def _fatal(message: str, *, location: str | None) -> NoReturn:
 
 
 def _add_static(app: Sphinx) -> None:
+    """Put the style sheet's folder on ``html_static_path`` when the configuration is read.
+
+    Not later: a value changed after Sphinx keeps the configuration with the environment is seen by
+    the next build as a changed option ("The configuration has changed (1 option: 'html_static_path')").
+    """
     static = Path(__file__).parent / "static"
-    config_static = app.config.html_static_path
+    config_static = list(app.config.html_static_path or ())
     if str(static) not in config_static:
-        config_static.append(str(static))
+        app.config.html_static_path = [*config_static, str(static)]
 
 
 def _drop_truncated_buildinfo(app: Sphinx) -> None:
