@@ -439,3 +439,21 @@ def test_check_json_gives_places_as_fields(book: Book, up: tuple[Upstream, str],
     assert row["new"] == {"commit": new, "path": "httpx/_client.py", "start": 10, "end": 11}
     manual = (ROOT / "docs" / "cli.md").read_text("utf-8")
     assert '`{"commit": …, "path": …, "start": …, "end": …}`' in manual
+
+
+def test_a_file_path_fix_is_checked_against_the_pinned_tree(book: Book, upstream: Upstream) -> None:
+    upstream.write("src/tomli/__init__.py", "from ._parser import loads\n")
+    upstream.write("src/tomli/_parser.py", "def loads(s):\n    return {}\n")
+    sha = upstream.commit("src layout")
+    book.repos = {"tomli": {"url": upstream.url, "commit": sha, "packages": ["src/tomli"]}}
+    book.write_conf(default_repo="tomli")
+    book.page("index", "# Book\n\n{src}`tomli/_parser.py`\n\n{src}`tomli/_nothing.py`\n")
+    warnings = [w.split(" [source-anchors.")[0] for w in book.build(strict=False).warnings()]
+    assert warnings == [
+        "index.md:3: WARNING: invalid dotted path 'tomli/_parser.py': 'tomli/_parser' is not a Python identifier; "
+        "a file path starts with '/': write '/src/tomli/_parser.py'",
+        "index.md:5: WARNING: invalid dotted path 'tomli/_nothing.py': 'tomli/_nothing' is not a Python identifier; "
+        "a file path starts with '/': write '/tomli/_nothing.py' (a path from the repository root; "
+        "tomli/_nothing.py is not a file at the pinned commit)"], warnings
+    book.page("index", "# Book\n\n{src}`/src/tomli/_parser.py`\n")
+    book.build()

@@ -98,8 +98,10 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     bad = [part for part in parts if not part.isidentifier()]
     if bad:
         shown = "an empty part" if "" in bad else repr(bad[0])
-        fix = _fix(path, f"{repo_part.strip()}:" if colon else "", f"::{match}" if sep else "")
-        raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier{fix}")
+        prefix, suffix = f"{repo_part.strip()}:" if colon else "", f"::{match}" if sep else ""
+        file = f"{prefix}/{path.replace(chr(92), '/')}{suffix}" if "/" in path or "\\" in path else None
+        raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier"
+                          f"{_fix(path, prefix, suffix)}", file=file)
     return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
 
 
