@@ -243,6 +243,10 @@ def test_a_module_anchor_that_grew_is_not_shown_as_a_move(book: Book, up: tuple[
     code, out, _ = _cli(book, *book.cli("check", "--pin", f"httpx={new}"), capsys=capsys)
     assert code == 1
     assert "httpx/_client.py:L1–L13 → httpx/_client.py:L1–L16" in out, out
+    book.repos["httpx"]["commit"] = new
+    book.write_conf(default_repo="httpx")
+    [warning] = book.build(strict=False).warnings()  # the build's warning says the same
+    assert "changed (code): httpx:httpx._client httpx/_client.py:L1–L13 → httpx/_client.py:L1–L16" in warning
 
 
 def test_book_options_are_taken_after_the_command(book: Book, up: tuple[Upstream, str], tmp_path: Path,

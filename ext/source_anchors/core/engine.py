@@ -179,7 +179,9 @@ class Engine:
                     f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
         head = f"{status} ({change.kind})" if change else f"{status}"
-        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+        # Against a lock record, a whole module shows its lines too (else "L1–L467 → path" reads as a move).
+        new = location.span() if locked else location.describe()
+        text = f"{head}: {target} {old} → {new}" + (why if status is Status.new else "")
         detail = change.short() if change else ""
         return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 

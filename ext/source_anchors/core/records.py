@@ -99,6 +99,10 @@ class Location:
         """``path:Lstart–Lend``, or the bare path of a whole module or file."""
         return self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
 
+    def span(self) -> str:
+        """``path:Lstart–Lend`` even for a whole module or file: the form a lock record is compared in."""
+        return f"{self.path}:{line_range(self.start, self.end)}"
+
     def explain(self) -> str:
         """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
         if not (self.rule or self.others or self.caveat):
@@ -257,8 +261,7 @@ class Outcome:
         old = self.locked.describe() if self.locked else "(not locked)"
         if self.location is not None:
             # The lock records a whole module's lines: so does the new side, or the two read as a move.
-            new = self.location.describe() if self.locked is None else \
-                f"{self.location.path}:{line_range(self.location.start, self.location.end)}"
+            new = self.location.describe() if self.locked is None else self.location.span()
         else:
             new = "(not checked)" if self.status is Status.error else "(gone)"
         return f"{old} → {new}"
