@@ -24,6 +24,7 @@ class SourceAnchorsDomain(Domain):
         "stats": {},        # docname -> the work its last read did (see count())
         "reading": [],      # the documents this build reads
         "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
+        "feedback": {},     # docname -> True: a feedback-line that links the page 'feedback' if there is one
     }
 
     @property
@@ -89,12 +90,12 @@ class SourceAnchorsDomain(Domain):
 
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
-        for key in ("anchors", "literals", "ledgers", "stats"):
+        for key in ("anchors", "literals", "ledgers", "stats", "feedback"):
             self.data[key].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         """Take the records of *docnames* from a parallel reader."""
-        for key in ("anchors", "literals", "ledgers", "stats"):
+        for key in ("anchors", "literals", "ledgers", "stats", "feedback"):
             for docname in docnames:
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]

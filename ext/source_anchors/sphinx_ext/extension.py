@@ -169,6 +169,8 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     domain = get_domain(env)
     fingerprint = state.fingerprint()
     again = domain.unsettled_docs()
+    if "feedback" in added | removed:  # the feedback lines that link it, or not, as it exists
+        again |= set(domain.data["feedback"])
     if domain.data["fingerprint"] != fingerprint:
         again |= set(domain.anchors)
         domain.data["fingerprint"] = fingerprint

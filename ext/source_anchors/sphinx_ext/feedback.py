@@ -12,6 +12,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .diagnostics import Subtype, warn
+from .domain import get_domain
 from .i18n import _
 from .state import get_state
 
@@ -40,6 +41,8 @@ class FeedbackLineDirective(SphinxDirective):
         para = nodes.paragraph(classes=["sa-feedback"])
         para += nodes.Text(_("Found an error, or have a suggestion? "))
         address = state.settings.feedback_email
+        if not self.options.get("page"):  # read again when a page 'feedback' comes or goes (extension._outdated)
+            get_domain(self.env).data["feedback"][docname] = True
         target = self.options.get("page") or ("feedback" if "feedback" in self.env.found_docs else "")
         if address:
             para += nodes.reference("", _("Email feedback on this chapter"),
