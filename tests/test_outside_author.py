@@ -197,3 +197,16 @@ def test_a_file_path_fix_is_checked_against_the_pinned_tree(book: Book, upstream
         "tomli/_nothing.py is not a file at the pinned commit)"], warnings
     book.page("index", "# Book\n\n{src}`/src/tomli/_parser.py`\n")
     book.build()
+
+
+def test_closest_stops_at_names_that_do_not_resolve_either(book: Book, upstream: Upstream) -> None:
+    # Two similar names that the star import leaves out: trying one must not try the other forever.
+    upstream.write("pkg/__init__.py", "from ._impl import *\n")
+    upstream.write("pkg/_impl.py", '__all__ = ["Reader"]\n\n\nclass Reader:\n    pass\n\n\n'
+                                   "class BaseClient:\n    pass\n\n\nclass BaseClients:\n    pass\n")
+    sha = upstream.commit("hidden names")
+    book.repos = {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", "# Book\n\n{src}`pkg.BaseClientz`\n")
+    [warning] = book.build(strict=False).warnings()
+    assert "pkg has no member 'BaseClientz'" in warning and "BaseClient," not in warning, warning

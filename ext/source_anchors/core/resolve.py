@@ -17,12 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import filetargets, statements
 from .config import RepoPin
-from .errors import ResolveError, UpstreamFileError
+from .errors import ResolveError
 from .files import SourceFiles, is_namespace
 from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
 from .target import split_matches
-from .walk import OutsideError, Walker
+from .walk import OutsideError, Walker, probe
 
 Span = tuple[int, int]
 
@@ -48,14 +48,8 @@ class Resolver:
 
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
-        meant = []
-        for package in sorted(self.files.packages):
-            try:
-                self.walker.object(f"{package}.{path}")
-            except (ResolveError, UpstreamFileError):
-                continue
-            meant.append(f"{package}.{path}")
-        return meant
+        return [f"{package}.{path}" for package in sorted(self.files.packages)
+                if probe(self.walker, f"{package}.{path}")]
 
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
         """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
