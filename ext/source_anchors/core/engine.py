@@ -84,7 +84,8 @@ class Engine:
         try:
             target = parse_target(text, default_repo=default_repo)
         except TargetError as error:
-            return Outcome(text.strip(), Status.error, message=str(error), subtype=error.subtype)
+            message = file_hint(self, error, default_repo) if error.file else str(error)
+            return Outcome(text.strip(), Status.error, message=message, subtype=error.subtype)
         if target.defaulted and default_from and target.repo not in self.pins:
             return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
                            message=f"unknown repository {target.repo!r} named by {default_from}, for {target}; "
@@ -158,7 +159,9 @@ class Engine:
                     f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
         head = f"{status} ({change.kind})" if change else f"{status}"
-        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+        # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
+        text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + \
+            (why if status is Status.new else "")
         detail = change.short() if change else ""
         return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
@@ -262,3 +265,26 @@ def _status(record: LockRecord | None, location: Location) -> Status:
     return Status.ok if same else Status.moved
 
 
+def file_hint(engine: Engine, error: TargetError, default_repo: str | None) -> str:
+    """*error*'s message, its leading-``/`` suggestion checked against the pinned tree.
+
+    A path written from a package (``tomli/_parser.py``) is offered from the repository root
+    when the package lives below it (``/src/tomli/_parser.py``); a path that names no file of
+    the commit is offered as the form to use, and said to be missing.
+    """
+    assert error.file is not None
+    message = str(error)
+    try:
+        target = parse_target(error.file, default_repo=default_repo)
+        resolver = engine.resolver(target.repo) if target.repo in engine.pins else None
+    except (SourceAnchorsError, KeyError):
+        return message
+    if resolver is None:
+        return message
+    first, _, rest = target.file.partition("/")
+    tried = [target.file, *(f"{folder}/{rest}" for folder in engine.pins[target.repo].packages
+                            if folder.rpartition("/")[2] == first and folder != first)]
+    found = next((path for path in tried if path in resolver.listing or resolver.tree.has(path)), None)
+    if found is None:
+        return f"{message} (a path from the repository root; {target.file} is not a file at the pinned commit)"
+    return message.replace(f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'")

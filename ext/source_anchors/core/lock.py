@@ -81,6 +81,10 @@ class Lock:
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+#: The first line git writes into a conflicted file.
+_CONFLICT = re.compile(r"^<{7}(?: |$)", re.MULTILINE)
+
+
 def read_lock(path: Path) -> Lock:
     """Read and validate the lock at *path*; an absent file is an empty lock."""
     try:
@@ -92,6 +96,13 @@ def read_lock(path: Path) -> Lock:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
+        conflict = _CONFLICT.search(text)
+        if conflict:
+            line = text.count("\n", 0, conflict.start()) + 1
+            raise LockError(f"{path}:{line}: the lock holds git merge-conflict markers ('<<<<<<<', '=======', "
+                            "'>>>>>>>'); take either side whole (git checkout --ours or --theirs -- "
+                            f"{path.name}), then run 'source-anchors update', which relocks every anchor "
+                            "the pages hold") from error
         raise LockError(f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
                         "restore it from version control or delete it and run update") from error
     except RecursionError as error:

@@ -22,7 +22,7 @@ from .files import SourceFiles, is_namespace
 from .records import RESOLVER_VERSION, Location, line_range
 from .sources import Tree
 from .target import split_matches
-from .walk import OutsideError, Walker
+from .walk import OutsideError, Walker, probe
 
 Span = tuple[int, int]
 
@@ -46,6 +46,11 @@ class Resolver:
         self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch)
         self.walker = Walker(self.files, pin)
 
+    def _within_packages(self, path: str) -> list[str]:
+        """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
+        return [f"{package}.{path}" for package in sorted(self.files.packages)
+                if probe(self.walker, f"{package}.{path}")]
+
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
         """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
 
@@ -62,6 +67,10 @@ class Resolver:
             if path in self.listing or self.tree.has(path):  # ``LICENSE.txt`` meant as a file
                 raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
                                    closest=error.closest) from None
+            meant = self._within_packages(path)
+            if meant:
+                raise OutsideError(f"{error}; did you mean {' or '.join(meant)}?", target=error.target,
+                                   closest=tuple(meant)) from None
             raise
         if is_namespace(ref.file):
             raise ResolveError(f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "

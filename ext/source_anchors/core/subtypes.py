@@ -42,7 +42,9 @@ class Subtype(StrEnum):
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
     unknown repository name; or the anchor is written in the other markup's syntax (``:src:`` or
-    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), which the page shows as text."""
+    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), with a space after the role name
+    (``:src: `x```, ``{src} `x```), or as a ``:::`` block without MyST's ``colon_fence``, which the
+    page shows as text."""
 
     source = "source"
     """The pinned tree could not be obtained from any configured source (cache, git, distribution);

@@ -70,6 +70,8 @@ class Walker:
         self.pin = pin
         self._packages = files.packages
         self.bases = Bases(self)
+        #: Above 0 while closest names are tried (see :func:`probe`).
+        self._probing = 0
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -133,7 +135,7 @@ class Walker:
         else:
             found = None
         if found is None:
-            raise self._no_member(ref, name, where)
+            raise _no_member(self, ref, name, where)
         return self._walk(found, rest, here, hops)
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
@@ -226,7 +228,7 @@ class Walker:
         if module == container.module and not container.qual:  # 'from . import x' in a package: the submodule
             sub = self.files.module_file(f"{module}.{member}")
             if sub is None:
-                raise self._no_member(container, member, module)
+                raise _no_member(self, container, member, module)
             return Ref(f"{module}.{member}", sub)
         source = self.module(module, f"{module}.{member}")
         found = self._module_member(source, member, hops + 1, seen=set())
@@ -234,23 +236,12 @@ class Walker:
             return found
         sub = self.files.module_file(f"{module}.{member}")
         if sub is None:
-            raise self._no_member(source, member, module)
+            raise _no_member(self, source, member, module)
         return Ref(f"{module}.{member}", sub)
 
     def mro(self, cls: Ref, hops: int = 0) -> tuple[Entry, ...]:
         """*cls* and its bases in C3 order; bases not read statically are entries of text."""
         return self.bases.mro(cls, hops)
-
-    # -- what a missing name is reported with ---------------------------------------
-
-    def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
-        names, hidden = _known_names(self, ref)
-        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        if hidden:
-            hint += f"; bases not read statically: {', '.join(hidden)}"
-        return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
-
 
 class Bases:
     """The method resolution orders of a walker's classes, each computed once (with the files it read)."""
@@ -320,6 +311,34 @@ class Bases:
                 return None if text == "object" else f"{text} (a builtin)"
             return f"{text} (not found)"
         return found if found.is_class else f"{text} (not a class statement)"
+
+
+def _no_member(self: Walker, ref: Ref, name: str, where: str) -> ResolveError:
+    """The error for *name* missing from *ref*, with the closest names that resolve."""
+    if self._probing:  # a candidate being tried: its own closest names are not needed (nor an endless search)
+        return ResolveError(f"{where} has no member {name!r}")
+    names, hidden = _known_names(self, ref)
+    # Every name offered must resolve: the names gathered above include those a star import does
+    # not bind (``__all__`` leaves them out), so each candidate is walked as the anchor would be.
+    candidates = difflib.get_close_matches(name, sorted(names), n=12)
+    close = tuple(f"{where}.{n}" for n in candidates if n != name and probe(self, f"{where}.{n}"))[:3]
+    hint = f"; closest: {', '.join(close)}" if close else ""
+    if hidden:
+        hint += f"; bases not read statically: {', '.join(hidden)}"
+    return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+
+def probe(self: Walker, path: str) -> bool:
+    """Whether dotted *path* resolves in *self*'s tree (for a suggestion; a failure computes no closest names)."""
+    self._probing += 1
+    try:
+        self.object(path)
+    except (ResolveError, UpstreamFileError):
+        return False
+    finally:
+        self._probing -= 1
+    return True
+
 
 def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
     """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""

@@ -172,7 +172,7 @@ def write_conf_file(conf: Path, data: bytes, by_hand: str) -> None:
 
 def note_moved_refs(engine: Engine, *, skip: Mapping[str, str]) -> None:
     """For ``check``: a note on stderr for each pin whose ``ref`` now names another commit (or is unreachable)."""
-    from ..core.refs import moved_ref
+    from ..core.refs import mismatch, moved_ref
 
     for name, pin in sorted(engine.pins.items()):
         if name in skip or pin.ref is None or "git" not in pin.sources:
@@ -183,5 +183,4 @@ def note_moved_refs(engine: Engine, *, skip: Mapping[str, str]) -> None:
             print(f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} not checked: {error}", file=sys.stderr)
             continue
         if now is not None:
-            print(f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} now points at {now[:7]}, not the pinned "
-                  f"{pin.short}; preview with 'source-anchors bump {name} {pin.ref}'", file=sys.stderr)
+            print(f"note: {mismatch(pin, now, timeout=engine.settings.timeout)}", file=sys.stderr)

@@ -22,6 +22,7 @@ import sys
 import tempfile
 from collections.abc import Sequence, Set
 from pathlib import Path
+from typing import Any
 
 from ..core.changes import ChangeClass, parse_classes, valid_classes
 from ..core.config import PREFIX
@@ -38,12 +39,12 @@ def get_parser() -> argparse.ArgumentParser:
     """The argument parser of ``source-anchors``."""
     parser = argparse.ArgumentParser(prog="source-anchors",
                                      description="Check or update the source-anchors lock of a Sphinx book.")
-    parser.add_argument("--confdir", default=None,
-                        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)")
-    parser.add_argument("--srcdir", default=None,
-                        help="directory of the pages (default: CONFDIR/source when it holds the root page "
-                             "and no conf.py of its own, else CONFDIR)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    _book_options(parser, default=None)
+    # The same options after the command ('source-anchors check --confdir docs'); SUPPRESS keeps a
+    # value given before the command when none is given after it.
+    book = argparse.ArgumentParser(add_help=False)
+    _book_options(book, default=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_parser_with(book))
     check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
     check.add_argument("--pin", action="append", default=[], metavar="NAME=REF",
                        help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
@@ -81,6 +82,25 @@ def get_parser() -> argparse.ArgumentParser:
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
+
+
+def _book_options(parser: argparse.ArgumentParser, *, default: object) -> None:
+    parser.add_argument("--confdir", default=default,
+                        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)")
+    parser.add_argument("--srcdir", default=default,
+                        help="directory of the pages (default: CONFDIR/source when it holds the root page "
+                             "and no conf.py of its own, else CONFDIR)")
+
+
+def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
+    """A parser class whose instances (the subcommands) also take *parent*'s options."""
+
+    class Subcommand(argparse.ArgumentParser):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["parents"] = [*kwargs.get("parents", []), parent]
+            super().__init__(*args, **kwargs)
+
+    return Subcommand
 
 
 _PAGES = (".rst", ".md", ".txt", ".ipynb")
@@ -204,6 +224,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
             raise BookError(str(error)) from None
         except SystemExit:
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
+            text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)  # printed after our "error: "
             raise BookError(text or "the book's configuration is invalid") from None
         records = list(get_domain(app.env).all_anchors())
         if paths is not None:

@@ -24,7 +24,7 @@ class SourceAnchorsDomain(Domain):
         "stats": {},        # docname -> the work its last read did (see count())
         "reading": [],      # the documents this build reads
         "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
-        "feedback": {},     # docname -> line of its first feedback directive (the channel check)
+        "feedback": {},     # docname -> line of its first feedback directive (channel check, re-reads)
     }
 
     @property

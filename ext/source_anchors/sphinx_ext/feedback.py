@@ -56,7 +56,13 @@ def _no_channel() -> nodes.paragraph:
 
 
 class FeedbackLineDirective(SphinxDirective):
-    """``feedback-line``: a prefilled report naming the chapter and its pin, and the feedback page."""
+    """``feedback-line``: a prefilled report naming the chapter and its pin, and the feedback page.
+
+    The rule for the page: ``:page:`` names one, which must exist (a missing one is Sphinx's own
+    warning); without it, the book's page ``feedback`` is linked when there is one, and otherwise
+    the line has the report link alone. A book without a feedback page thus builds with ``-W``.
+    The page is read again when a page ``feedback`` comes or goes (``extension._outdated``).
+    """
 
     option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
                                              "page": directives.unchanged}
@@ -78,8 +84,12 @@ class FeedbackLineDirective(SphinxDirective):
         para = nodes.paragraph(classes=["sa-feedback"])
         para += nodes.Text(_("Found an error, or have a suggestion? "))
         para += nodes.reference("", _("Report a problem in this chapter"), refuri=uri)
+        target = self.options.get("page") or ("feedback" if "feedback" in self.env.found_docs else "")
+        if not target:
+            para += nodes.Text(_(" (page and pin filled in)."))
+            return [para]
         para += nodes.Text(_(" (page and pin filled in), or see "))
-        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
+        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + target.lstrip("/"),
                             refexplicit=True, refwarn=True)
         xref += nodes.inline("", _("how to give feedback"))
         para += xref

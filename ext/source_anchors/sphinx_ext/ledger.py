@@ -22,6 +22,7 @@ from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
 from .state import BuildState, get_state
+from .tables import column_widths
 
 if TYPE_CHECKING:
     from ..core.config import RepoPin
@@ -70,11 +71,11 @@ class LicenceNotesDirective(LedgerDirective):
     kind = "licences"
 
 
-def _table(header: list[str], rows: list[list[nodes.Node | str]], widths: list[int] | None = None) -> nodes.table:
+def _table(header: list[str], rows: list[list[nodes.Node | str]]) -> nodes.table:
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    for width in widths or [1] * len(header):
+    for width in column_widths([header, *rows]):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
@@ -180,7 +181,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                              declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
     out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "declared", "anchors")],
-                      summary_rows, [2, 4, 4, 4, 2, 3, 1]))
+                      summary_rows))
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
         anchored = engine.pins.get(repo)
@@ -214,7 +215,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title
-            section += _table([words["lines"], words["link"], words["cited"]], rows, [1, 3, 6])
+            section += _table([words["lines"], words["link"], words["cited"]], rows)
         out.append(section)
     return out
 
