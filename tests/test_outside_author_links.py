@@ -133,7 +133,7 @@ def test_feedback_line_links_a_feedback_page_only_where_there_is_one(book: Book,
     book.page("index", "# Book\n\n```{toctree}\nchapter\n```\n")
     book.page("chapter", "# Chapter\n\nText.\n\n```{feedback-line}\n:chapter: One\n```\n")
     html = book.build().html("chapter")  # -W: no page named 'feedback', and no warning
-    assert "mailto:" in html and "how to give feedback" not in html and "subject filled in)." in html
+    assert "mailto:" in html and "how to give feedback" not in html and "(page and pin filled in)." in html
     book.page("feedback", "# Feedback\n\nWrite to us.\n")
     book.page("index", "# Book\n\n```{toctree}\nchapter\nfeedback\n```\n")
     html = book.build().html("chapter")  # incremental: the chapter is read again for the new page
