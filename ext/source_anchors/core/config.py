@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .conditions import Python, parse_python, running
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
 from .refs import SHA_RE, ref_problem
@@ -63,6 +64,11 @@ def _commits(value: Any) -> str | None:
 
 def _anything(value: Any) -> str | None:
     return None
+
+
+def _python(value: Any) -> str | None:
+    problem = parse_python(value)
+    return problem if isinstance(problem, str) else None
 
 
 def _meta(*, types: tuple[type, ...], check: Check, help: str) -> dict[str, Any]:
@@ -113,6 +119,12 @@ class Options:
         default=False, metadata=_meta(types=(bool,), check=_anything,
         help="Check every anchor without warnings and without writing the lock "
              "(the command line sets it to read the book)."))
+    python: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=_python,
+        help="The Python version the anchors are read for, as '3.11', optionally followed by a space and a "
+             "value of sys.platform ('3.11 win32'; default platform: linux); default: the version of the "
+             "Python that runs the build. Tests of sys.version_info, sys.platform and TYPE_CHECKING are "
+             "decided for it, as type checkers decide them (see the binding rules)."))
     pin_commits: dict[str, str] = field(
         default_factory=dict, metadata=_meta(types=(dict,), check=_commits,
         help="Commits that replace pinned ones for this build only, by repository name "
@@ -184,6 +196,8 @@ class Settings:
     feedback_email: str
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
+    #: The Python version and platform that static conditions are decided for (``source_anchors_python``).
+    python: Python = field(default_factory=running)
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -230,8 +244,15 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
-        quiet=bool(opts["quiet"]),
+        quiet=bool(opts["quiet"]), python=_python_of(opts["python"]),
     )
+
+
+def _python_of(value: Any) -> Python:
+    """The validated ``python`` option read (its check has passed)."""
+    python = parse_python(value)
+    assert isinstance(python, Python)
+    return python
 
 
 #: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).

@@ -38,8 +38,8 @@ class Engine:
         #: Whether the lock file existed when the engine started (a locked build without one says so once).
         self.lock_exists = lock is not None or settings.lock_path.exists()
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
-        self.resolutions = ResolutionCache(settings.cache_dir)
-        self.suggestions = SuggestionCache(settings.cache_dir)
+        self.resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
+        self.suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
         self.pinned = PinnedTrees(settings, self.cache, self.lock)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.

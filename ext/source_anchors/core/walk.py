@@ -14,11 +14,14 @@ import difflib
 from typing import NamedTuple
 
 from .config import RepoPin
+from .descriptors import assignments, class_body, is_data, notes, runtime
 from .errors import ResolveError, UpstreamFileError
 from .files import SourceFiles, is_namespace
+from .missing import no_member
 from .modindex import ModuleIndex
 from .mro import InconsistentError, merge
-from .rules import TYPING, Bind, choose
+from .records import line_range
+from .rules import COND, DEAD, INSTANCE, Bind, choose
 
 _MAX_HOPS = 50
 
@@ -143,7 +146,7 @@ class Walker:
             return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
-        if binds:
+        if binds and not all(b.flags & DEAD for b in binds):  # bound only where nothing runs: not bound
             return self._chosen(ref, name, binds, hops)
         for star in reversed(index.stars):
             if star in seen:
@@ -172,9 +175,11 @@ class Walker:
         return None
 
     def _class_member(self, ref: Ref, name: str, hops: int) -> Ref | None:
-        """*name* in the first class of *ref*'s MRO that binds it at runtime, else where it is declared.
+        """*name* as Python finds it on the class (or an instance): see :mod:`.descriptors`.
 
-        A name the class binds itself is found without reading its bases (so an inconsistent
+        The first class of *ref*'s MRO that binds it at runtime, except that ``self.x = …`` yields to
+        a property that a later class of the MRO binds in its body first (:func:`.descriptors.is_data`).
+        A class-body binding of the class itself is found without reading its bases (so an inconsistent
         hierarchy is reported for inherited names only).
 
         A class that binds it only under ``if TYPE_CHECKING:`` does not have it at runtime, so the
@@ -182,27 +187,49 @@ class Walker:
         """
         assert ref.bind is not None
         own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
-        if own and not all(b.flags & TYPING for b in own):
+        if class_body(own):
             # The class comes first in its own MRO: its bases are read only for what it inherits.
             return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
+        try:
+            order = self.mro(ref, hops)
+        except ResolveError:
+            if not runtime(own):
+                raise
+            order = (ref,)  # its own self.x, whatever its bases: an inconsistent hierarchy is not read
         hidden: list[str] = []
         declared: tuple[Ref, list[Bind], list[str]] | None = None
-        for entry in self.mro(ref, hops):
+        instance: tuple[Ref, list[Bind], list[str]] | None = None
+        for entry in order:
             if isinstance(entry, str):
                 hidden.append(entry)
                 continue
             assert entry.bind is not None
             binds = [b for b in self.index(entry).bindings.get(f"{entry.qual}.{name}", ())
                      if b.owner == entry.bind.start]
-            if not binds:
+            if not runtime(binds):
+                if binds and not all(b.flags & DEAD for b in binds):
+                    declared = declared or (entry, binds, list(hidden))
                 continue
-            if all(b.flags & TYPING for b in binds):
-                declared = declared or (entry, binds, list(hidden))
+            if not class_body(binds):
+                instance = instance or (entry, binds, list(hidden))
                 continue
+            if instance is not None and not is_data(self, entry, class_body(binds), hops):
+                break  # an instance attribute comes before a class attribute that is no data descriptor
             found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-            if declared is not None:
+            if instance is not None:
+                mine, selves, _ = instance
+                same = tuple((b.start, b.end) for b in selves if mine.file == found.file and b.flags & INSTANCE)
+                found = found._replace(rule=_join(found.rule, "property-over-instance"),
+                                       others=tuple(sorted({*found.others, *same})),
+                                       caveat=_join(found.caveat, assignments(self, mine, selves, name), "; "))
+            elif declared is not None:
                 found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
             return _hidden(found, hidden)
+        if instance is not None:
+            entry, binds, hidden = instance
+            found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
+            return _hidden(found._replace(rule=_join(found.rule, "runtime-over-typing")) if declared else found,
+                           hidden)
         if declared is not None:
             entry, binds, hidden = declared
             return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
@@ -211,8 +238,37 @@ class Walker:
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
         bind, rule, others = choose(binds)
+        said = notes(self.index(container), bind, others) if len(binds) > 1 else []
+        if said and "static-condition" not in rule:
+            rule = _join("static-condition", rule)
         if bind.kind != "alias":
-            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others))
+            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others),
+                       "; ".join(said))
+        if not bind.flags & COND:
+            return self._follow(container, qual, bind, hops)
+        try:
+            return self._follow(container, qual, bind, hops)
+        except OutsideError as error:
+            # A fallback (try: from other import x / except ImportError: def x): the branch that leaves the
+            # pinned packages yields to the first other one that binds the name inside them.
+            # A value such as 'json = None' is a stand-in, not a definition: only a def, a class or an import.
+            for other in (b for b in others if b.flags & COND and b in runtime(others) and b.kind != "attribute"):
+                rest = tuple((b.start, b.end) for b in binds if b is not other)
+                why = f"the branch at {line_range(bind.start, bind.end)} imports {error.target}, outside the " \
+                      "pinned packages"
+                if other.kind != "alias":
+                    return Ref(container.module, container.file, qual, other, _join(rule, "inside-over-outside"),
+                               rest, why)
+                try:
+                    found = self._follow(container, qual, other, hops)
+                except OutsideError:
+                    continue
+                return found._replace(rule=_join(_join(found.rule, rule), "inside-over-outside"),
+                                      caveat=_join(found.caveat, why, "; "))
+            raise
+
+    def _follow(self, container: Ref, qual: str, bind: Bind, hops: int) -> Ref:
+        """What the import *bind* of *qual* imports."""
         if hops + 1 > _MAX_HOPS:
             raise ResolveError(f"{container.module}.{qual}: aliases or bases form a cycle")
         module, _, member = bind.target.partition(":")
@@ -244,12 +300,7 @@ class Walker:
     # -- what a missing name is reported with ---------------------------------------
 
     def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
-        names, hidden = _known_names(self, ref)
-        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        if hidden:
-            hint += f"; bases not read statically: {', '.join(hidden)}"
-        return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+        return no_member(self, ref, name, where)
 
 
 class Bases:
@@ -320,42 +371,6 @@ class Bases:
                 return None if text == "object" else f"{text} (a builtin)"
             return f"{text} (not found)"
         return found if found.is_class else f"{text} (not a class statement)"
-
-def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
-    """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""
-    names: set[str] = set()
-    if ref.bind is None:
-        modules, seen = [ref], set()
-        while modules:
-            module = modules.pop()
-            seen.add(module.module)
-            names |= self.files.submodule_names(module.file)
-            if is_namespace(module.file):
-                continue
-            try:
-                index = self.index(module)
-            except UpstreamFileError:
-                continue
-            names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
-            for star in index.stars:
-                if star not in seen and self.files.module_file(star) is not None \
-                        and star.split(".")[0] in self._packages:
-                    modules.append(self.module(star, star))
-        return names, []
-    if not ref.is_class:
-        return names, []
-    try:
-        order = self.mro(ref)
-    except ResolveError:
-        order = (ref,)
-    for entry in order:
-        if isinstance(entry, Ref) and entry.bind is not None:
-            prefix = f"{entry.qual}."
-            names |= {n[len(prefix):] for n, binds in self.index(entry).bindings.items()
-                      if n.startswith(prefix) and "." not in n[len(prefix):]
-                      and any(b.owner == entry.bind.start for b in binds)}
-    return names, [entry for entry in order if isinstance(entry, str)]
-
 
 def _entry_key(entry: Entry) -> object:
     return entry if isinstance(entry, str) else entry.key
