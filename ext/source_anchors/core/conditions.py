@@ -113,8 +113,11 @@ def decide(test: ast.expr, python: Python, used: set[str]) -> bool | None:
             return None
         used.add("platform")
         return python.platform.startswith(tuple(prefixes))
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+    if not isinstance(test, ast.Compare):
         return None
+    if len(test.ops) > 1:  # a < b < c: each comparison, all true
+        pairs = zip([test.left, *test.comparators], test.ops, test.comparators, strict=False)
+        return decide(ast.BoolOp(ast.And(), [ast.Compare(a, [o], [b]) for a, o, b in pairs]), python, used)
     left, op, right = test.left, test.ops[0], test.comparators[0]
     if _is_sys(right, "platform") or _version_part(right) is not None:
         if type(op) not in _FLIP:
@@ -154,8 +157,8 @@ def _version(part: tuple[int, int | None], op: ast.cmpop, right: ast.expr, pytho
             return None
         used.add("version")
         return compare(known[lo], right.value)
-    wanted = _ints(right)
-    if wanted is None or lo > 1:
+    wanted = _constants(right)
+    if wanted is None or lo > 1 or not all(type(x) is int for x in wanted[:2]):
         return None
     # The real tuple is (major, minor, micro, level, serial)[lo:hi]: beyond the minor it is not known, but
     # whether it is longer than the tuple it is compared with is (a longer tuple with the same items is greater).
@@ -195,8 +198,9 @@ def _is_sys(node: ast.expr, attr: str) -> bool:
         and node.value.id == "sys"
 
 
-def _ints(node: ast.expr) -> tuple[int, ...] | None:
-    if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
+def _constants(node: ast.expr) -> tuple[object, ...] | None:
+    """The items of a tuple of constants (``(3, 8)``, ``(3, 9, 0, "final")``), else None."""
+    if isinstance(node, ast.Tuple) and all(isinstance(e, ast.Constant) for e in node.elts):
         return tuple(e.value for e in node.elts)  # type: ignore[attr-defined]
     return None
 

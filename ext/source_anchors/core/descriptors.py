@@ -40,10 +40,14 @@ def class_body(binds: Sequence[Bind]) -> list[Bind]:
 
 
 def is_data(walker: Walker, entry: Ref, binds: Sequence[Bind], hops: int) -> bool:
-    """Whether the class-body *binds* of *entry* (a class) bind a data descriptor."""
-    if any(b.flags & DATA for b in binds):
-        return True
-    for bind in binds:
+    """Whether the class-body *binds* of *entry* (a class) bind a data descriptor.
+
+    The value the class ends up with is its last binding's: a property's setter, ``x = property(x)``.
+    """
+    last = binds[-1] if binds else None
+    if last is None or last.flags & DATA:
+        return last is not None
+    for bind in (last,):
         if bind.target[:1] not in ("=", "@"):
             continue
         module = walker.module(entry.module, entry.module)
