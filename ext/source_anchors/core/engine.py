@@ -17,6 +17,7 @@ from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status, Suggestion
+from .reresolved import reresolved, resolver_settings
 from .sources import Tree, TreeCache
 from .subtypes import Subtype
 from .target import Target, parse_target
@@ -114,8 +115,10 @@ class Engine:
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
+        moved = reresolved(self, pin, location, locked) if status is not Status.ok and locked else None
+        status = Status.moved if moved else status  # by other rules or for another Python: never silently
         change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None
-        message, subtype = self._verdict(status, target, location, locked, change)
+        message, subtype = self._verdict(status, target, location, locked, change, moved)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
@@ -143,8 +146,8 @@ class Engine:
         return suggestion
 
     def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
-                 change: Comparison | None) -> tuple[str, Subtype | None]:
-        """The message and warning subtype of a resolved target."""
+                 change: Comparison | None, moved: str | None = None) -> tuple[str, Subtype | None]:
+        """The message and warning subtype of a resolved target (*moved*: why the resolver moved it)."""
         why = location.explain()  # which binding rule applied, the other bindings' lines
         if status is Status.ok:
             return f"ok: {target} at {location.describe()}{why}", None
@@ -154,7 +157,7 @@ class Engine:
                     f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
         old = locked.describe() if locked else "(not locked)"
         head = f"{status} ({change.kind})" if change else f"{status}"
-        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else moved or "")
         detail = change.short() if change else ""
         return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
@@ -187,7 +190,7 @@ class Engine:
                      if o.status is Status.new and o.target and o.commit and o.location}
         if not additions:
             return 0
-        lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
+        lock = self.lock.with_new(((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings))
         if not write_lock(lock):
             return 0
         self.lock = lock
@@ -204,7 +207,7 @@ class Engine:
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited, resolver_settings(self.settings))
         write_lock(self.lock)
         return changes
 

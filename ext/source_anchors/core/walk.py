@@ -14,14 +14,14 @@ import difflib
 from typing import NamedTuple
 
 from .config import RepoPin
-from .descriptors import assignments, class_body, is_data, notes, runtime
+from .descriptors import notes
 from .errors import ResolveError, UpstreamFileError
 from .files import SourceFiles, is_namespace
+from .members import class_member, fallback, join
 from .missing import no_member
 from .modindex import ModuleIndex
 from .mro import InconsistentError, merge
-from .records import line_range
-from .rules import COND, DEAD, INSTANCE, Bind, choose
+from .rules import COND, DEAD, Bind, choose
 
 _MAX_HOPS = 50
 
@@ -128,8 +128,8 @@ class Walker:
                         return self._walk(found, rest, here, hops)
                     except ResolveError:
                         return self._walk(submodule, rest, here, hops)
-                found = found._replace(rule=_join(found.rule, "member-over-submodule"),
-                                caveat=_join(found.caveat, f"the submodule {sub} has the same name", "; "))
+                found = found._replace(rule=join(found.rule, "member-over-submodule"),
+                                caveat=join(found.caveat, f"the submodule {sub} has the same name", "; "))
             found = found or submodule
         elif ref.is_class:
             found = self._class_member(ref, name, hops)
@@ -168,104 +168,34 @@ class Walker:
             if found is None and sub is not None and listed:  # __all__ lists a submodule: the star imports it
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
-                found = found._replace(caveat=_join(found.caveat, f"{star}.__all__ is not read statically in "
+                found = found._replace(caveat=join(found.caveat, f"{star}.__all__ is not read statically in "
                                                     f"full: taken to hold the public name {name!r}", "; "))
             if found is not None:
                 return found
         return None
 
     def _class_member(self, ref: Ref, name: str, hops: int) -> Ref | None:
-        """*name* as Python finds it on the class (or an instance): see :mod:`.descriptors`.
-
-        The first class of *ref*'s MRO that binds it at runtime, except that ``self.x = …`` yields to
-        a property that a later class of the MRO binds in its body first (:func:`.descriptors.is_data`).
-        A class-body binding of the class itself is found without reading its bases (so an inconsistent
-        hierarchy is reported for inherited names only).
-
-        A class that binds it only under ``if TYPE_CHECKING:`` does not have it at runtime, so the
-        search goes on; the declaration is the answer only when no class binds it at runtime.
-        """
-        assert ref.bind is not None
-        own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
-        if class_body(own):
-            # The class comes first in its own MRO: its bases are read only for what it inherits.
-            return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
-        try:
-            order = self.mro(ref, hops)
-        except ResolveError:
-            if not runtime(own):
-                raise
-            order = (ref,)  # its own self.x, whatever its bases: an inconsistent hierarchy is not read
-        hidden: list[str] = []
-        declared: tuple[Ref, list[Bind], list[str]] | None = None
-        instance: tuple[Ref, list[Bind], list[str]] | None = None
-        for entry in order:
-            if isinstance(entry, str):
-                hidden.append(entry)
-                continue
-            assert entry.bind is not None
-            binds = [b for b in self.index(entry).bindings.get(f"{entry.qual}.{name}", ())
-                     if b.owner == entry.bind.start]
-            if not runtime(binds):
-                if binds and not all(b.flags & DEAD for b in binds):
-                    declared = declared or (entry, binds, list(hidden))
-                continue
-            if not class_body(binds):
-                instance = instance or (entry, binds, list(hidden))
-                continue
-            if instance is not None and not is_data(self, entry, class_body(binds), hops):
-                break  # an instance attribute comes before a class attribute that is no data descriptor
-            found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-            if instance is not None:
-                mine, selves, _ = instance
-                same = tuple((b.start, b.end) for b in selves if mine.file == found.file and b.flags & INSTANCE)
-                found = found._replace(rule=_join(found.rule, "property-over-instance"),
-                                       others=tuple(sorted({*found.others, *same})),
-                                       caveat=_join(found.caveat, assignments(self, mine, selves, name), "; "))
-            elif declared is not None:
-                found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
-            return _hidden(found, hidden)
-        if instance is not None:
-            entry, binds, hidden = instance
-            found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-            return _hidden(found._replace(rule=_join(found.rule, "runtime-over-typing")) if declared else found,
-                           hidden)
-        if declared is not None:
-            entry, binds, hidden = declared
-            return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
-        return None
+        """*name* as Python finds it on the class *ref* or its instances (:func:`.members.class_member`)."""
+        return class_member(self, ref, name, hops)
 
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
         bind, rule, others = choose(binds)
         said = notes(self.index(container), bind, others) if len(binds) > 1 else []
         if said and "static-condition" not in rule:
-            rule = _join("static-condition", rule)
+            rule = join("static-condition", rule)
         if bind.kind != "alias":
             return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others),
                        "; ".join(said))
         if not bind.flags & COND:
             return self._follow(container, qual, bind, hops)
-        try:
+        try:  # a fallback (try: from other import x / except ImportError: def x)?
             return self._follow(container, qual, bind, hops)
         except OutsideError as error:
-            # A fallback (try: from other import x / except ImportError: def x): the branch that leaves the
-            # pinned packages yields to the first other one that binds the name inside them.
-            # A value such as 'json = None' is a stand-in, not a definition: only a def, a class or an import.
-            for other in (b for b in others if b.flags & COND and b in runtime(others) and b.kind != "attribute"):
-                rest = tuple((b.start, b.end) for b in binds if b is not other)
-                why = f"the branch at {line_range(bind.start, bind.end)} imports {error.target}, outside the " \
-                      "pinned packages"
-                if other.kind != "alias":
-                    return Ref(container.module, container.file, qual, other, _join(rule, "inside-over-outside"),
-                               rest, why)
-                try:
-                    found = self._follow(container, qual, other, hops)
-                except OutsideError:
-                    continue
-                return found._replace(rule=_join(_join(found.rule, rule), "inside-over-outside"),
-                                      caveat=_join(found.caveat, why, "; "))
-            raise
+            found = fallback(self, container, qual, (bind, rule, others), error, hops)
+            if found is None:
+                raise
+            return found
 
     def _follow(self, container: Ref, qual: str, bind: Bind, hops: int) -> Ref:
         """What the import *bind* of *qual* imports."""
@@ -374,14 +304,3 @@ class Bases:
 
 def _entry_key(entry: Entry) -> object:
     return entry if isinstance(entry, str) else entry.key
-
-
-def _hidden(found: Ref, hidden: list[str]) -> Ref:
-    if not hidden:
-        return found
-    return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
-                                       f"could define it first: {', '.join(hidden)}", "; "))
-
-
-def _join(first: str, second: str, sep: str = "+") -> str:
-    return f"{first}{sep}{second}" if first else second
