@@ -401,6 +401,14 @@ try:
 except ImportError:
     speedups = None  # stand-in value
 
+try:
+    from pkg_missing_for_this_test import Codec  # outside codec
+except ImportError:
+    try:
+        from pkg_missing_too_for_this_test import Codec  # outside codec again
+    except ImportError:
+        from pkg.props import Field as Codec  # inside codec
+
 
 def traced(func):
     def inner(*args):
@@ -424,7 +432,7 @@ class Tool:
 
 def test_a_fallback_inside_the_packages_wins_over_an_import_from_outside(
         upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {"pkg/__init__.py": "", "pkg/fallback.py": FALLBACKS}
+    files = {"pkg/__init__.py": "", "pkg/fallback.py": FALLBACKS, "pkg/props.py": PROPERTIES}
     repo = Skeleton(upstream, tmp_path, files)
     outcome = repo.engine.check(Target("up", "pkg.fallback.ProxyManager", None))
     assert outcome.location is not None
@@ -436,11 +444,17 @@ def test_a_fallback_inside_the_packages_wins_over_an_import_from_outside(
     # A stand-in value is no definition: the import stays the answer, and leads out of the packages.
     with pytest.raises(ResolveError, match="'pkg_missing_for_this_test' is not a package of up"):
         repo.resolve("pkg.fallback.speedups")
+    # Past another branch that leaves the packages too, to an import from inside them.
+    codec = repo.engine.check(Target("up", "pkg.fallback.Codec", None))
+    assert codec.location is not None and codec.location.path == "pkg/props.py"
+    assert codec.location.start == repo.line("pkg/props.py", "class Field:")
+    assert "inside-over-outside" in codec.location.rule
     with imported(files, tmp_path / "site", monkeypatch):
         fallback = importlib.import_module("pkg.fallback")
 
         assert fallback.ProxyManager.__code__.co_firstlineno == outcome.location.start
         assert fallback.speedups is None
+        assert fallback.Codec is importlib.import_module("pkg.props").Field
 
 
 def test_a_wrapping_line_right_after_def_leaves_the_def_the_definition(

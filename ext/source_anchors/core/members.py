@@ -42,7 +42,8 @@ def class_member(self: Walker, ref: Ref, name: str, hops: int) -> Ref | None:
         order = (ref,)  # its own self.x, whatever its bases: an inconsistent hierarchy is not read
     hidden: list[str] = []
     declared: tuple[Ref, list[Bind], list[str]] | None = None
-    instance: tuple[Ref, list[Bind], list[str]] | None = None
+    #: The first class with only self.x: it, its bindings, the bases before it, a declaration before it.
+    instance: tuple[Ref, list[Bind], list[str], bool] | None = None
     for entry in order:
         if isinstance(entry, str):
             hidden.append(entry)
@@ -55,13 +56,13 @@ def class_member(self: Walker, ref: Ref, name: str, hops: int) -> Ref | None:
                 declared = declared or (entry, binds, list(hidden))
             continue
         if not class_body(binds):
-            instance = instance or (entry, binds, list(hidden))
+            instance = instance or (entry, binds, list(hidden), declared is not None)
             continue
         if instance is not None and not is_data(self, entry, class_body(binds), hops):
             break  # an instance attribute comes before a class attribute that is no data descriptor
         found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
         if instance is not None:
-            mine, selves, _ = instance
+            mine, selves, _, _ = instance
             same = tuple((b.start, b.end) for b in selves if mine.file == found.file and b.flags & INSTANCE)
             found = found._replace(rule=join(found.rule, "property-over-instance"),
                                    others=tuple(sorted({*found.others, *same})),
@@ -70,10 +71,9 @@ def class_member(self: Walker, ref: Ref, name: str, hops: int) -> Ref | None:
             found = found._replace(rule=join(found.rule, "runtime-over-typing"))
         return with_hidden(found, hidden)
     if instance is not None:
-        entry, binds, hidden = instance
+        entry, binds, hidden, typed = instance
         found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-        return with_hidden(found._replace(rule=join(found.rule, "runtime-over-typing")) if declared else found,
-                       hidden)
+        return with_hidden(found._replace(rule=join(found.rule, "runtime-over-typing")) if typed else found, hidden)
     if declared is not None:
         entry, binds, hidden = declared
         return with_hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
@@ -87,6 +87,8 @@ def fallback(self: Walker, container: Ref, qual: str, chosen: tuple[Bind, str, t
     *chosen* is (binding, rules, other bindings), a conditional import that raised *error*. A value such as
     ``json = None`` is a stand-in, not a definition: only a ``def``, a ``class`` or an import is taken.
     """
+    from .walk import OutsideError  # at run time: walk imports this module
+
     bind, rule, others = chosen
     why = f"the branch at {line_range(bind.start, bind.end)} imports {error.target}, outside the pinned packages"
     for other in (b for b in others if b.flags & COND and b in runtime(others) and b.kind != "attribute"):
