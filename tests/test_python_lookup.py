@@ -22,7 +22,7 @@ from helpers import Upstream
 from source_anchors.core.conditions import Python, decide, parse_python
 from source_anchors.core.config import settings_from
 from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ConfigError, ResolveError
+from source_anchors.core.errors import ConfigError, LockError, ResolveError
 from source_anchors.core.lock import read_lock
 from source_anchors.core.records import RESOLVER_VERSION, Location, LockRecord, Status
 from source_anchors.core.resolve import lines_hash
@@ -519,3 +519,11 @@ def test_another_python_re_resolves_and_moves_what_depends_on_it(upstream: Upstr
     assert now.location.start == repo.line("pkg/cond.py", "# present branch")
     assert f"source_anchors_python 3.99 → {HERE}" in now.message
     assert f"sys.version_info >= (3, 99) is false for Python {HERE}" in now.message
+
+
+def test_a_lock_with_a_broken_resolver_record_is_a_located_error(tmp_path: Path) -> None:
+    lock = tmp_path / "source-anchors.lock"
+    lock.write_text('{\n  "anchors": {},\n  "resolver": {"python": 3.11},\n  "version": 1\n}\n', "utf-8")
+    with pytest.raises(LockError, match=r"source-anchors\.lock:3: 'resolver' must be an object with 'version' "
+                                        r"\(an integer\) and 'python' \(a string\); restore it .* or run update"):
+        read_lock(lock)
