@@ -161,11 +161,13 @@ drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
-## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools)
+## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools; flask, werkzeug, httpx, requests and
+## jinja2 for properties with setters and subclasses that assign them)
 ## (downloads the wheels; _build/differential/results.json)
 differential: $(STAMP)
 	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7 \
-		numpy==2.3.3 setuptools==80.9.0
+		numpy==2.3.3 setuptools==80.9.0 flask==3.1.3 werkzeug==3.1.9 httpx==0.29.0 requests==2.34.2 \
+		jinja2==3.1.6
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

@@ -17,6 +17,7 @@ from .errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from .lock import Lock, read_lock, write_lock
 from .pinned import PinnedTrees
 from .records import Location, LockRecord, Outcome, Status, Suggestion
+from .reresolved import reresolved, resolver_settings
 from .sources import Tree, TreeCache
 from .subtypes import Subtype
 from .target import Target, parse_target
@@ -41,8 +42,8 @@ class Engine:
         #: Whether the lock file existed when the engine started (a locked build without one says so once).
         self.lock_exists = lock is not None or settings.lock_path.exists()
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
-        self.resolutions = ResolutionCache(settings.cache_dir)
-        self.suggestions = SuggestionCache(settings.cache_dir)
+        self.resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
+        self.suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
         self.pinned = PinnedTrees(settings, self.cache, self.lock)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.
@@ -119,8 +120,10 @@ class Engine:
             return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
+        moved = reresolved(self, pin, location, locked) if status is not Status.ok and locked else None
+        status = Status.moved if moved else status  # by other rules or for another Python: never silently
         change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None
-        message, subtype = self._verdict(status, target, location, locked, change)
+        message, subtype = _verdict(self, status, target, location, locked, change, moved)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
@@ -146,24 +149,6 @@ class Engine:
             return None
         self.suggestions.put(pin, target.key, locked, suggestion)
         return suggestion
-
-    def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
-                 change: Comparison | None) -> tuple[str, Subtype | None]:
-        """The message and warning subtype of a resolved target."""
-        why = location.explain()  # which binding rule applied, the other bindings' lines
-        if status is Status.ok:
-            return f"ok: {target} at {location.describe()}{why}", None
-        if status is Status.new and self.settings.locked:
-            missing = f": the lock file {self.settings.lock_path} does not exist;" if not self.lock_exists else ";"
-            return (f"new: {target} at {location.describe()}{why} is not in {self.settings.lock_path.name} and "
-                    f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
-        old = locked.describe() if locked else "(not locked)"
-        head = f"{status} ({change.kind})" if change else f"{status}"
-        # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
-        text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + \
-            (why if status is Status.new else "")
-        detail = change.short() if change else ""
-        return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
@@ -194,7 +179,7 @@ class Engine:
                      if o.status is Status.new and o.target and o.commit and o.location}
         if not additions:
             return 0
-        lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
+        lock = self.lock.with_new(((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings))
         if not write_lock(lock, fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
                           f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock"):
             return 0
@@ -212,7 +197,7 @@ class Engine:
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited, resolver_settings(self.settings))
         write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
         self.lock = lock
         return changes
@@ -288,3 +273,22 @@ def file_hint(engine: Engine, error: TargetError, default_repo: str | None) -> s
     if found is None:
         return f"{message} (a path from the repository root; {target.file} is not a file at the pinned commit)"
     return message.replace(f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'")
+
+
+def _verdict(engine: Engine, status: Status, target: Target, location: Location, locked: LockRecord | None,
+             change: Comparison | None, moved: str | None = None) -> tuple[str, Subtype | None]:
+    """The message and warning subtype of a resolved target (*moved*: why the resolver moved it)."""
+    why = location.explain()  # which binding rule applied, the other bindings' lines
+    if status is Status.ok:
+        return f"ok: {target} at {location.describe()}{why}", None
+    if status is Status.new and engine.settings.locked:
+        missing = f": the lock file {engine.settings.lock_path} does not exist;" if not engine.lock_exists else ";"
+        return (f"new: {target} at {location.describe()}{why} is not in {engine.settings.lock_path.name} and "
+                f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+    old = locked.describe() if locked else "(not locked)"
+    head = f"{status} ({change.kind})" if change else f"{status}"
+    # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
+    text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + \
+        (why if status is Status.new else moved or "")
+    detail = change.short() if change else ""
+    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)

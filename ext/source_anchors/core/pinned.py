@@ -154,7 +154,7 @@ class PinnedTrees:
                     raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
 
             self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
-                                             listing=listing, fetch=fetch)
+                                             listing=listing, fetch=fetch, python=self.settings.python)
         return self._resolvers[repo]
 
     def resolver_at(self, repo: str, commit: str) -> Resolver:
@@ -170,7 +170,7 @@ class PinnedTrees:
 
             tree = self.locked_tree(repo, commit)  # raises SourceError
             self._others[key] = Resolver(tree, self.pins[repo].with_commit(commit),
-                                         max_file_bytes=self.settings.max_file_bytes)
+                                         max_file_bytes=self.settings.max_file_bytes, python=self.settings.python)
         return self._others[key]
 
     def suggester(self, repo: str, commit: str) -> Suggester:

@@ -20,7 +20,7 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 10  # 10: closest and "did you mean" offer only names that resolve
+RESOLVER_VERSION = 11  # 10: closest names resolve; static conditions, data descriptors (11: merged)
 #: Bump when the suggestion rules (:mod:`.suggest`) change, so cached suggestions are recomputed.
 SUGGESTER_VERSION = 1
 

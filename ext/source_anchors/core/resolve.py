@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
 from . import filetargets, statements
+from .conditions import Python
 from .config import RepoPin
 from .errors import ResolveError
 from .files import SourceFiles, is_namespace
@@ -38,12 +39,12 @@ class Resolver:
     """Resolves targets in one pinned tree, parsing each needed module once."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
-                 fetch: Callable[[str], bytes] | None = None) -> None:
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
         self.tree = tree
         self.pin = pin
         #: Every file of the commit with its blob id, as far as it is known (for file targets).
         self.listing = listing if listing is not None else (tree.listing or {})
-        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch)
+        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python)
         self.walker = Walker(self.files, pin)
 
     def _within_packages(self, path: str) -> list[str]:

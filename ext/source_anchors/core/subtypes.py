@@ -18,7 +18,9 @@ class Subtype(StrEnum):
 
     moved = "moved"
     """The anchored lines are unchanged but now stand at another path or line range than the lock
-    records. Check that the prose still fits, then run ``source-anchors update``."""
+    records; or, at the same commit, a new resolver version or another ``source_anchors_python``
+    resolves the anchor elsewhere (the message names the rule that moved it). Check that the prose
+    still fits, then run ``source-anchors update``."""
 
     changed = "changed"
     """The anchored lines differ from what the lock records. The message names the class of change

@@ -14,11 +14,14 @@ import difflib
 from typing import NamedTuple
 
 from .config import RepoPin
+from .descriptors import notes
 from .errors import ResolveError, UpstreamFileError
 from .files import SourceFiles, is_namespace
+from .members import class_member, fallback, join
+from .missing import no_member
 from .modindex import ModuleIndex
 from .mro import InconsistentError, merge
-from .rules import TYPING, Bind, choose
+from .rules import COND, DEAD, Bind, choose
 
 _MAX_HOPS = 50
 
@@ -127,8 +130,8 @@ class Walker:
                         return self._walk(found, rest, here, hops)
                     except ResolveError:
                         return self._walk(submodule, rest, here, hops)
-                found = found._replace(rule=_join(found.rule, "member-over-submodule"),
-                                caveat=_join(found.caveat, f"the submodule {sub} has the same name", "; "))
+                found = found._replace(rule=join(found.rule, "member-over-submodule"),
+                                caveat=join(found.caveat, f"the submodule {sub} has the same name", "; "))
             found = found or submodule
         elif ref.is_class:
             found = self._class_member(ref, name, hops)
@@ -145,7 +148,7 @@ class Walker:
             return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
-        if binds:
+        if binds and not all(b.flags & DEAD for b in binds):  # bound only where nothing runs: not bound
             return self._chosen(ref, name, binds, hops)
         for star in reversed(index.stars):
             if star in seen:
@@ -167,54 +170,37 @@ class Walker:
             if found is None and sub is not None and listed:  # __all__ lists a submodule: the star imports it
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
-                found = found._replace(caveat=_join(found.caveat, f"{star}.__all__ is not read statically in "
+                found = found._replace(caveat=join(found.caveat, f"{star}.__all__ is not read statically in "
                                                     f"full: taken to hold the public name {name!r}", "; "))
             if found is not None:
                 return found
         return None
 
     def _class_member(self, ref: Ref, name: str, hops: int) -> Ref | None:
-        """*name* in the first class of *ref*'s MRO that binds it at runtime, else where it is declared.
-
-        A name the class binds itself is found without reading its bases (so an inconsistent
-        hierarchy is reported for inherited names only).
-
-        A class that binds it only under ``if TYPE_CHECKING:`` does not have it at runtime, so the
-        search goes on; the declaration is the answer only when no class binds it at runtime.
-        """
-        assert ref.bind is not None
-        own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
-        if own and not all(b.flags & TYPING for b in own):
-            # The class comes first in its own MRO: its bases are read only for what it inherits.
-            return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
-        hidden: list[str] = []
-        declared: tuple[Ref, list[Bind], list[str]] | None = None
-        for entry in self.mro(ref, hops):
-            if isinstance(entry, str):
-                hidden.append(entry)
-                continue
-            assert entry.bind is not None
-            binds = [b for b in self.index(entry).bindings.get(f"{entry.qual}.{name}", ())
-                     if b.owner == entry.bind.start]
-            if not binds:
-                continue
-            if all(b.flags & TYPING for b in binds):
-                declared = declared or (entry, binds, list(hidden))
-                continue
-            found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-            if declared is not None:
-                found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
-            return _hidden(found, hidden)
-        if declared is not None:
-            entry, binds, hidden = declared
-            return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
-        return None
+        """*name* as Python finds it on the class *ref* or its instances (:func:`.members.class_member`)."""
+        return class_member(self, ref, name, hops)
 
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
         bind, rule, others = choose(binds)
+        said = notes(self.index(container), bind, others) if len(binds) > 1 else []
+        if said and "static-condition" not in rule:
+            rule = join("static-condition", rule)
         if bind.kind != "alias":
-            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others))
+            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others),
+                       "; ".join(said))
+        if not bind.flags & COND:
+            return self._follow(container, qual, bind, hops)
+        try:  # a fallback (try: from other import x / except ImportError: def x)?
+            return self._follow(container, qual, bind, hops)
+        except OutsideError as error:
+            found = fallback(self, container, qual, (bind, rule, others), error, hops)
+            if found is None:
+                raise
+            return found
+
+    def _follow(self, container: Ref, qual: str, bind: Bind, hops: int) -> Ref:
+        """What the import *bind* of *qual* imports."""
         if hops + 1 > _MAX_HOPS:
             raise ResolveError(f"{container.module}.{qual}: aliases or bases form a cycle")
         module, _, member = bind.target.partition(":")
@@ -314,18 +300,8 @@ class Bases:
 
 
 def _no_member(self: Walker, ref: Ref, name: str, where: str) -> ResolveError:
-    """The error for *name* missing from *ref*, with the closest names that resolve."""
-    if self._probing:  # a candidate being tried: its own closest names are not needed (nor an endless search)
-        return ResolveError(f"{where} has no member {name!r}")
-    names, hidden = _known_names(self, ref)
-    # Every name offered must resolve: the names gathered above include those a star import does
-    # not bind (``__all__`` leaves them out), so each candidate is walked as the anchor would be.
-    candidates = difflib.get_close_matches(name, sorted(names), n=12)
-    close = tuple(f"{where}.{n}" for n in candidates if n != name and probe(self, f"{where}.{n}"))[:3]
-    hint = f"; closest: {', '.join(close)}" if close else ""
-    if hidden:
-        hint += f"; bases not read statically: {', '.join(hidden)}"
-    return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+    """The error for *name* missing from *ref* (:func:`.missing.no_member`)."""
+    return no_member(self, ref, name, where, probe=probe)
 
 
 def probe(self: Walker, path: str) -> bool:
@@ -340,52 +316,5 @@ def probe(self: Walker, path: str) -> bool:
     return True
 
 
-def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
-    """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""
-    names: set[str] = set()
-    if ref.bind is None:
-        modules, seen = [ref], set()
-        while modules:
-            module = modules.pop()
-            seen.add(module.module)
-            names |= self.files.submodule_names(module.file)
-            if is_namespace(module.file):
-                continue
-            try:
-                index = self.index(module)
-            except UpstreamFileError:
-                continue
-            names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
-            for star in index.stars:
-                if star not in seen and self.files.module_file(star) is not None \
-                        and star.split(".")[0] in self._packages:
-                    modules.append(self.module(star, star))
-        return names, []
-    if not ref.is_class:
-        return names, []
-    try:
-        order = self.mro(ref)
-    except ResolveError:
-        order = (ref,)
-    for entry in order:
-        if isinstance(entry, Ref) and entry.bind is not None:
-            prefix = f"{entry.qual}."
-            names |= {n[len(prefix):] for n, binds in self.index(entry).bindings.items()
-                      if n.startswith(prefix) and "." not in n[len(prefix):]
-                      and any(b.owner == entry.bind.start for b in binds)}
-    return names, [entry for entry in order if isinstance(entry, str)]
-
-
 def _entry_key(entry: Entry) -> object:
     return entry if isinstance(entry, str) else entry.key
-
-
-def _hidden(found: Ref, hidden: list[str]) -> Ref:
-    if not hidden:
-        return found
-    return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
-                                       f"could define it first: {', '.join(hidden)}", "; "))
-
-
-def _join(first: str, second: str, sep: str = "+") -> str:
-    return f"{first}{sep}{second}" if first else second

@@ -45,7 +45,7 @@ class BuildState:
             lock = hashlib.sha256(self.settings.lock_path.read_bytes()).hexdigest()
         except OSError:
             lock = ""  # no lock yet
-        payload = json.dumps([RESOLVER_VERSION, pins, lock], sort_keys=True)
+        payload = json.dumps([RESOLVER_VERSION, str(self.settings.python), pins, lock], sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def page(self, docname: str, path: Callable[[], Path]) -> PageSource:
