@@ -29,7 +29,7 @@ from ..core.engine import Engine, relockable
 from ..core.errors import LockError
 from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
-from . import cachecmd
+from . import annotate, cachecmd
 from .cliout import lines, markdown, summary
 from .fixcmd import fix
 
@@ -49,6 +49,13 @@ def get_parser() -> argparse.ArgumentParser:
                        help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
                             "branch (resolved with git ls-remote; conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
+    check.add_argument("pages", nargs="*", metavar="PAGE",
+                       help="report only the anchors written in these page files (as pre-commit passes them); "
+                            "files that are no page of the book are ignored")
+    check.add_argument("--format", choices=annotate.FORMATS, default="text",
+                       help="text (default); json (as --json); github (workflow commands on the page lines); "
+                            "gitlab (a Code Quality report); sarif (SARIF 2.1.0). Paths are relative to the "
+                            "current directory")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
     update.add_argument("--accept", default=None, metavar="CLASSES",
                         help="relock only the changed anchors of these classes of change (comma-separated: "
@@ -64,7 +71,13 @@ def get_parser() -> argparse.ArgumentParser:
     bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
                                        "--write moves the pin in conf.py")
     bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
-    bump.add_argument("ref", metavar="REF", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("ref", metavar="REF", nargs="?", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("--latest", action="store_true",
+                      help="instead of REF, the newest release tag at its URL (PEP 440 / semantic version order); "
+                           "with --write also fix the pages and relock what only moved or was reformatted")
+    bump.add_argument("--pre", action="store_true", help="with --latest, count pre-releases too")
+    bump.add_argument("--body", default=None, metavar="FILE",
+                      help="with --latest, write a pull-request body there ('-': print it)")
     bump.add_argument("--write", action="store_true",
                       help="replace the old commit (and 'ref') in conf.py where each is written once as a "
                            "string literal; then run 'source-anchors update' to relock")
@@ -119,6 +132,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     from . import bump  # tags and branches: resolved with git, only when asked for
 
+    if args.command == "bump" and (args.latest or args.ref is None):
+        from .bumpbot import latest
+
+        if args.ref is not None or not args.latest:
+            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
+                  file=sys.stderr)
+            return 2
+        return latest(confdir, srcdir, args.name, write=args.write, pre=args.pre, body=args.body)
     if args.command == "bump":
         return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
     try:
@@ -132,8 +153,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":
         return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
-    if args.json:
-        print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
+    if args.pages:
+        records = annotate.on_pages(records, paths, args.pages)
+    if args.json or args.format != "text":
+        text = annotate.render("json" if args.json else args.format, records, annotate.page_paths(paths, Path.cwd()))
+        print(text, end="\n" if text else "")
     elif args.markdown:
         print(markdown(records, pins, refs))
     else:
