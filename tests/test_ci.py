@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from helpers import ROOT, Book, Upstream, git, run_cli
 
@@ -122,8 +122,9 @@ def _check(released: Released, capsys: pytest.CaptureFixture[str], fmt: str) -> 
 
 def test_github_commands_sit_on_the_page_lines(released: Released, capsys: pytest.CaptureFixture[str]) -> None:
     out = _check(released, capsys, "github").splitlines()
-    by_target = {re.search(r"title=source-anchors%3A \S+(?: \(\w+\))? (up%3Apkg\.mod\.\w+)", line)[1]: line
-                 for line in out}  # type: ignore[index]
+    titles = [re.search(r"title=source-anchors%3A \S+(?: \(\w+\))? (up%3Apkg\.mod\.\w+)", line) for line in out]
+    by_target = {match[1]: line for match, line in zip(titles, out, strict=True) if match}
+    assert len(by_target) == len(out)
     assert set(by_target) == {f"up%3Apkg.mod.{name}" for name in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")}
     assert by_target["up%3Apkg.mod.alpha"].startswith("::warning file=index.md,line=5,title=source-anchors%3A moved ")
     assert by_target["up%3Apkg.mod.gamma"].startswith("::error file=index.md,line=6,title=source-anchors%3A changed "

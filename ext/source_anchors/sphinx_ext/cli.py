@@ -81,6 +81,13 @@ def get_parser() -> argparse.ArgumentParser:
     bump.add_argument("--write", action="store_true",
                       help="replace the old commit (and 'ref') in conf.py where each is written once as a "
                            "string literal; then run 'source-anchors update' to relock")
+    ci = sub.add_parser("init-ci", help="write a CI workflow: the strict build on pull requests and a scheduled "
+                                         "bump to the newest releases that opens one pull request")
+    ci.add_argument("kind", choices=("github", "gitlab"))
+    ci.add_argument("--output", default=None, metavar="FILE",
+                    help="where to write it (default: .github/workflows/source-anchors.yml or .gitlab-ci.yml at the "
+                         "root of the git repository)")
+    ci.add_argument("--force", action="store_true", help="replace an existing file")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -123,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
         return 0
+    if args.command == "init-ci":
+        from .initci import init_ci
+
+        return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)
     accept: Set[ChangeClass] | None = None
     if getattr(args, "accept", None) is not None:
         try:
@@ -162,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(markdown(records, pins, refs))
     else:
         report(records)
-    bump.note_moved_refs(engine, skip=pins)
+    if not args.pages:  # a hook's check stays offline: whether a pin's ref moved is asked of the remote
+        bump.note_moved_refs(engine, skip=pins)
     return 1 if any(record.status.failed for record in records) else 0
 
 
