@@ -262,3 +262,39 @@ def test_the_schema_is_the_oasis_one() -> None:
     schema = json.loads(SARIF_SCHEMA.read_text("utf-8"))
     assert schema["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
     assert os.path.relpath(SARIF_SCHEMA, ROOT) == os.path.join("tests", "schemas", "sarif-schema-2.1.0.json")
+
+
+# -- the same formats from the build --------------------------------------------------------------------
+
+
+def test_the_build_writes_sarif_and_gitlab_reports(released: Released) -> None:
+    book = released.book
+    for fmt, name in (("sarif", "source-anchors.sarif"), ("gitlab", "source-anchors.codequality.json")):
+        book.write_conf(default_repo="up", annotations=fmt, pin_commits={"up": released.v2})
+        result = book.build(strict=False, fresh=True, out=fmt)
+        data = json.loads((result.outdir / name).read_text("utf-8"))
+        if fmt == "sarif":
+            jsonschema.validate(data, json.loads(SARIF_SCHEMA.read_text("utf-8")), cls=jsonschema.Draft7Validator)
+            assert len(data["runs"][0]["results"]) == 6
+        else:
+            assert sorted(i["location"]["lines"]["begin"] for i in data) == [5, 5, 6, 6, 7, 7]
+
+
+def test_the_build_prints_github_commands(released: Released) -> None:
+    book = released.book
+    book.write_conf(default_repo="up", annotations="github", pin_commits={"up": released.v2})
+    result = book.build_subprocess("-q", out="gh")
+    commands = [line for line in result.stdout.splitlines() if line.startswith("::")]
+    assert len(commands) == 6, result.stdout + result.stderr
+    assert any(c.startswith("::error file=index.md,line=7,title=source-anchors%3A missing up%3Apkg.mod.epsilon::")
+               for c in commands)
+    book.write_conf(default_repo="up", annotations="")
+    assert not [line for line in book.build_subprocess("-q", out="none").stdout.splitlines() if line.startswith("::")]
+
+
+def test_a_bad_annotations_value_is_one_located_error(released: Released) -> None:
+    released.book.write_conf(default_repo="up", annotations="junit")
+    result = released.book.build_subprocess("-q", out="bad")
+    assert result.returncode == 2
+    assert "source_anchors_annotations: expected one of '', 'github', 'gitlab', 'sarif', got 'junit'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -61,6 +61,14 @@ def _commits(value: Any) -> str | None:
     return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
 
 
+#: The values of ``source_anchors_annotations``.
+ANNOTATIONS = ("", "github", "gitlab", "sarif")
+
+
+def _annotations(value: Any) -> str | None:
+    return None if value in ANNOTATIONS else f"expected one of {', '.join(map(repr, ANNOTATIONS))}, got {value!r}"
+
+
 def _anything(value: Any) -> str | None:
     return None
 
@@ -113,6 +121,11 @@ class Options:
         default=False, metadata=_meta(types=(bool,), check=_anything,
         help="Check every anchor without warnings and without writing the lock "
              "(the command line sets it to read the book)."))
+    annotations: str = field(
+        default="", metadata=_meta(types=(str,), check=_annotations,
+        help="Also report the anchors that drifted for CI: 'github' (workflow commands on standard output, on "
+             "the page lines), 'gitlab' (a Code Quality report) or 'sarif' (SARIF 2.1.0), the reports written "
+             "beside source-anchors.json; '' (default): none."))
     pin_commits: dict[str, str] = field(
         default_factory=dict, metadata=_meta(types=(dict,), check=_commits,
         help="Commits that replace pinned ones for this build only, by repository name "
