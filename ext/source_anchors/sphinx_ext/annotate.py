@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 from collections.abc import Mapping
+from enum import StrEnum, auto
 from pathlib import Path
 from typing import Any
 
@@ -40,14 +41,21 @@ def problems(records: list[AnchorRecord]) -> list[AnchorRecord]:
     return [record for record in records if record.status.failed]
 
 
-def severity(record: AnchorRecord) -> str:
+class Level(StrEnum):
+    """A problem's level, as GitHub's commands and SARIF name it."""
+
+    warning = auto()
+    error = auto()
+
+
+def severity(record: AnchorRecord) -> Level:
     """``error`` for what a reader would be misled by (code changed, gone, unchecked); ``warning`` otherwise."""
     out = record.outcome
     if out.status is Status.moved:
-        return "warning"
+        return Level.warning
     if out.status is Status.changed and out.change_class not in (None, ChangeClass.code):
-        return "warning"
-    return "error"
+        return Level.warning
+    return Level.error
 
 
 def title(record: AnchorRecord) -> str:
@@ -118,7 +126,7 @@ def _fingerprint(record: AnchorRecord, path: str) -> str:
 
 def gitlab(records: list[AnchorRecord], files: Mapping[str, str]) -> list[dict[str, Any]]:
     """A GitLab Code Quality report (``artifacts: reports: codequality``)."""
-    levels = {"error": "major", "warning": "minor"}
+    levels = {Level.error: "major", Level.warning: "minor"}
     return [{"description": message(record).replace("\n", " — "),
              "check_name": f"source-anchors/{record.outcome.status}",
              "fingerprint": _fingerprint(record, files.get(record.doc, record.doc)),
@@ -138,7 +146,7 @@ def sarif(records: list[AnchorRecord], files: Mapping[str, str]) -> dict[str, An
         path = files.get(record.doc, record.doc)
         results.append({
             "ruleId": f"source-anchors/{record.outcome.status}", "ruleIndex": order.index(record.outcome.status),
-            "level": severity(record), "message": {"text": message(record)},
+            "level": str(severity(record)), "message": {"text": message(record)},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
                                                 "region": {"startLine": record.line}}}],
             "partialFingerprints": {"sourceAnchors/v1": _fingerprint(record, path)},
