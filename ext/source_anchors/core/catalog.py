@@ -110,7 +110,7 @@ def definitions(resolver: Resolver) -> Iterator[Definition]:
     files = resolver.files
     for name, folder in sorted(files.packages.items()):
         for path in sorted(resolver.tree.blobs):
-            module = _module_of(path, name, folder)
+            module = module_of(path, name, folder)
             if module is None:
                 continue
             try:
@@ -123,7 +123,7 @@ def definitions(resolver: Resolver) -> Iterator[Definition]:
                         yield Definition(f"{module}.{qual}", module, qual, path, bind.start, bind.end, bind.kind)
 
 
-def _module_of(path: str, name: str, folder: str) -> str | None:
+def module_of(path: str, name: str, folder: str) -> str | None:
     """The dotted module of file *path* in package *name* (kept in *folder*), or None outside it."""
     if path == f"{folder}.py":
         return name
