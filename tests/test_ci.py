@@ -131,9 +131,10 @@ def test_github_commands_sit_on_the_page_lines(released: Released, capsys: pytes
                                                       "(code) ")
     assert by_target["up%3Apkg.mod.delta"].startswith("::warning file=index.md,line=6,")
     assert by_target["up%3Apkg.mod.epsilon"].startswith("::error file=index.md,line=7,title=source-anchors%3A missing")
-    # The message is one line for the runner: newlines escaped, the suggestion named.
-    beta = by_target["up%3Apkg.mod.beta"]
-    assert "%0A" in beta and "\n" not in beta and "pkg.mod.beta2" in beta
+    # The message is one line for the runner: newlines escaped; the suggestion and the diff in it.
+    assert "pkg.mod.beta2" in by_target["up%3Apkg.mod.beta"]
+    gamma = by_target["up%3Apkg.mod.gamma"]
+    assert "%0A-    return z * 2%0A+    return z * 3%0A(written as «gamma»)" in gamma
 
 
 def test_a_clean_check_prints_no_annotation(released: Released, capsys: pytest.CaptureFixture[str]) -> None:

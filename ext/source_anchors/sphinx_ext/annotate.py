@@ -36,6 +36,10 @@ RULES = {
 }
 
 
+#: A message shows at most this many lines of the engine's (a change's diff is cut there).
+_MESSAGE_LINES = 14
+
+
 def problems(records: list[AnchorRecord]) -> list[AnchorRecord]:
     """The records ``check`` fails on, in reading order."""
     return [record for record in records if record.status.failed]
@@ -66,14 +70,16 @@ def title(record: AnchorRecord) -> str:
 
 
 def message(record: AnchorRecord) -> str:
-    """What happened and what to do: the lines before and after, the engine's message, the suggestion."""
+    """What happened and what to do, and the label the anchor is written with.
+
+    The engine's message: a change's first diff lines, a missing target's suggestion.
+    """
     out = record.outcome
-    text = f"{out.status} «{record.label}» {out.name}: {out.change()}"
-    if out.message:
-        text += "\n" + out.message.split("\n", 1)[0]
+    lines = (out.message or f"{out.status}: {out.name} {out.change()}").splitlines()
+    text = "\n".join(lines[:_MESSAGE_LINES] + (["…"] if len(lines) > _MESSAGE_LINES else []))
     if out.status is Status.missing and out.suggestion is not None and out.suggestion.key not in text:
         text += f"\nsuggestion: {out.suggestion.describe()} (source-anchors fix)"
-    return text
+    return f"{text}\n(written as «{record.label}»)"
 
 
 def on_pages(records: list[AnchorRecord], paths: Mapping[str, Path], pages: list[str]) -> list[AnchorRecord]:
