@@ -164,8 +164,8 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         made.pinned.use_history = use_history
         return made
 
-    before = engine(old)
-    pairs = targets(before.resolver("up"), limit)
+    pairs = targets(engine(old).resolver("up"), limit)
+    before = engine(old)  # a fresh engine: its resolver has parsed nothing yet, so this resolution is cold
     began = time.perf_counter()
     locked = [before.check(Target("up", path, match)) for path, match in pairs]
     lock_seconds = time.perf_counter() - began
