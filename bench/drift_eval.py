@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -194,8 +195,9 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         "bump": name, "old": old, "new": new, "anchors": len(pairs), "unresolved_at_old": never,
         "statements": sum(1 for _, m in pairs if m is not None), "status": dict(sorted(statuses.items())),
         "change_class": dict(sorted(classes.items())), "missing": len(missing), "suggested": len(suggested),
-        "reasons": dict(Counter(o.suggestion.reason.split(",")[0].split(" of ")[0] for o in suggested
-                                if o.suggestion)),
+        "reasons": dict(Counter(re.sub(r" in [0-9a-f]{7}\.\.[0-9a-f]{7}: .*", " (history)",
+                                       o.suggestion.reason.split(",")[0].split(" of ")[0])
+                                for o in suggested if o.suggestion)),
         "ms_per_anchor_lock": round(1000 * lock_seconds / max(len(pairs), 1), 2),
         "ms_per_anchor_check": round(1000 * check_seconds / max(len(pairs), 1), 2),
         "sample": len(sample)}
