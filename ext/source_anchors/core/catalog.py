@@ -75,6 +75,10 @@ class Catalog:
         """The definition whose lines start at *start* in *file*, if any."""
         return self._at.get((file, start))
 
+    def in_file(self, file: str) -> frozenset[int]:
+        """The definitions of *file*."""
+        return frozenset(n for n, found in enumerate(self.defs) if found.file == file)
+
     def members(self, cls: Definition) -> list[int]:
         """The definitions a class statement binds itself (one level down)."""
         prefix = cls.qual + "."

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from .errors import GitError, SourceAnchorsError
 
 if TYPE_CHECKING:
+    from .catalog import Catalog
     from .records import Suggestion
     from .sources import Tree
     from .suggest import Suggester
@@ -144,8 +145,7 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
                 return Suggestion(f"{module}.{ref.qual}", round(score, 3),
                                   f"renamed in {history.span}: {ref.file} → {moved_to}", location.describe())
     catalog = suggester.catalog()
-    among = [n for n, found in enumerate(catalog.defs) if found.file in history.touched and found.file != ref.file
-             and "." not in found.qual]
+    among = _touched_defs(history, catalog) - catalog.in_file(ref.file)
     name = ref.qual.rpartition(".")[2]
     best: tuple[tuple[float, float], int] | None = None
     for number in catalog.nearest(text, ref.bind.kind, None, among):
@@ -161,3 +161,15 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     found = catalog.defs[best[1]]
     return suggester.made(target, ref.qual, found, best[0][0], f"moved in {history.span}: {ref.file} → {found.file}")
 
+
+
+#: The last range's top-level definitions in touched files, with the history and catalog they are of.
+_TOUCHED: list[tuple[History, Catalog, frozenset[int]]] = []
+
+
+def _touched_defs(history: History, catalog: Catalog) -> frozenset[int]:
+    """The top-level definitions in the files the range touched (a set: ``nearest`` tests membership)."""
+    if not _TOUCHED or _TOUCHED[0][0] is not history or _TOUCHED[0][1] is not catalog:
+        _TOUCHED[:] = [(history, catalog, frozenset(n for n, found in enumerate(catalog.defs)
+                                                    if found.file in history.touched and "." not in found.qual))]
+    return _TOUCHED[0][2]
