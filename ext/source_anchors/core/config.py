@@ -22,6 +22,7 @@ from .hosts import PermalinkTemplate, template_for
 from .refs import SHA_RE, commit_problem, ref_problem, url_problem
 from .values import (
     Check,
+    annotation_format,
     boolean,
     ci_locked,
     commits,
@@ -110,6 +111,11 @@ class Options:
              "value of sys.platform ('3.11 win32'; default platform: linux); default: the version of the "
              "Python that runs the build. Tests of sys.version_info, sys.platform and TYPE_CHECKING are "
              "decided for it, as type checkers decide them (see the binding rules)."))
+    annotations: str = field(
+        default="", metadata=_meta(types=(str,), check=annotation_format,
+        help="Also report the anchors that drifted for CI: 'github' (workflow commands on standard output, on "
+             "the page lines), 'gitlab' (a Code Quality report) or 'sarif' (SARIF 2.1.0), the reports written "
+             "beside source-anchors.json; '' (default): none."))
     pin_commits: dict[str, str] = field(
         default_factory=dict, metadata=_meta(types=(dict,), check=commits,
         help="Commits that replace pinned ones for this build only, by repository name "

@@ -14,6 +14,7 @@ from .outside import OutsideFiles
 from .sources import Tree, TreeCache, parse_listing
 
 if TYPE_CHECKING:
+    from .history import History
     from .resolve import Resolver
     from .suggest import Suggester
 
@@ -36,6 +37,9 @@ class PinnedTrees:
         #: Resolvers at other commits than the pinned one (the lock's, for suggestions), or why not.
         self._others: dict[tuple[str, str], Resolver] = {}
         self._suggesters: dict[tuple[str, str], Suggester] = {}
+        #: Whether suggestions also use git's history between the lock's commit and the pin (the drift
+        #: evaluation turns it off to compare).
+        self.use_history = True
         self._listings: dict[str, dict[str, str]] = {}
         self._locked: dict[tuple[str, str], Tree | SourceError] = {}
         #: Any file of a pinned commit, and the licences it declares (the licence notes).
@@ -179,9 +183,18 @@ class PinnedTrees:
         if key not in self._suggesters:
             from .suggest import Suggester  # missing anchors only
 
-            self._suggesters[key] = Suggester(self.resolver_at(repo, commit), self.resolver(repo),
-                                             stored=self.blobs.stored)
+            old = self.resolver_at(repo, commit)
+            self._suggesters[key] = Suggester(old, self.resolver(repo), stored=self.blobs.stored,
+                                             history=self._history(repo, commit) if self.use_history else None)
         return self._suggesters[key]
+
+    def _history(self, repo: str, commit: str) -> History | None:
+        """What git says the range from *commit* to the pin did to the files the lock cites there (:mod:`.history`)."""
+        from .history import between
+
+        cited = {record.path for record in self.lock.records.get(repo, {}).values() if record.commit == commit}
+        return between(self.locked_tree(repo, commit), self.tree(repo), self.pins[repo].url, cited,
+                       timeout=self.settings.timeout)
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far (a lock's older trees, for drift and suggestions, too)."""

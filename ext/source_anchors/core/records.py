@@ -22,7 +22,7 @@ from .target import Target
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = 11  # 10: closest names resolve; static conditions, data descriptors (11: merged)
 #: Bump when the suggestion rules (:mod:`.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 1
+SUGGESTER_VERSION = 2
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]

@@ -93,3 +93,12 @@ def python(value: Any) -> str | None:
     """A Python version and optional platform (:func:`.conditions.parse_python`)."""
     problem = parse_python(value)
     return problem if isinstance(problem, str) else None
+
+
+#: The values of ``source_anchors_annotations``.
+ANNOTATIONS = ("", "github", "gitlab", "sarif")
+
+
+def annotation_format(value: Any) -> str | None:
+    """One of :data:`ANNOTATIONS`."""
+    return None if value in ANNOTATIONS else f"expected one of {', '.join(map(repr, ANNOTATIONS))}, got {value!r}"

@@ -30,7 +30,7 @@ from ..core.engine import Engine, relockable
 from ..core.errors import LockError
 from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
-from . import cachecmd
+from . import annotate, cachecmd
 from .cliout import lines, markdown, summary
 from .fixcmd import fix
 
@@ -50,6 +50,13 @@ def get_parser() -> argparse.ArgumentParser:
                        help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
                             "branch (resolved with git ls-remote; conf.py and lock untouched)")
     check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
+    check.add_argument("pages", nargs="*", metavar="PAGE",
+                       help="report only the anchors written in these page files (as pre-commit passes them); "
+                            "files that are no page of the book are ignored")
+    check.add_argument("--format", choices=annotate.FORMATS, default="text",
+                       help="text (default); json (as --json); github (workflow commands on the page lines); "
+                            "gitlab (a Code Quality report); sarif (SARIF 2.1.0). Paths are relative to the "
+                            "current directory")
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
     update.add_argument("--accept", default=None, metavar="CLASSES",
                         help="relock only the changed anchors of these classes of change (comma-separated: "
@@ -65,7 +72,13 @@ def get_parser() -> argparse.ArgumentParser:
     bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
                                        "--write moves the pin in conf.py")
     bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
-    bump.add_argument("ref", metavar="REF", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("ref", metavar="REF", nargs="?", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("--latest", action="store_true",
+                      help="instead of REF, the newest release tag at its URL (PEP 440 / semantic version order); "
+                           "with --write also fix the pages and relock what only moved or was reformatted")
+    bump.add_argument("--pre", action="store_true", help="with --latest, count pre-releases too")
+    bump.add_argument("--body", default=None, metavar="FILE",
+                      help="with --latest, write a pull-request body there ('-': print it)")
     bump.add_argument("--write", action="store_true",
                       help="replace the old commit (and 'ref') in conf.py where each is written once as a "
                            "string literal; then run 'source-anchors update' to relock")
@@ -79,6 +92,13 @@ def get_parser() -> argparse.ArgumentParser:
                                           "evidence of third-party files, in the file each pin's 'facts' "
                                           "key names (needs the files: run where git is reachable)")
     record.add_argument("names", nargs="*", metavar="NAME", help="the repositories (default: every pin with 'facts')")
+    ci = sub.add_parser("init-ci", help="write a CI workflow: the strict build on pull requests and a scheduled "
+                                         "bump to the newest releases that opens one pull request")
+    ci.add_argument("kind", choices=("github", "gitlab"))
+    ci.add_argument("--output", default=None, metavar="FILE",
+                    help="where to write it (default: .github/workflows/source-anchors.yml or .gitlab-ci.yml at the "
+                         "root of the git repository)")
+    ci.add_argument("--force", action="store_true", help="replace an existing file")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -144,6 +164,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .factscmd import facts
 
         return facts(confdir, args.names)
+    if args.command == "init-ci":
+        from .initci import init_ci
+
+        return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)
     accept: Set[ChangeClass] | None = None
     if getattr(args, "accept", None) is not None:
         try:
@@ -153,6 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     from . import bump  # tags and branches: resolved with git, only when asked for
 
+    if args.command == "bump" and (args.latest or args.ref is None):
+        from .bumpbot import latest
+
+        if args.ref is not None or not args.latest:
+            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
+                  file=sys.stderr)
+            return 2
+        return latest(confdir, srcdir, args.name, write=args.write, pre=args.pre, body=args.body)
     if args.command == "bump":
         return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
     if args.command == "pin":
@@ -172,13 +204,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":
         return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
-    if args.json:
-        print(json.dumps([r.to_check_json() for r in records], indent=2, ensure_ascii=False))
+    if args.pages:
+        records = annotate.on_pages(records, paths, args.pages)
+    if args.json or args.format != "text":
+        text = annotate.render("json" if args.json else args.format, records, annotate.page_paths(paths, Path.cwd()))
+        print(text, end="\n" if text else "")
     elif args.markdown:
         print(markdown(records, pins, refs))
     else:
         report(records)
-    bump.note_moved_refs(engine, skip=pins)
+    if not args.pages:  # a hook's check stays offline: whether a pin's ref moved is asked of the remote
+        bump.note_moved_refs(engine, skip=pins)
     return 1 if any(record.status.failed for record in records) else 0
 
 

@@ -19,7 +19,7 @@ from ..core.config import PREFIX, Options, option_default, settings_from
 from ..core.engine import UPDATE_COMMAND, Engine
 from ..core.errors import ConfigError, LockError
 from ..core.records import Status
-from . import checks, docs, feedback, i18n, ledger, printed, render
+from . import annotate, checks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
@@ -263,6 +263,22 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
                 "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
+    _annotate(app)
+
+
+def _annotate(app: Sphinx) -> None:
+    """``source_anchors_annotations``: the drifted anchors as CI annotations (see :mod:`.annotate`)."""
+    fmt = app.config[PREFIX + "annotations"]
+    if not fmt:
+        return
+    records = sorted(get_domain(app.env).all_anchors(), key=lambda r: r.order)
+    files = annotate.page_paths({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs}, Path.cwd())
+    text = annotate.render(fmt, records, files)
+    if fmt == "github":
+        if text:
+            print(text, flush=True)  # the runner reads workflow commands from standard output
+        return
+    (Path(app.outdir) / annotate.FILES[fmt]).write_text(text + "\n", "utf-8")
 
 
 def _enforce_lock(app: Sphinx) -> None:
