@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .apiconfig import ApiSettings, api_settings
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
 from .refs import SHA_RE, ref_problem
@@ -117,6 +118,25 @@ class Options:
         default_factory=dict, metadata=_meta(types=(dict,), check=_commits,
         help="Commits that replace pinned ones for this build only, by repository name "
              "(the command line's '--pin NAME=SHA'); conf.py and the lock are untouched."))
+    api_links: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=_anything,
+        help="Give every documented Python object a [source] link: 'self' (the git repository holding "
+             "conf.py, at HEAD) or the name of a pinned repository."))
+    api_url: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=_anything,
+        help="Web address of the docs' own repository (default: from the 'origin' remote)."))
+    api_host: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=_anything,
+        help="'github', 'gitlab', 'bitbucket' or a permalink template for the docs' own repository."))
+    api_commit: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=_anything,
+        help="Outside a git checkout (a build from an sdist): the commit or release tag the links name."))
+    api_packages: list[str] = field(
+        default_factory=list, metadata=_meta(types=(list, tuple), check=_anything,
+        help="Package directories of the docs' own repository (default: its top-level packages)."))
+    api_list_unlinked: bool = field(
+        default=False, metadata=_meta(types=(bool,), check=_anything,
+        help="List every documented object without a source link, not only their count."))
 
 
 def option_default(option: dataclasses.Field[Any]) -> Any:
@@ -184,6 +204,8 @@ class Settings:
     feedback_email: str
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
+    #: Where the ``[source]`` links of documented Python objects point (None: no such links).
+    api: ApiSettings | None = None
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -217,6 +239,8 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
     unknown = sorted(set(overrides) - set(raw_repos))
     if unknown:
         problems.append(f"{PREFIX}pin_commits (--pin): unknown repositories {unknown}; known: {sorted(raw_repos)}")
+    api, api_problems = api_settings(opts, raw_repos)
+    problems.extend(api_problems)
     if problems:
         raise ConfigError("\n".join(problems))
     for name, sha in overrides.items():
@@ -230,7 +254,7 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
-        quiet=bool(opts["quiet"]),
+        quiet=bool(opts["quiet"]), api=api,
     )
 
 
