@@ -18,7 +18,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_extension(app)
     return {
         "version": __version__,
-        "env_version": 6,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;
+        # 7: API links (a domain of their own)
+        "env_version": 7,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;
         # 6: a card's title link is a card_link node (its permalink footnote in LaTeX)
         "parallel_read_safe": True,
         "parallel_write_safe": True,

@@ -76,7 +76,9 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
     except UpstreamFileError as error:
         return NoLink(Reason.unreadable, str(error))
     except ResolveError as error:
-        outside = type(error).__name__ == "OutsideError" or resolver.files.module_file(module or top) is None
+        from .walk import OutsideError  # loaded with the resolver
+
+        outside = isinstance(error, OutsideError) or resolver.files.module_file(module or top) is None
         return NoLink(Reason.no_source if outside else Reason.not_bound, str(error))
     except SourceAnchorsError as error:
         return NoLink(Reason.unreadable, str(error))
