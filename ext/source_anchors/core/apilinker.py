@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Linker", "OwnLinker", "PinnedLinker"]
 
-#: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`).
-_OUTSIDE = "is not a package of"
+#: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`), or of
+#: a member missing from a class with bases outside them.
+_OUTSIDE = ("is not a package of", "bases not read statically")
 
 
 class Linker:
@@ -93,7 +94,7 @@ class PinnedLinker(Linker):
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
         if outcome.location is None:
             if outcome.status is Status.missing:
-                return NoLink(Reason.no_source if _OUTSIDE in outcome.message else Reason.not_bound, outcome.message)
+                return NoLink(Reason.no_source if any(sign in outcome.message for sign in _OUTSIDE) else Reason.not_bound, outcome.message)
             return NoLink(Reason.unreadable, outcome.message)
         return link_for(pin, extend_accessors(outcome.location), shown=pin.ref or pin.short)
 

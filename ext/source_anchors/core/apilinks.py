@@ -65,6 +65,10 @@ def dotted(module: str | None, fullname: str) -> str:
     return f"{module}.{fullname}" if module and fullname else (module or fullname)
 
 
+#: What the walk adds when a class has bases outside the tree: a member it lacks may come from them.
+_INHERITED_OUTSIDE = "bases not read statically"
+
+
 def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | NoLink:
     """Where *module*.*fullname* is defined in *resolver*'s tree, or why it cannot be said."""
     path = dotted(module, fullname)
@@ -78,7 +82,8 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
     except ResolveError as error:
         from .walk import OutsideError  # loaded with the resolver
 
-        outside = isinstance(error, OutsideError) or resolver.files.module_file(module or top) is None
+        outside = isinstance(error, OutsideError) or _INHERITED_OUTSIDE in str(error) or \
+            resolver.files.module_file(module or top) is None
         return NoLink(Reason.no_source if outside else Reason.not_bound, str(error))
     except SourceAnchorsError as error:
         return NoLink(Reason.unreadable, str(error))
