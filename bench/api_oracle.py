@@ -31,7 +31,7 @@ def _runtime(module: str, fullname: str) -> tuple[Any, Any, str] | None:
     """(parent object, the object, its last name) by attribute access from the imported module."""
     try:
         parent: Any = importlib.import_module(module) if module else None
-    except Exception:  # noqa: BLE001  # a module that does not import has no oracle answer
+    except Exception:  # a module that does not import has no oracle answer
         return None
     parts = fullname.split(".") if fullname else []
     if parent is None:
@@ -169,8 +169,5 @@ def oracle(module: str, fullname: str) -> tuple[str, int, int] | None:
             return None
         body = found[-1].body
     candidates = _candidates(body, name)
-    if candidates:
-        span = _choose(candidates)
-    else:
-        span = _instance(body, name) if classes else None
+    span = _choose(candidates) if candidates else _instance(body, name) if classes else None
     return (file, *span) if span else None

@@ -19,9 +19,9 @@ import tarfile
 import textwrap
 from html import unescape
 from pathlib import Path
+from typing import Any
 
 import pytest
-
 from helpers import ROOT, git
 
 SDIST = "itsdangerous==2.2.0"
@@ -47,7 +47,7 @@ HTML_LINK = re.compile(r'<a class="reference external sa-api-source" href="([^"]
                        r'<span class="viewcode-link"><span class="pre">\[source\]</span></span></a>')
 
 
-def _oracle_module():  # type: ignore[no-untyped-def]
+def _oracle_module() -> Any:
     spec = importlib.util.spec_from_file_location("api_oracle", ROOT / "bench" / "api_oracle.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

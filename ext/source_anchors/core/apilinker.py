@@ -94,7 +94,8 @@ class PinnedLinker(Linker):
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
         if outcome.location is None:
             if outcome.status is Status.missing:
-                return NoLink(Reason.no_source if any(sign in outcome.message for sign in _OUTSIDE) else Reason.not_bound, outcome.message)
+                outside = any(sign in outcome.message for sign in _OUTSIDE)
+                return NoLink(Reason.no_source if outside else Reason.not_bound, outcome.message)
             return NoLink(Reason.unreadable, outcome.message)
         return link_for(pin, extend_accessors(outcome.location), shown=pin.ref or pin.short)
 
