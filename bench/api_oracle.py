@@ -39,15 +39,17 @@ def _runtime(module: str, fullname: str) -> tuple[Any, Any, str] | None:
     obj = parent
     for part in parts:
         parent = obj
-        owner = next((k for k in getattr(obj, "__mro__", ()) if part in vars(k)), None)
+        owner = next((k for k in obj.__mro__ if part in vars(k)), None) if isinstance(obj, type) else None
         if owner is not None:
             obj = vars(owner)[part]
-        elif hasattr(obj, part):
+            continue
+        try:
             obj = getattr(obj, part)
-        elif isinstance(obj, type) and part == parts[-1]:
-            obj = None  # an instance attribute, or an annotated field without a class value
-        else:
-            return None
+        except Exception:  # a proxy outside its context, a missing name: an instance attribute at most
+            if isinstance(obj, type) and part == parts[-1]:
+                obj = None  # an instance attribute, or an annotated field without a class value
+            else:
+                return None
     return parent, obj, parts[-1] if parts else ""
 
 
@@ -69,7 +71,10 @@ def _container(module: str, fullname: str) -> tuple[str, list[str], str] | None:
         if owner.__module__ == "builtins" or "<locals>" in owner.__qualname__:
             return None
         return owner.__module__, owner.__qualname__.split("."), name
-    target = inspect.unwrap(obj) if callable(obj) else obj
+    try:
+        target = inspect.unwrap(obj) if isinstance(obj, type) or inspect.isfunction(obj) else obj
+    except ValueError:
+        target = obj
     qual = getattr(target, "__qualname__", None) if isinstance(target, type) or inspect.isfunction(target) else None
     home = getattr(target, "__module__", None) if qual else None
     if qual and home and "<locals>" not in qual and qual.rsplit(".", 1)[-1] == name:

@@ -97,7 +97,8 @@ class PinnedLinker(Linker):
                 outside = any(sign in outcome.message for sign in _OUTSIDE)
                 return NoLink(Reason.no_source if outside else Reason.not_bound, outcome.message)
             return NoLink(Reason.unreadable, outcome.message)
-        return link_for(pin, extend_accessors(outcome.location), shown=pin.ref or pin.short)
+        lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
+        return link_for(pin, extend_accessors(outcome.location, lines), shown=pin.ref or pin.short)
 
     def take_outcome(self) -> Outcome | None:
         """The outcome of the last :meth:`link` to lock, once."""

@@ -10,6 +10,7 @@ statically gets a :class:`NoLink` with one of the :class:`Reason` values, never 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -65,6 +66,9 @@ def dotted(module: str | None, fullname: str) -> str:
     return f"{module}.{fullname}" if module and fullname else (module or fullname)
 
 
+#: The first line of a property's other accessor: ``@name.setter``, ``@name.deleter``, ``@name.getter``.
+_ACCESSOR = re.compile(r"^\s*@\w+\.(setter|deleter|getter)\b")
+
 #: What the walk adds when a class has bases outside the tree: a member it lacks may come from them.
 _INHERITED_OUTSIDE = "bases not read statically"
 
@@ -76,7 +80,8 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
     if not path or top not in resolver.files.packages:
         return NoLink(Reason.no_source, f"{top!r} is not a package of the linked tree")
     try:
-        return extend_accessors(resolver.resolve(path))
+        found = resolver.resolve(path)
+        return extend_accessors(found, resolver.file_lines(found.path))
     except UpstreamFileError as error:
         return NoLink(Reason.unreadable, str(error))
     except ResolveError as error:
@@ -89,11 +94,18 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
         return NoLink(Reason.unreadable, str(error))
 
 
-def extend_accessors(location: Location) -> Location:
-    """A property's getter range, extended over its ``@x.setter`` and ``@x.deleter`` when they follow it."""
+def extend_accessors(location: Location, lines: list[str]) -> Location:
+    """A property's getter range, extended over its ``@x.setter`` and ``@x.deleter`` that follow it.
+
+    The other bindings of the name are only the accessors (a ``self.x = …`` is one, too): each is
+    known by its first line, of the file's *lines*.
+    """
     if "getter-over-accessors" not in location.rule or not location.others:
         return location
-    end = max(location.end, *(stop for begin, stop in location.others if begin > location.start))
+    end = location.end
+    for begin, stop in location.others:
+        if begin > location.start and _ACCESSOR.match(lines[begin - 1] if begin <= len(lines) else ""):
+            end = max(end, stop)
     if end == location.end:
         return location
     from dataclasses import replace

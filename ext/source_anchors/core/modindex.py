@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
+from .rules import ACCESSOR, AUG, BARE, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
 from .statements import SAME_SCOPE, Compact, child_bodies, compact, node_span
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -206,6 +206,8 @@ class _Builder:
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             own = AUG if isinstance(node, ast.AugAssign) else 0
+            if isinstance(node, ast.AnnAssign) and node.value is None:
+                own = BARE
             for target in targets:
                 for name in _names(target):
                     self.add(prefix + name, "attribute", span, flags | own, owner)

@@ -22,6 +22,7 @@ ACCESSOR = 8  #: a property's ``@x.setter``, ``@x.deleter`` or ``@x.getter``
 INSTANCE = 16  #: ``self.x = …`` in a method
 INIT = 32  #: … in ``__init__``
 AUG = 64  #: an augmented assignment (``x += …``)
+BARE = 128  #: an annotation without a value (``x: int``): a declaration, no class attribute at runtime
 
 
 class Bind(NamedTuple):
@@ -53,7 +54,8 @@ RULES: dict[str, tuple[str, str]] = {
                             "the runtime binding; the typing-only declaration is listed"),
     "assignment-over-augmented": ("assigned, then extended with `+=` and the like (`__all__ +=`)",
                                   "the plain assignment; the augmented ones are listed"),
-    "class-over-instance": ("a class-body binding and `self.x = …` in methods",
+    "class-over-instance": ("a class-body binding (of the class, or of a class later in its MRO) and "
+                            "`self.x = …` in methods",
                             "the class-body binding (attribute, annotation, method)"),
     "implementation-over-overloads": ("`@overload` stubs and an implementation",
                                       "the implementation, from its first decorator"),

@@ -18,7 +18,7 @@ from .errors import ResolveError, UpstreamFileError
 from .files import SourceFiles, is_namespace
 from .modindex import ModuleIndex
 from .mro import InconsistentError, merge
-from .rules import TYPING, Bind, choose
+from .rules import BARE, INSTANCE, TYPING, Bind, choose
 
 _MAX_HOPS = 50
 
@@ -182,11 +182,14 @@ class Walker:
         """
         assert ref.bind is not None
         own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
-        if own and not all(b.flags & TYPING for b in own):
+        if own and not all(b.flags & (TYPING | INSTANCE) for b in own):
             # The class comes first in its own MRO: its bases are read only for what it inherits.
             return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
         hidden: list[str] = []
         declared: tuple[Ref, list[Bind], list[str]] | None = None
+        # ``self.x = …`` and a bare ``x: int`` bind no class attribute: a class in the MRO that binds it in
+        # its body (a property whose setter the assignment calls) is what ``C.x`` is; else the first of them.
+        instance: tuple[Ref, list[Bind], list[str]] | None = None
         for entry in self.mro(ref, hops):
             if isinstance(entry, str):
                 hidden.append(entry)
@@ -199,12 +202,16 @@ class Walker:
             if all(b.flags & TYPING for b in binds):
                 declared = declared or (entry, binds, list(hidden))
                 continue
+            if all(b.flags & (INSTANCE | BARE) for b in binds):
+                instance = instance or (entry, binds, list(hidden))
+                continue
             found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
             if declared is not None:
                 found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
             return _hidden(found, hidden)
-        if declared is not None:
-            entry, binds, hidden = declared
+        fallback = instance or declared
+        if fallback is not None:
+            entry, binds, hidden = fallback
             return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
         return None
 

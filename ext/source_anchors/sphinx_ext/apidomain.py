@@ -8,8 +8,8 @@ from typing import Any
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-#: One documented object: (dotted name, line, file, start, end, reason without a link or "").
-ApiRow = tuple[str, int, str, int, int, str]
+#: One documented object: (module, name in it, line, file, start, end, reason without a link or "").
+ApiRow = tuple[str, str, int, str, int, int, str]
 
 
 class ApiLinksDomain(Domain):

@@ -127,14 +127,13 @@ def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Elem
     outcome = linker.take_outcome()
     if outcome is not None:
         domain.data["outcomes"].setdefault(docname, []).append((line, outcome))
-    name = dotted(module, fullname)
     if isinstance(result, ApiLink):
         node = apinodes.make(result)
         node["sa_html"] = html
         into += node
-        domain.add(docname, (name, line, result.path, result.start, result.end, ""))
+        domain.add(docname, (module or "", fullname, line, result.path, result.start, result.end, ""))
         return True
-    domain.add(docname, (name, line, "", 0, 0, result.reason.value))
+    domain.add(docname, (module or "", fullname, line, "", 0, 0, result.reason.value))
     return False
 
 
@@ -153,7 +152,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> None:
             if outcome.status not in (Status.ok, Status.new) and outcome.subtype is not None:
                 warn(outcome.message, outcome.subtype, location=(doc, line))
     if isinstance(linker, OwnLinker) and linker.own.checkout is not None:
-        files = sorted({row[2] for _, row in domain.rows() if row[2]})
+        files = sorted({row[3] for _, row in domain.rows() if row[3]})
         changed = apigit.changed_files(linker.own.checkout, files, timeout=get_state(str(app.srcdir)).settings.timeout)
         if changed:
             warn(f"{len(changed)} documented file(s) differ from the commit {linker.own.pin.commit[:7]} the source "
@@ -167,10 +166,10 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
     if exception is not None or linker is None:
         return
     rows = get_api_domain(app.env).rows()
-    unlinked = [(doc, row) for doc, row in rows if row[5]]
+    unlinked = [(doc, row) for doc, row in rows if row[6]]
     reasons: dict[str, int] = {}
     for _, row in unlinked:
-        reasons[row[5]] = reasons.get(row[5], 0) + 1
+        reasons[row[6]] = reasons.get(row[6], 0) + 1
     why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
     api = get_state(str(app.srcdir)).settings.api
     hint = "" if not unlinked or (api and api.list_unlinked) else "; source_anchors_api_list_unlinked = True lists them"
@@ -178,4 +177,4 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
                 len(rows), len(rows) - len(unlinked), len(unlinked), f" ({why})" if why else "", hint)
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
-            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[1], row[0], row[5])
+            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]), row[6])
