@@ -44,6 +44,10 @@ class Linker:
         """Modules parsed so far."""
         return 0
 
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return 0
+
 
 class OwnLinker(Linker):
     """Links into the docs' own repository at its commit; the resolver is made on first use."""
@@ -71,6 +75,10 @@ class OwnLinker(Linker):
     def modules_parsed(self) -> int:
         """Modules parsed so far."""
         return self._resolver.modules_parsed if self._resolver is not None else 0
+
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return self._resolver.ast_parses if self._resolver is not None else 0
 
 
 class PinnedLinker(Linker):
@@ -108,3 +116,7 @@ class PinnedLinker(Linker):
     def modules_parsed(self) -> int:
         """Modules parsed so far."""
         return self.engine.modules_parsed()
+
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return self.engine.work()["ast_parses"]

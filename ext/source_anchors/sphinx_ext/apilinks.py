@@ -175,6 +175,9 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
     hint = "" if not unlinked or (api and api.list_unlinked) else "; source_anchors_api_list_unlinked = True lists them"
     LOGGER.info("source-anchors: API links: %d objects described, %d linked, %d without a link%s%s",
                 len(rows), len(rows) - len(unlinked), len(unlinked), f" ({why})" if why else "", hint)
+    # This process's parses (a parallel build's readers parse in their own processes).
+    LOGGER.info("source-anchors: API links: %d modules parsed by this process (%d ast parses)",
+                linker.modules_parsed(), linker.ast_parses())
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
             LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]), row[6])
