@@ -205,9 +205,7 @@ class _Builder:
                 self.instance_attributes(node, prefix, owner)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            own = AUG if isinstance(node, ast.AugAssign) else 0
-            if isinstance(node, ast.AnnAssign) and node.value is None:
-                own = BARE
+            own = AUG if isinstance(node, ast.AugAssign) else BARE if getattr(node, "value", 0) is None else 0  # x: T
             for target in targets:
                 for name in _names(target):
                     self.add(prefix + name, "attribute", span, flags | own, owner)
