@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from docutils import nodes
+from docutils.utils import get_source_line as get_node_line_source
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -91,7 +92,8 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             continue
         for sig in desc.children:
             if isinstance(sig, addnodes.desc_signature) and sig.get("fullname"):
-                _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html)
+                _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html,
+                      line=_page_line(sig, str(app.env.doc2path(docname))))
     modules = app.env.domaindata["py"]["modules"]
     for name, entry in sorted(modules.items()):
         place = _module_place(doctree, entry[1]) if entry[0] == docname else None
@@ -99,6 +101,12 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             holder = nodes.paragraph(classes=["sa-api-module"])
             if _link(linker, domain, docname, holder, name, "", html=True, line=place[0].line):
                 place[0].insert(place[1], holder)
+
+
+def _page_line(node: nodes.Element, page: str) -> int:
+    """The page's line of *node*, or 0 when it came from elsewhere (autodoc's docstrings)."""
+    source, line = get_node_line_source(node)
+    return line or 0 if source == page else 0
 
 
 def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element, int] | None:
@@ -123,7 +131,7 @@ def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Elem
           fullname: str, *, html: bool, line: int | None = None) -> bool:
     """Link one object into *into* and record it; whether it got a link."""
     result = linker.link(module, fullname)
-    line = line or into.line or (into.parent.line if into.parent is not None else None) or 0
+    line = line or 0
     outcome = linker.take_outcome()
     if outcome is not None:
         domain.data["outcomes"].setdefault(docname, []).append((line, outcome))
@@ -180,4 +188,5 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
                 linker.modules_parsed(), linker.ast_parses())
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
-            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]), row[6])
+            where = f"{app.env.doc2path(doc)}:{row[2]}" if row[2] else str(app.env.doc2path(doc))
+            LOGGER.info("%s: %s: no link: %s", where, dotted(row[0], row[1]), row[6])
