@@ -251,6 +251,18 @@ def test_links_into_a_pinned_repository_are_locked_like_anchors(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     moved = [line for line in done.stderr.splitlines() if "source-anchors.moved" in line]
     assert any("pkg.Client.send" in line and "index.rst" in line for line in moved), done.stderr
+    # `source-anchors check` lists the API links as anchors; `update` relocks them (and keeps them).
+    env = {**os.environ, "SOURCE_ANCHORS_CACHE": str(tmp_path / "cache")}
+    env.pop("CI", None)
+    cli = [sys.executable, "-m", "source_anchors", "--confdir", str(book)]
+    check = subprocess.run([*cli, "check"], capture_output=True, text=True, env=env, timeout=300)
+    assert check.returncode == 1 and "pkg.Client.send" in check.stdout, check.stdout + check.stderr
+    update = subprocess.run([*cli, "update"], capture_output=True, text=True, env=env, timeout=300)
+    assert update.returncode == 0, update.stderr
+    assert f'"commit": "{second}"' in (book / "source-anchors.lock").read_text("utf-8")
+    assert "pkg.Client.send" in (book / "source-anchors.lock").read_text("utf-8")
+    again = subprocess.run([*cli, "check"], capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
 def test_linkcode_dropin_gives_ranged_links_from_one_import(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ from typing import Any
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
+from ..core.records import AnchorRecord
+
 #: One documented object: (module, name in it, line, file, start, end, reason without a link or "").
 ApiRow = tuple[str, str, int, str, int, int, str]
 
@@ -46,6 +48,13 @@ class ApiLinksDomain(Domain):
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[Any]:
         """No cross-references: the domain only collects."""
         return []
+
+
+def api_records(env: BuildEnvironment) -> list[AnchorRecord]:
+    """A pinned repository's API links as anchor records, so that ``check`` and ``update`` see them too."""
+    outcomes = get_api_domain(env).data["outcomes"]
+    return [AnchorRecord(doc, line, f"sa-api-{n}", outcome.text, outcome)
+            for doc in sorted(outcomes) for n, (line, outcome) in enumerate(outcomes[doc], 1)]
 
 
 def get_api_domain(env: BuildEnvironment) -> ApiLinksDomain:

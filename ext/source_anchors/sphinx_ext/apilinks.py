@@ -21,6 +21,7 @@ from ..core import apigit
 from ..core.apiconfig import SELF, ApiSettings
 from ..core.apilinker import Linker, OwnLinker, PinnedLinker
 from ..core.apilinks import ApiLink, dotted
+from ..core.engine import UPDATE_COMMAND
 from ..core.records import Outcome, Status
 from . import apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
@@ -157,8 +158,14 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> None:
         if added:
             LOGGER.info("source-anchors: recorded %d new API link(s) in %s", added, state.settings.lock_path.name)
         for doc, line, outcome in found:
-            if outcome.status not in (Status.ok, Status.new) and outcome.subtype is not None:
+            if outcome.subtype is not None:  # drift, or a link the lock lacks in a locked build
                 warn(outcome.message, outcome.subtype, location=(doc, line))
+        if state.settings.locked and any(outcome.status is not Status.ok for _, _, outcome in found):
+            # As for anchors: a locked build whose links do not match the lock fails, -W or not.
+            LOGGER.error("API links into %s do not match %s in this locked build; run '%s' and commit the lock",
+                         linker.repo, state.settings.lock_path.name, UPDATE_COMMAND, type=WARNING_TYPE,
+                         subtype=Subtype.lock.value)
+            app.statuscode = 1
     if isinstance(linker, OwnLinker) and linker.own.checkout is not None:
         files = sorted({row[3] for _, row in domain.rows() if row[3]})
         changed = apigit.changed_files(linker.own.checkout, files, timeout=get_state(str(app.srcdir)).settings.timeout)

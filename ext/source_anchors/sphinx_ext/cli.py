@@ -31,6 +31,7 @@ from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
 from . import cachecmd
 from .cliout import lines, markdown, summary
+from .apidomain import api_records
 from .fixcmd import fix
 
 
@@ -185,7 +186,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
         except SystemExit:
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
             raise BookError(text or "the book's configuration is invalid") from None
-        records = list(get_domain(app.env).all_anchors())
+        records = [*get_domain(app.env).all_anchors(), *api_records(app.env)]  # API links into a pin, too
         if paths is not None:
             paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
         engine = get_state(str(app.srcdir)).engine
