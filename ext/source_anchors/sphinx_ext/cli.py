@@ -30,8 +30,8 @@ from ..core.errors import LockError
 from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
 from . import cachecmd
-from .cliout import lines, markdown, summary
 from .apidomain import api_records
+from .cliout import lines, markdown, summary
 from .fixcmd import fix
 
 
