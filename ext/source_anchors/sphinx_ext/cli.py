@@ -31,6 +31,7 @@ from ..core.errors import LockError
 from ..core.linesuggest import THRESHOLD
 from ..core.records import AnchorRecord, Status
 from . import annotate, cachecmd
+from .apidomain import api_records
 from .cliout import lines, markdown, summary
 from .fixcmd import fix
 
@@ -262,7 +263,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
             text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)  # printed after our "error: "
             raise BookError(text or "the book's configuration is invalid") from None
-        records = list(get_domain(app.env).all_anchors())
+        records = [*get_domain(app.env).all_anchors(), *api_records(app.env)]  # API links into a pin, too
         if paths is not None:
             paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
         engine = get_state(str(app.srcdir)).engine
