@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -30,6 +30,7 @@ from browser_site import (
     set_dark,
 )
 from helpers import ROOT, BuildResult
+from source_anchors.core.hosts import RENDERED_SUFFIXES
 
 SKIP = missing_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]
@@ -37,7 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=S
 CHAPTER = "gpt-researcher/hybrid.html"
 COMMIT = "e65dfde6163dab2fb286d6c56272ceade3fe84d4"
 PERMALINK = re.compile(
-    rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)#L(\d+)(?:-L(\d+))?$")
+    rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)(?:\?plain=1)?#L(\d+)(?:-L(\d+))?$")
 TITLE = re.compile(r"^gpt-researcher · ([\w/.-]+):L(\d+)(?:–L(\d+))? @ e65dfde$")
 # A whole-file anchor (the chapter cites the root LICENSE) links to the file without a line fragment.
 FILE_PERMALINK = re.compile(rf"^https://github\.com/assafelovic/gpt-researcher/blob/{COMMIT}/([\w/.-]+)$")
@@ -261,6 +262,8 @@ def test_every_chapter_anchor_is_visible_and_pinned(tab: Callable[..., Tab], vie
         if not link:
             problems.append(f"{where}: not a permalink at {COMMIT[:7]}: {a['href']}")
             continue
+        if ("?plain=1" in a["href"]) != (PurePosixPath(link[1]).suffix in RENDERED_SUFFIXES):  # GitHub's source view
+            problems.append(f"{where}: '?plain=1' where GitHub renders the file, and only there: {a['href']}")
         title = TITLE.match(a["title"] or "")
         if not title or title[1] != link[1] or _lines(title[2], title[3]) != _lines(link[2], link[3]):
             problems.append(f"{where}: title {a['title']!r} does not match {a['href']}")
