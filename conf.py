@@ -51,6 +51,9 @@ source_anchors_repos = {
     },
 }
 source_anchors_default_repo = "gpt-researcher"
+# The Python whose `sys.version_info` tests the anchors are read for (the book's CI runs 3.11), so a
+# build on another Python reads the same branches.
+source_anchors_python = "3.11"
 # The book's own repository: every "report a problem" link opens a prefilled new issue there.
 # Nothing in this repository named its public home when this was set; it is one setting here.
 source_anchors_feedback_repo = "https://github.com/code-reading-guide/code-reading-guide"
