@@ -328,8 +328,14 @@ def test_without_git_the_sdist_gives_the_declaring_files_and_the_rest_is_not_rea
     (book.root / "listing.txt").write_text(git("ls-tree", "-r", sha, cwd=upstream.path), "utf-8")
     write_book(book, {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"], "dist": "demo==1.0",
                              "listing": "listing.txt", "sources": ["cache", "dist"]}}, design=False)
+    (book.root / "chapter.md").write_text("# Chapter\n\nSee {src}`the total <pkg.mod.total>` and "
+                                          "{src}`the files </pyproject.toml::license-files>`.\n", "utf-8")
     result = book.build()
     assert result.returncode == 0, result.stderr
+    # The ledger says what verified each anchored file: the wheel the packages, the sdist the file outside them.
+    ledger = text_of(result.outdir / "ledger.html")
+    assert "each file checked against its git blob id (1 files checked); demo-1.0.tar.gz: pyproject.toml, " \
+           "each checked against its git blob id" in ledger, ledger
     text = text_of(result.outdir / "licences.html")
     assert "pyproject.toml:L7 — [project] license.text: Apache 2 → Apache-2.0" in text  # from the sdist, vouched
     assert "could not be read by this build (setup.py, broken/package.json, web/package.json)" in text

@@ -110,7 +110,26 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     if tree.method == "git":
         return _("git: exported at the commit")
     paths = {r.outcome.location.path for r in records if r.outcome.location}
-    return labels()["dist"].format(dist=tree.dist, n=len(paths))
+    inside = {p for p in paths if p in tree.blobs}
+    note = labels()["dist"].format(dist=tree.dist, n=len(inside))
+    # Files outside the distribution's packages came from another source, each checked by its blob id
+    # too (:meth:`.OutsideFiles.commit_file`): the ledger names it, with the files it served.
+    served: dict[str, list[str]] = defaultdict(list)
+    listing = engine.listing(repo)
+    sdist = engine.pinned.outside.sdist(repo) if paths - inside else None
+    for path in sorted(paths - inside):
+        try:
+            source = engine.pinned.outside.commit_file(repo, path)[1]
+        except SourceAnchorsError:
+            continue
+        if sdist is not None and not isinstance(sdist, SourceAnchorsError) and path in listing \
+                and sdist.blobs.get(path) == listing[path]:
+            source = sdist.name  # served now from a kept copy or the sdist itself: the sdist holds these bytes
+        served[source].append(path)
+    for source, files in sorted(served.items()):
+        note += _("; {source}: {files}, each checked against its git blob id").format(
+            source=source, files=", ".join(files))
+    return note
 
 
 def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
