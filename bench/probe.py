@@ -55,9 +55,9 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     ``profile`` the check loop runs under cProfile; with ``skip`` it does not run (nor does the
     floor's parsing): the rest of the process, which an instruction count subtracts.
     """
-    from source_anchors.core.config import settings_from
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.target import parse_target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+    from source_anchors.model.target import parse_target
 
     lock = Path(args["lock"])
     targets = Path(args["targets"]).read_text("utf-8").splitlines()

@@ -1,4 +1,4 @@
-"""Declared licences (``source_anchors.core.declared``) and their place in the licence notes and the ledger.
+"""Declared licences (``source_anchors.licences.declared``) and their place in the licence notes and the ledger.
 
 The parsers are pure and tested on bytes written here; the pages are built from git repositories
 and distributions the tests make themselves (never an upstream file).
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, Book, Upstream, git
-from source_anchors.core.declared import (
+from source_anchors.licences.declared import (
     Declaration,
     collect,
     declarations,
@@ -348,8 +348,8 @@ def test_an_sdist_is_fetched_from_a_simple_index_as_a_file_and_its_hash_checked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import hashlib
 
-    from source_anchors.core.errors import SourceError
-    from source_anchors.core.simpleindex import download_sdist
+    from source_anchors.model.errors import SourceError
+    from source_anchors.sources.simpleindex import download_sdist
 
     archive = _sdist(tmp_path / "demo-1.0.tar.gz", {"setup.py": SETUP_PY})  # it would exit if it were run
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()

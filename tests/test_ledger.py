@@ -98,7 +98,7 @@ def test_feedback_line_names_chapter_and_pin(project: Project) -> None:
 
 
 def test_guide_tables_are_generated_from_the_code(book: Book, shared_upstream: SharedUpstream) -> None:
-    from source_anchors.core.config import option_names
+    from source_anchors.model.config import option_names
     from source_anchors.sphinx_ext.diagnostics import Subtype, subtype_docs
 
     commit = shared_upstream.commits["build-v1"]  # any pin with a package will do

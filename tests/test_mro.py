@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ResolveError
-from source_anchors.core.resolve import Resolver
-from source_anchors.core.target import Target
-from source_anchors.core.walk import Ref
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ResolveError
+from source_anchors.model.target import Target
+from source_anchors.resolve.resolver import Resolver
+from source_anchors.resolve.walk import Ref
 
 MODULES = 3
 

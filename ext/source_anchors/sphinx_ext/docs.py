@@ -9,7 +9,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.config import PREFIX, Options, option_default
+from ..model.config import PREFIX, Options, option_default
 from .diagnostics import subtype_docs
 
 Cell = str | list[nodes.Node]
@@ -73,7 +73,7 @@ class CliReferenceDirective(SphinxDirective):
         """One literal block per command, as ``source-anchors [COMMAND] --help`` prints it (88 columns)."""
         import argparse
 
-        from .cli import get_parser
+        from ..cli.main import get_parser
 
         def width(prog: str) -> argparse.HelpFormatter:
             return argparse.HelpFormatter(prog, width=88)

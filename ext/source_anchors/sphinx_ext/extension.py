@@ -14,10 +14,10 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from ..core.config import PREFIX, Options, option_default, settings_from
-from ..core.engine import UPDATE_COMMAND, Engine
-from ..core.errors import ConfigError, LockError
-from ..core.records import Status
+from ..engine.engine import UPDATE_COMMAND, Engine
+from ..model.config import PREFIX, Options, option_default, settings_from
+from ..model.errors import ConfigError, LockError
+from ..model.records import Status
 from . import checks, docs, feedback, i18n, ledger, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain

@@ -14,10 +14,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.caches import identify_cached
-from ..core.engine import Engine
-from ..core.errors import MissingExtraError, SourceAnchorsError
-from ..core.records import AnchorRecord, line_range
+from ..engine.caches import identify_cached
+from ..engine.engine import Engine
+from ..model.errors import MissingExtraError, SourceAnchorsError
+from ..model.records import AnchorRecord, line_range
 from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
@@ -124,7 +124,7 @@ def _root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None,
         tree = engine.tree(repo)
     except SourceAnchorsError:
         return None, _("not identified"), frozenset()
-    from ..core.licences import is_root_licence  # generated pages only
+    from ..licences.identify import is_root_licence  # generated pages only
 
     candidates = sorted(p for p in tree.blobs if is_root_licence(p))
     first: tuple[str, str] | None = None

@@ -15,22 +15,22 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from ..core.config import RepoPin
-from ..core.engine import Engine
-from ..core.errors import MissingExtraError, SourceAnchorsError
+from ..engine.engine import Engine
+from ..model.config import RepoPin
+from ..model.errors import MissingExtraError, SourceAnchorsError
 from .i18n import _
 from .ledger import _link, _root_licences, _warn_once
 from .state import get_state
 
 if TYPE_CHECKING:
-    from ..core.declared import Declaration
+    from ..licences.declared import Declaration
 
 __all__ = ["declared_summary", "html_dropdowns", "licences"]
 
 
 def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> nodes.Node:
     """The ledger's cell: the SPDX ids declared, and whether any declaration disagrees with the texts."""
-    from ..core.declared import disagreements  # generated pages only
+    from ..licences.declared import disagreements  # generated pages only
 
     try:
         found, unread = engine.pinned.outside.declared(repo)
@@ -58,7 +58,7 @@ def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[s
 
 def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: frozenset[str],
                       listing: Mapping[str, str]) -> nodes.section:
-    from ..core.declared import disagreements  # generated pages only
+    from ..licences.declared import disagreements  # generated pages only
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
@@ -125,7 +125,7 @@ def _category_label(category: str) -> str:
 
 def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     """The licence notes of every pin, then this repository's own licence."""
-    from ..core.licences import (  # generated pages only
+    from ..licences.identify import (  # generated pages only
         LICENCE_CATEGORY,
         ROOT_LICENCE_CATEGORY,
         identify_licence,

@@ -1,0 +1,1 @@
+"""The reading stage."""
