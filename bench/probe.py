@@ -93,7 +93,7 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
         statuses[outcome.status.value] = statuses.get(outcome.status.value, 0) + 1
         if outcome.location is not None:
             touched |= {outcome.location.path, *dict(outcome.location.uses)}
-    parsed = engine.pinned.resolver("django").files.parsed
+    parsed = engine.resolver("django").files.parsed
     return {"engine_s": engine_s, "engine_cpu_s": engine_cpu, "export_s": export_s, "seconds": resolve_s,
             "cpu_s": cpu, "modules_parsed": engine.modules_parsed(), "statuses": statuses, **engine.stats,
             "touched": sorted(touched), "parsed_untouched": sorted(parsed - touched)}

@@ -12,10 +12,12 @@ __version__ = "0.1.0"
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    """Register the extension; the Sphinx glue is imported only here."""
+    """Register the extension; the Sphinx glue, and the CLI's reference directive, are imported only here."""
+    from .cli.reference import setup as setup_cli_reference
     from .sphinx_ext.extension import setup as setup_extension
 
     setup_extension(app)
+    setup_cli_reference(app)
     return {
         "version": __version__,
         "env_version": 6,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;

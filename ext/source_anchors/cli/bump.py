@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..drift.confedit import find_key_literals, find_literals, lines, replace
-from ..engine.engine import UPDATE_COMMAND, Engine
-from ..lock.lockfile import atomic_write
+from ..engine.engine import UPDATE_COMMAND
 from ..model.config import PREFIX, SHA_RE, Options, RepoPin, Settings, settings_from
 from ..model.errors import ConfigError, GitError, RefError
+from ..model.fsio import atomic_write
 from ..sources.refs import resolve_ref
-from .main import BookError, read_book, report
+from .book import BookError, read_book
+from .output import report
 
 
 def configured(confdir: Path) -> Settings:
@@ -152,20 +152,3 @@ def write_pin(conf: Path, pin: RepoPin, new: str, new_ref: str | None) -> str:
     hint = f"\nnote: {where} names no 'ref'; add \"ref\": {new_ref!r} beside the commit to record it" \
         if pin.ref is None and new_ref else ""
     return f"{conf.name}: " + "; ".join(notes) + f"{hint}\nrun '{UPDATE_COMMAND}' to relock"
-
-
-def note_moved_refs(engine: Engine, *, skip: Mapping[str, str]) -> None:
-    """For ``check``: a note on stderr for each pin whose ``ref`` now names another commit (or is unreachable)."""
-    from ..sources.refs import moved_ref
-
-    for name, pin in sorted(engine.pins.items()):
-        if name in skip or pin.ref is None or "git" not in pin.sources:
-            continue
-        try:
-            now = moved_ref(pin, timeout=engine.settings.timeout)
-        except (RefError, GitError) as error:
-            print(f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} not checked: {error}", file=sys.stderr)
-            continue
-        if now is not None:
-            print(f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} now points at {now[:7]}, not the pinned "
-                  f"{pin.short}; preview with 'source-anchors bump {name} {pin.ref}'", file=sys.stderr)

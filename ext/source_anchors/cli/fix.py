@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..drift.rewrite import rewrite
 from ..engine.engine import UPDATE_COMMAND
-from ..lock.lockfile import atomic_write
+from ..model.fsio import atomic_write
 from ..model.records import AnchorRecord, Status
 
 

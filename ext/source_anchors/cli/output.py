@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..drift.changes import ChangeClass
+from ..model.changeclass import ChangeClass
 from ..model.records import AnchorRecord, Outcome, Status
 
 _INDENT = " " * 9
@@ -119,3 +119,11 @@ def _diff_block(outcome: Outcome) -> list[str]:
         return ["  ```diff", *("  " + line for line in outcome.diff.splitlines()), "  ```"]
     detail = outcome.message.split("\n", 1)
     return [f"  - {detail[1]}"] if len(detail) > 1 else []
+
+
+def report(records: list[AnchorRecord]) -> int:
+    """Print one line per target and the summary; 1 when any anchor drifted, else 0."""
+    for line in lines(records):
+        print(line)
+    print(summary(records))
+    return 1 if any(record.status.failed for record in records) else 0

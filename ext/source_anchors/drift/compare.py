@@ -1,7 +1,7 @@
 """A ``changed`` anchor's locked lines against its current ones: the class of change and the diff (no Sphinx).
 
 Only ``changed`` anchors come here (they are rare): the locked lines are read from the tree of
-the lock record's commit (:meth:`~.pinned.PinnedTrees.locked_tree`) and must hash to the
+the lock record's commit (:meth:`~source_anchors.sources.pinned.PinnedTrees.locked_tree`) and must hash to the
 record's sha256; when they cannot be had, the change is classed as ``code`` and the note says why.
 """
 
@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
 from ..model.textlines import decode_source, split_lines
+from ..resolve.factory import Resolvers
 from ..sources.pinned import PinnedTrees
-from .changes import ChangeClass, classify
+from .changes import classify
 
 #: How many diff lines a message shows (``check --markdown`` shows them all).
 DIFF_LINES = 12
@@ -41,13 +43,17 @@ class Comparison:
         return "\n".join(diff)
 
 
-def compare(pinned: PinnedTrees, pin: RepoPin, location: Location, record: LockRecord) -> Comparison:
-    """The change from the lines *record* locked to the lines at *location* in *pin*'s tree."""
+def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: LockRecord) -> Comparison:
+    """The change from the lines *record* locked to the lines at *location* in *pin*'s tree.
+
+    The current lines come from the pinned commit's resolver, the locked ones from the tree of the
+    record's commit (the resolvers' tree provider).
+    """
     try:
-        new = pinned.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
+        new = resolvers.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
     except (SourceAnchorsError, UnicodeDecodeError) as error:
         return Comparison(ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code")
-    old = locked_lines(pinned, pin, record)
+    old = locked_lines(resolvers.trees, pin, record)
     if isinstance(old, str):
         return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")
     import difflib  # changed anchors only

@@ -21,9 +21,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..lock.lockfile import atomic_write
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
+from ..model.fsio import atomic_write
 from ..model.records import (
     RESOLVER_VERSION,
     SUGGESTER_VERSION,

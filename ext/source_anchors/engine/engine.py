@@ -11,18 +11,22 @@ from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from ..drift.compare import Comparison, compare
+from ..drift.suggesters import Suggesters
+from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock, write_lock
 from ..model.config import RepoPin, Settings
 from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
+from ..resolve.factory import Resolvers
+from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
 from .caches import ResolutionCache, SuggestionCache
 
 if TYPE_CHECKING:
-    from ..drift.changes import ChangeClass
+    from ..model.changeclass import ChangeClass
     from ..resolve.resolver import Resolver
 
 #: The command that relocks, as messages name it.
@@ -40,7 +44,13 @@ class Engine:
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
         self.resolutions = ResolutionCache(settings.cache_dir)
         self.suggestions = SuggestionCache(settings.cache_dir)
-        self.pinned = PinnedTrees(settings, self.cache, self.lock)
+        # The stages, wired once: trees (with the lock as the build started vouching for a distribution's
+        # files), files outside the packages, resolvers at a commit, suggesters, declared licences.
+        self.pinned = PinnedTrees(settings, self.cache, self.lock.blobs_for)
+        self.outside = OutsideFiles(self.pinned)
+        self.resolvers = Resolvers(self.pinned, self.outside, max_file_bytes=settings.max_file_bytes)
+        self.suggesters = Suggesters(self.resolvers, self.pinned.blobs.stored)
+        self.declarations = Declarations(self.outside)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
@@ -60,16 +70,16 @@ class Engine:
 
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
-        return self.pinned.resolver(repo)
+        return self.resolvers.resolver(repo)
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far."""
-        return self.pinned.modules_parsed()
+        return self.resolvers.modules_parsed()
 
     def work(self) -> dict[str, int]:
         """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
         return {"resolved": self.stats["resolved"], "cached": self.stats["cached"],
-                "modules_parsed": self.pinned.modules_parsed(), "ast_parses": self.pinned.ast_parses()}
+                "modules_parsed": self.resolvers.modules_parsed(), "ast_parses": self.resolvers.ast_parses()}
 
     # -- checking ------------------------------------------------------------
 
@@ -114,7 +124,7 @@ class Engine:
             return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
-        change = compare(self.pinned, pin, location, locked) if status is Status.changed and locked else None
+        change = compare(self.resolvers, pin, location, locked) if status is Status.changed and locked else None
         message, subtype = self._verdict(status, target, location, locked, change)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
@@ -128,7 +138,7 @@ class Engine:
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`.suggest`).
 
-        None when there is no suggestion or no tree of the lock's commit (:meth:`PinnedTrees.resolver_at`).
+        None when there is no suggestion or no tree of the lock's commit (:meth:`.Resolvers.resolver_at`).
         Both answers are remembered (:class:`.SuggestionCache`); a tree that could not be had is not.
         """
         pin = self.pins[target.repo]
@@ -136,7 +146,7 @@ class Engine:
         if known:
             return suggestion
         try:
-            suggestion = self.pinned.suggester(target.repo, locked.commit).suggest(target, locked)
+            suggestion = self.suggesters.suggester(target.repo, locked.commit).suggest(target, locked)
         except SourceAnchorsError:
             return None
         self.suggestions.put(pin, target.key, locked, suggestion)
@@ -172,7 +182,7 @@ class Engine:
         try:
             return resolver.resolve(target.path, target.matches)
         finally:
-            self.stats["ast_parses"] = self.pinned.ast_parses()
+            self.stats["ast_parses"] = self.resolvers.ast_parses()
 
     # -- what a build writes -------------------------------------------------
 

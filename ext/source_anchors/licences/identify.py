@@ -11,13 +11,13 @@ module only classifies paths and texts.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
 from ..model.errors import MissingExtraError
+from ..sources.wanted import is_licence_file, is_package_module, is_root_licence
 from .assettypes import ASSET_SUFFIXES
 
 __all__ = [
@@ -86,64 +86,6 @@ def identify_licence(text: str) -> LicenceMatch | None:
     if score < LICENCE_SCORE_THRESHOLD:
         return None
     return LicenceMatch(spdx_id=str(result.name), score=score)
-
-
-# --- licence-like file names -------------------------------------------------
-
-# The keyword must end at a separator or the end of the name, so
-# ``noticeable.md`` is not a licence file, but any prefix is allowed so
-# ``MIT-LICENSE``, ``THIRD_PARTY_NOTICES`` and ``ThirdPartyNotices.txt`` are.
-_LICENCE_NAME = re.compile(
-    r"(?:licen[cs]e|copying|notice|copyright|patents)s?(?:[-_. ]|$)"
-)
-
-# Directories that hold licence texts only (REUSE's ``LICENSES/``, wheel's
-# ``*.dist-info/licenses/``), whatever the files inside are called.
-_LICENCE_DIRS = frozenset({"license", "licenses", "licence", "licences"})
-
-# A licence-named file with one of these suffixes is code about licences
-# (``license.py``, ``licences.py``, ``copyright.js``), not a licence text.
-# Anything else counts, so ``COPYING.LESSER``, ``LICENSE.APACHE2`` and a
-# generated ``THIRD_PARTY_LICENSES.json`` inventory do.
-_SOURCE_SUFFIXES = frozenset(
-    {
-        ".c", ".cpp", ".cs", ".css", ".go", ".h", ".hpp", ".ipynb", ".java",
-        ".js", ".jsx", ".kt", ".mjs", ".php", ".pl", ".py", ".pyc", ".pyi",
-        ".pyx", ".rb", ".rs", ".scss", ".sh", ".swift", ".ts", ".tsx",
-    }
-)  # fmt: skip
-
-
-def is_licence_file(path: str) -> bool:
-    """Tell whether *path* (POSIX, relative to the tree root) is licence-like.
-
-    Case-insensitively, a file is licence-like when either
-
-    * its name contains ``LICENSE``/``LICENCE``, ``COPYING``, ``NOTICE``,
-      ``COPYRIGHT`` or ``PATENTS`` (optionally plural; ``UNLICENSE`` is
-      covered by ``LICENSE``) followed by a separator (``-``, ``_``, ``.``,
-      space) or the end of the name: ``LICENSE``, ``licence.txt``,
-      ``LICENSE-MIT``, ``COPYING.LESSER``, ``MIT-LICENSE``,
-      ``THIRD_PARTY_NOTICES.md``, ``UNLICENSE``; or
-    * it sits anywhere under a ``license(s)``/``licence(s)`` directory:
-      ``LICENSES/Apache-2.0.txt``;
-
-    and in both cases its suffix is not a source-code or config suffix, so
-    ``src/pkg/license.py`` and ``licenses/__init__.py`` are not licence
-    files.  Over-matching is deliberate: a spurious entry costs a reviewer
-    a glance, a missed licence costs much more.
-    """
-    pure = PurePosixPath(path.lower())
-    if pure.suffix in _SOURCE_SUFFIXES:
-        return False
-    if _LICENCE_DIRS.intersection(pure.parent.parts):
-        return True
-    return _LICENCE_NAME.search(pure.name) is not None
-
-
-def is_root_licence(path: str) -> bool:
-    """Tell whether *path* is a licence-like file at the root of the tree (exported with the packages)."""
-    return "/" not in path and is_licence_file(path)
 
 
 # --- likely third-party or non-code assets -----------------------------------
@@ -309,14 +251,6 @@ class Survey:
         for path, category in sorted(self.assets, key=lambda a: (a[1], a[0])):
             grouped.setdefault(category, []).append(path)
         return grouped
-
-
-def is_package_module(path: str, packages: Iterable[str]) -> bool:
-    """Whether *path* is a Python module of one of *packages* (``pkg/mod.py``, ``mod.py`` for ``mod``)."""
-    if not path.endswith((".py", ".pyi")):
-        return False
-    return any(path.startswith(package + "/") or path in (f"{package}.py", f"{package}.pyi")
-               for package in packages)
 
 
 def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..sources.refs import SHA_RE, ref_problem
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
+from .pinfields import SHA_RE, parse_pinned, ref_problem
 
 __all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 
@@ -320,8 +320,6 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
 
 def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:
     """Why *dist_format* does not fit the pin's ``dist``: an sdist is found for an exact 'name==version'."""
-    from ..sources.simpleindex import parse_pinned
-
     if dist_format not in DIST_FORMATS:
         return [f"expected 'wheel' or 'sdist', got {dist_format!r}"]
     if dist_format == "wheel":

@@ -15,7 +15,7 @@ from enum import StrEnum
 from operator import itemgetter
 from typing import Any
 
-from ..drift.changes import ChangeClass
+from .changeclass import ChangeClass
 from .subtypes import Subtype
 from .target import Target
 

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from ..model.errors import ArchiveError
-from .trees import blob_id
+from .wanted import blob_id
 
 __all__ = ["MAX_MEMBER_BYTES", "MAX_TOTAL_BYTES", "Unpacked", "blob_id", "metadata_headers", "unpack"]
 

@@ -15,11 +15,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..lock.lockfile import current_umask
 from ..model.config import RepoPin
 from ..model.errors import GitError, SourceError
+from ..model.fsio import current_umask
 from .gitexport import fetch_blobs, init_partial
-from .trees import blob_id
+from .wanted import blob_id
 
 _BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.config import RepoPin
 from ..model.errors import GitError, PinError, SourceError
-from .trees import blob_id, wanted
+from .wanted import blob_id, wanted
 
 __all__ = ["export_git", "fetch_blobs", "init_partial"]
 
@@ -50,7 +50,7 @@ def export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
                            f"pin the commit it points to: {peeled}")
         listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
         need = {path: blob for path, (mode, blob) in listing.items()
-                if mode in _REGULAR_MODES and wanted(path, pin)}
+                if mode in _REGULAR_MODES and wanted(path, pin.packages)}
         contents = fetch_blobs(g, set(need.values())) if need else {}
     except GitError as error:
         raise SourceError(str(error)) from error

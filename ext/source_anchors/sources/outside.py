@@ -1,6 +1,7 @@
-"""Any file of a pinned commit, outside the exported packages too, and the licences it declares (no Sphinx).
+"""Any file of a pinned commit, outside the exported packages too, and its distribution's metadata (no Sphinx).
 
-The licence notes read ``pyproject.toml``, ``setup.py``, every ``package.json``... of the commit.
+The licence notes read ``pyproject.toml``, ``setup.py``, every ``package.json``... of the commit
+(:mod:`source_anchors.licences.declarations`).
 The exported tree holds the packages only, so each file comes from the first source that has the
 commit's bytes (checked against the blob id of the commit's listing): the tree, a kept blob, the
 distribution's sdist (downloaded as a file, never built), git (one blob).
@@ -11,14 +12,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from ..licences.declared import Declaration, NotRead
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError, SourceError, UpstreamFileError
-
-if TYPE_CHECKING:
-    from .pinned import PinnedTrees
+from .pinned import PinnedTrees
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,7 +28,7 @@ class Sdist:
 
 
 class OutsideFiles:
-    """Files and declared licences of the pins of *trees*; each remembered for the process."""
+    """Files of the pins of *trees*, outside the packages too, and their sdists; each remembered for the process."""
 
     def __init__(self, trees: PinnedTrees) -> None:
         self.trees = trees
@@ -39,7 +36,6 @@ class OutsideFiles:
         self._sdists: dict[str, Sdist | SourceError] = {}
         #: A pin whose git source failed once: the file and the error (not tried again for every file).
         self._git_failed: dict[str, tuple[str, SourceError]] = {}
-        self._declared: dict[str, tuple[list[Declaration], list[NotRead]]] = {}
 
     def commit_file(self, repo: str, path: str) -> tuple[bytes, str]:
         """The bytes of any file *path* of *repo*'s pinned commit, and which source gave them.
@@ -93,28 +89,11 @@ class OutsideFiles:
             why.append("the pin's 'sources' leave out git (add 'git' to take it from the git source)")
         raise UpstreamFileError("; ".join(why))
 
-    def declared(self, repo: str) -> tuple[list[Declaration], list[NotRead]]:
-        """The licences *repo*'s pinned commit declares (:mod:`.declared`), and the files not read.
+    def metadata(self, repo: str) -> tuple[Mapping[str, str] | None, str]:
+        """The distribution's METADATA (``name`` and ``text``), or None and why not.
 
-        Every declaring file of the listing is read with :meth:`commit_file`; with a ``dist``, the
-        distribution's METADATA too (the wheel's when the tree is the distribution, else the
-        sdist's PKG-INFO). Computed once per process.
+        The wheel's when the tree is the distribution, else the sdist's PKG-INFO.
         """
-        if repo not in self._declared:
-            from ..licences.declared import collect, metadata_declarations
-
-            found, unread = collect(self.trees.listing(repo), lambda path: self.commit_file(repo, path)[0])
-            pin = self.trees.pins[repo]
-            if pin.dist:
-                metadata, why = self._metadata(repo)
-                if metadata is not None:
-                    found += metadata_declarations(metadata["name"], metadata["text"])
-                else:
-                    unread.append(NotRead(f"{pin.dist}: METADATA", why))
-            self._declared[repo] = (found, unread)
-        return self._declared[repo]
-
-    def _metadata(self, repo: str) -> tuple[Mapping[str, str] | None, str]:
         pin = self.trees.pins[repo]
         why = []
         try:
@@ -158,10 +137,10 @@ class OutsideFiles:
         import tempfile
         from pathlib import Path
 
-        from ..licences.identify import is_package_module
         from ..model.errors import ArchiveError
         from .archive import metadata_headers, unpack
         from .simpleindex import download_sdist
+        from .wanted import is_package_module
 
         assert pin.dist is not None
         listing = set(self.trees.listing(pin.name).values())

@@ -1,45 +1,39 @@
-"""The pinned trees of a book's repositories, obtained once each, with their listings and resolvers (no Sphinx)."""
+"""The pinned trees of a book's repositories and their listings, each obtained once (no Sphinx).
+
+A tree provider and nothing more: resolvers are made from its trees by :mod:`source_anchors.resolve.factory`,
+suggesters by :mod:`source_anchors.drift.suggesters`, files outside the packages come from
+:mod:`.outside`; the engine wires them together.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
 
-from ..lock.lockfile import Lock
 from ..model.config import RepoPin, Settings
-from ..model.errors import SourceError, UpstreamFileError
+from ..model.errors import SourceError
 from .blobstore import BlobStore
-from .outside import OutsideFiles
 from .trees import Tree, TreeCache, parse_listing
-
-if TYPE_CHECKING:
-    from ..drift.suggest import Suggester
-    from ..resolve.resolver import Resolver
 
 
 class PinnedTrees:
-    """Trees, listings and resolvers by repository name; a failure to obtain a tree is remembered too.
+    """Trees and listings by repository name; a failure to obtain a tree is remembered too.
 
-    *lock* is the lock as the build started: its records at a pin's commit vouch for a
-    distribution's files, beside the pin's listing.
+    *vouched* gives the blob ids that the lock (as the build started) records for a repository at a
+    commit: with the pin's listing, they vouch for a distribution's files.
     """
 
-    def __init__(self, settings: Settings, cache: TreeCache, lock: Lock) -> None:
+    def __init__(self, settings: Settings, cache: TreeCache,
+                 vouched: Callable[[str, str], Mapping[str, str]]) -> None:
         self.settings = settings
         self.cache = cache
-        self.lock = lock
+        self.vouched = vouched
         #: Single files outside the exported packages, fetched from git when a file target names one.
         self.blobs = BlobStore(cache.root, timeout=cache.timeout)
         self._trees: dict[str, Tree | SourceError] = {}
-        self._resolvers: dict[str, Resolver] = {}
-        #: Resolvers at other commits than the pinned one (the lock's, for suggestions), or why not.
-        self._others: dict[tuple[str, str], Resolver] = {}
-        self._suggesters: dict[tuple[str, str], Suggester] = {}
         self._listings: dict[str, dict[str, str]] = {}
+        #: Trees at other commits than the pinned one (a lock record's), or why not.
         self._locked: dict[tuple[str, str], Tree | SourceError] = {}
-        #: Any file of a pinned commit, and the licences it declares (the licence notes).
-        self.outside = OutsideFiles(self)
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:
@@ -59,7 +53,7 @@ class PinnedTrees:
                 if tree.method == "dist":
                     pin = self.pins[repo]
                     listing = self._listing(repo, tree)
-                    tree = tree.vouched(pin.name, {**self.lock.blobs_for(repo, pin.commit), **listing},
+                    tree = tree.vouched(pin.name, {**self.vouched(repo, pin.commit), **listing},
                                         listed=bool(listing))
                 self._trees[repo] = tree
             except SourceError as error:
@@ -112,65 +106,6 @@ class PinnedTrees:
                 listing = dict(tree.listing) if tree.listing is not None else {}
             self._listings[repo] = listing
         return self._listings[repo]
-
-    def resolver(self, repo: str) -> Resolver:
-        """The resolver of *repo*'s pinned tree."""
-        if repo not in self._resolvers:
-            from ..resolve.resolver import Resolver  # the resolution machinery: cold builds only
-
-            tree, pin = self.tree(repo), self.pins[repo]
-            listing = self._listing(repo, tree)
-
-            def fetch(path: str) -> bytes:
-                """A file the tree does not hold (outside the packages): see :meth:`.OutsideFiles.commit_file`."""
-                try:
-                    return self.outside.commit_file(repo, path)[0]
-                except UpstreamFileError as error:
-                    where = (f"{tree.dist} does not ship /{path}, which {pin.name}@{pin.short} has"
-                             if tree.method == "dist" else f"/{path} is outside the exported packages of "
-                             f"{pin.name}@{pin.short}")
-                    raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
-
-            self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.settings.max_file_bytes,
-                                             listing=listing, fetch=fetch)
-        return self._resolvers[repo]
-
-    def resolver_at(self, repo: str, commit: str) -> Resolver:
-        """A resolver of *repo* at another *commit* (a lock's), on its :meth:`locked_tree`.
-
-        Raises :class:`SourceError` when that tree cannot be had.
-        """
-        if commit == self.pins[repo].commit:
-            return self.resolver(repo)
-        key = (repo, commit)
-        if key not in self._others:
-            from ..resolve.resolver import Resolver
-
-            tree = self.locked_tree(repo, commit)  # raises SourceError
-            self._others[key] = Resolver(tree, self.pins[repo].with_commit(commit),
-                                         max_file_bytes=self.settings.max_file_bytes)
-        return self._others[key]
-
-    def suggester(self, repo: str, commit: str) -> Suggester:
-        """Suggestions for *repo*'s anchors locked at *commit* (:mod:`.suggest`); raises as :meth:`resolver_at`."""
-        key = (repo, commit)
-        if key not in self._suggesters:
-            from ..drift.suggest import Suggester  # missing anchors only
-
-            self._suggesters[key] = Suggester(self.resolver_at(repo, commit), self.resolver(repo),
-                                             stored=self.blobs.stored)
-        return self._suggesters[key]
-
-    def modules_parsed(self) -> int:
-        """Upstream modules parsed by this process so far (a lock's older trees, for drift and suggestions, too)."""
-        return sum(resolver.modules_parsed for resolver in self._all_resolvers())
-
-    def ast_parses(self) -> int:
-        """``ast.parse`` calls made by this process's resolvers so far (older trees' too)."""
-        return sum(resolver.ast_parses for resolver in self._all_resolvers())
-
-    def _all_resolvers(self) -> list[Resolver]:
-        return [*self._resolvers.values(), *self._others.values()]
 
 
 def _check_packages(pin: RepoPin, tree: Tree) -> None:

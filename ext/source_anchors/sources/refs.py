@@ -7,40 +7,14 @@ the commit it points to, a lightweight tag its commit, a branch its head).
 
 from __future__ import annotations
 
-import re
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from ..model.config import RepoPin
 from ..model.errors import RefError
+from ..model.pinfields import SHA_RE, ref_problem
 
-if TYPE_CHECKING:
-    from ..model.config import RepoPin
-
-#: A full commit SHA, the only form a pin's ``commit`` takes.
-SHA_RE = re.compile(r"^[0-9a-f]{40}$")
-
-#: Characters git refuses in a ref name (``git check-ref-format``), besides controls and spaces.
-_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
-
-
-def ref_problem(ref: object) -> str | None:
-    """Why *ref* is not a sane tag or branch name (as ``git check-ref-format --allow-onelevel``), or None."""
-    if not isinstance(ref, str) or not ref:
-        return f"expected a non-empty tag or branch name, got {ref!r}"
-    if SHA_RE.match(ref):
-        return f"{ref!r} is a commit SHA; 'ref' names the tag or branch the commit came from"
-    bad = _FORBIDDEN.search(ref)
-    if bad:
-        return f"{ref!r} holds {bad.group()!r}, which git refuses in a ref name"
-    if ref.startswith(("-", "/")) or ref.endswith(("/", ".")) or ref == "@":
-        return f"{ref!r} is not a git ref name (it starts with '-' or '/', ends with '/' or '.', or is '@')"
-    if ".." in ref or "@{" in ref or "//" in ref:
-        return f"{ref!r} is not a git ref name (it holds '..', '@{{' or '//')"
-    if any(part.startswith(".") or part.endswith(".lock") for part in ref.split("/")):
-        return f"{ref!r} is not a git ref name (a part starts with '.' or ends with '.lock')"
-    return None
-
+__all__ = ["SHA_RE", "candidates", "moved_ref", "ref_problem", "resolve_ref"]
 
 def candidates(ref: str) -> list[str]:
     """The full ref names *ref* may stand for, in git's order: itself if full, else the tag, then the branch."""

@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from ..model.errors import PipError, SourceError
+from ..model.pinfields import parse_pinned
 from . import proc
 
 __all__ = ["Candidate", "Locations", "download_sdist", "normalize", "parse_pinned", "pip_locations", "redact"]
@@ -34,7 +35,6 @@ ACCEPT = f"{JSON_TYPE}, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0
 SDIST_SUFFIXES = (".tar.gz", ".zip")
 #: Refuse a download larger than this (the unpacker's own limit on what it writes is 2 GiB).
 MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024
-_PINNED_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*([A-Za-z0-9][A-Za-z0-9.!+_-]*)$")
 _TRUE = ("1", "true", "yes", "on")
 #: Later sections of ``pip config list`` win for ``pip download``; the environment wins over all.
 _SECTION_RANK = {"global": 0, "download": 1, ":env:": 2}
@@ -51,12 +51,6 @@ def _variable(option: str) -> str:
 def normalize(name: str) -> str:
     """A project name as PEP 503 compares it (``Gpt_Researcher`` -> ``gpt-researcher``)."""
     return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def parse_pinned(requirement: str) -> tuple[str, str] | None:
-    """``(name, version)`` of an exact ``name==version`` requirement, else None."""
-    match = _PINNED_RE.match(requirement.strip())
-    return (match.group(1), match.group(2)) if match else None
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,10 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ..lock.lockfile import current_umask
 from ..model.config import RepoPin
 from ..model.errors import PinError, SourceError, UnverifiedError, UpstreamFileError
+from ..model.fsio import current_umask
+from .wanted import blob_id
 
 #: Bump when the exported layout or meta.json changes shape.
 CACHE_FORMAT = 1
@@ -113,11 +114,6 @@ class Tree:
     def has(self, path: str) -> bool:
         """Whether *path* was exported."""
         return path in self.blobs
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of *data* (what ``git hash-object`` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def cache_key(url: str, commit: str) -> str:
@@ -230,15 +226,6 @@ class TreeCache:
         shutil.rmtree(self.root / "trees" / key, ignore_errors=True)
         for leftover in self._tmp().glob(f"{key}.*"):
             shutil.rmtree(leftover, ignore_errors=True)
-
-
-def wanted(path: str, pin: RepoPin) -> bool:
-    """Whether *path* belongs in the export: under a package, or a root licence file."""
-    from ..licences.identify import is_root_licence  # exports only: a warm build never needs the rules
-
-    if is_root_licence(path):
-        return True
-    return any(path == pkg or path.startswith(pkg + "/") for pkg in pin.packages)
 
 
 def parse_listing(text: str) -> dict[str, str]:

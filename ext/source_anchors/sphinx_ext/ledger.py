@@ -14,13 +14,12 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..engine.caches import identify_cached
 from ..engine.engine import Engine
-from ..model.errors import MissingExtraError, SourceAnchorsError
+from ..model.errors import SourceAnchorsError
 from ..model.records import AnchorRecord, line_range
-from .diagnostics import warn
 from .domain import get_domain
 from .i18n import _
+from .pageparts import link, root_licences
 from .state import get_state
 
 if TYPE_CHECKING:
@@ -97,10 +96,6 @@ def _row(cells: list[nodes.Node | str]) -> nodes.row:
     return row
 
 
-def _link(text: str, uri: str) -> nodes.reference:
-    return nodes.reference("", text, refuri=uri)
-
-
 def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     try:
         tree = engine.tree(repo)
@@ -110,52 +105,6 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
         return _("git: exported at the commit")
     paths = {r.outcome.location.path for r in records if r.outcome.location}
     return labels()["dist"].format(dist=tree.dist, n=len(paths))
-
-
-def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
-    """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
-    path, label, _ids = _root_licences(engine, repo, docname)
-    return path, label
-
-
-def _root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, str, frozenset[str]]:
-    """(path, "SPDX-ID (score)", every SPDX id identified in the root licence files) of *repo*'s pin."""
-    try:
-        tree = engine.tree(repo)
-    except SourceAnchorsError:
-        return None, _("not identified"), frozenset()
-    from ..licences.identify import is_root_licence  # generated pages only
-
-    candidates = sorted(p for p in tree.blobs if is_root_licence(p))
-    first: tuple[str, str] | None = None
-    ids: set[str] = set()
-    for path in candidates:
-        try:
-            data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
-            match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
-        except MissingExtraError as error:
-            _warn_once(error, docname)
-            return path, _("not identified"), frozenset()
-        except SourceAnchorsError as error:
-            first = first or (path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error))
-            continue
-        if match:
-            if not ids:  # the first identified text is the one shown, as before
-                first = (path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}"))
-            ids.add(match.spdx_id)
-    if first is not None:
-        return first[0], first[1], frozenset(ids)
-    return (candidates[0] if candidates else None), _("not identified"), frozenset()
-
-
-_WARNED: set[str] = set()
-
-
-def _warn_once(error: MissingExtraError, docname: str) -> None:
-    """One warning per build process for a missing optional package (the page still renders)."""
-    if str(error) not in _WARNED:
-        _WARNED.add(str(error))
-        warn(f"licence-notes: {error}", error.subtype, location=(docname, None))
 
 
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
@@ -173,9 +122,9 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         pin = engine.pins.get(repo)
         if pin is None:
             continue
-        _path, licence, ids = _root_licences(engine, repo, docname)
+        _path, licence, ids = root_licences(engine, repo, docname)
         pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
-        summary_rows.append([repo, _link(pin.url, pin.url), _link(pinned, pin.permalink("")),
+        summary_rows.append([repo, link(pin.url, pin.url), link(pinned, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence,
                              declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
@@ -204,8 +153,8 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                     back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
                                                                                   line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
-                link = first.permalink or ""
-                rows.append([lines, _link(link.rsplit("/", 1)[-1], link), back])
+                permalink = first.permalink or ""
+                rows.append([lines, link(permalink.rsplit("/", 1)[-1], permalink), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title

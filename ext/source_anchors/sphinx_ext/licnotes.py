@@ -19,7 +19,7 @@ from ..engine.engine import Engine
 from ..model.config import RepoPin
 from ..model.errors import MissingExtraError, SourceAnchorsError
 from .i18n import _
-from .ledger import _link, _root_licences, _warn_once
+from .pageparts import link, root_licences, warn_once
 from .state import get_state
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
     from ..licences.declared import disagreements  # generated pages only
 
     try:
-        found, unread = engine.pinned.outside.declared(repo)
+        found, unread = engine.declarations.declared(repo)
     except SourceAnchorsError as error:
         return nodes.Text(_("not read: {why}").format(why=error))
     ids = sorted({spdx for declaration in found for spdx in declaration.spdx})
@@ -52,7 +52,7 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
 def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
     where = f"{declaration.path}:L{declaration.line}"
     if declaration.path in listing:
-        return _link(where, pin.permalink(declaration.path, declaration.line, declaration.line))
+        return link(where, pin.permalink(declaration.path, declaration.line, declaration.line))
     return nodes.literal("", where)  # a distribution's METADATA is no file of the commit
 
 
@@ -62,7 +62,7 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
-    found, unread = engine.pinned.outside.declared(repo)
+    found, unread = engine.declarations.declared(repo)
     intro = nodes.paragraph()
     intro += nodes.Text(_("What the packaging files declare (pyproject.toml, setup.py, setup.cfg, every "
                           "package.json, the distribution's METADATA), read statically, never executed, "
@@ -139,11 +139,11 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     for repo, pin in sorted(engine.pins.items()):
         section = nodes.section(ids=[f"sa-licence-{repo}"])
         section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
-        path, licence, identified = _root_licences(engine, repo, docname)
+        path, licence, identified = root_licences(engine, repo, docname)
         para = nodes.paragraph()
         para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
         if path:
-            para += _link(f"{path} — {licence}", pin.permalink(path))
+            para += link(f"{path} — {licence}", pin.permalink(path))
         else:
             para += nodes.Text(_("not identified"))
         section += para
@@ -178,7 +178,7 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         try:
             match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
         except MissingExtraError as error:
-            _warn_once(error, docname)
+            warn_once(error, docname)
             match = None
         para = nodes.paragraph(classes=["sa-own-licence"])
         own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
@@ -193,7 +193,7 @@ def _path_list(paths: Sequence[str], pin: RepoPin) -> nodes.bullet_list:
     for path in paths:
         entry = nodes.list_item()
         p = nodes.paragraph()
-        p += _link(path, pin.permalink(path))
+        p += link(path, pin.permalink(path))
         entry += p
         inner += entry
     return inner
