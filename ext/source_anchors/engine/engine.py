@@ -125,7 +125,7 @@ class Engine:
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
         change = compare(self.resolvers, pin, location, locked) if status is Status.changed and locked else None
-        message, subtype = self._verdict(status, target, location, locked, change)
+        message, subtype = _verdict(self.settings, self.lock_exists, status, target, location, locked, change)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
@@ -151,22 +151,6 @@ class Engine:
             return None
         self.suggestions.put(pin, target.key, locked, suggestion)
         return suggestion
-
-    def _verdict(self, status: Status, target: Target, location: Location, locked: LockRecord | None,
-                 change: Comparison | None) -> tuple[str, Subtype | None]:
-        """The message and warning subtype of a resolved target."""
-        why = location.explain()  # which binding rule applied, the other bindings' lines
-        if status is Status.ok:
-            return f"ok: {target} at {location.describe()}{why}", None
-        if status is Status.new and self.settings.locked:
-            missing = f": the lock file {self.settings.lock_path} does not exist;" if not self.lock_exists else ";"
-            return (f"new: {target} at {location.describe()}{why} is not in {self.settings.lock_path.name} and "
-                    f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
-        old = locked.describe() if locked else "(not locked)"
-        head = f"{status} ({change.kind})" if change else f"{status}"
-        text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
-        detail = change.short() if change else ""
-        return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
@@ -247,6 +231,23 @@ def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool
     if outcome.status in (Status.missing, Status.error):
         return False
     return accept is None or outcome.status is not Status.changed or outcome.change_class in accept
+
+
+def _verdict(settings: Settings, lock_exists: bool, status: Status, target: Target, location: Location,
+             locked: LockRecord | None, change: Comparison | None) -> tuple[str, Subtype | None]:
+    """The message and warning subtype of a resolved target."""
+    why = location.explain()  # which binding rule applied, the other bindings' lines
+    if status is Status.ok:
+        return f"ok: {target} at {location.describe()}{why}", None
+    if status is Status.new and settings.locked:
+        missing = f": the lock file {settings.lock_path} does not exist;" if not lock_exists else ";"
+        return (f"new: {target} at {location.describe()}{why} is not in {settings.lock_path.name} and "
+                f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+    old = locked.describe() if locked else "(not locked)"
+    head = f"{status} ({change.kind})" if change else f"{status}"
+    text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
+    detail = change.short() if change else ""
+    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
 
 
 def _status(record: LockRecord | None, location: Location) -> Status:
