@@ -1,4 +1,7 @@
-"""``source-anchors fix``: rewrite missing targets in the pages to their suggestions (see :mod:`..core.rewrite`)."""
+"""``source-anchors fix``: missing targets in the pages rewritten to their suggestions.
+
+The rewriting itself is :mod:`source_anchors.drift.rewrite`.
+"""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def bound(a: str, b: str) -> float:
 class LineSuggester:
     """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
 
-    *old* and *new* are resolvers (:class:`~.resolve.Resolver`) of the lock's commit and of the
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the lock's commit and of the
     pinned one; *stored* gives the bytes of a blob kept in the cache (files outside the packages).
     """
 

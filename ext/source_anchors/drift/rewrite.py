@@ -171,7 +171,7 @@ def _role_target(content: str, replacements: Mapping[str, str],
 
 
 def _first_open(text: str) -> int | None:
-    """Where the target's ``<`` is, as :func:`~.target.split_label` finds it, else None.
+    """Where the target's ``<`` is, as :func:`~source_anchors.model.target.split_label` finds it, else None.
 
     The first ``<`` after the first character not escaped with a backslash (Sphinx's rule);
     failing that, a leading ``<`` (an empty label).

@@ -54,7 +54,7 @@ SIBLING_FLOOR = 0.9
 class Suggester(LineSuggester):
     """Suggests where missing targets went, from the lock's commit (*old*) to the pinned one (*new*).
 
-    *old* and *new* are resolvers (:class:`~.resolve.Resolver`) of the two trees; the new
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the two trees; the new
     tree's definitions are indexed on first use (every module of the pinned packages parsed once).
     """
 

@@ -127,7 +127,9 @@ class ResolutionCache(_PinCache):
 
 
 class SuggestionCache(_PinCache):
-    """Where missing targets' locked lines went at pinned commits (:mod:`.suggest`), or that nothing was found.
+    """Where missing targets' locked lines went at pinned commits, or that nothing was found.
+
+    The suggestions are :mod:`source_anchors.drift.suggest`'s.
 
     A suggestion depends on the pinned tree, the target and its lock record (the locked commit and
     lines), and the suggester's rules: all of them are in the key.
@@ -182,7 +184,7 @@ def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | N
 
 def line_index_cached(cache_dir: Path, repo: str, pin: RepoPin, tree: Tree, *,
                       max_file_bytes: int) -> dict[str, tuple[str, int]]:
-    """The line index of *repo*'s package sources (see :mod:`.reproduce`), remembered per pinned tree."""
+    """The line index of *repo*'s package sources (:mod:`~source_anchors.licences.reproduce`), kept per pinned tree."""
     from ..licences.reproduce import upstream_line_index  # only books with literal blocks need it
     from ..model.textlines import decode_source
 

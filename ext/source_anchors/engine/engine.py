@@ -136,7 +136,7 @@ class Engine:
                        change_class=change.kind if change else None, diff="\n".join(change.diff) if change else "")
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
-        """Where the locked lines of *target*, missing now, probably went (see :mod:`.suggest`).
+        """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.drift.suggest`).
 
         None when there is no suggestion or no tree of the lock's commit (:meth:`.Resolvers.resolver_at`).
         Both answers are remembered (:class:`.SuggestionCache`); a tree that could not be had is not.

@@ -1,10 +1,10 @@
-"""The suffix table of likely third-party or non-code files, by category (see :mod:`.licences`)."""
+"""The suffix table of likely third-party or non-code files, by category (see :mod:`.identify`)."""
 
 from __future__ import annotations
 
 __all__ = ["ASSET_SUFFIXES"]
 
-#: Suffix -> category; :func:`.licences.classify_asset` tries the longest suffix first.
+#: Suffix -> category; :func:`source_anchors.licences.identify.classify_asset` tries the longest suffix first.
 ASSET_SUFFIXES: dict[str, str] = {
     # Minified or generated bundles: almost never hand-written.
     ".min.js": "minified",

@@ -1,6 +1,6 @@
 """Declared licences: what a pinned tree's packaging metadata says its licence is (no Sphinx).
 
-A licence text (``LICENSE``) is identified offline by :mod:`.licences`; the packaging files
+A licence text (``LICENSE``) is identified offline by :mod:`source_anchors.licences.identify`; the packaging files
 *declare* a licence too, and the two often disagree (a project relicensed, one file left
 behind). This module reads those declarations from file bytes the caller supplies, statically:
 ``pyproject.toml`` with :mod:`tomllib`, ``setup.py`` with :mod:`ast` (never executed),

@@ -70,7 +70,7 @@ def identify_licence(text: str) -> LicenceMatch | None:
     One answer takes askalono about 0.3 s, and it depends on the text and the installed
     database only, so answers are kept for the process: a long-running one (``sphinx-autobuild``,
     a test session) identifies each text once even where its cache folder is new. The cache
-    folder keeps them between processes (:mod:`.caches`).
+    folder keeps them between processes (:mod:`source_anchors.engine.caches`).
     """
     if not text.strip():
         # askalono happily returns a 0.0-scored guess for "", skip the work.

@@ -21,7 +21,7 @@ from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = 9
-#: Bump when the suggestion rules (:mod:`.suggest`) change, so cached suggestions are recomputed.
+#: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
 SUGGESTER_VERSION = 1
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
@@ -82,7 +82,7 @@ class Location:
     #: git blob id of the whole file.
     blob: str
     uses: Uses = ()
-    #: The binding rules (``+``-joined names of :data:`~.rules.RULES`) that chose this binding
+    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.rules.RULES`) that chose this binding
     #: among several of the same name; empty when the name is bound once.
     rule: str = ""
     #: The other bindings of the name in the same file, as (start, end) lines.
@@ -198,11 +198,12 @@ class LockRecord:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """Where a missing target probably went (see :mod:`.suggest`): a new target key, how sure, why."""
+    """Where a missing target probably went (:mod:`~source_anchors.drift.suggest`): a new target key, how sure, why."""
 
     #: The new ``dotted.path[::match]`` (the repository prefix is the author's, kept as written).
     key: str
-    #: :func:`~.suggest.similarity` of the locked lines and the suggested ones (1.0: the same lines).
+    #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested ones
+    #: (1.0: the same lines).
     similarity: float
     #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``.
     reason: str
@@ -242,7 +243,7 @@ class Outcome:
     group: str | None = None
     #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
     suggestion: Suggestion | None = None
-    #: For ``changed``: what kind of change the lines went through (see :mod:`.changes`).
+    #: For ``changed``: what kind of change the lines went through (see :mod:`source_anchors.drift.changes`).
     change_class: ChangeClass | None = None
     #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or "".
     diff: str = ""

@@ -1,13 +1,13 @@
 """Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
 
-Each module is parsed once into a compact index (:mod:`.modindex`); dotted paths are
+Each module is parsed once into a compact index (:mod:`source_anchors.reading.modindex`); dotted paths are
 walked through those indexes (:mod:`.walk`): imports and star imports followed,
-inherited members looked up in C3 order (:mod:`.mro`), and a name bound more than once
-resolved to its definition by one rule per case (:mod:`.rules`). A match text then
-narrows the span to one statement (:mod:`.statements`); each further ``::`` level is looked
+inherited members looked up in C3 order (:mod:`source_anchors.reading.mro`), and a name bound more than once
+resolved to its definition by one rule per case (:mod:`source_anchors.reading.rules`). A match text then
+narrows the span to one statement (:mod:`source_anchors.reading.statements`); each further ``::`` level is looked
 up within the statement the previous one gave. A file target (``/pyproject.toml``) names a file
 of the commit by path (:mod:`.filetargets`). Files are read, vouched for and decoded by
-:mod:`.files`. Nothing upstream is imported or executed.
+:mod:`source_anchors.reading.files`. Nothing upstream is imported or executed.
 """
 
 from __future__ import annotations

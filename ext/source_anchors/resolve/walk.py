@@ -3,8 +3,9 @@
 A path is read part by part: a module's member is its binding in the module body
 (followed through imports and star imports), a class's member is looked up in Python's
 method resolution order, computed here by C3 linearisation of the bases as written
-(:mod:`.mro`). Where a name is bound more than once, :func:`.rules.choose` picks the
-definition. Each module's file is indexed once (:meth:`.files.SourceFiles.index`).
+(:mod:`source_anchors.reading.mro`). Where a name is bound more than once,
+:func:`source_anchors.reading.rules.choose` picks the definition. Each module's file is indexed once
+(:meth:`source_anchors.reading.files.SourceFiles.index`).
 """
 
 from __future__ import annotations
