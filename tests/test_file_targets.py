@@ -406,3 +406,78 @@ def test_a_file_written_as_a_dotted_path_is_told_to_start_with_a_slash(repo: Rep
     assert outcome.status == "missing"
     path = text.split(":", 1)[1]
     assert outcome.message.endswith(f"; for the file {path}, write '/{path}'"), outcome.message
+
+
+# -- the element rule: one entry of a multi-line dict, one item of a list ---------------------------
+
+DEFAULTS = '''\
+"""Defaults, one long dict."""
+
+DEFAULT_CONFIG: dict = {
+    "RETRIEVER": "tavily",
+    "SIMILARITY_THRESHOLD": 0.42,
+    "CURATE_SOURCES": False,
+    "NESTED": {
+        "DEPTH": 2,
+    },
+}
+
+
+def messages(system, user):
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+    ]
+'''
+
+
+def test_a_match_on_a_dict_entry_anchors_the_entry(tree_upstream: Upstream, tmp_path: Path) -> None:
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/default.py": DEFAULTS})
+    whole = repo.resolve("pkg.default.DEFAULT_CONFIG")
+    assert (whole.start, whole.end) == (line_of(DEFAULTS, "DEFAULT_CONFIG"), line_of(DEFAULTS, "    },") + 1)
+    for text, match, needle in [
+        ("pkg.default.DEFAULT_CONFIG", '"CURATE_SOURCES": False', '"CURATE_SOURCES"'),
+        ("pkg.default.DEFAULT_CONFIG", '"DEPTH"', '"DEPTH"'),
+        ("pkg.default.DEFAULT_CONFIG", '"NESTED"::"DEPTH": 2', '"DEPTH"'),
+        ("pkg.default.messages", '"role": "system"', '"role": "system"'),
+    ]:
+        outcome = check(repo, f"up:{text}::{match}")
+        assert outcome.status == "new", outcome.message
+        assert outcome.location is not None and outcome.location.kind == "statement"
+        number = line_of(DEFAULTS, needle)
+        assert (outcome.location.start, outcome.location.end) == (number, number), match
+        assert outcome.permalink is not None and outcome.permalink.endswith(f"pkg/default.py#L{number}")
+    nested = check(repo, 'up:pkg.default.DEFAULT_CONFIG::"NESTED"')
+    assert nested.location is not None
+    assert (nested.location.start, nested.location.end) == repo.span("pkg/default.py", '"NESTED"', "    },")
+    by_path = check(repo, 'up:/pkg/default.py::"SIMILARITY_THRESHOLD"')
+    assert by_path.location is not None
+    number = line_of(DEFAULTS, "SIMILARITY_THRESHOLD")
+    assert (by_path.location.start, by_path.location.end) == (number, number)
+    opening = check(repo, "up:pkg.default.DEFAULT_CONFIG::DEFAULT_CONFIG: dict = {")
+    assert opening.location is not None and (opening.location.start, opening.location.end) == (whole.start, whole.end)
+
+
+def test_an_entry_anchor_follows_its_entry_and_sees_its_change(tree_upstream: Upstream, tmp_path: Path) -> None:
+    # The lock holds the entry's one line: a key added above moves it, a changed value changes it, and a
+    # change to another entry of the same dict touches it not.
+    target = 'up:pkg.default.DEFAULT_CONFIG::"CURATE_SOURCES"'
+    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/default.py": DEFAULTS})
+    settings = settings_from({"repos": {"up": {"url": repo.upstream.url, "commit": repo.sha, "packages": ["pkg"]}},
+                              "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={})
+    engine = Engine(settings)
+    assert engine.lock_new([engine.check(parse_target(target, default_repo=None))]) == 1
+    statuses = {}
+    for label, text in [
+        ("other entry", DEFAULTS.replace("0.42", "0.5")),
+        ("moved", DEFAULTS.replace('    "RETRIEVER"', '    "ADDED": 1,\n    "RETRIEVER"')),
+        ("changed", DEFAULTS.replace('"CURATE_SOURCES": False', '"CURATE_SOURCES": True')),
+    ]:
+        tree_upstream.clear()
+        tree_upstream.write("pkg/__init__.py", "")
+        tree_upstream.write("pkg/default.py", text)
+        sha = tree_upstream.commit()
+        bumped = settings_from({"repos": {"up": {"url": repo.upstream.url, "commit": sha, "packages": ["pkg"]}},
+                                "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={})
+        statuses[label] = Engine(bumped).check(parse_target(target, default_repo=None)).status
+    assert statuses == {"other entry": "ok", "moved": "moved", "changed": "changed"}

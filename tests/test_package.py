@@ -189,3 +189,29 @@ def test_licence_notes_without_the_licences_extra_warn_once_naming_it(venv: Path
     assert "Traceback" not in done.stderr
     assert done.stderr.count("pip install 'sphinx-source-anchors[licences]'") == 1, done.stderr
     assert "LICENSE" in (book / "_build" / "html" / "licences.html").read_text("utf-8")
+
+
+def test_the_quickstart_goes_from_a_tag_to_a_green_strict_build(venv: Path, tmp_path: Path) -> None:
+    """docs/quickstart.md, step by step: the tag as the commit, ``source-anchors pin``, strict builds, check."""
+    up = Upstream(tmp_path / "repo")
+    up.write("pkg/__init__.py", '"""The package."""\n')
+    up.write("pkg/mod.py", MODULE)
+    sha = up.commit("release 1.0", tag="v1.0")
+    env = clean_env(venv)
+    run(["sphinx-quickstart", "-q", "-p", "Demo", "-a", "Me", "mybook"], tmp_path, env)
+    book = tmp_path / "mybook"
+    configure(book / "conf.py", up, "v1.0", myst=False)  # step 2: the tag where the commit goes
+    refused = subprocess.run(["sphinx-build", "-W", "-q", "-b", "html", ".", "_build/html"], cwd=book, env=env,
+                             capture_output=True, text=True, timeout=600, check=False)
+    assert refused.returncode == 2 and "run 'source-anchors pin up v1.0'" in refused.stderr
+
+    pinned = run(["source-anchors", "pin", "up"], book, env)  # step 3
+    assert f"up: 'v1.0' is {sha} at {up.url}" in pinned.stdout
+    index = book / "index.rst"  # step 4
+    index.write_text(index.read_text("utf-8") + "\nSee :src:`the test <pkg.mod.Beta.gamma::if self.size > 2:>`.\n",
+                     "utf-8")
+    for extra in ({}, {"CI": "true"}):  # step 5: strict, then locked as CI builds are
+        built = run(["sphinx-build", "-W", "-b", "html", ".", "_build/html"], book, {**env, **extra})
+        assert "build succeeded." in built.stdout
+    assert f"{up.url}/blob/{sha}/pkg/mod.py#L12" in (book / "_build" / "html" / "index.html").read_text("utf-8")
+    assert "1 ok" in run(["source-anchors", "check"], book, env).stdout

@@ -373,9 +373,11 @@ def test_statement_anchor_permalink_has_line_fragment(shared: Repo) -> None:
         # A clause header gives the clause.
         ("pkg.core.process", "for item in data:", "for item in data:", "total += item"),
         ("pkg.core.convert", "if isinstance(x, int):", "if isinstance(x, int):", "return x + 0"),
-        # A line of a simple statement gives that statement; a multi-line one whole.
+        # A line of a simple statement gives that statement; a multi-line one whole, from its first line.
         ("pkg.core.process", "total += item", "total += item", "total += item"),
-        ("pkg.core.Thing.__init__", "size * 2", "self.parts = [", "        ]"),
+        ("pkg.core.Thing.__init__", "self.parts = [", "self.parts = [", "        ]"),
+        # An item of a multi-line list display gives that item (the element rule).
+        ("pkg.core.Thing.__init__", "size * 2", "size * 2", "size * 2"),
         # Only the object's own lines are searched: 'return' is on many lines of the file, one of make().
         ("pkg.core.Thing.make", "return", "return Thing(1)", "return Thing(1)"),
     ],

@@ -362,3 +362,150 @@ def test_header_ends_agree_with_the_syntax_tree_over_the_stdlib(name: str) -> No
         assert all(not s.strip() or s.strip().startswith("#") for s in lines[end:body - 1]), (name, node.lineno)
         checked += 1
     assert checked > 20
+
+
+# -- the element rule: one element of a multi-line collection display ---------------------------
+
+DISPLAYS = '''\
+DEFAULTS: dict = {
+    "RETRIEVER": "tavily",
+    "SMART_LLM": "gpt-4.1",  # long answers
+    # settings of the deep mode
+    "DEEP": {"BREADTH": 3,
+             "DEPTH": 2},
+    **EXTRA,
+    "PAIRS": [1, 2,
+              3], "LAST": 4,
+}
+ORDER = [
+    "first",
+    """a long
+    second""",
+]
+CALL = build(
+    name="x",
+    license="MIT",
+)
+ROWS = [row for row in range(
+    1,
+    2)]
+SENT = send(messages=[
+    {"role": "system"},
+    {"role": "user"},
+])
+'''
+
+
+def span_from(text: str, needle: str) -> tuple[int, int] | None:
+    """The span for a match text *needle*, the column where it starts given as the resolver gives it."""
+    lines = text.splitlines()
+    line = line_of(text, needle)
+    return statement_span(ast.parse(text), line, lines, lines[line - 1].find(needle))
+
+
+@pytest.mark.parametrize(
+    ("needle", "start", "end"),
+    [
+        pytest.param('"RETRIEVER": "tavily"', '"RETRIEVER"', '"RETRIEVER"', id="dict-entry"),
+        pytest.param('"tavily"', '"RETRIEVER"', '"RETRIEVER"', id="dict-value"),
+        pytest.param("long answers", '"SMART_LLM"', '"SMART_LLM"', id="comment-after-an-entry"),
+        pytest.param('"DEEP": {', '"DEEP": {', '"DEPTH": 2}', id="multi-line-entry-from-its-key"),
+        pytest.param('"BREADTH"', '"DEEP": {', '"DEEP": {', id="nested-display-innermost"),
+        pytest.param('"DEPTH": 2', '"DEPTH": 2', '"DEPTH": 2', id="nested-display-later-line"),
+        pytest.param("**EXTRA", "**EXTRA", "**EXTRA", id="double-star-entry"),
+        pytest.param("3]", "3]", "3]", id="list-item-in-a-dict-value"),
+        pytest.param('"LAST"', '3], "LAST"', '3], "LAST"', id="second-element-on-a-line"),
+        pytest.param('"PAIRS"', '"PAIRS"', '3], "LAST"', id="multi-line-element"),
+        pytest.param('"first"', '"first"', '"first"', id="list-item"),
+        pytest.param("second", '"""a long', 'second"""', id="multi-line-string-item"),
+    ],
+)
+def test_a_match_on_an_element_anchors_the_element(needle: str, start: str, end: str) -> None:
+    assert span_from(DISPLAYS, needle) == expected(DISPLAYS, start, end)
+
+
+@pytest.mark.parametrize(
+    ("needle", "start", "end"),
+    [
+        pytest.param("DEFAULTS: dict = {", "DEFAULTS", "ORDER = [", id="before-the-opening-bracket"),
+        pytest.param("# settings of the deep", "DEFAULTS", "ORDER = [", id="comment-line-no-element"),
+        pytest.param('license="MIT"', "CALL = build(", "ROWS = [", id="call-arguments-are-no-display"),
+        pytest.param("2)]", "ROWS =", "SENT =", id="a-comprehension-over-a-call"),
+        pytest.param('"role": "system"', "SENT =", "", id="a-display-passed-to-a-call"),
+    ],
+)
+def test_the_statement_stands_where_no_element_holds_the_match(needle: str, start: str, end: str) -> None:
+    # The statement runs to the line before *end*'s (the closing bracket is on no line of its own here).
+    last = line_of(DISPLAYS, end) - 1 if end else len(DISPLAYS.splitlines())
+    assert span_from(DISPLAYS, needle) == (line_of(DISPLAYS, start), last)
+
+
+def test_the_element_rule_is_not_applied_in_a_header_or_a_body() -> None:
+    # Headers keep their own rules (a def's parameter line, a clause), and a statement in a block
+    # is found first: the rule narrows only inside the simple statement the match is in.
+    text = 'def f(a=[\n        1,\n        2]):\n    return {\n        "k": a,\n    }\n'
+    assert span_from(text, "        1,") == expected(text, "        1,", "        1,")  # the header-line rule
+    assert span_from(text, '"k": a') == expected(text, '"k": a', '"k": a')
+
+
+def test_elements_on_the_first_line_after_a_statement_on_the_same_line() -> None:
+    text = 'x = 1; y = {"a": 1,\n           "b": 2}\n'
+    assert span_from(text, '"a": 1') == (1, 1)
+    assert span_from(text, "y = {") == (1, 2)
+    assert span_from(text, "x = 1") == (1, 1)
+
+
+def test_each_element_of_the_stdlib_displays_is_its_own_anchor() -> None:
+    # Oracle, from the syntax tree of the whole file: every item of an innermost multi-line display in
+    # a module-level simple statement, when it has its lines to itself and is matched where it starts,
+    # gives its own lines; the statement's first line matched at its first column gives the statement.
+    import importlib.util
+
+    checked = 0
+    for name in STDLIB:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None
+        text = Path(spec.origin).read_text("utf-8")
+        lines, tree = text.splitlines(), ast.parse(text)
+        for statement in tree.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
+                                      ast.While, ast.With, ast.Try)) or statement.end_lineno == statement.lineno:
+                continue
+            assert statement_span(tree, statement.lineno, lines, statement.col_offset) == (
+                statement.lineno, statement.end_lineno)
+            for display in _written_out(getattr(statement, "value", None)):
+                if not any(_multi_line_display(inner) for inner in _written_out(display) if inner is not display):
+                    checked += _check_items(tree, lines, display, name)
+    assert checked > 200, checked
+
+
+def _written_out(node: ast.AST | None) -> list[ast.expr]:
+    """The multi-line displays *node* is or holds through displays only (the rule's reach)."""
+    if node is None or not _multi_line_display(node):
+        return []
+    assert isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple))
+    parts = [*node.keys, *node.values] if isinstance(node, ast.Dict) else node.elts
+    return [node, *(inner for part in parts if part is not None for inner in _written_out(part))]
+
+
+def _multi_line_display(node: ast.AST) -> bool:
+    return isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple)) and node.end_lineno != node.lineno
+
+
+def _check_items(tree: ast.Module, lines: list[str], display: ast.expr, name: str) -> int:
+    """Check each item of *display* that has its lines to itself; return how many were checked."""
+    if isinstance(display, ast.Dict):
+        extents = [(k if k is not None else v, v) for k, v in zip(display.keys, display.values, strict=True)]
+    else:
+        extents = [(item, item) for item in display.elts]  # type: ignore[attr-defined]
+    checked = 0
+    for first, last in extents:
+        shared = [f for f, la in extents if f is not first
+                  and f.lineno <= (last.end_lineno or 0) and (la.end_lineno or 0) >= first.lineno]
+        if shared or first.lineno == display.lineno:
+            continue
+        column = len(lines[first.lineno - 1].encode()[:first.col_offset].decode())
+        got = statement_span(tree, first.lineno, lines, column)
+        assert got == (first.lineno, last.end_lineno), (name, first.lineno)
+        checked += 1
+    return checked

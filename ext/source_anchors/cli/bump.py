@@ -23,10 +23,8 @@ from .book import BookError, read_book
 from .output import report
 
 
-def configured(confdir: Path) -> Settings:
-    """The book's validated settings, read from its ``conf.py`` (before any build)."""
-    import dataclasses
-
+def conf_values(confdir: Path) -> dict[str, Any]:
+    """The names ``conf.py`` defines, read as Sphinx reads it (the file is run), before any build."""
     from sphinx import version_info
     from sphinx.config import eval_config_file
     from sphinx.util.tags import Tags
@@ -36,9 +34,17 @@ def configured(confdir: Path) -> Settings:
         raise BookError(f"no conf.py in {confdir}; run in the folder of conf.py or pass --confdir")
     name: Any = conf if version_info >= (8, 2) else str(conf)  # Sphinx 8.1 reads a str
     try:
-        namespace = eval_config_file(name, Tags())
+        return dict(eval_config_file(name, Tags()))
     except Exception as error:  # conf.py is the author's code: any error is theirs to see
         raise BookError(f"cannot read {conf}: {error}") from None
+
+
+def configured(confdir: Path) -> Settings:
+    """The book's validated settings, read from its ``conf.py`` (before any build)."""
+    import dataclasses
+
+    conf = confdir / "conf.py"
+    namespace = conf_values(confdir)
     fields = {field.name for field in dataclasses.fields(Options)}
     values = {key[len(PREFIX):]: value for key, value in namespace.items()
               if key.startswith(PREFIX) and key[len(PREFIX):] in fields}
@@ -101,10 +107,12 @@ def bump(confdir: Path, srcdir: Path, name: str, ref: str, *, write: bool) -> in
     given = "" if new == ref else f"{ref!r} is "
     print(f"{name}: {given}{new} (pinned: {pin.commit}{f', ref {pin.ref!r}' if pin.ref else ''})")
     try:
-        records, _ = read_book(confdir, srcdir, pins={name: new})
+        records, engine = read_book(confdir, srcdir, pins={name: new})
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if engine.settings.cache_note:
+        print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
     status = report(records)
     if not write:
         print("preview only: add --write to move the pin in conf.py")
@@ -146,9 +154,17 @@ def write_pin(conf: Path, pin: RepoPin, new: str, new_ref: str | None) -> str:
                             f"beside 'ref' ({len(refs)} found); nothing written; {by_hand}")
         edits.append((refs[0], new_ref))
         notes.append(f"{where}['ref'] {pin.ref!r} → {new_ref!r} (line {refs[0].line})")
-    mode = conf.stat().st_mode
-    atomic_write(conf, replace(data, edits).decode("utf-8"))
-    os.chmod(conf, mode & 0o7777)
+    write_conf_file(conf, replace(data, edits), by_hand)
     hint = f"\nnote: {where} names no 'ref'; add \"ref\": {new_ref!r} beside the commit to record it" \
         if pin.ref is None and new_ref else ""
     return f"{conf.name}: " + "; ".join(notes) + f"{hint}\nrun '{UPDATE_COMMAND}' to relock"
+
+
+def write_conf_file(conf: Path, data: bytes, by_hand: str) -> None:
+    """Replace *conf* with *data* atomically, keeping its mode; an unwritable file is a :class:`BookError`."""
+    try:
+        mode = conf.stat().st_mode
+        atomic_write(conf, data.decode("utf-8"))
+        os.chmod(conf, mode & 0o7777)
+    except OSError as error:
+        raise BookError(f"{conf}: cannot write it ({error.strerror or error}); nothing written; {by_hand}") from None

@@ -50,7 +50,12 @@ def fix(records: list[AnchorRecord], paths: dict[str, Path], confdir: Path, *, w
         sys.stdout.writelines(difflib.unified_diff(old.splitlines(keepends=True), new.text.splitlines(keepends=True),
                                                    f"a/{shown}", f"b/{shown}"))
         if write:
-            atomic_write(path, new.text)
+            try:
+                atomic_write(path, new.text)
+            except OSError as error:
+                print(f"error: {shown}: cannot write it ({error.strerror or error}); it is unchanged; make it "
+                      "writable and run again", file=sys.stderr)
+                return 2
     for name, why in sorted(unsure.items()):
         print(f"not fixed: {name}: {why}", file=sys.stderr)
     verb = "rewrote" if write else "would rewrite"

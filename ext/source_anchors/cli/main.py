@@ -1,9 +1,9 @@
-"""Command line ``source-anchors`` (or ``python -m source_anchors``): check, update, fix, bump, cache.
+"""Command line ``source-anchors`` (or ``python -m source_anchors``): check, update, fix, bump, pin, cache.
 
 Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
 :func:`.book.find_book`); ``--confdir`` and ``--srcdir`` say it outright. This module holds the
 argument parser and sends each command to its own module (:mod:`.check`, :mod:`.update`,
-:mod:`.fix`, :mod:`.bump`, :mod:`.cache`); the book is read by :mod:`.book`.
+:mod:`.fix`, :mod:`.bump`, :mod:`.pin`, :mod:`.cache`); the book is read by :mod:`.book`.
 """
 
 from __future__ import annotations
@@ -58,6 +58,12 @@ def get_parser() -> argparse.ArgumentParser:
     bump.add_argument("--write", action="store_true",
                       help="replace the old commit (and 'ref') in conf.py where each is written once as a "
                            "string literal; then run 'source-anchors update' to relock")
+    pin = sub.add_parser("pin", help="write a first pin: the commit a tag or branch names (git ls-remote), and "
+                                     "the tag or branch as 'ref', into the entry NAME of conf.py")
+    pin.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
+    pin.add_argument("ref", metavar="REF", nargs="?", default=None,
+                     help="a tag or branch of its URL (default: the entry's 'commit' when it is not a SHA, "
+                          "else its 'ref')")
     cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
     cache.add_argument("action", choices=("info", "clear"))
     return parser
@@ -86,6 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "bump":
         return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
+    if args.command == "pin":
+        from .pin import pin
+
+        return pin(confdir, args.name, args.ref)
     try:
         pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         paths: dict[str, Path] = {}
@@ -93,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if engine.settings.cache_note:
+        print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
     if args.command == "update":
         return update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":

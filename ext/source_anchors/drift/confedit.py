@@ -8,7 +8,8 @@ as a plain string literal, and only when that place is unambiguous: the file is 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..model.errors import ConfigError
@@ -114,3 +115,61 @@ def replace(data: bytes, edits: list[tuple[Literal, str]]) -> bytes:
 def lines(numbers: list[int]) -> str:
     """Line numbers for a message."""
     return ", ".join(str(n) for n in sorted(numbers))
+
+
+def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
+              conf: str = "conf.py") -> tuple[bytes, list[str]]:
+    """*data* with each key of *values* set in the dict display that is the value of key *name*.
+
+    A key written as a plain string literal gets the new text; an absent key is inserted before the
+    first key (on its own line when the entry is written one key a line). Returns the new bytes and
+    a note per change; raises :class:`ConfigError` when the entry is not one dict display, or a key
+    holds anything but a plain string (nothing is changed: the caller says what to set by hand).
+    """
+    tree, starts = _parse(data, conf), _offsets(data)
+    entries = [v for node in ast.walk(tree) if isinstance(node, ast.Dict)
+               for k, v in zip(node.keys, node.values, strict=True)
+               if isinstance(k, ast.Constant) and k.value == name and isinstance(v, ast.Dict)]
+    if len(entries) != 1:
+        raise ConfigError(f"{conf}: {where} is written {len(entries)} times as a dict display {{...}}, not once")
+    entry = entries[0]
+    edits: list[tuple[Literal, str]] = []
+    inserted: list[str] = []
+    notes: list[str] = []
+    for key, value in values.items():
+        found = [v for k, v in zip(entry.keys, entry.values, strict=True)
+                 if isinstance(k, ast.Constant) and k.value == key]
+        if not found:
+            inserted.append(f"{json.dumps(key)}: {json.dumps(value)}")
+            notes.append(f"{where}[{key!r}] = {value!r} (added)")
+            continue
+        node = found[-1]
+        literal = _literal(node, data, starts) if isinstance(node, ast.Constant) else None
+        if literal is None or any(char in value for char in "\\'\"\n"):
+            raise ConfigError(f"{conf}:{node.lineno}: {where}[{key!r}] is not a plain string literal")
+        old = node.value if isinstance(node, ast.Constant) else None
+        if old != value:
+            edits.append((literal, value))
+            notes.append(f"{where}[{key!r}] {old!r} → {value!r} (line {node.lineno})")
+    if inserted:
+        after = next((v for k, v in zip(entry.keys, entry.values, strict=True)
+                      if isinstance(k, ast.Constant) and k.value in values), None)
+        edits.append(_insertion(entry, data, starts, inserted, after=after))
+    return replace(data, edits), notes
+
+
+def _insertion(entry: ast.Dict, data: bytes, starts: list[int], items: list[str], *,
+               after: ast.expr | None) -> tuple[Literal, str]:
+    """Where and what to insert so that *items* follow the value *after* (else lead the keys of *entry*)."""
+    begin = _span(entry, starts)[0] + 1  # just after the brace
+    first = entry.keys[0] if entry.keys else None
+    if first is None:
+        return Literal(begin, begin, entry.lineno), ", ".join(items)
+    at = starts[first.lineno - 1] + first.col_offset
+    indent = data[starts[first.lineno - 1]:at]
+    # One key a line: the new keys get lines of their own, indented as the first key.
+    sep = ",\n" + indent.decode("utf-8") if first.lineno > entry.lineno and not indent.strip() else ", "
+    if after is not None:
+        end = _span(after, starts)[1]
+        return Literal(end, end, after.lineno), sep + sep.join(items)
+    return Literal(at, at, first.lineno), sep.join(items) + sep

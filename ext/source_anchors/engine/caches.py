@@ -15,6 +15,7 @@ has. Four caches, all under the cache directory and all written atomically:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -94,8 +95,8 @@ class _PinCache:
         written = 0
         for name, entries in self._pending.items():
             path = Path(name)
-            path.parent.mkdir(parents=True, exist_ok=True)
             try:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 with FileLock(f"{name}.lock", timeout=60):
                     try:
                         on_disk = json.loads(path.read_text("utf-8"))
@@ -106,8 +107,8 @@ class _PinCache:
                     on_disk.update(entries)
                     atomic_write(path, json.dumps(on_disk, sort_keys=True, ensure_ascii=False))
                     written += len(entries)
-            except Timeout:
-                continue  # another build holds it; the entries are recomputed next time
+            except (Timeout, OSError):
+                continue  # another build holds it, or the cache is unwritable: recomputed next time
         self._pending.clear()
         return written
 
@@ -178,7 +179,7 @@ def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | N
     except (OSError, ValueError, TypeError):
         pass
     match = identify_licence(data.decode("utf-8", "replace"))
-    atomic_write(memo, json.dumps(dataclasses.asdict(match) if match else None))
+    _remember(memo, json.dumps(dataclasses.asdict(match) if match else None))
     return match
 
 
@@ -203,5 +204,11 @@ def line_index_cached(cache_dir: Path, repo: str, pin: RepoPin, tree: Tree, *,
             except (SourceAnchorsError, UnicodeDecodeError):
                 continue
     index = upstream_line_index(texts)
-    atomic_write(memo, json.dumps(index, ensure_ascii=False))
+    _remember(memo, json.dumps(index, ensure_ascii=False))
     return index
+
+
+def _remember(memo: Path, text: str) -> None:
+    """Write a memo; an unwritable cache only means computing it again next time."""
+    with contextlib.suppress(OSError):
+        atomic_write(memo, text)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
+#: The end of the message when ``update`` cannot write the lock.
+_UNCHANGED = f"; it is unchanged: make {{folder}} writable, or run '{UPDATE_COMMAND}' in a writable checkout, and " \
+    "commit the lock"
 
 
 class Engine:
@@ -120,8 +123,9 @@ class Engine:
             return Outcome(name, Status.error, message=str(error), subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked, group=f"repository {pin.name}")
         except SourceAnchorsError as error:
-            message = str(error) if error.subtype is Subtype.unverified else f"{target}: {error}"
-            return Outcome(name, Status.error, message=message, subtype=error.subtype, target=target,
+            if error.subtype is Subtype.unverified:  # one cause for the whole repository: one warning
+                return _unverified(self.pinned, target, error, locked)
+            return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
         change = compare(self.resolvers, pin, location, locked) if status is Status.changed and locked else None
@@ -182,7 +186,8 @@ class Engine:
         if not additions:
             return 0
         lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
-        if not write_lock(lock):
+        if not write_lock(lock, fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
+                          f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock"):
             return 0
         self.lock = lock
         return len(additions)
@@ -198,8 +203,9 @@ class Engine:
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        self.lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
-        write_lock(self.lock)
+        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
+        self.lock = lock
         return changes
 
     def remember(self, outcomes: Iterable[Outcome]) -> None:
@@ -220,6 +226,14 @@ class Engine:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
         self.suggestions.flush()
+
+
+def _unverified(pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None) -> Outcome:
+    """A distribution's file that is not the commit's: the repository's summary, grouped into one warning."""
+    pin = pinned.pins[target.repo]
+    return Outcome(str(target), Status.error, message=f"{pinned.dist_summary(target.repo)}; here: {error}",
+                   subtype=error.subtype, target=target, commit=pin.commit, locked=locked,
+                   group=f"distribution of {pin.name}")
 
 
 def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:

@@ -170,13 +170,19 @@ def _line_of(text: str, key: str, *, after: int = 0) -> int:
     return text.count("\n", 0, index) + 1 if index >= 0 else 1
 
 
-def write_lock(lock: Lock) -> bool:
-    """Write *lock* atomically (temp file renamed over the old); False when unchanged."""
+def write_lock(lock: Lock, *, fix: str = "") -> bool:
+    """Write *lock* atomically (temp file renamed over the old); False when unchanged.
+
+    An unwritable file (a read-only checkout) is a :class:`LockError` ending with *fix*; the old lock is intact.
+    """
     text = lock.dumps()
     try:
         if lock.path.read_text("utf-8") == text:
             return False
     except (OSError, UnicodeDecodeError):
         pass
-    atomic_write(lock.path, text)
+    try:
+        atomic_write(lock.path, text)
+    except OSError as error:
+        raise LockError(f"cannot write {lock.path.name} ({error.strerror or error}){fix}") from error
     return True

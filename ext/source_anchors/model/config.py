@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
-from .pinfields import SHA_RE, parse_pinned, ref_problem
+from .pinfields import SHA_RE, commit_problem, parse_pinned, ref_problem, url_problem
 
 __all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 
@@ -61,8 +61,10 @@ def _commits(value: Any) -> str | None:
     return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
 
 
-def _anything(value: Any) -> str | None:
-    return None
+def _flag(value: Any) -> str | None:
+    return None if flag(value) is not None else (
+        f"expected True or False, or one of the words {', '.join(repr(w) for w in FLAG_WORDS)} "
+        f"(those of the CI variable), got {value!r}")
 
 
 def _meta(*, types: tuple[type, ...], check: Check, help: str) -> dict[str, Any]:
@@ -89,15 +91,17 @@ class Options:
         help="Repository used by targets without a 'repo:' prefix; "
              "a page overrides it with 'source-repo' in its front matter."))
     locked: bool = field(
-        default=False, metadata=_meta(types=(bool,), check=_anything,
+        default=False, metadata=_meta(types=(bool, str), check=_flag,
         help="Treat anchors missing from the lock as errors and make the build fail on any anchor that does not "
-             "match the lock (also on when the environment sets CI to anything but '', 0, false or no)."))
+             "match the lock (also on when the environment sets CI to anything but '', 0, false or no). "
+             "True or False, or a word of CI: '1', 'true', 'yes' or '', '0', 'false', 'no'."))
     lock_file: str = field(
         default="source-anchors.lock", metadata=_meta(types=(str,), check=_string,
         help="Lock file path, relative to the directory of conf.py."))
     cache_dir: str | None = field(
         default=None, metadata=_meta(types=(str, type(None)), check=_optional_path,
-        help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory."))
+        help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory. "
+             "When it cannot be created or written, the build warns and keeps a cache in its doctree folder."))
     timeout: int = field(
         default=300, metadata=_meta(types=(int,), check=_non_negative_int,
         help="Seconds allowed for one git or pip command before it is abandoned."))
@@ -110,7 +114,7 @@ class Options:
     feedback_email: str = field(
         default="", metadata=_meta(types=(str,), check=_string, help="Address used by the feedback-line directive."))
     quiet: bool = field(
-        default=False, metadata=_meta(types=(bool,), check=_anything,
+        default=False, metadata=_meta(types=(bool, str), check=_flag,
         help="Check every anchor without warnings and without writing the lock "
              "(the command line sets it to read the book)."))
     pin_commits: dict[str, str] = field(
@@ -184,6 +188,11 @@ class Settings:
     feedback_email: str
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
+    #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
+    cache_from: str = "the per-user cache directory"
+    #: Why the chosen cache directory could not be used and which one this build uses instead (see
+    #: :func:`.cachedir.usable_cache`); None when it is used as configured.
+    cache_note: str | None = None
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -222,20 +231,36 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
     for name, sha in overrides.items():
         repos[name] = repos[name].with_commit(sha)
     cache = Path(opts["cache_dir"]) if opts["cache_dir"] else default_cache_dir(env)
-    if cache.exists() and not cache.is_dir():
-        where = f"{PREFIX}cache_dir" if opts["cache_dir"] else "the cache directory ($SOURCE_ANCHORS_CACHE)"
-        raise ConfigError(f"{where}: {cache} exists and is not a directory")
+    cache_from = f"{PREFIX}cache_dir in conf.py" if opts["cache_dir"] else \
+        "$SOURCE_ANCHORS_CACHE" if env.get("SOURCE_ANCHORS_CACHE") else "the per-user cache directory"
     return Settings(
-        repos=repos, default_repo=default_repo, locked=bool(opts["locked"]) or ci_locked(env),
+        repos=repos, default_repo=default_repo, locked=bool(flag(opts["locked"])) or ci_locked(env),
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
-        quiet=bool(opts["quiet"]),
+        quiet=bool(flag(opts["quiet"])), cache_from=cache_from,
     )
 
 
 #: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).
 CI_OFF = ("", "0", "false", "no")
+#: The words a boolean option takes besides True and False: those of ``CI`` (any case, spaces around).
+FLAG_ON = ("1", "true", "yes")
+FLAG_WORDS = (*FLAG_ON, *CI_OFF)
+
+
+def flag(value: object) -> bool | None:
+    """A boolean option's value: True or False, or a word of ``CI`` (:data:`FLAG_WORDS`); None for anything else.
+
+    A string is read as ``CI`` is, so ``"no"`` is off wherever it is written; a word that
+    ``CI`` would read as "on" only by being unknown (``"nope"``) is refused rather than guessed.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        return False if word in CI_OFF else True if word in FLAG_ON else None
+    return None
 
 
 def ci_locked(environ: Mapping[str, str]) -> bool:
@@ -264,10 +289,11 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         problems.append(f"{where}['url']: {url!r} starts with '-' and could be read as an option")
     elif isinstance(url, str) and any(ord(char) < 0x20 or ord(char) == 0x7F for char in url):
         problems.append(f"{where}['url']: {url!r} holds a control character, which no repository URL has")
+    elif isinstance(url, str) and (problem := url_problem(url)):
+        problems.append(f"{where}['url']: {problem}")
     commit = entry.get("commit", "")
     if "commit" in entry and not (isinstance(commit, str) and SHA_RE.match(commit)):
-        problems.append(f"{where}['commit']: {commit!r} is not a full 40-hex lowercase commit SHA "
-                        "(branches, tags and short SHAs move or clash; pin the commit itself)")
+        problems.append(f"{where}['commit']: {commit_problem(name, commit, url)}")
     ref = entry.get("ref")
     if ref is not None and (problem := ref_problem(ref)):
         problems.append(f"{where}['ref']: {problem}")

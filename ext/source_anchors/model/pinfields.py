@@ -1,4 +1,6 @@
-"""What a pin's fields may hold: a commit SHA, a sane tag or branch name, an exact requirement (pure).
+"""What a pin's fields may hold: a commit SHA, a sane tag or branch name, a URL, an exact requirement (pure).
+
+And the messages that say how to fix them.
 
 Validating a pin is the model's job (:mod:`.config` asks here); asking a remote what a ref names
 (:mod:`source_anchors.sources.refs`) and fetching a requirement (:mod:`source_anchors.sources.simpleindex`)
@@ -8,6 +10,7 @@ are the obtaining stage's.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 #: A full commit SHA, the only form a pin's ``commit`` takes.
 SHA_RE = re.compile(r"^[0-9a-f]{40}$")
@@ -32,6 +35,35 @@ def ref_problem(ref: object) -> str | None:
     if any(part.startswith(".") or part.endswith(".lock") for part in ref.split("/")):
         return f"{ref!r} is not a git ref name (a part starts with '.' or ends with '.lock')"
     return None
+
+
+#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``);
+#: an absolute path is a local repository.
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.")
+_SCP_RE = re.compile(r"^[^/:]+:[^/]")
+
+
+def url_problem(url: str) -> str | None:
+    """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
+    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):  # a path: a local repository
+        return None
+    fix = f"https://{url}"
+    return (f"{url!r} has no scheme, so git would read it as a folder of this machine; "
+            f"write the repository's URL in full, such as {fix!r}")
+
+
+def commit_problem(name: str, commit: Any, url: Any) -> str:
+    """Why *commit* is not a pin, and how to get the 40-hex SHA (a tag or branch: ``source-anchors pin``)."""
+    text = f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; " \
+           "pin the commit itself)"
+    if isinstance(commit, str) and re.fullmatch(r"[0-9a-fA-F]{4,40}", commit):
+        text += "; write all 40 hex digits of the commit, in lower case ('git rev-parse' prints them)"
+    elif isinstance(commit, str) and commit and ref_problem(commit) is None:
+        text += (f"; to pin the commit that the tag or branch {commit!r} names, run "
+                 f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
+                 f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'")
+    return text
+
 
 
 #: ``name==version``: an exact requirement, the only kind an sdist is found for.

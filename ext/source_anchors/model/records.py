@@ -20,7 +20,7 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 9
+RESOLVER_VERSION = 10
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
 SUGGESTER_VERSION = 1
 

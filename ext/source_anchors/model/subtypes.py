@@ -62,6 +62,13 @@ class Subtype(StrEnum):
     ``sources`` (one ``git ls-remote`` each); an unreachable remote gives an info line, never this
     warning. Run ``source-anchors bump NAME REF`` to preview the move, then ``--write`` it."""
 
+    unwritable = "unwritable"
+    """The extension cannot write where it keeps its files. The cache directory: the build goes on
+    with a cache in its doctree folder, which starts empty; set ``SOURCE_ANCHORS_CACHE`` or
+    ``source_anchors_cache_dir`` to a writable directory. The lock file (a read-only checkout): the
+    new anchors are checked but not recorded; run the build or ``source-anchors update`` where the lock
+    is writable and commit it (a locked build records nothing and fails on new anchors anyway)."""
+
     config = "config"
     """A configuration value or the lock file is invalid; the message names the value or the file
     and line."""

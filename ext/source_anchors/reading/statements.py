@@ -16,6 +16,9 @@ Two refinements settle what the rule alone would not:
 - When a line holds several statements (``if x: y = 1; z = 2``), the statement
   that holds the match text's first character is chosen (the ``if`` clause for
   ``if x``, ``z = 2`` for ``z =``).
+- A line inside a multi-line collection display of a simple statement (a dict
+  entry, a list item) is that element's lines: the element rule of
+  :mod:`.displays`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from __future__ import annotations
 import ast
 import tokenize
 from collections.abc import Sequence
+
+from .displays import element_span
 
 Span = tuple[int, int]
 
@@ -205,6 +210,10 @@ def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str
             return line, line  # a comment in a body, held by no statement of it
         if not found[2] and line <= header_end:
             return line, line  # a line of a header below its first line: a parameter, a base, a with item
+    elif not found[3] and found[4] < found[6] and lines is not None:
+        element = element_span(lines, found[4:], line, column)
+        if element is not None:
+            return element  # one entry of a multi-line dict, one item of a list (the element rule)
     for start, end in found[2]:
         if start <= line <= end:
             return start, end

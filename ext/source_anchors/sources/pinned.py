@@ -63,6 +63,28 @@ class PinnedTrees:
             raise found
         return found
 
+    def dist_summary(self, repo: str) -> str:
+        """What is wrong with *repo*'s distribution as a whole: how many of its files the commit's blob ids refute.
+
+        One message per repository (a release of another version differs in most files), naming the fix.
+        """
+        tree, pin = self.tree(repo), self.pins[repo]
+        vouchers = tree.vouchers or {}
+        differ = sorted(path for path, blob in tree.blobs.items() if vouchers.get(path, blob) != blob)
+        unknown = sorted(path for path in tree.blobs if path not in vouchers)
+        where = f"source_anchors_repos[{pin.name!r}]"
+        if not differ:
+            what = "not in the commit's listing" if tree.listed else "not vouched for by the lock or a listing"
+            fix = "" if tree.listed else "; lock the anchors from git once, or commit a 'listing'"
+            return (f"{pin.name}: {len(unknown)} of the {len(tree.blobs)} files of {pin.dist} are {what} "
+                    f"of {pin.name}@{pin.short} ({_some(unknown)}); anchors into them are not served{fix}")
+        compared = len(tree.blobs) - len(unknown)
+        return (f"{pin.name}: {len(differ)} of the {compared} files of {pin.dist} that the listing of "
+                f"{pin.name}@{pin.short} also has differ from it ({_some(differ)}): it is not the release of this "
+                f"commit, and anchors into those files are not served; set {where}['dist'] to the release built "
+                f"from {pin.short}, or pin the commit that release was built from ('source-anchors pin "
+                f"{pin.name} TAG'); 'source-anchors update' cannot fix this")
+
     def locked_tree(self, repo: str, commit: str) -> Tree:
         """The tree of *repo* at a lock record's *commit* (to compare a ``changed`` anchor's old lines).
 
@@ -106,6 +128,11 @@ class PinnedTrees:
                 listing = dict(tree.listing) if tree.listing is not None else {}
             self._listings[repo] = listing
         return self._listings[repo]
+
+
+def _some(paths: list[str]) -> str:
+    """The first few *paths*, for a message."""
+    return ", ".join(paths[:3]) + (", …" if len(paths) > 3 else "")
 
 
 def _check_packages(pin: RepoPin, tree: Tree) -> None:

@@ -1,4 +1,7 @@
-"""Tags and branches: a sane ref name, and the commit a ref names at a URL (``git ls-remote``; no Sphinx).
+"""Tags and branches: the commit a ref names at a URL (``git ls-remote``; no Sphinx).
+
+What a pin's ``url``, ``commit`` and ``ref`` must look like is the model's
+(:mod:`source_anchors.model.pinfields`).
 
 A pin's ``commit`` is always the 40-hex SHA; a ``ref`` beside it records the tag or branch it came
 from. :func:`resolve_ref` asks the remote once (``git ls-remote``, peeled: an annotated tag gives

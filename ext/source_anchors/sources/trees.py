@@ -210,6 +210,10 @@ class TreeCache:
                     shutil.rmtree(staging, ignore_errors=True)
         except Timeout as error:
             raise SourceError(f"another build holds the cache lock for {key} for too long") from error
+        except OSError as error:  # the cache became unwritable after the build checked it
+            raise SourceError(f"cannot write the cache {self.root} ({error.strerror or error}); set "
+                              "SOURCE_ANCHORS_CACHE, or source_anchors_cache_dir in conf.py, to a writable "
+                              "directory") from error
         tree = self.cached(pin.url, pin.commit, content=content_key(pin))
         if tree is None:
             raise SourceError(f"the export of {key} did not produce a readable tree")

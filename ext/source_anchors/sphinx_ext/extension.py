@@ -15,6 +15,7 @@ from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
 from ..engine.engine import UPDATE_COMMAND, Engine
+from ..model.cachedir import usable_cache
 from ..model.config import PREFIX, Options, option_default, settings_from
 from ..model.errors import ConfigError, LockError
 from ..model.records import Status
@@ -59,6 +60,8 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     values = {field.name: config[PREFIX + field.name] for field in dataclasses.fields(Options)}
     try:
         settings = settings_from(values, confdir=Path(app.confdir))
+        # An unwritable cache (a read-only $HOME in CI) is not fatal: this build keeps its own.
+        settings = usable_cache(settings, Path(app.doctreedir) / "source-anchors-cache")
         engine = Engine(settings)
     except ConfigError as error:
         _fatal("invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),
@@ -66,7 +69,22 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     except LockError as error:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
+    if settings.cache_note and not settings.quiet:
+        chosen_in_conf = "conf.py" in settings.cache_from
+        warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable,
+             location=_line_of_setting(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
     _linkcheck_skips_line_fragments(config, engine)
+
+
+def _line_of_setting(confdir: Path, name: str) -> str | None:
+    """``conf.py:LINE`` where *name* is assigned (a warning's location), or None."""
+    conf = confdir / "conf.py"
+    try:
+        lines = conf.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = next((n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None)
+    return f"{conf}:{found}" if found else None
 
 
 def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
@@ -173,7 +191,11 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain = get_domain(env)
     records = domain.pending_anchors()  # in a warm build, none
     outcomes = [record.outcome for record in records]
-    added = state.engine.lock_new(outcomes)
+    try:
+        added = state.engine.lock_new(outcomes)
+    except LockError as error:  # a read-only checkout: a warning at the lock, and the build goes on
+        added = 0
+        warn(str(error), Subtype.unwritable, location=f"{state.settings.lock_path}:1")
     if added:
         LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name)
     domain.data["fingerprint"] = state.fingerprint()
@@ -223,8 +245,12 @@ def _enforce_lock(app: Sphinx) -> None:
     failed = [r for r in get_domain(app.env).all_anchors() if r.status not in (Status.ok,)]
     if failed:
         first = min(failed, key=lambda r: r.order)
-        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); "
-                     "run '%s' and commit the lock", len(failed), state.settings.lock_path.name,
-                     first.outcome.name, UPDATE_COMMAND, type=WARNING_TYPE, subtype=Subtype.lock.value,
-                     location=(first.doc, first.line))
+        # Relocking helps anchors that resolve; one that cannot be checked needs the fix its warning names.
+        unchecked = sum(r.status is Status.error for r in failed)
+        advice = f"run '{UPDATE_COMMAND}' and commit the lock" if not unchecked else \
+            f"{unchecked} of them cannot be checked: fix what their warnings name ('{UPDATE_COMMAND}' cannot)" + \
+            (f", then run '{UPDATE_COMMAND}' and commit the lock" if unchecked < len(failed) else "")
+        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); %s",
+                     len(failed), state.settings.lock_path.name, first.outcome.name, advice,
+                     type=WARNING_TYPE, subtype=Subtype.lock.value, location=(first.doc, first.line))
         app.statuscode = 1
