@@ -13,12 +13,9 @@ import math
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..model.errors import SourceAnchorsError
-
-if TYPE_CHECKING:
-    from ..resolve.resolver import Resolver
+from ..resolve.resolver import Resolver
 
 #: How many definitions (of the module, then of the packages) are scored for one missing symbol.
 CANDIDATES = 25

@@ -12,15 +12,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import LockRecord, Suggestion
 from ..model.target import Target
 from ..model.textlines import decode_source, split_lines
-
-if TYPE_CHECKING:
-    from ..resolve.resolver import Resolver
+from ..resolve.resolver import Resolver
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6

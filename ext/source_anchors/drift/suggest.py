@@ -29,17 +29,14 @@ then by the same module. Every suggestion is resolved in the new tree before it 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
 
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
+from ..resolve.resolver import Resolver
 from ..resolve.walk import Ref
 from .catalog import KINDS, Catalog, Definition, normal, sha_of
 from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
-
-if TYPE_CHECKING:
-    from ..resolve.resolver import Resolver
 
 __all__ = ["THRESHOLD", "Suggester", "similarity"]
 

@@ -36,7 +36,7 @@ from ..model.records import (
 )
 from ..sources.trees import Tree, cache_key
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # askalono's rules are imported for the generated pages only
     from ..licences.identify import LicenceMatch
 
 #: Bump when an entry of the resolution cache changes shape.

@@ -14,6 +14,7 @@ from ..drift.compare import Comparison, compare
 from ..drift.suggesters import Suggesters
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock, write_lock
+from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin, Settings
 from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
@@ -25,8 +26,7 @@ from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
 from .caches import ResolutionCache, SuggestionCache
 
-if TYPE_CHECKING:
-    from ..model.changeclass import ChangeClass
+if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factory, for cold builds only
     from ..resolve.resolver import Resolver
 
 #: The command that relocks, as messages name it.

@@ -10,28 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..engine.engine import Engine
+from ..licences.declared import Declaration, disagreements
 from ..model.config import RepoPin
 from ..model.errors import MissingExtraError, SourceAnchorsError
 from .i18n import _
 from .pageparts import link, root_licences, warn_once
 from .state import get_state
 
-if TYPE_CHECKING:
-    from ..licences.declared import Declaration
-
 __all__ = ["declared_summary", "html_dropdowns", "licences"]
 
 
 def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> nodes.Node:
     """The ledger's cell: the SPDX ids declared, and whether any declaration disagrees with the texts."""
-    from ..licences.declared import disagreements  # generated pages only
-
     try:
         found, unread = engine.declarations.declared(repo)
     except SourceAnchorsError as error:
@@ -58,8 +53,6 @@ def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[s
 
 def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: frozenset[str],
                       listing: Mapping[str, str]) -> nodes.section:
-    from ..licences.declared import disagreements  # generated pages only
-
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
     found, unread = engine.declarations.declared(repo)
