@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval reliability clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -140,6 +140,11 @@ book-strict: $(STAMP)
 check-anchors: $(STAMP)
 	$(CLI) check
 
+## facts: rewrite each pin's committed facts record (licences and third-party evidence of files the
+## distribution lacks); needs git to reach the pinned repository
+facts: $(STAMP)
+	$(CLI) facts
+
 ## relock: re-resolve every anchor and rewrite source-anchors.lock
 relock: $(STAMP)
 	$(CLI) update
@@ -159,11 +164,13 @@ drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
-## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools)
+## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools; flask, werkzeug, httpx, requests and
+## jinja2 for properties with setters and subclasses that assign them)
 ## (downloads the wheels; _build/differential/results.json)
 differential: $(STAMP)
 	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7 \
-		numpy==2.3.3 setuptools==80.9.0
+		numpy==2.3.3 setuptools==80.9.0 flask==3.1.3 werkzeug==3.1.9 httpx==0.29.0 requests==2.34.2 \
+		jinja2==3.1.6
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

@@ -20,6 +20,9 @@ exclude_patterns = ["_build"]
 html_theme = "sphinx_book_theme"
 html_title = project
 html_theme_options = {
+    # The preview notice, on every page of the web build (the theme's site-wide banner); the print
+    # builds (LaTeX, EPUB) use their own themes and options and never show it.
+    "announcement": "在线预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。",
     "show_toc_level": 2,
     "use_download_button": False,
     "navigation_with_keys": False,
@@ -42,11 +45,15 @@ source_anchors_repos = {
         # each file an anchor uses is checked against the committed tree listing.
         "dist": "gpt-researcher==0.15.1",
         "listing": "pins/gpt-researcher/e65dfde6163dab2fb286d6c56272ceade3fe84d4.ls-tree",
+        # Licences and third-party evidence of files the distribution lacks (source-anchors facts).
+        "facts": "pins/gpt-researcher/e65dfde6163dab2fb286d6c56272ceade3fe84d4.facts.json",
         "sources": ["cache", "dist", "git"],
     },
 }
 source_anchors_default_repo = "gpt-researcher"
-source_anchors_feedback_email = "feedback@code-reading-guide.example"
+# The book's own repository: every "report a problem" link opens a prefilled new issue there.
+# Nothing in this repository named its public home when this was set; it is one setting here.
+source_anchors_feedback_repo = "https://github.com/code-reading-guide/code-reading-guide"
 
 # ---- PDF (make pdf): Sphinx's LaTeX route through xelatex, with xeCJK and Noto CJK fonts ----------
 # xelatex reads the system's OpenType fonts by name; xeCJK sets Chinese in them and breaks lines
@@ -55,7 +62,9 @@ latex_engine = "xelatex"
 latex_documents = [(root_doc, "code-reading-guide.tex", project, author, "manual")]
 # makeindex, not xindy (Debian packages xindy apart); the book has no index entries today.
 latex_use_xindy = False
-latex_show_urls = "no"  # each anchor's permalink is its own footnote (source_anchors)
+# Links print no URL: each anchor prints its compact location, and each chapter ends with a table of
+# its permalinks (source_anchors).
+latex_show_urls = "no"
 latex_elements = {
     "papersize": "a4paper",
     "pointsize": "10pt",
@@ -65,12 +74,18 @@ latex_elements = {
 \setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
 \setCJKsansfont{Noto Sans CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Sans CJK SC]
 \setCJKmonofont{Noto Sans Mono CJK SC}[ItalicFont = Noto Sans Mono CJK SC]
-\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 0.1em}}
+% A line with long Latin words (labels, locations) is justified at the spaces around them first,
+% not by spreading the Chinese characters apart.
+\xeCJKsetup{CJKecglue = {\hskip 0.25em plus 1em minus 0.05em}, CJKglue = {\hskip 0pt plus 0.01\baselineskip}}
 % xeCJK sets the en dash as a full-width CJK sign; in "L52–L200" it is a Latin range dash.
 \xeCJKDeclareCharClass{Default}{"2013}
 \usepackage{xurl}
-% A permalink footnote is not split across pages.
+% A footnote is not split across pages.
 \interfootnotelinepenalty=10000
+% Boxes (the inference boxes, the pinned-version box) are set ragged right: justified CJK text in a
+% narrow box was stretched between characters around long paths and commit ids.
+\usepackage{ragged2e}
+\AtBeginEnvironment{sphinxadmonition}{\RaggedRight}
 \addto\captionsenglish{%
   \renewcommand{\contentsname}{目录}%
   \renewcommand{\chaptername}{}%

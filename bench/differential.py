@@ -11,7 +11,19 @@ finds is resolved through the real Engine and compared with the oracle's range:
 * imports followed by the oracle's own lookup;
 * inherited members: the owner is the first class of Python's own ``__mro__`` of a
   generated skeleton (one empty class per class of the package, bases as resolved by
-  the oracle, one fresh class per base outside the package), so C3 is Python's.
+  the oracle, one fresh class per base outside the package, the builtin ``property``
+  itself), so C3 is Python's; except that where that class has the name only as
+  ``self.x = …``, ``inspect.getattr_static`` on the skeleton says whether a data
+  descriptor comes first (each skeleton class holds a ``property()`` for a property the
+  class body binds, an instance of the skeleton of a class of the package it calls, and
+  ``__set__`` when its body defines ``__set__`` or ``__delete__``);
+* tests of ``sys.version_info``, ``sys.platform`` and ``TYPE_CHECKING`` evaluated by Python
+  itself (``eval``) with ``TYPE_CHECKING`` false, the running interpreter's major and minor
+  version (for every micro release: a test whose value depends on it is not decided) and
+  the platform ``linux``: a branch that cannot run binds nothing, one that always runs binds
+  as an unconditional statement; ``name = f(name, …)`` right after ``def name`` yields to the
+  ``def``; a conditional import from outside the package yields to another branch's ``def``,
+  ``class`` or import from inside it.
 
 Nothing upstream is imported or executed. Results go to ``_build/differential/results.json``;
 a table (agreed / disagreed / by rule, per package) is printed.
@@ -21,6 +33,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import inspect
 import json
 import subprocess
 import sys
@@ -37,7 +51,44 @@ _GIT = {"GIT_AUTHOR_NAME": "d", "GIT_AUTHOR_EMAIL": "d@example.invalid", "GIT_CO
         "GIT_COMMITTER_EMAIL": "d@example.invalid", "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
         "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
 _ACCESSORS = ("setter", "deleter", "getter")
-_TYPING_TESTS = ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+_VersionInfo = __import__("collections").namedtuple("_VersionInfo", "major minor micro releaselevel serial")
+
+
+def static_test(test: ast.expr) -> bool | None:
+    """The test's value as Python computes it (TYPE_CHECKING false, linux, this major.minor), or None.
+
+    Only tests that read nothing but ``TYPE_CHECKING`` and ``sys.version_info`` / ``sys.platform``
+    are evaluated, once per micro release 0 and 99: None when those differ or it is not such a test.
+    """
+    for node in ast.walk(test):
+        if isinstance(node, ast.Name) and node.id != "sys":
+            return None  # TYPE_CHECKING alone is read by read_scope; mixed with other tests it is not decided
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.attr not in ("version_info", "platform"):
+            return None
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute)
+                                               and node.func.attr == "startswith"):
+            return None
+        on_right = isinstance(node, ast.Compare) and any(
+            isinstance(c, ast.Attribute) and c.attr == "platform" and isinstance(op, (ast.In, ast.NotIn))
+            for op, c in zip(node.ops, node.comparators, strict=True))
+        sliced = isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "platform"
+        if on_right or sliced:
+            return None  # a substring or a slice of sys.platform: type checkers do not decide those
+    if not any(isinstance(n, ast.Name) for n in ast.walk(test)):
+        return None
+    code = compile(ast.Expression(test), "<test>", "eval")
+    values = set()
+    for micro in (0, 99):
+        fake = type(sys)("sys")
+        fake.version_info = _VersionInfo(*sys.version_info[:2], micro, "final", 0)  # type: ignore[attr-defined]
+        fake.platform = "linux"  # type: ignore[attr-defined]
+        try:
+            values.add(bool(eval(code, {"sys": fake})))
+        except Exception:
+            return None
+    return values.pop() if len(values) == 1 else None
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -85,6 +136,11 @@ class Scope:
         self.module, self.qual, self.line, self.bases, self.outer = module, qual, line, bases, outer
         self.names: dict[str, list[tuple[tuple[int, ...], int, int, str]]] = {}
         self.classes: dict[tuple[str, int], Scope] = {}
+        #: What a class-body binding (name, first line) makes: "property", "def" (a def or a class),
+        #: "call:<callee as written>", or "" (any other value).
+        self.values: dict[tuple[str, int], str] = {}
+        #: (name, first line) of the defs and classes (the bindings that define a name).
+        self.defs: set[tuple[str, int]] = set()
 
     def bind(self, name: str, key: tuple[int, ...], start: int, end: int, target: str = "") -> None:
         """Record one binding of *name*."""
@@ -113,12 +169,28 @@ def targets(node: ast.expr) -> list[ast.expr]:
     return targets(node.value) if isinstance(node, ast.Starred) else [node]
 
 
+def _wraps(node: ast.stmt, previous: ast.stmt | None, wrapped: str) -> str:
+    """The name of ``name = f(name, …)`` right after ``def name`` (or after another such line), else ""."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+            and isinstance(node.value, ast.Call) and node.value.args and isinstance(node.value.args[0], ast.Name) \
+            and node.value.args[0].id == node.targets[0].id:
+        before = previous.name if isinstance(previous, (ast.FunctionDef, ast.AsyncFunctionDef)) else wrapped
+        return node.targets[0].id if before == node.targets[0].id else ""
+    return ""
+
+
 def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0, cond: int = 0) -> None:
-    """Record every binding of *body* in *scope*; key = (typing, aug, instance, overload, accessor, cond)."""
+    """Record every binding of *body* in *scope*; key = (typing, aug, instance, overload, accessor, wrap, cond)."""
+    previous: ast.stmt | None = None
+    wrapped = ""
     for node in body:
+        wrapped = _wraps(node, previous, wrapped)
+        previous = node
         start, end = span(node)
-        key = (typing, 0, 0, 0, 0, cond)
+        key = (typing, 0, 0, 0, 0, 0, cond)
         if isinstance(node, ast.ClassDef):
+            scope.values[(node.name, start)] = "def"
+            scope.defs.add((node.name, start))
             scope.bind(node.name, key, start, end)
             inner = Scope(scope.module, f"{scope.qual}.{node.name}".lstrip("."), start, node.bases, scope)
             scope.classes[(node.name, start)] = inner
@@ -127,7 +199,12 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
             names = decorator_names(node)
             overload = any(n.split(".")[-1] == "overload" for n in names)
             accessor = any("." in n and n.split(".")[-1] in _ACCESSORS for n in names)
-            scope.bind(node.name, (typing, 0, 0, int(overload), int(accessor), cond), start, end)
+            outer = names[0] if names and not isinstance(node.decorator_list[0], ast.Call) else ""
+            scope.values[(node.name, start)] = (
+                "property" if accessor or outer.split(".")[-1] in ("property", "abstractproperty")
+                else f"call:{outer}" if outer and "cached_property" not in outer.split(".")[:-1] else "def")
+            scope.defs.add((node.name, start))
+            scope.bind(node.name, (typing, 0, 0, int(overload), int(accessor), 0, cond), start, end)
             if scope.qual and (node.args.posonlyargs or node.args.args):
                 me = (node.args.posonlyargs or node.args.args)[0].arg
                 for sub in own_statements(node.body):
@@ -137,14 +214,19 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
                                 if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) \
                                         and leaf.value.id == me:
                                     init = 0 if node.name == "__init__" else 1
-                                    scope.bind(leaf.attr, (0, int(isinstance(sub, ast.AugAssign)), 1, 0, 0, init,
+                                    scope.bind(leaf.attr, (0, int(isinstance(sub, ast.AugAssign)), 1, 0, 0, 0, init,
                                                            sub.lineno), sub.lineno, sub.end_lineno or sub.lineno)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             aug = int(isinstance(node, ast.AugAssign))
+            callee = ast.unparse(node.value.func) if isinstance(node.value, ast.Call) else ""
             for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
                 for leaf in targets(t):
                     if isinstance(leaf, ast.Name):
-                        scope.bind(leaf.id, (typing, aug, 0, 0, 0, cond), start, end)
+                        scope.values[(leaf.id, start)] = "property" if callee == "property" else \
+                            f"call:{callee}" if callee else ""
+                        scope.bind(leaf.id, (typing, aug, 0, 0, 0, int(wrapped == leaf.id), cond), start, end)
+            if wrapped and callee == "property":  # the def it wraps is a property's getter
+                scope.values.update({k: "property" for k in scope.values if k[0] == wrapped})
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 local = alias.asname or alias.name.split(".")[0]
@@ -154,10 +236,13 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
             for alias in node.names:
                 if alias.name != "*" and base is not None:
                     scope.bind(alias.asname or alias.name, key, start, end, f"{base}:{alias.name}")
-        elif isinstance(node, ast.If) and ast.unparse(node.test).removeprefix("not ") in _TYPING_TESTS:
-            negated = ast.unparse(node.test).startswith("not ")
-            read_scope(scope, node.body, package, 0 if negated else 1, 1)
-            read_scope(scope, node.orelse, package, 1 if negated else 0, 1)
+        elif isinstance(node, ast.If) and ast.unparse(node.test).removeprefix("not ") in (
+                "TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            negated = ast.unparse(node.test).startswith("not ")  # the branch that runs binds unconditionally
+            read_scope(scope, node.body, package, typing if negated else 1, cond if negated else 1)
+            read_scope(scope, node.orelse, package, 1 if negated else typing, 1 if negated else cond)
+        elif isinstance(node, ast.If) and static_test(node.test) is not None:
+            read_scope(scope, node.body if static_test(node.test) else node.orelse, package, typing, cond)
         else:
             if isinstance(node, (ast.For, ast.AsyncFor)):
                 for leaf in targets(node.target):
@@ -213,13 +298,13 @@ def definition(entries: list[tuple[tuple[int, ...], int, int, str]]) -> tuple[tu
     if len(entries) == 1:
         return entries[0][1:], ""
     entries = sorted(entries, key=lambda e: e[1])  # source order
-    best = min(entry[0][:5] for entry in entries)
-    left = [e for e in entries if e[0][:5] == best]
+    best = min(entry[0][:6] for entry in entries)
+    left = [e for e in entries if e[0][:6] == best]
     if best[2]:  # instance attributes only: __init__ first, then source order
-        return min(left, key=lambda e: (e[0][5], e[0][6]))[1:], "instance"
+        return min(left, key=lambda e: (e[0][6], e[0][7]))[1:], "instance"
     if best[3]:  # overload stubs only
         return left[0][1:], "overload"
-    plain = [e for e in left if not e[0][5]]
+    plain = [e for e in left if not e[0][6]]
     return (plain[-1] if plain else left[0])[1:], "rule"
 
 
@@ -227,7 +312,9 @@ class Oracle:
     """The package read with ``ast`` alone, independently of the resolver."""
 
     def __init__(self, repo: Path, packages: list[str]) -> None:
-        self.repo, self.modules = repo, {}
+        self.repo, self.modules, self.packages = repo, {}, packages
+        #: The skeleton type of each class scope, by id (set by python_mros).
+        self.built: dict[int, type | str] = {}
         #: The classes after a class in Python's MRO of the skeleton (set by python_mros).
         self.mro_of: Callable[[Scope], list[Scope]] = lambda scope: []
         for path in sorted(p for pkg in packages for p in (repo / pkg).rglob("*.py")):
@@ -261,6 +348,14 @@ class Oracle:
                         return found
             return None
         (start, end, target), _ = definition(entries)
+        chosen = next(e for e in entries if e[1:] == (start, end, target))
+        if target and target.split(".")[0].split(":")[0] not in self.packages and chosen[0][6]:
+            # A conditional import from outside the package yields to another branch's def, class or import.
+            for key, s, e, t in sorted(entries, key=lambda e: e[1]):
+                if key[6] and not key[0] and (s, e, t) != (start, end, target) and (
+                        (not t and (name, s) in scope.defs) or (t and t.split(".")[0].split(":")[0] in self.packages)):
+                    start, end, target = s, e, t
+                    break
         if target:
             module, _, member = target.partition(":")
             if not member:
@@ -275,6 +370,20 @@ class Oracle:
             if cname == name and cline == start:
                 return cls
         return ("def", scope, start, end)
+
+    def resolve_dotted(self, cls: Scope, dotted: str) -> object:
+        """What the dotted name *dotted* is in the module of the class *cls* (a class Scope, or None)."""
+        module = cls
+        while module.outer is not None:
+            module = module.outer
+        head, *parts = dotted.split(".")
+        found = self.lookup(module, head)
+        for part in parts:
+            if not isinstance(found, Scope):
+                return None
+            owners = [found, *self.mro_of(found)] if found.qual else [found]
+            found = next((f for f in (self.lookup(o, part) for o in owners) if f is not None), None)
+        return found if isinstance(found, Scope) and found.qual else None
 
     def resolve_base(self, cls: Scope, base: ast.expr) -> object:
         """A base of *cls*: its class Scope, ``object``, or a label for a base outside the package."""
@@ -339,9 +448,10 @@ def python_mros(oracle: Oracle) -> dict[int, list[Scope] | str]:
                 bases.append(built)
             else:
                 label = ast.unparse(base)
-                bases.append(externals.setdefault(label, type(f"ext:{label}", (), {})))
+                made_base = property if label == "property" else type(f"ext:{label}", (), {})  # the builtin's own
+                bases.append(externals.setdefault(label, made_base))
         try:
-            built = type(f"{cls.module}.{cls.qual}", tuple(bases), {"scope": cls})
+            built = type(f"{cls.module}.{cls.qual}", tuple(bases), {_SCOPE: cls})
         except TypeError:
             built = "inconsistent"
         made[key] = built
@@ -349,16 +459,65 @@ def python_mros(oracle: Oracle) -> dict[int, list[Scope] | str]:
 
     def mro_of(scope: Scope) -> list[Scope]:
         built = make(scope)
-        return [] if isinstance(built, str) else [k.__dict__["scope"] for k in built.__mro__[1:]
-                                                   if "scope" in k.__dict__]
+        return [] if isinstance(built, str) else [k.__dict__[_SCOPE] for k in built.__mro__[1:]
+                                                   if _SCOPE in k.__dict__]
 
     oracle.mro_of = mro_of
     result: dict[int, list[Scope] | str] = {}
     for key, cls in scopes.items():
         built = make(cls)
         result[key] = built if isinstance(built, str) else [
-            k.__dict__.get("scope", k.__name__) for k in built.__mro__[:-1]]
+            k.__dict__.get(_SCOPE, k.__name__) for k in built.__mro__[:-1]]
+    oracle.built = made
+    _fill(oracle, scopes)
     return result
+
+
+_SCOPE = "__oracle_scope__"
+
+
+def _fill(oracle: Oracle, scopes: dict[int, Scope]) -> None:
+    """Give each skeleton class what its body binds.
+
+    ``__set__`` where it defines ``__set__`` or ``__delete__``, then for every other name the value of its
+    last class-body binding: a property, an instance of a class of the package it calls, else a plain object.
+    """
+    body = {key: {n: [e for e in entries if not e[0][0] and not e[0][2]] for n, entries in cls.names.items()}
+            for key, cls in scopes.items()}
+    for key in scopes:
+        built = oracle.built.get(key)
+        if isinstance(built, type) and (body[key].get("__set__") or body[key].get("__delete__")):
+            built.__set__ = lambda self, instance, value: None  # type: ignore[attr-defined]
+    for key, cls in scopes.items():
+        built = oracle.built.get(key)
+        if not isinstance(built, type):
+            continue
+        for name, entries in body[key].items():
+            if not entries or (name.startswith("__") and name.endswith("__")):
+                continue
+            kind = cls.values.get((name, max(entries, key=lambda e: e[1])[1]), "")
+            value: object = property() if kind == "property" else object()
+            if kind.startswith("call:"):
+                made = oracle.built.get(id(oracle.resolve_dotted(cls, kind[5:])))
+                if isinstance(made, type):
+                    with contextlib.suppress(TypeError):
+                        value = made.__new__(made)
+            setattr(built, name, value)
+
+
+def data_owner(oracle: Oracle, cls: Scope, name: str) -> Scope | None:
+    """The class of *cls*'s MRO holding a data descriptor *name* that Python finds first, or None."""
+    built = oracle.built.get(id(cls))
+    if not isinstance(built, type) or (name.startswith("__") and name.endswith("__")):
+        return None
+    try:
+        found = inspect.getattr_static(built, name)
+    except AttributeError:
+        return None
+    if not (hasattr(type(found), "__set__") or hasattr(type(found), "__delete__")):
+        return None
+    holder = next((k for k in built.__mro__ if name in k.__dict__), None)
+    return holder.__dict__.get(_SCOPE) if holder is not None else None
 
 
 def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
@@ -386,6 +545,8 @@ def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
                 owner = _owner(mro, name)
                 if owner is None:
                     continue
+                if not any(not e[0][0] and not e[0][2] for e in owner.names[name]):  # only self.x: a property first?
+                    owner = data_owner(oracle, cls, name) or owner
                 (start, end, target), _ = definition(owner.names[name])
                 if target:
                     continue  # an import in a class body: rare, not compared

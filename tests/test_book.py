@@ -6,8 +6,10 @@ made once per run and shared with the browser tests, which open its pages.
 
 from __future__ import annotations
 
+import html
 import json
 import re
+from pathlib import Path
 
 from helpers import ROOT, BuildResult
 
@@ -24,3 +26,48 @@ def test_the_book_builds_strictly_and_locked_from_a_cold_cache(the_book: BuildRe
     assert int(summary[1]) >= entries and summary[2] == "0", (summary[0], entries)
     for page in ("index", "gpt-researcher/hybrid", "ledger", "licences", "guide"):
         assert (the_book.outdir / f"{page}.html").is_file(), page
+
+
+def _text(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def test_every_page_of_the_preview_carries_the_preview_notice(the_book: BuildResult) -> None:
+    docs = [path.relative_to(ROOT / "source").with_suffix(".html") for path in (ROOT / "source").rglob("*.md")]
+    pages = [the_book.outdir / doc for doc in [*docs, Path("genindex.html"), Path("search.html")]]
+    assert len(pages) >= 8
+    for page in pages:
+        banner = re.search(r'<div class="[^"]*bd-header-announcement[^"]*"[^>]*>(.*?)</div>',
+                           page.read_text("utf-8"), re.S)
+        assert banner is not None and "在线预览稿" in banner.group(1), page.name
+
+
+def test_the_licence_page_shows_every_package_json_and_the_conflicts_they_add(the_book: BuildResult) -> None:
+    text = _text((the_book.outdir / "licences.html").read_text("utf-8"))
+    facts = {"multi_agents/package.json:L11": "ISC", "docs/discord-bot/package.json:L20": "ISC",
+             "docs/npm/package.json:L23": "MIT", "frontend/nextjs/package.json:L98": "MIT",
+             "frontend/nextjs/package.lib.json:L89": "MIT"}
+    for where, spdx in facts.items():
+        assert f'{where} — "license"：{spdx} → {spdx}（取自事实记录，blob' in text, where
+        assert f"不一致： {where} 声明为 {spdx}；许可证文本为 Apache-2.0。" in text, where
+    assert 'docs/package.json:L4 — "private"：true → 未声明许可证' in text
+    assert "未读取" not in text and "Could not resolve host" not in text and "github.com:" not in text
+    third = text.split("已知的第三方素材", 1)[1].split("尚待权益终审：", 1)[0]
+    for path in ("frontend/nextjs/public/workbox-f1770938.js", "evals/README.md",
+                 "evals/simple_evals/problems/Simple QA Test Set.csv", "frontend/nextjs/public/img/github.svg",
+                 "evals/hallucination_eval/results/evaluation_records.jsonl"):
+        assert path in third, path
+    assert "Workbox 7.0.0" in third
+
+
+def test_reports_go_to_the_books_repository_and_no_page_names_an_address_that_cannot_receive_mail(
+        the_book: BuildResult) -> None:
+    pages = {page: page.read_text("utf-8") for page in the_book.outdir.rglob("*.html")}
+    assert not any(re.search(r"[\w.+-]+@[\w-]+(\.[\w-]+)*\.example\b", text) for text in pages.values())
+    assert not any("mailto:" in text for text in pages.values())
+    feedback = pages[the_book.outdir / "feedback.html"]
+    assert 'href="https://github.com/code-reading-guide/code-reading-guide/issues/new?title=' in feedback
+    chapter = pages[the_book.outdir / "gpt-researcher" / "hybrid.html"]
+    assert chapter.count("/issues/new?title=") == 1
+    ledger = pages[the_book.outdir / "ledger.html"]
+    assert ledger.count("/issues/new?title=") == ledger.count('class="sa-backlink reference external"') > 200

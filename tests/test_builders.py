@@ -1,4 +1,4 @@
-"""Every builder shows an anchor's label and its location; LaTeX adds the permalink as a footnote.
+"""Every builder shows an anchor's label and its location; LaTeX lists the permalink in the chapter's table.
 
 linkcheck checks each permalink's page, not its line fragment, and keeps the user's own rules.
 """
@@ -61,14 +61,16 @@ def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, 
         assert "sa-at" not in text  # the web pages show the location on hover and in print
 
 
-def test_latex_gives_the_location_and_the_permalink_as_a_footnote(anchored: tuple[Book, str, str]) -> None:
+def test_latex_gives_the_compact_location_and_the_permalink_in_the_source_table(
+        anchored: tuple[Book, str, str]) -> None:
     book, where, permalink = anchored
     tex = only(book.build(builder="latex", out="latex").outdir, "*.tex")
-    assert permalink.rsplit("#", 1)[0].rsplit("/", 1)[-1] in tex  # the URL's file name, in the footnote
-    assert "the alpha function}" in tex
-    assert where.replace("_", "\\_").split("@")[0].split(":L")[0] in tex
-    assert "\\footnote{\\sphinxnolinkurl{" in tex
-    assert tex.count("\\footnote{") == 1
+    path, lines = where.split("@")[0].split(":")
+    dash = lines.replace("–L", "\\textendash{}")  # "L4–L6" printed as L4–6
+    compact = rf"(\mbox{{{path.rsplit('/', 1)[-1]}}}\allowbreak{{}}\mbox{{:{dash}}})"
+    assert "the alpha function}" + " " + compact in tex
+    assert "\\footnote" not in tex
+    assert tex.count("\\sphinxhref{" + permalink.replace("#", "\\#") + "}") == 2  # the label, the table entry
 
 
 def test_latex_show_urls_is_not_doubled(anchored: tuple[Book, str, str]) -> None:
@@ -78,7 +80,7 @@ def test_latex_show_urls_is_not_doubled(anchored: tuple[Book, str, str]) -> None
     book.write_conf(default_repo="up")
     tex = only(book.build(builder="latex", out="latex-urls", fresh=True).outdir, "*.tex")
     assert "\\sphinxnolinkurl" in tex and tex.count("\\footnote") + tex.count("\\sphinxfootnotemark") <= 2
-    assert tex.count("\\begin{footnote}") + tex.count("\\footnote{") == 1
+    assert tex.count("\\begin{footnote}") + tex.count("\\footnote{") == 1  # Sphinx's own, once: no table
 
 
 def test_linkcheck_skips_only_the_permalinks_line_fragments(anchored: tuple[Book, str, str]) -> None:

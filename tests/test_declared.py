@@ -17,12 +17,11 @@ import pytest
 from helpers import ROOT, Book, Upstream, git
 from source_anchors.licences.declared import (
     Declaration,
-    collect,
-    declarations,
     disagreements,
     metadata_declarations,
     normalise,
 )
+from source_anchors.licences.manifests import collect, declarations
 
 MIT_TEXT = (ROOT / "LICENSE").read_text("utf-8")  # our own licence: MIT
 
@@ -262,8 +261,9 @@ def test_licence_notes_show_declarations_disagreements_and_every_file(book: Book
     assert len(flagged) == 2
     assert any("pyproject.toml:L7" in f for f in flagged) and any("web/package.json:L4" in f for f in flagged)
     assert not any("setup.py" in f or "pyproject.toml:L3" in f for f in flagged)
-    # The unreadable one is said, not skipped.
-    assert "not read: broken/package.json (not valid JSON" in text
+    # The unreadable one is said in one sentence, not skipped; why is in the build log.
+    assert "1 packaging files could not be read by this build (broken/package.json)" in text
+    assert "not valid JSON" not in text and "broken/package.json of up not read: not valid JSON" in result.stdout
     # Every file outside the packages' modules is in one category.
     listing = upstream.ls_tree(sha)
     outside = [p for p in listing if not (p.startswith("pkg/") and p.endswith(".py"))]
@@ -331,9 +331,12 @@ def test_without_git_the_sdist_gives_the_declaring_files_and_the_rest_is_not_rea
     assert result.returncode == 0, result.stderr
     text = text_of(result.outdir / "licences.html")
     assert "pyproject.toml:L7 — [project] license.text: Apache 2 → Apache-2.0" in text  # from the sdist, vouched
-    assert "not read: setup.py (the dist tree does not hold it; the sdist's copy differs from the commit's blob" in text
-    assert "not read: web/package.json (the dist tree does not hold it; the sdist demo-1.0.tar.gz does not ship it;" \
-           " the pin's 'sources' leave out git (add 'git' to take it from the git source))" in text
+    assert "could not be read by this build (setup.py, broken/package.json, web/package.json)" in text
+    log = result.stdout
+    assert "setup.py of up not read: the dist tree does not hold it; the sdist's copy differs from the commit's blob" \
+        in log
+    assert "web/package.json of up not read: the dist tree does not hold it; the sdist demo-1.0.tar.gz does not ship " \
+           "it; the pin's 'sources' leave out git (add 'git' to take it from the git source)" in log
     # The wheel's METADATA, named by archive and member (no file of the commit, so no link).
     assert "demo-1.0-py3-none-any.whl: demo-1.0.dist-info/METADATA:L5 — License-Expression: MIT OR Apache-2.0" in text
     # The sdist is recorded in the cache with the files it vouched for: a later build needs no download.

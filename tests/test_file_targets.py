@@ -293,7 +293,7 @@ def test_file_outside_the_packages_is_fetched_alone(tree_upstream: Upstream, tmp
                                                "data/big.bin": big, "docs/notes.txt": "notes\n"})
     outcome = repo.check("/README.md", "Read me.")
     assert outcome.status == "new", outcome.message
-    assert outcome.permalink == f"{tree_upstream.url}/blob/{repo.sha}/README.md#L3"
+    assert outcome.permalink == f"{tree_upstream.url}/blob/{repo.sha}/README.md?plain=1#L3"  # rendered on GitHub
     cache = tmp_path / "cache"
     stored = sorted(p.relative_to(cache / "blobs").as_posix().replace("/", "") for p in (cache / "blobs").rglob("*")
                     if p.is_file())

@@ -36,7 +36,7 @@ def test_a_book_in_another_language_gets_english_words_and_no_cjk(ledger_book: B
         assert not found, f"{page}.html holds {''.join(found)!r}"
     assert "Pinned commit" in body(out / "ledger.html")
     assert "await a final rights review" in body(out / "licences.html")
-    assert "Email feedback on this chapter" in body(out / "chapter.html")
+    assert "Report a problem in this chapter" in body(out / "chapter.html")
     assert "subject=%5Bfeedback%5D%20Totals%20%40%20up%40" in unescape(body(out / "chapter.html"))
 
 
@@ -45,7 +45,7 @@ def test_a_chinese_book_gets_the_catalog_words(ledger_book: Book) -> None:
     ledger_book.write_conf(default_repo="up", feedback_email="book@example.org")
     out = ledger_book.build().outdir
     assert "固定提交" in body(out / "ledger.html") and "Pinned commit" not in body(out / "ledger.html")
-    assert "发邮件反馈本章" in body(out / "chapter.html")
+    assert "报告本章的问题" in body(out / "chapter.html")
 
 
 def test_the_committed_catalog_is_its_po_compiled() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html import unescape
 from pathlib import Path
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 from helpers import ROOT, Book, SharedUpstream
@@ -85,16 +85,70 @@ def test_reproduced_upstream_lines_are_counted_and_warned(project: Project) -> N
     assert book.build(fresh=True).returncode == 0
 
 
-def test_feedback_line_names_chapter_and_pin(project: Project) -> None:
+def test_feedback_line_by_mail_names_chapter_and_pin(project: Project) -> None:
     _, book, sha = project
     result = book.build()
     html = (result.outdir / "chapter.html").read_text("utf-8")
     mailto = re.search(r'href="(mailto:[^"]+)"', html)
     assert mailto is not None
     link = unquote(unescape(mailto.group(1)))  # Sphinx cloaks addresses: entities and %40
-    assert link.startswith("mailto:book@example.org?subject=")
-    assert link.endswith(f"?subject=[反馈] Totals @ up@{sha[:7]}")
+    assert link.startswith(f"mailto:book@example.org?subject=[反馈] Totals @ up@{sha[:7]}&body=")
+    assert f"固定提交：up@{sha}" in link and "我看到的：" in link
     assert 'href="feedback.html"' in html
+
+
+def _issue_links(html: str) -> list[dict[str, list[str]]]:
+    return [parse_qs(urlsplit(unescape(href)).query)
+            for href in re.findall(r'href="(https://github\.com/example/book/issues/new\?[^"]+)"', html)]
+
+
+def test_reports_open_a_prefilled_issue_in_the_books_repository(project: Project) -> None:
+    _, book, sha = project
+    book.write_conf(default_repo="up", feedback_repo="https://github.com/example/book")
+    result = book.build()
+    (chapter,) = _issue_links((result.outdir / "chapter.html").read_text("utf-8"))
+    assert chapter["title"] == [f"[反馈] Totals @ up@{sha[:7]}"]
+    assert "页面：Totals (chapter)" in chapter["body"][0] and f"固定提交：up@{sha}" in chapter["body"][0]
+    (page,) = _issue_links((result.outdir / "feedback.html").read_text("utf-8"))
+    assert "我看到的：" in page["body"][0]
+    assert "本书的仓库" in text_of(result.outdir / "feedback.html")
+    # Each anchor's line in the ledger: a report naming the page, the anchor, where it points and the pin.
+    ledger = (result.outdir / "ledger.html").read_text("utf-8")
+    anchors = _issue_links(ledger)
+    assert len(anchors) == len(re.findall(r'class="[^"]*sa-backlink', ledger)) >= 1
+    body = next(a["body"][0] for a in anchors if "computed" in a["title"][0])
+    assert "锚点：computed (up:pkg.mod.compute_total)" in body and "它指向：pkg/mod.py:L1–L3" in body
+    assert f"/blob/{sha}/pkg/mod.py#L1-L3" in body and "页面：chapter:" in body
+    assert not any("mailto:" in href for href in re.findall(r'href="([^"]+)"', ledger))
+
+
+def test_without_a_channel_the_pages_say_so_and_the_build_warns_once(project: Project) -> None:
+    _, book, _ = project
+    book.write_conf(default_repo="up")
+    result = book.build(strict=False)
+    warnings = [w for w in result.warnings() if "feedback" in w]
+    assert len(warnings) == 1 and "source-anchors.config" in warnings[0] and "2 page(s)" in warnings[0]
+    for page in ("chapter", "feedback"):
+        assert "本书尚未设置反馈渠道，暂时无法从这里报告问题。" in text_of(result.outdir / f"{page}.html")
+    assert "报告问题" not in text_of(result.outdir / "ledger.html")
+
+
+@pytest.mark.parametrize("value", ["http://github.com/example/book", "https://example.org/example/book",
+                                   "https://github.com/", 3])
+def test_a_repository_that_cannot_take_reports_is_refused(project: Project, value: object) -> None:
+    _, book, _ = project
+    book.write_conf(default_repo="up", feedback_repo=value)
+    with pytest.raises(SystemExit):
+        book.build(strict=False)
+    assert "source_anchors_feedback_repo" in book.last_warnings.getvalue()
+
+
+def test_gitlab_takes_the_title_and_description_of_its_own_form() -> None:
+    from source_anchors.model.reports import issue_url
+
+    url = issue_url("https://gitlab.com/example/book.git", "标题 1", "行一\n行二")
+    assert url.startswith("https://gitlab.com/example/book/-/issues/new?")
+    assert parse_qs(urlsplit(url).query) == {"issue[title]": ["标题 1"], "issue[description]": ["行一\n行二"]}
 
 
 def test_guide_tables_are_generated_from_the_code(book: Book, shared_upstream: SharedUpstream) -> None:

@@ -107,7 +107,7 @@ def test_rst_front_matter_names_the_repository(book: Book, up: tuple[Upstream, s
     assert (rows["other"]["target"], rows["other"]["status"]) == ("other:pkg2.other.beta", "new")
     assert rows["nowhere"]["status"] == "error"
     [warning] = result.warnings()
-    assert "nowhere.rst:8: WARNING: unknown repository 'nowhere' named by the page's front matter" in warning
+    assert "nowhere.rst:3: WARNING: the page's front matter sets 'source-repo: nowhere', which is not a key" in warning
 
 
 # 3 -- '<' in a match text ------------------------------------------------------------------------------
@@ -397,6 +397,6 @@ def test_check_prints_one_line_per_distinct_target(book: Book, up: tuple[Upstrea
     assert run_cli(book.cli("check")) == 0
     lines = capsys.readouterr().out.splitlines()
     [alpha] = [line for line in lines if "up:pkg.mod.alpha" in line]
-    assert alpha == "ok       up:pkg.mod.alpha  pkg/mod.py:L1–L3  [3× index:3, index:3, two:3]"
+    assert alpha == "ok       up:pkg.mod.alpha  pkg/mod.py:L1–L3  [cited 3 times: index:3, index:3, two:3]"
     assert "→" not in "\n".join(lines[:-1])
     assert lines[-1] == "4 anchors: 4 ok (2 distinct targets)"

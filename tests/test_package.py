@@ -10,6 +10,7 @@ find the extension, and ``source-anchors`` is on the venv's PATH, only because p
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -215,3 +216,17 @@ def test_the_quickstart_goes_from_a_tag_to_a_green_strict_build(venv: Path, tmp_
         assert "build succeeded." in built.stdout
     assert f"{up.url}/blob/{sha}/pkg/mod.py#L12" in (book / "_build" / "html" / "index.html").read_text("utf-8")
     assert "1 ok" in run(["source-anchors", "check"], book, env).stdout
+def test_pypi_leads_to_the_manual(wheel: Path) -> None:
+    """The metadata's Project-URLs and the README (the PyPI page) link the manual, and the pages they name exist."""
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = next(archive.read(n).decode() for n in archive.namelist() if n.endswith("METADATA"))
+    urls = dict(line.removeprefix("Project-URL: ").split(", ", 1) for line in metadata.splitlines()
+                if line.startswith("Project-URL: "))
+    assert set(urls) == {"Documentation", "Changelog", "Source", "Issues"}, urls
+    manual = urls["Documentation"]
+    assert manual.endswith("/") and urls["Changelog"] == f"{manual}changelog.html"
+    readme = metadata.partition("\n\n")[2]  # the long description: ext/README.md
+    linked = set(re.findall(r"\]\((https?://[^)]+)\)", readme))
+    assert set(urls.values()) <= linked, linked
+    for page in {url.removeprefix(manual) for url in linked if url.startswith(manual)} - {""}:
+        assert (ROOT / "docs" / page.replace(".html", ".md")).is_file(), page

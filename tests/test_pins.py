@@ -183,7 +183,7 @@ def test_check_notes_a_moved_ref(pinned: Pinned, capsys: pytest.CaptureFixture[s
     pinned.pin(ref="main")
     assert run_cli(pinned.book.cli("check")) == 0
     err = capsys.readouterr().err
-    assert f"'main' now points at {pinned.v2[:7]}, not the pinned {pinned.v1[:7]}" in err
+    assert f"'main' now points at {pinned.v2[:7]}, not the pinned commit {pinned.v1[:7]}" in err
 
 
 # -- bump ---------------------------------------------------------------------------------------------

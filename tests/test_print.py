@@ -1,8 +1,9 @@
 """The PDF (xelatex, xeCJK) and the EPUB of a small Chinese book made with the book's own print settings.
 
-The PDF is read back with ``pdftotext``: every anchor's label is followed by ``(path:Lx–Ly@sha)``
-and a footnote mark, and that footnote holds the anchor's permalink (an anchor in a section title
-has the location only; a card's title has the footnote, its next line the location). The EPUB's
+The PDF is read back with ``pdftotext``: every anchor's label is followed by its compact location,
+``(mod.py:L3–5)``, and no footnote; the chapter says its commit once, under its title, and ends with
+a source table: the links' common beginning once, then the path and each line fragment, each entry
+a link to the anchor's permalink (a card's next line gives its location). The EPUB's
 XHTML shows ``label (path:Lx–Ly@sha)`` as text and lists each permalink in a footnote of the
 chapter. Skipped, with the reason, where xelatex, latexmk, pdftotext or the Noto CJK fonts are
 missing (``make print-packages`` installs them). ``make pdf`` and ``make epub`` build the book.
@@ -40,7 +41,10 @@ SKIP = missing_reason()
 BOOK_CONF = runpy.run_path(str(ROOT / "conf.py"))
 PRINT_SETTINGS = {key: value for key, value in BOOK_CONF.items()
                   if key.startswith(("latex_", "epub_")) or key in ("project", "author", "copyright",
-                                                                    "version", "release", "language")}
+                                                                    "version", "release", "language",
+                                                                    "html_theme", "html_theme_options")}
+#: The preview notice: the web build's site-wide banner (html_theme_options), never printed.
+PREVIEW = "在线预览稿"
 
 PAGE = """\
 # 打印测试
@@ -59,7 +63,7 @@ PAGE = """\
 ```
 """
 IN_TITLE = {"beta"}
-CARD = "delta 卡片"  # a card: its title, a footnote, then "repo@sha · path:Lx–Ly" on its own line
+CARD = "delta 卡片"  # a card: its title, then "repo@sha · path:Lx–Ly" on its own line
 
 
 @pytest.fixture
@@ -90,12 +94,28 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def test_a_file_is_printed_by_the_shortest_end_of_its_path_no_other_file_shares() -> None:
+    from source_anchors.sphinx_ext.printed import compact_lines, short_paths, split_location
+
+    paths = {"gpt_researcher/skills/researcher.py", "gpt_researcher/document/document.py",
+             "gpt_researcher/context/retriever.py", "gpt_researcher/retrievers/retriever.py", "LICENSE"}
+    assert short_paths(paths) == {
+        "gpt_researcher/skills/researcher.py": "researcher.py", "gpt_researcher/document/document.py": "document.py",
+        "gpt_researcher/context/retriever.py": "context/retriever.py",
+        "gpt_researcher/retrievers/retriever.py": "retrievers/retriever.py", "LICENSE": "LICENSE"}
+    assert short_paths({"a/x.py", "x.py"}) == {"a/x.py": "a/x.py", "x.py": "x.py"}
+    assert split_location("pkg/mod.py:L162–L163@abcdef0") == ("pkg/mod.py", "L162–L163", "abcdef0")
+    assert split_location("LICENSE@abcdef0") == ("LICENSE", "", "abcdef0")
+    assert compact_lines("L162–L163") == "L162–163" and compact_lines("L7") == "L7"
+
+
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
-def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
-        printed: tuple[Book, str]) -> None:
+def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(printed: tuple[Book, str]) -> None:
     book, sha = printed
     latex = book.build(builder="latex", out="latex").outdir
     records = records_of(latex, sha)
+    tex = next(latex.glob("*.tex")).read_text("utf-8")
+    assert "\\footnote" not in tex  # no permalink footnotes: at most a quarter of a page is nothing
     # What `make pdf` runs: Sphinx's own Makefile in the LaTeX directory (latexmk, xelatex).
     done = subprocess.run(["make", "-C", str(latex), "LATEXMKOPTS=-silent",
                            "LATEXOPTS=-interaction=nonstopmode -halt-on-error"],
@@ -108,23 +128,28 @@ def test_the_pdf_prints_every_location_and_each_permalink_as_a_footnote(
                           check=True).stdout
     body = flat(text)
     assert flat(BOOK_CONF["project"]) in body and "目录" in body  # the title page and the contents
-    notes = 0
+    assert PREVIEW not in body  # the web build's banner only
+    # The commit, once, under the chapter's title; the table at its end.
+    start, end = body.index("本章的源码位置都指固定提交"), body.rindex("本章源码位置")  # the note; the table's title
+    chapter, table = body[start:end], body[end + len("本章源码位置"):]
+    assert chapter.count(sha) == 1 and chapter.index(f"up的提交{sha}") < chapter.index("入口是")
     for record in records:
-        where = f"({record['where']})"
+        compact = f"mod.py:{record['where'].split(':', 1)[1].split('@')[0].replace('–L', '–')}"
         if record["label"] == CARD:
-            mark = re.search(re.escape(flat(CARD)) + r"(\d+)up@", body)
-            assert mark is not None and mark.group(1) + record["permalink"] in body, "the card's footnote"
-            assert record["where"].split("@")[0] in body
-            notes += 1
+            assert record["where"].split("@")[0] in chapter  # the card's own line: repo@sha · path:Lx–Ly
             continue
-        assert flat(record["label"]) + where in body, record
-        if record["label"] in IN_TITLE:
-            continue  # a section title is a moving argument: no footnote there
-        mark = re.search(re.escape(where) + r"(\d+)", body)
-        assert mark is not None, f"no footnote mark after {where}"
-        assert mark.group(1) + record["permalink"] in body, f"footnote {mark.group(1)} lacks {record['permalink']}"
-        notes += 1
-    assert notes == 5
+        assert flat(record["label"]) + f"({compact})" in chapter, (record["label"], compact)
+        assert record["permalink"] not in chapter
+    prefix = f"https://example.org/blob/{sha}/pkg/"  # what every permalink of the chapter begins with
+    assert table.startswith("下列链接都以下面这一行开头") and prefix in table
+    rows = table.split(prefix, 1)[1]
+    assert rows.lstrip("•").startswith("mod.py：")
+    fragments = {"#" + r["permalink"].split("#", 1)[1] for r in records}
+    assert len(re.findall(r"#L\d+-L\d+", rows)) == len(fragments)
+    for fragment in fragments:  # each once, followed by the next or, last, by the page number
+        assert len(re.findall(re.escape(fragment) + r"(?=、|\d*$)", rows)) == 1, fragment
+    for record in records:
+        assert "\\sphinxhref{" + record["permalink"].replace("#", "\\#") + "}" in tex  # each entry links there
 
 
 def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[Book, str]) -> None:
@@ -144,3 +169,4 @@ def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[B
         assert any(record["permalink"] in note for note in notes), record["permalink"]
     (archive,) = Path(epub).glob("*.epub")
     assert archive.stat().st_size > 0
+    assert PREVIEW not in text and "本章源码位置" not in text  # the banner is the web build's; the table the PDF's

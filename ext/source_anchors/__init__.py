@@ -8,7 +8,9 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-__version__ = "0.1.0"
+from .model.version import __version__
+
+__all__ = ["__version__", "setup"]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -20,8 +22,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_cli_reference(app)
     return {
         "version": __version__,
-        "env_version": 6,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;
-        # 6: a card's title link is a card_link node (its permalink footnote in LaTeX)
+        "env_version": 7,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;
+        # 6: a card's title link is a card_link node (its permalink footnote in LaTeX); 7: the domain's
+        # "feedback" pages
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -494,8 +494,15 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
             else:
                 by_line[owner].append(warning)
     for doc in sorted(set(ours_by_doc) | set(by_doc)):
-        warned = [i for i in by_doc.get(doc, []) if record_of.get(i, {}).get("status") in _WARNS]
-        got = ours_by_doc.get(doc, [])
+        # An unknown 'source-repo' is one warning at the front matter (line 2), not one per anchor using it.
+        page = [w for w in ours_by_doc.get(doc, []) if "the page's front matter sets 'source-repo:" in w.message]
+        relying = [i for i in by_doc.get(doc, []) if on_unknown_default(placed[i])]
+        if [(w.line, w.type) for w in page] != ([(2, "source-anchors.target")] if relying else []):
+            problems[-1].append(f"{doc}.md: front-matter warnings {[(w.line, w.message[:80]) for w in page]} for "
+                                f"{len(relying)} anchor(s) on an unknown default repository")
+        warned = [i for i in by_doc.get(doc, [])
+                  if record_of.get(i, {}).get("status") in _WARNS and not on_unknown_default(placed[i])]
+        got = [w for w in ours_by_doc.get(doc, []) if w not in page]
         if len(got) == len(warned):
             ours_of.update(zip(warned, got, strict=True))
             continue
@@ -517,6 +524,9 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
         rest = [w for w in others if w not in myst]
         if p.expected == "ok" and found is not None:
             mine.append(f"valid anchor warned: {found.message[:300]} [{found.type}]")
+        elif on_unknown_default(p):
+            if found is not None:
+                mine.append(f"warned at its own line, not once at the front matter: {found.message[:200]}")
         elif p.expected != "ok" and found is None:
             mine.append(f"expected one [source-anchors.{p.expected}] warning at {p.doc}.md:{p.start}, got none"
                         + (f"; other warnings here: {[f'{w.line}: {w.message[:160]} [{w.type}]' for w in rest]}"
@@ -545,6 +555,13 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
             if extra_records.get(index):
                 mine.append(f"{extra_records[index]} more report record(s) in this anchor's lines")
     return problems
+
+
+def on_unknown_default(p: Placed) -> bool:
+    """Whether the anchor parses only with its page's default repository, which is not configured."""
+    raw = p.case.target_text().strip()
+    return p.default_repo not in ("", REPO) and _parse(raw, default_repo=p.default_repo) is not None \
+        and _parse(raw, default_repo="") is None
 
 
 def _owner_by_line(placed: list[Placed], by_doc: dict[str, list[int]], doc: str, line: int | None) -> int:

@@ -77,6 +77,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
             raise BookError(str(error)) from None
         except SystemExit:
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
+            text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)  # printed after our "error: "
             raise BookError(text or "the book's configuration is invalid") from None
         records = list(get_domain(app.env).all_anchors())
         if paths is not None:

@@ -58,7 +58,8 @@ def _line(name: str, cites: list[AnchorRecord]) -> str:
     # report does: "ok  up:pkg.Thing.area  pkg/core.py:L60–L62 (rule getter-over-accessors; other bindings …)".
     where = out.location.describe() + out.location.explain() if settled and out.location else out.change()
     places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
-    text = f"{out.status:<8} {name}  {where}  [{f'{len(cites)}× ' if len(cites) > 1 else ''}{places}]"
+    # "[cited 2 times: async:7, async:12]": a bare "2×" before the first place read as "twice at line 7".
+    text = f"{out.status:<8} {name}  {where}  [{f'cited {len(cites)} times: ' if len(cites) > 1 else ''}{places}]"
     if out.status in (Status.changed, Status.missing, Status.error) and out.message:
         detail = out.message.split("\n", 1)
         if out.status is not Status.changed:

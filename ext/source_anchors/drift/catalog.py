@@ -72,6 +72,10 @@ class Catalog:
         """The definition whose lines start at *start* in *file*, if any."""
         return self._at.get((file, start))
 
+    def in_file(self, file: str) -> frozenset[int]:
+        """The definitions of *file*."""
+        return frozenset(n for n, found in enumerate(self.defs) if found.file == file)
+
     def members(self, cls: Definition) -> list[int]:
         """The definitions a class statement binds itself (one level down)."""
         prefix = cls.qual + "."
@@ -107,7 +111,7 @@ def definitions(resolver: Resolver) -> Iterator[Definition]:
     files = resolver.files
     for name, folder in sorted(files.packages.items()):
         for path in sorted(resolver.tree.blobs):
-            module = _module_of(path, name, folder)
+            module = module_of(path, name, folder)
             if module is None:
                 continue
             try:
@@ -120,7 +124,7 @@ def definitions(resolver: Resolver) -> Iterator[Definition]:
                         yield Definition(f"{module}.{qual}", module, qual, path, bind.start, bind.end, bind.kind)
 
 
-def _module_of(path: str, name: str, folder: str) -> str | None:
+def module_of(path: str, name: str, folder: str) -> str | None:
     """The dotted module of file *path* in package *name* (kept in *folder*), or None outside it."""
     if path == f"{folder}.py":
         return name

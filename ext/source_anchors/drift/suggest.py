@@ -33,12 +33,15 @@ from collections.abc import Callable, Collection
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
+from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
-from ..resolve.walk import Ref
 from .catalog import KINDS, Catalog, Definition, normal, sha_of
 from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
 
 __all__ = ["THRESHOLD", "Suggester", "similarity"]
+
+#: What git's history tells about a missing definition: (suggester, target, its ref, its locked text) -> suggestion.
+Told = Callable[["Suggester", Target, Ref, str], Suggestion | None]
 
 #: A definition of another name is suggested only when the names are at least this similar (characters).
 NAME_FLOOR = 0.6
@@ -55,9 +58,13 @@ class Suggester(LineSuggester):
     tree's definitions are indexed on first use (every module of the pinned packages parsed once).
     """
 
-    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
+    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None,
+                 told: Told | None = None) -> None:
         super().__init__(old, new, stored=stored)
         self._defs: Catalog | None = None
+        #: What git says the range did (:func:`.history.suggest_from` on the range's history), when both
+        #: trees came from git; given by the factory (:mod:`.suggesters`).
+        self.told = told
 
     # -- entry point ---------------------------------------------------------------
 
@@ -102,11 +109,14 @@ class Suggester(LineSuggester):
             return self._member(target, ref, text)
         found = self._same_lines(ref, sha)
         if found is not None:
-            return self._made(target, ref.qual, found, 1.0, "same lines")
+            return self.made(target, ref.qual, found, 1.0, "same lines")
+        told = _told_by(self, target, ref, text)
+        if told is not None:
+            return told
         best = self._by_members(target, ref) if ref.bind.kind == "class" else None
-        scored = self._most_similar(ref, text, self._catalog().top_level)
+        scored = self._most_similar(ref, text, self.catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
-            return self._made(target, ref.qual, scored[0], scored[1], "similar definition")
+            return self.made(target, ref.qual, scored[0], scored[1], "similar definition")
         return best
 
     def _member(self, target: Target, ref: Ref, text: str) -> Suggestion | None:
@@ -130,7 +140,7 @@ class Suggester(LineSuggester):
                     return None  # there, but rewritten: a similar definition of another name is not it
                 return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
                                   location.describe())
-        catalog = self._catalog()
+        catalog = self.catalog()
         cls = catalog.at(owner.path, owner.start)
         if cls is None:
             return None
@@ -150,7 +160,7 @@ class Suggester(LineSuggester):
 
     def _same_lines(self, ref: Ref, sha: str) -> Definition | None:
         assert ref.bind is not None
-        hits = [d for d in self._catalog().by_sha.get((ref.bind.kind, sha), []) if "." not in d.qual
+        hits = [d for d in self.catalog().by_sha.get((ref.bind.kind, sha), []) if "." not in d.qual
                 and self._fresh(d, ref)]
         if not hits:
             return None
@@ -166,7 +176,7 @@ class Suggester(LineSuggester):
         assert ref.bind is not None
         module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
         name = qual.rpartition(".")[2]
-        catalog = self._catalog()
+        catalog = self.catalog()
         best: dict[bool, tuple[tuple[float, float], Definition]] = {}
         for here in (True, False):
             for number in catalog.nearest(text, kind, module if here else None, among):
@@ -195,7 +205,7 @@ class Suggester(LineSuggester):
         assert ref.bind is not None
         index = self.old.files.index(ref.file, ref.module)
         lines = self.old.file_lines(ref.file)
-        catalog = self._catalog()
+        catalog = self.catalog()
         prefix = ref.qual + "."
         members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
                    and "." not in qual[len(prefix):] for bind in binds[:1]
@@ -214,9 +224,9 @@ class Suggester(LineSuggester):
             return None
         owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
         share = count / found
-        return self._made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
+        return self.made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
 
-    def _made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
+    def made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
         """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
         path = found.path
         if target.path.endswith("." + old_qual):
@@ -234,10 +244,18 @@ class Suggester(LineSuggester):
             return False
         return (location.path, location.start) == (found.file, found.start)
 
-    def _catalog(self) -> Catalog:
+    def catalog(self) -> Catalog:
+        """The new tree's definitions, indexed on first use."""
         if self._defs is None:
             self._defs = Catalog(self.new)
         return self._defs
+
+
+def _told_by(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """What git's history says (:mod:`.history`), when the suggester has it."""
+    if suggester.told is None:
+        return None
+    return suggester.told(suggester, target, ref, text)
 
 
 def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:

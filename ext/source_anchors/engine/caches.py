@@ -4,7 +4,7 @@ A pinned commit never changes, so neither does what a target resolves to there, 
 missing one's locked lines went, what licence a blob holds, or which lines a pinned tree
 has. Four caches, all under the cache directory and all written atomically:
 
-- ``resolutions/``: (URL, commit, packages, resolver version) -> target -> location or failure;
+- ``resolutions/``: (URL, commit, packages, Python read for, resolver version) -> target -> location or failure;
   a warm build reads them and parses no upstream module. Writes merge with what is on disk
   under a file lock, so parallel builds only ever add entries.
 - ``suggestions/``: the same key and the suggester's version -> missing target and its lock
@@ -50,15 +50,18 @@ class _PinCache:
 
     folder = ""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, python: str = "") -> None:
         self.root = root / self.folder
+        #: The ``source_anchors_python`` setting: resolutions depend on it, so it is part of the key.
+        self.python = python
         self._loaded: dict[str, dict[str, Entry]] = {}
         self._pending: dict[str, dict[str, Entry]] = {}
         self._names: dict[tuple[str, str, tuple[str, ...]], str] = {}
 
     def _file(self, url: str, commit: str, packages: tuple[str, ...]) -> Path:
         # Resolution depends on which directories are packages, so they are part of the key.
-        return self.root / f"{cache_key(url, commit)}-{_salt(packages)}-{self._versions()}.json"
+        salt = _salt((*packages, f"python={self.python}")) if self.python else _salt(packages)
+        return self.root / f"{cache_key(url, commit)}-{salt}-{self._versions()}.json"
 
     def _versions(self) -> str:
         return f"r{RESOLVER_VERSION}-f{ENTRY_FORMAT}"

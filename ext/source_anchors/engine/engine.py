@@ -25,6 +25,7 @@ from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
 from .caches import ResolutionCache, SuggestionCache
+from .reresolved import reresolved, resolver_settings
 
 if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factory, for cold builds only
     from ..resolve.resolver import Resolver
@@ -45,14 +46,16 @@ class Engine:
         #: Whether the lock file existed when the engine started (a locked build without one says so once).
         self.lock_exists = lock is not None or settings.lock_path.exists()
         self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
-        self.resolutions = ResolutionCache(settings.cache_dir)
-        self.suggestions = SuggestionCache(settings.cache_dir)
+        self.resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
+        self.suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
         # The stages, wired once: trees (with the lock as the build started vouching for a distribution's
         # files), files outside the packages, resolvers at a commit, suggesters, declared licences.
         self.pinned = PinnedTrees(settings, self.cache, self.lock.blobs_for)
         self.outside = OutsideFiles(self.pinned)
-        self.resolvers = Resolvers(self.pinned, self.outside, max_file_bytes=settings.max_file_bytes)
-        self.suggesters = Suggesters(self.resolvers, self.pinned.blobs.stored)
+        self.resolvers = Resolvers(self.pinned, self.outside, max_file_bytes=settings.max_file_bytes,
+                                   python=settings.python)
+        self.suggesters = Suggesters(self.resolvers, self.pinned.blobs.stored, lock=self.lock,
+                                     timeout=settings.timeout)
         self.declarations = Declarations(self.outside)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.
@@ -94,7 +97,8 @@ class Engine:
         try:
             target = parse_target(text, default_repo=default_repo)
         except TargetError as error:
-            return Outcome(text.strip(), Status.error, message=str(error), subtype=error.subtype)
+            message = file_hint(self, error, default_repo) if error.file else str(error)
+            return Outcome(text.strip(), Status.error, message=message, subtype=error.subtype)
         if target.defaulted and default_from and target.repo not in self.pins:
             return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
                            message=f"unknown repository {target.repo!r} named by {default_from}, for {target}; "
@@ -128,8 +132,11 @@ class Engine:
             return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
+        moved = reresolved(self.lock, self.settings, self.resolvers, pin, location, locked) \
+            if status is not Status.ok and locked else None
+        status = Status.moved if moved else status  # by other rules or for another Python: never silently
         change = compare(self.resolvers, pin, location, locked) if status is Status.changed and locked else None
-        message, subtype = _verdict(self.settings, self.lock_exists, status, target, location, locked, change)
+        message, subtype = _verdict(self, status, target, location, locked, change, moved)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
         return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
@@ -185,7 +192,7 @@ class Engine:
                      if o.status is Status.new and o.target and o.commit and o.location}
         if not additions:
             return 0
-        lock = self.lock.with_new((repo, key, record) for (repo, key), record in additions.items())
+        lock = self.lock.with_new(((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings))
         if not write_lock(lock, fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
                           f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock"):
             return 0
@@ -203,7 +210,7 @@ class Engine:
         fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
                  if o.target and o.commit and o.location and relockable(o, accept)}
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited)
+        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited, resolver_settings(self.settings))
         write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
         self.lock = lock
         return changes
@@ -247,23 +254,6 @@ def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool
     return accept is None or outcome.status is not Status.changed or outcome.change_class in accept
 
 
-def _verdict(settings: Settings, lock_exists: bool, status: Status, target: Target, location: Location,
-             locked: LockRecord | None, change: Comparison | None) -> tuple[str, Subtype | None]:
-    """The message and warning subtype of a resolved target."""
-    why = location.explain()  # which binding rule applied, the other bindings' lines
-    if status is Status.ok:
-        return f"ok: {target} at {location.describe()}{why}", None
-    if status is Status.new and settings.locked:
-        missing = f": the lock file {settings.lock_path} does not exist;" if not lock_exists else ";"
-        return (f"new: {target} at {location.describe()}{why} is not in {settings.lock_path.name} and "
-                f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
-    old = locked.describe() if locked else "(not locked)"
-    head = f"{status} ({change.kind})" if change else f"{status}"
-    text = f"{head}: {target} {old} → {location.describe()}" + (why if status is Status.new else "")
-    detail = change.short() if change else ""
-    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
-
-
 def _status(record: LockRecord | None, location: Location) -> Status:
     if record is None:
         return Status.new
@@ -273,3 +263,45 @@ def _status(record: LockRecord | None, location: Location) -> Status:
     return Status.ok if same else Status.moved
 
 
+def file_hint(engine: Engine, error: TargetError, default_repo: str | None) -> str:
+    """*error*'s message, its leading-``/`` suggestion checked against the pinned tree.
+
+    A path written from a package (``tomli/_parser.py``) is offered from the repository root
+    when the package lives below it (``/src/tomli/_parser.py``); a path that names no file of
+    the commit is offered as the form to use, and said to be missing.
+    """
+    assert error.file is not None
+    message = str(error)
+    try:
+        target = parse_target(error.file, default_repo=default_repo)
+        resolver = engine.resolver(target.repo) if target.repo in engine.pins else None
+    except (SourceAnchorsError, KeyError):
+        return message
+    if resolver is None:
+        return message
+    first, _, rest = target.file.partition("/")
+    tried = [target.file, *(f"{folder}/{rest}" for folder in engine.pins[target.repo].packages
+                            if folder.rpartition("/")[2] == first and folder != first)]
+    found = next((path for path in tried if path in resolver.listing or resolver.tree.has(path)), None)
+    if found is None:
+        return f"{message} (a path from the repository root; {target.file} is not a file at the pinned commit)"
+    return message.replace(f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'")
+
+
+def _verdict(engine: Engine, status: Status, target: Target, location: Location, locked: LockRecord | None,
+             change: Comparison | None, moved: str | None = None) -> tuple[str, Subtype | None]:
+    """The message and warning subtype of a resolved target (*moved*: why the resolver moved it)."""
+    why = location.explain()  # which binding rule applied, the other bindings' lines
+    if status is Status.ok:
+        return f"ok: {target} at {location.describe()}{why}", None
+    if status is Status.new and engine.settings.locked:
+        missing = f": the lock file {engine.settings.lock_path} does not exist;" if not engine.lock_exists else ";"
+        return (f"new: {target} at {location.describe()}{why} is not in {engine.settings.lock_path.name} and "
+                f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+    old = locked.describe() if locked else "(not locked)"
+    head = f"{status} ({change.kind})" if change else f"{status}"
+    # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
+    text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + \
+        (why if status is Status.new else moved or "")
+    detail = change.short() if change else ""
+    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)

@@ -4,7 +4,8 @@ A licence text (``LICENSE``) is identified offline by :mod:`source_anchors.licen
 *declare* a licence too, and the two often disagree (a project relicensed, one file left
 behind). This module reads those declarations from file bytes the caller supplies, statically:
 ``pyproject.toml`` with :mod:`tomllib`, ``setup.py`` with :mod:`ast` (never executed),
-``setup.cfg`` line by line, ``package.json`` with :mod:`json`, and a distribution's
+``setup.cfg`` line by line, ``package.json`` (and its variants such as ``package.lib.json``) and
+``composer.json`` with :mod:`json`, ``Cargo.toml`` with :mod:`tomllib`, and a distribution's
 ``METADATA`` as e-mail headers. Each declaration keeps the line it is on and its value
 normalised to SPDX licence identifiers where the value is recognised; :func:`disagreements`
 compares them with the identified licence texts, as sets.
@@ -19,6 +20,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from .spdx import normalise
 
@@ -27,16 +29,20 @@ __all__ = [
     "Declaration",
     "Disagreement",
     "NotRead",
-    "collect",
-    "declarations",
     "declaring_files",
     "disagreements",
+    "is_declaring",
     "metadata_declarations",
     "normalise",
 ]
 
 #: File names that may declare a licence, anywhere in the tree outside vendored directories.
-DECLARING_NAMES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json"})
+DECLARING_NAMES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml",
+                             "composer.json"})
+
+#: ``package.json`` and its variants (``package.lib.json``, ``package.dev.json``): a manifest that a
+#: build script copies into place is a manifest too. ``package-lock.json`` is not one (a lock file).
+_PACKAGE_VARIANT = re.compile(r"package(?:\.[A-Za-z0-9_-]+)*\.json")
 
 _VENDORED = frozenset({"node_modules", "vendor", "vendored", "_vendor", "third_party", "third-party",
                        "bower_components"})
@@ -91,27 +97,25 @@ class Disagreement:
 # --- reading declarations ---------------------------------------------------------------------------
 
 
-def declaring_files(paths: Iterable[str]) -> list[str]:
-    """The paths among *paths* that may declare a licence (:data:`DECLARING_NAMES`), sorted."""
-    found = []
-    for path in paths:
-        pure = PurePosixPath(path)
-        if pure.name in DECLARING_NAMES and not _VENDORED.intersection(pure.parent.parts):
-            found.append(path)
-    return sorted(found, key=lambda p: (p.count("/"), p))
+def _reader_name(name: str) -> str | None:
+    """The manifest kind of file name *name* (a key of the readers), or ``None``."""
+    if name in DECLARING_NAMES:
+        return name
+    return "package.json" if _PACKAGE_VARIANT.fullmatch(name) else None
 
 
-def declarations(path: str, data: bytes) -> list[Declaration]:
-    """The licence declarations in file *path* with bytes *data*.
+def is_declaring(path: str) -> bool:
+    """Whether *path* is a manifest that may declare a licence, outside vendored directories.
 
-    Raises :class:`ValueError` when the file cannot be parsed (the caller reports it as not read).
+    :data:`DECLARING_NAMES`, and the variants of ``package.json`` (``package.lib.json``).
     """
-    text = data.decode("utf-8-sig")
-    name = PurePosixPath(path).name
-    readers = {"pyproject.toml": _pyproject, "setup.py": _setup_py, "setup.cfg": _setup_cfg,
-               "package.json": _package_json}
-    reader = readers.get(name)
-    return sorted(reader(path, text), key=lambda d: d.line) if reader else []
+    pure = PurePosixPath(path)
+    return _reader_name(pure.name) is not None and not _VENDORED.intersection(pure.parent.parts)
+
+
+def declaring_files(paths: Iterable[str]) -> list[str]:
+    """The paths among *paths* that may declare a licence (:func:`is_declaring`), sorted."""
+    return sorted((path for path in paths if is_declaring(path)), key=lambda p: (p.count("/"), p))
 
 
 def _decl(path: str, line: int, field: str, value: str, group: str = "") -> Declaration:
@@ -237,20 +241,41 @@ def _setup_cfg(path: str, text: str) -> list[Declaration]:
     return found
 
 
-def _package_json(path: str, text: str) -> list[Declaration]:
+#: The field of a manifest that says its package is private and declares no licence (npm's ``private``).
+PRIVATE_FIELD = '"private"'
+
+
+def _json_doc(text: str) -> dict[str, Any] | None:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"not valid JSON: {error}") from error
-    if not isinstance(doc, dict):
-        return []
+    return doc if isinstance(doc, dict) else None
+
+
+def _json_line_of(text: str) -> Callable[[str], int]:
+    """The line of a top-level key of a JSON text (the first line that opens it; 1 when none does)."""
     lines = text.splitlines()
 
     def line_of(key: str) -> int:
         for number, line in enumerate(lines, 1):
-            if re.match(rf'\s*"{key}"\s*:', line):
+            if re.match(rf'\s*"{re.escape(key)}"\s*:', line):
                 return number
         return 1
+
+    return line_of
+
+
+def _package_json(path: str, text: str) -> list[Declaration]:
+    """``license`` (a string or the old ``{type}`` object), the deprecated ``licenses`` array; else ``private``.
+
+    A package marked ``"private": true`` with no licence is recorded as such (a fact worth saying:
+    npm will not publish it, and it grants nothing), never compared.
+    """
+    doc = _json_doc(text)
+    if doc is None:
+        return []
+    line_of = _json_line_of(text)
 
     found: list[Declaration] = []
     licence = doc.get("license")
@@ -262,23 +287,9 @@ def _package_json(path: str, text: str) -> list[Declaration]:
         value = entry.get("type") if isinstance(entry, dict) else entry
         if isinstance(value, str):
             found.append(_decl(path, line_of("licenses"), '"licenses"', value, group=f"{path}:licenses"))
+    if not found and doc.get("private") is True:
+        found.append(Declaration(path, line_of("private"), PRIVATE_FIELD, "true", frozenset()))
     return found
-
-
-def collect(paths: Iterable[str], read: Callable[[str], bytes]) -> tuple[list[Declaration], list[NotRead]]:
-    """Declarations of every file of *paths* (:func:`declaring_files`), read with *read*.
-
-    *read* raises any exception with a message saying why a file cannot be had; that file and
-    any it cannot parse are reported as :class:`NotRead`, never skipped silently.
-    """
-    found: list[Declaration] = []
-    unread: list[NotRead] = []
-    for path in declaring_files(paths):
-        try:
-            found += declarations(path, read(path))
-        except Exception as error:  # any reason a file could not be read or parsed is reported
-            unread.append(NotRead(path, str(error) or type(error).__name__))
-    return found, unread
 
 
 def metadata_declarations(where: str, text: str) -> list[Declaration]:

@@ -3,8 +3,12 @@
 Format (JSON, keys sorted, two-space indent)::
 
     {"version": 1,
+     "resolver": {"version": 10, "python": "3.11"},
      "anchors": {"<repo>": {"<dotted.path[::match]>": {
          "commit": ..., "path": ..., "start": ..., "end": ..., "sha256": ..., "blob": ...}}}}
+
+``resolver`` records what the records were resolved with: the resolver's version (its rules) and the
+``source_anchors_python`` setting. A lock without it was written before it was recorded.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ class Lock:
 
     path: Path
     records: Mapping[str, Mapping[str, LockRecord]]
+    #: What the records were resolved with (``version``, ``python``), or None in a lock written before that.
+    resolver: Mapping[str, Any] | None = None
 
     def get(self, repo: str, key: str) -> LockRecord | None:
         """The record of (repo, key), if any."""
@@ -47,19 +53,26 @@ class Lock:
                 blobs[record.path] = record.blob
         return blobs
 
-    def with_new(self, additions: Iterable[tuple[str, str, LockRecord]]) -> Lock:
-        """A new lock with *additions* whose (repo, key) it does not record yet (others are kept)."""
+    def with_new(self, additions: Iterable[tuple[str, str, LockRecord]],
+                 resolver: Mapping[str, Any] | None = None) -> Lock:
+        """A new lock with *additions* whose (repo, key) it does not record yet (others are kept).
+
+        The other records were resolved with the lock's own resolver settings, which it keeps; a lock
+        that records nothing yet takes *resolver*.
+        """
         merged = {repo: dict(recs) for repo, recs in self.records.items()}
         for repo, key, record in additions:
             merged.setdefault(repo, {}).setdefault(key, record)
-        return Lock(path=self.path, records=merged)
+        kept = self.resolver if any(self.records.values()) else resolver
+        return Lock(path=self.path, records=merged, resolver=kept)
 
-    def relocked(self, fresh: Mapping[tuple[str, str], LockRecord],
-                 cited: Set[tuple[str, str]]) -> tuple[Lock, list[tuple[str, tuple[str, str]]]]:
+    def relocked(self, fresh: Mapping[tuple[str, str], LockRecord], cited: Set[tuple[str, str]],
+                 resolver: Mapping[str, Any] | None = None) -> tuple[Lock, list[tuple[str, tuple[str, str]]]]:
         """The lock ``update`` writes, and its changes (``added``, ``pruned``, ``updated``) by key.
 
         *fresh* holds the records of every cited anchor that resolves now; a cited anchor that
-        does not resolve keeps its old record; a record no anchor cites is pruned.
+        does not resolve keeps its old record; a record no anchor cites is pruned. The lock then records
+        *resolver*, what every anchor was re-resolved with.
         """
         before = {(repo, key): rec for repo, recs in self.records.items() for key, rec in recs.items()}
         after = {k: rec for k, rec in before.items() if k in cited}
@@ -70,14 +83,20 @@ class Lock:
         changes = [("added", k) for k in sorted(after.keys() - before.keys())]
         changes += [("pruned", k) for k in sorted(before.keys() - after.keys())]
         changes += [("updated", k) for k in sorted(after.keys() & before.keys()) if after[k] != before[k]]
-        return Lock(path=self.path, records=records), changes
+        return Lock(path=self.path, records=records, resolver=resolver or self.resolver), changes
 
     def dumps(self) -> str:
         """The lock as stable JSON text."""
-        data = {"version": LOCK_VERSION,
-                "anchors": {repo: {key: rec.to_json() for key, rec in sorted(recs.items())}
-                            for repo, recs in sorted(self.records.items()) if recs}}
+        data: dict[str, Any] = {"version": LOCK_VERSION,
+                                "anchors": {repo: {key: rec.to_json() for key, rec in sorted(recs.items())}
+                                            for repo, recs in sorted(self.records.items()) if recs}}
+        if self.resolver is not None:
+            data["resolver"] = dict(self.resolver)
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+#: The first line git writes into a conflicted file.
+_CONFLICT = re.compile(r"^<{7}(?: |$)", re.MULTILINE)
 
 
 def read_lock(path: Path) -> Lock:
@@ -91,6 +110,13 @@ def read_lock(path: Path) -> Lock:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
+        conflict = _CONFLICT.search(text)
+        if conflict:
+            line = text.count("\n", 0, conflict.start()) + 1
+            raise LockError(f"{path}:{line}: the lock holds git merge-conflict markers ('<<<<<<<', '=======', "
+                            "'>>>>>>>'); take either side whole (git checkout --ours or --theirs -- "
+                            f"{path.name}), then run 'source-anchors update', which relocks every anchor "
+                            "the pages hold") from error
         raise LockError(f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
                         "restore it from version control or delete it and run update") from error
     except RecursionError as error:
@@ -103,6 +129,11 @@ def read_lock(path: Path) -> Lock:
     if not isinstance(version, int) or isinstance(version, bool) or version > LOCK_VERSION or version < 1:
         raise LockError(f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
                         f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
+    resolver = data.get("resolver")
+    if resolver is not None and not (isinstance(resolver, dict) and isinstance(resolver.get("version"), int)
+                                     and isinstance(resolver.get("python"), str)):
+        raise LockError(f"{path}:{_line_of(text, 'resolver')}: 'resolver' must be an object with 'version' (an "
+                        "integer) and 'python' (a string); restore it from version control or run update")
     records: dict[str, dict[str, LockRecord]] = {}
     for repo, entries in data["anchors"].items():
         repo_at = text.find(json.dumps(repo, ensure_ascii=False) + ":")
@@ -110,7 +141,7 @@ def read_lock(path: Path) -> Lock:
             raise LockError(f"{path}:{_line_of(text, repo)}: anchors of {repo!r} must be an object")
         for key, raw in entries.items():
             records.setdefault(repo, {})[key] = _record(raw, path, text, repo, key, after=repo_at)
-    return Lock(path=path, records=records)
+    return Lock(path=path, records=records, resolver=resolver)
 
 
 def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> LockRecord:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,22 @@ from typing import Any
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
 from .pinfields import SHA_RE, commit_problem, parse_pinned, ref_problem, url_problem
+from .python import Python, parse_python, running
+from .values import (
+    Check,
+    annotation_format,
+    boolean,
+    ci_locked,
+    commits,
+    dict_,
+    feedback_repo,
+    flag,
+    non_negative_int,
+    optional_name,
+    optional_path,
+    python,
+    string,
+)
 
 __all__ = ["SHA_RE", "Options", "RepoPin", "Settings", "settings_from"]
 
@@ -26,45 +42,9 @@ PREFIX = "source_anchors_"
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 DIST_FORMATS = ("wheel", "sdist")
-_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "sources", "host", "permalink"}
+_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "facts", "sources", "host",
+              "permalink"}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-
-
-Check = Callable[[Any], str | None]
-
-
-def _non_negative_int(value: Any) -> str | None:
-    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return None if ok else f"expected a non-negative integer, got {value!r}"
-
-
-def _string(value: Any) -> str | None:
-    return None if isinstance(value, str) else f"expected a string, got {value!r}"
-
-
-def _optional_path(value: Any) -> str | None:
-    return None if value is None or isinstance(value, str) else f"expected a directory path, got {value!r}"
-
-
-def _optional_name(value: Any) -> str | None:
-    return None if value is None or isinstance(value, str) else f"expected a repository name, got {value!r}"
-
-
-def _dict(value: Any) -> str | None:
-    return None if isinstance(value, Mapping) else f"expected a dict of repository entries, got {type(value).__name__}"
-
-
-def _commits(value: Any) -> str | None:
-    if not isinstance(value, Mapping):
-        return f"expected a dict of repository name to commit, got {type(value).__name__}"
-    bad = [f"{name}={sha!r}" for name, sha in value.items() if not (isinstance(sha, str) and SHA_RE.match(sha))]
-    return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
-
-
-def _flag(value: Any) -> str | None:
-    return None if flag(value) is not None else (
-        f"expected True or False, or one of the words {', '.join(repr(w) for w in FLAG_WORDS)} "
-        f"(those of the CI variable), got {value!r}")
 
 
 def _meta(*, types: tuple[type, ...], check: Check, help: str) -> dict[str, Any]:
@@ -77,48 +57,67 @@ class Options:
     """The raw ``conf.py`` options, with defaults, checks and help (``source_anchors_<name>``)."""
 
     repos: dict[str, dict[str, Any]] = field(
-        default_factory=dict, metadata=_meta(types=(dict,), check=_dict,
+        default_factory=dict, metadata=_meta(types=(dict,), check=dict_,
         help="Pinned repositories by name: 'url', 'commit' (40-hex SHA), 'packages' "
              "(package directories from the repository root), and optionally 'ref' (the tag or "
              "branch the commit came from, shown in the ledger and checked by locked builds), 'dist' "
              "(a pip requirement such as 'pkg==1.0' whose files stand in for the commit), 'dist_format' "
              "('wheel', downloaded by pip, or 'sdist', found on pip's indexes and downloaded unbuilt), "
-             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), "
+             "'listing' (a committed 'git ls-tree -r' output vouching for blob ids), 'facts' (a committed "
+             "record of the licences and third-party evidence of files a build may not read, made by "
+             "'source-anchors facts'), "
              "'sources' (order of 'cache', 'git', 'dist'), 'host' ('github' or 'gitlab') "
              "or 'permalink' (a URL template for other hosts)."))
     default_repo: str | None = field(
-        default=None, metadata=_meta(types=(str, type(None)), check=_optional_name,
+        default=None, metadata=_meta(types=(str, type(None)), check=optional_name,
         help="Repository used by targets without a 'repo:' prefix; "
              "a page overrides it with 'source-repo' in its front matter."))
     locked: bool = field(
-        default=False, metadata=_meta(types=(bool, str), check=_flag,
+        default=False, metadata=_meta(types=(bool, str), check=boolean,
         help="Treat anchors missing from the lock as errors and make the build fail on any anchor that does not "
              "match the lock (also on when the environment sets CI to anything but '', 0, false or no). "
              "True or False, or a word of CI: '1', 'true', 'yes' or '', '0', 'false', 'no'."))
     lock_file: str = field(
-        default="source-anchors.lock", metadata=_meta(types=(str,), check=_string,
+        default="source-anchors.lock", metadata=_meta(types=(str,), check=string,
         help="Lock file path, relative to the directory of conf.py."))
     cache_dir: str | None = field(
-        default=None, metadata=_meta(types=(str, type(None)), check=_optional_path,
+        default=None, metadata=_meta(types=(str, type(None)), check=optional_path,
         help="Cache of exported trees; default: $SOURCE_ANCHORS_CACHE, else the per-user cache directory. "
              "When it cannot be created or written, the build warns and keeps a cache in its doctree folder."))
     timeout: int = field(
-        default=300, metadata=_meta(types=(int,), check=_non_negative_int,
+        default=300, metadata=_meta(types=(int,), check=non_negative_int,
         help="Seconds allowed for one git or pip command before it is abandoned."))
     max_file_bytes: int = field(
-        default=2_000_000, metadata=_meta(types=(int,), check=_non_negative_int,
+        default=2_000_000, metadata=_meta(types=(int,), check=non_negative_int,
         help="Upstream files larger than this are not parsed; anchors into them get a warning."))
     reproduced_lines_max: int = field(
-        default=0, metadata=_meta(types=(int,), check=_non_negative_int,
+        default=0, metadata=_meta(types=(int,), check=non_negative_int,
         help="Warn when the book's literal blocks reproduce more upstream lines of real content than this."))
+    feedback_repo: str = field(
+        default="", metadata=_meta(types=(str,), check=feedback_repo,
+        help="The book's own repository (an https URL on GitHub or GitLab): the feedback-line and "
+             "feedback-channel directives and each anchor's line in the ledger link to a new issue there, "
+             "prefilled with the page, the anchor, the pin and what the reader saw."))
     feedback_email: str = field(
-        default="", metadata=_meta(types=(str,), check=_string, help="Address used by the feedback-line directive."))
+        default="", metadata=_meta(types=(str,), check=string,
+        help="An address that receives mail, used by the feedback directives when there is no feedback_repo."))
     quiet: bool = field(
-        default=False, metadata=_meta(types=(bool, str), check=_flag,
+        default=False, metadata=_meta(types=(bool, str), check=boolean,
         help="Check every anchor without warnings and without writing the lock "
              "(the command line sets it to read the book)."))
+    python: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=python,
+        help="The Python version the anchors are read for, as '3.11', optionally followed by a space and a "
+             "value of sys.platform ('3.11 win32'; default platform: linux); default: the version of the "
+             "Python that runs the build. Tests of sys.version_info, sys.platform and TYPE_CHECKING are "
+             "decided for it, as type checkers decide them (see the binding rules)."))
+    annotations: str = field(
+        default="", metadata=_meta(types=(str,), check=annotation_format,
+        help="Also report the anchors that drifted for CI: 'github' (workflow commands on standard output, on "
+             "the page lines), 'gitlab' (a Code Quality report) or 'sarif' (SARIF 2.1.0), the reports written "
+             "beside source-anchors.json; '' (default): none."))
     pin_commits: dict[str, str] = field(
-        default_factory=dict, metadata=_meta(types=(dict,), check=_commits,
+        default_factory=dict, metadata=_meta(types=(dict,), check=commits,
         help="Commits that replace pinned ones for this build only, by repository name "
              "(the command line's '--pin NAME=SHA'); conf.py and the lock are untouched."))
 
@@ -153,6 +152,8 @@ class RepoPin:
     ref: str | None = None
     #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API, unbuilt).
     dist_format: str = "wheel"
+    #: A committed record of facts about files of the commit (:mod:`.facts`), relative to conf.py.
+    facts: Path | None = None
 
     @property
     def short(self) -> str:
@@ -186,6 +187,8 @@ class Settings:
     max_file_bytes: int
     reproduced_lines_max: int
     feedback_email: str
+    #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
+    feedback_repo: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
     #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
@@ -193,6 +196,8 @@ class Settings:
     #: Why the chosen cache directory could not be used and which one this build uses instead (see
     #: :func:`.cachedir.usable_cache`); None when it is used as configured.
     cache_note: str | None = None
+    #: The Python version and platform that static conditions are decided for (``source_anchors_python``).
+    python: Python = field(default_factory=running)
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -238,34 +243,16 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
-        quiet=bool(flag(opts["quiet"])), cache_from=cache_from,
+        feedback_repo=(opts["feedback_repo"] or "").strip(),
+        quiet=bool(flag(opts["quiet"])), cache_from=cache_from, python=_python_of(opts["python"]),
     )
 
 
-#: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).
-CI_OFF = ("", "0", "false", "no")
-#: The words a boolean option takes besides True and False: those of ``CI`` (any case, spaces around).
-FLAG_ON = ("1", "true", "yes")
-FLAG_WORDS = (*FLAG_ON, *CI_OFF)
-
-
-def flag(value: object) -> bool | None:
-    """A boolean option's value: True or False, or a word of ``CI`` (:data:`FLAG_WORDS`); None for anything else.
-
-    A string is read as ``CI`` is, so ``"no"`` is off wherever it is written; a word that
-    ``CI`` would read as "on" only by being unknown (``"nope"``) is refused rather than guessed.
-    """
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        word = value.strip().lower()
-        return False if word in CI_OFF else True if word in FLAG_ON else None
-    return None
-
-
-def ci_locked(environ: Mapping[str, str]) -> bool:
-    """Whether the environment asks for a locked build: ``CI`` set to anything but ``""``/``0``/``false``/``no``."""
-    return environ.get("CI", "").strip().lower() not in CI_OFF
+def _python_of(value: Any) -> Python:
+    """The validated ``python`` option read (its check has passed)."""
+    python = parse_python(value)
+    assert isinstance(python, Python)
+    return python
 
 
 def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
@@ -331,6 +318,13 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
             listing_path = (confdir / listing).resolve()
             if not listing_path.is_file():
                 problems.append(f"{where}['listing']: file {listing!r} not found next to conf.py")
+    facts = entry.get("facts")
+    facts_path = None
+    if facts is not None:
+        if not isinstance(facts, str):
+            problems.append(f"{where}['facts']: expected a path relative to conf.py")
+        else:
+            facts_path = (confdir / facts).resolve()  # made by 'source-anchors facts' when it is missing
     template = None
     try:
         template = template_for(url=url if isinstance(url, str) else "", host=entry.get("host"),
@@ -341,7 +335,8 @@ def _repo(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         raise ConfigError("\n".join(problems))
     return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
                    dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format)
+                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format,
+                   facts=facts_path)
 
 
 def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:

@@ -20,9 +20,17 @@ class SourceAnchorsError(Exception):
 
 
 class TargetError(SourceAnchorsError):
-    """An anchor target is not of the form ``[repo:]dotted.path[::match text]``."""
+    """An anchor target is not of the form ``[repo:]dotted.path[::match text]``.
+
+    ``file`` is set when the text looks like a file path written without its leading ``/``: the
+    target with the ``/``, which the engine checks against the pinned tree before offering it.
+    """
 
     subtype = Subtype.target
+
+    def __init__(self, message: str, *, file: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
 
 
 class ConfigError(SourceAnchorsError):

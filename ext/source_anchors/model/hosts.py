@@ -13,22 +13,26 @@ from .errors import ConfigError
 class PermalinkTemplate:
     """URL templates with fields ``{url}``, ``{commit}``, ``{path}``, ``{start}``, ``{end}``.
 
-    ``file`` links a whole file, ``line`` one line, ``lines`` a range.
+    ``file`` links a whole file, ``line`` one line, ``lines`` a range. ``plain`` is the host's
+    query that shows a file it renders (Markdown, a notebook, a CSV table …) as numbered source:
+    without it the host shows the rendered page and ignores the line fragment. Empty: the host has
+    no such form (a user's template), and the link is the template as written.
     """
 
     file: str
     line: str
     lines: str
+    plain: str = ""
 
     def render(self, *, url: str, commit: str, path: str, start: int | None, end: int | None) -> str:
         """Return the permalink; no line fragment when *start* is None."""
         fields = {"url": _base(url), "commit": commit, "path": _quote(path), "start": start, "end": end}
         if start is None:
-            template = self.file
-        elif end is None or end == start:
-            template = self.line
-        else:
-            template = self.lines
+            return self.file.format(**fields)
+        template = self.line if end is None or end == start else self.lines
+        if self.plain and rendered(path):
+            base, _, fragment = template.partition("#")
+            template = f"{base}{self.plain}#{fragment}"
         return template.format(**fields)
 
 
@@ -43,16 +47,37 @@ def _quote(path: str) -> str:
     return quote(path)
 
 
+#: Suffixes (lower case) of the text files GitHub and GitLab show rendered at ``/blob/``: markup,
+#: notebooks, tables, vector images, maps. A line link into one needs the host's ``plain`` query.
+RENDERED_SUFFIXES = frozenset({
+    ".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".rst", ".rest", ".adoc", ".asciidoc", ".asc",
+    ".org", ".textile", ".rdoc", ".creole", ".mediawiki", ".wiki", ".pod", ".ipynb", ".csv", ".tsv",
+    ".svg", ".geojson", ".topojson", ".stl", ".mermaid", ".mmd",
+})
+
+
+@lru_cache(maxsize=4096)
+def rendered(path: str) -> bool:
+    """Whether GitHub or GitLab shows *path* rendered (so that a line fragment alone is ignored)."""
+    name = path.rpartition("/")[2].lower()
+    dot = name.rfind(".")
+    return dot > 0 and name[dot:] in RENDERED_SUFFIXES
+
+
 HOSTS: dict[str, PermalinkTemplate] = {
+    # ``?plain=1``: GitHub's source view of a rendered file (2021); GitLab honours the same query
+    # since 15.2 (merge request 91810) and ignores it for files it does not render.
     "github": PermalinkTemplate(
         file="{url}/blob/{commit}/{path}",
         line="{url}/blob/{commit}/{path}#L{start}",
         lines="{url}/blob/{commit}/{path}#L{start}-L{end}",
+        plain="?plain=1",
     ),
     "gitlab": PermalinkTemplate(
         file="{url}/-/blob/{commit}/{path}",
         line="{url}/-/blob/{commit}/{path}#L{start}",
         lines="{url}/-/blob/{commit}/{path}#L{start}-{end}",
+        plain="?plain=1",
     ),
 }
 

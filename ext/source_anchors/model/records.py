@@ -20,9 +20,9 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 10
+RESOLVER_VERSION = 11  # 10: closest names resolve; static conditions, data descriptors (11: merged)
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 1
+SUGGESTER_VERSION = 2
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
@@ -98,6 +98,10 @@ class Location:
     def describe(self) -> str:
         """``path:Lstart–Lend``, or the bare path of a whole module or file."""
         return self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
+
+    def span(self) -> str:
+        """``path:Lstart–Lend`` even for a whole module or file: the form a lock record is compared in."""
+        return f"{self.path}:{line_range(self.start, self.end)}"
 
     def explain(self) -> str:
         """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
@@ -257,7 +261,8 @@ class Outcome:
         """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
         old = self.locked.describe() if self.locked else "(not locked)"
         if self.location is not None:
-            new = self.location.describe()
+            # The lock records a whole module's lines: so does the new side, or the two read as a move.
+            new = self.location.describe() if self.locked is None else self.location.span()
         else:
             new = "(not checked)" if self.status is Status.error else "(gone)"
         return f"{old} → {new}"
@@ -355,11 +360,17 @@ class AnchorRecord:
         return (*form[:14], False, *form[15:]) if form[14] else form
 
     def to_check_json(self) -> dict[str, Any]:
-        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place."""
-        out = self.outcome
+        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place.
+
+        Each place is ``{"commit", "path", "start", "end"}`` (or null), fields for a program to
+        read, where the text output shows ``path:Lstart–Lend``.
+        """
+        out, old, new = self.outcome, self.outcome.locked, self.outcome.location
         return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
-                "target": out.name, "old": out.locked.describe() if out.locked else None,
-                "new": out.location.describe() if out.location else None, "permalink": out.permalink,
+                "target": out.name,
+                "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end} if old else None,
+                "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end} if new else None,
+                "permalink": out.permalink,
                 "change": out.change_class.value if out.change_class else None, "message": out.message,
                 "suggestion": out.suggestion.to_json() if out.suggestion else None}
 

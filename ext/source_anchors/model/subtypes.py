@@ -18,7 +18,9 @@ class Subtype(StrEnum):
 
     moved = "moved"
     """The anchored lines are unchanged but now stand at another path or line range than the lock
-    records. Check that the prose still fits, then run ``source-anchors update``."""
+    records; or, at the same commit, a new resolver version or another ``source_anchors_python``
+    resolves the anchor elsewhere (the message names the rule that moved it). Check that the prose
+    still fits, then run ``source-anchors update``."""
 
     changed = "changed"
     """The anchored lines differ from what the lock records. The message names the class of change
@@ -42,7 +44,9 @@ class Subtype(StrEnum):
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
     unknown repository name; or the anchor is written in the other markup's syntax (``:src:`` or
-    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), which the page shows as text."""
+    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), with a space after the role name
+    (``:src: `x```, ``{src} `x```), or as a ``:::`` block without MyST's ``colon_fence``, which the
+    page shows as text."""
 
     source = "source"
     """The pinned tree could not be obtained from any configured source (cache, git, distribution);

@@ -98,8 +98,24 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     bad = [part for part in parts if not part.isidentifier()]
     if bad:
         shown = "an empty part" if "" in bad else repr(bad[0])
-        raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier")
+        prefix, suffix = f"{repo_part.strip()}:" if colon else "", f"::{match}" if sep else ""
+        file = f"{prefix}/{path.replace(chr(92), '/')}{suffix}" if "/" in path or "\\" in path else None
+        raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier"
+                          f"{_fix(path, prefix, suffix)}", file=file)
     return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
+
+
+def _fix(path: str, prefix: str, suffix: str) -> str:
+    """How to write a dotted path that does not parse, for the forms authors bring from elsewhere."""
+    if "/" in path or "\\" in path:
+        return f"; a file path starts with '/': write '{prefix}/{path.replace(chr(92), '/')}{suffix}'"
+    if path.startswith("~"):
+        return (f"; '~' is Sphinx's cross-reference shorthand, not target syntax: write '{prefix}{path.lstrip('~')}"
+                f"{suffix}' (a label such as 'Client <...>' sets the text shown)")
+    if "(" in path:
+        called = path[:path.index("(")]
+        return f"; a target names the function, not a call: drop the '(...)' and write '{prefix}{called}{suffix}'"
+    return ""
 
 
 def split_matches(match: str, raw: str | None = None) -> tuple[str, ...]:

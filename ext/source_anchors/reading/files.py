@@ -22,6 +22,7 @@ from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.textlines import decode_source, split_lines
 from ..sources.trees import Tree
+from .conditions import Python
 from .modindex import Exports, ModuleIndex, build
 
 _STAR = re.compile(r"\bimport\s+\*")
@@ -31,8 +32,10 @@ class SourceFiles:
     """Reads, decodes and parses the files of *tree*; maps dotted module names to files."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int,
-                 fetch: Callable[[str], bytes] | None = None) -> None:
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
         self.tree = tree
+        #: The Python that tests of the version and platform are decided for (:mod:`.conditions`).
+        self.python = python
         #: Reads a file of the commit that the tree did not export (a file target outside the packages).
         self.fetch = fetch
         self.max_file_bytes = max_file_bytes
@@ -151,7 +154,7 @@ class SourceFiles:
         with _collector_paused():
             tree = ast.parse(text)
             found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text,
-                          all_mentions=text.count("__all__") if text.isascii() else None)
+                          all_mentions=text.count("__all__") if text.isascii() else None, python=self.python)
             del tree  # freed before collection resumes, or the first collection would walk all of it
         return found
 

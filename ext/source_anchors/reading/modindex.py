@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import ast
 import unicodedata
-from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .rules import ACCESSOR, AUG, COND, INIT, INSTANCE, OVERLOAD, TYPING, Bind
+from .allscan import mentions, other_uses_of_all
+from .conditions import Python, branches, running, wrapper
+from .rules import ACCESSOR, AUG, COND, DATA, INIT, INSTANCE, OVERLOAD, WRAP, Bind
 from .statements import SAME_SCOPE, Compact, child_bodies, compact, node_span
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -63,19 +64,22 @@ class ModuleIndex:
     exports: Exports | None
     #: The module's statements, nested, for the statement rule.
     statements: tuple[Compact, ...]
+    #: Tests decided statically (:mod:`.conditions`): (first line, last line, what was decided).
+    conditions: tuple[tuple[int, int, str], ...] = ()
 
 
 def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True,
-          all_mentions: int | None = None) -> ModuleIndex:
+          all_mentions: int | None = None, python: Python | None = None) -> ModuleIndex:
     """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree.
 
     *walrus* False says the text holds no ``:=``: no expression is then walked for one.
     *all_mentions* is how often the text spells ``__all__`` (None: not counted, as for a text that is
     not ASCII, where another spelling is the same name: its lines are then read NFKC-normalised, as
     Python reads identifiers). When the statements read as setting it account for every one, no other
-    use of the name needs looking for; else only the nodes on lines that spell it are.
+    use of the name needs looking for; else only the nodes on lines that spell it are. Tests of the version
+    and platform are decided for *python* (default: the running interpreter's).
     """
-    builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree))
+    builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree), python or running())
     builder.walrus = walrus
     builder.body(tree.body, "", 0, 0)
     exports = None
@@ -85,70 +89,14 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool,
         if complete and all_mentions is None:
             names_read = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
             all_mentions = sum(line.count("__all__") for line in names_read)
-        if complete and all_mentions is not None and all_mentions > _mentions(builder.all_statements, names_read):
+        if complete and all_mentions is not None and all_mentions > mentions(builder.all_statements, names_read):
             spelled = [n for n, line in enumerate(names_read, 1) if "__all__" in line]
-            complete = not _other_uses_of_all(tree, builder.all_statements, spelled)
+            complete = not other_uses_of_all(tree, builder.all_statements, spelled)
         exports = Exports(tuple(builder.exports), complete)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
     return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
                        classes=builder.classes, stars=tuple(builder.stars), exports=exports,
-                       statements=compact(tree.body, lines))
-
-
-def _mentions(statements: list[ast.stmt], lines: Sequence[str]) -> int:
-    """How often the lines of *statements* spell ``__all__``."""
-    return sum("".join(lines[node.lineno - 1:node.end_lineno or node.lineno]).count("__all__") for node in statements)
-
-
-#: Methods of a list that change it, and builtins that only read what they are given.
-_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__", "__setitem__",
-                       "__delitem__"})
-_READERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "len", "iter", "reversed", "enumerate",
-                      "print", "repr", "str"})
-
-
-def _other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]) -> bool:
-    """Whether the module may change ``__all__`` outside the statements read as setting it.
-
-    A change is: a method of ``__all__`` that changes a list, an item assigned or deleted, the name
-    bound in the module's own scope, declared ``global`` or ``nonlocal``, or passed to a call (other
-    than a builtin that only reads it). Reading it (``return __all__``, ``x in __all__``) is not.
-    A node whose lines hold none of *spelled* (the sorted lines that spell the name) is not looked into.
-    """
-    skip = {id(node) for node in read}
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside a def, lambda or class)
-    while stack:
-        node, nested = stack.pop()
-        if id(node) in skip:
-            continue
-        if hasattr(node, "end_lineno"):
-            at = bisect_left(spelled, node.lineno)  # type: ignore[attr-defined]
-            if at == len(spelled) or spelled[at] > (node.end_lineno or node.lineno):  # type: ignore[attr-defined]
-                continue
-        kind = node.__class__
-        if kind is ast.Attribute or kind is ast.Subscript:
-            value = node.value  # type: ignore[attr-defined]
-            if value.__class__ is ast.Name and value.id == "__all__" and (
-                    (kind is ast.Attribute and node.attr in _MUTATORS)  # type: ignore[attr-defined]
-                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)):  # type: ignore[attr-defined]
-                return True
-        elif kind is ast.Call:
-            func = node.func  # type: ignore[attr-defined]
-            reader = func.__class__ is ast.Name and func.id in _READERS
-            arguments = [*node.args, *(k.value for k in node.keywords)]  # type: ignore[attr-defined]
-            if not reader and any(a.__class__ is ast.Name and a.id == "__all__" for a in arguments):
-                return True
-        elif kind is ast.Name:
-            if node.id == "__all__" and not nested and node.ctx.__class__ is not ast.Load:  # type: ignore[attr-defined]
-                return True
-        elif (kind is ast.Global or kind is ast.Nonlocal) and "__all__" in node.names:  # type: ignore[attr-defined]
-            return True
-        inner = nested or kind in _SCOPES
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-    return False
-
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+                       statements=compact(tree.body, lines), conditions=tuple(builder.conditions))
 
 
 _START = attrgetter("start")
@@ -170,9 +118,9 @@ def _imports(tree: ast.Module) -> dict[str, str]:
 
 
 class _Builder:
-    def __init__(self, package: str, imports: dict[str, str]) -> None:
-        self.package = package
-        self.imports = imports
+    def __init__(self, package: str, imports: dict[str, str], python: Python) -> None:
+        self.package, self.imports, self.python = package, imports, python
+        self.conditions: list[tuple[int, int, str]] = []
         self.found: dict[str, list[Bind]] = defaultdict(list)
         self.classes: dict[int, ClassInfo] = {}
         self.stars: list[str] = []
@@ -185,8 +133,15 @@ class _Builder:
         self.walrus = True
 
     def body(self, body: Sequence[ast.stmt], prefix: str, owner: int, flags: int) -> None:
+        previous, wrapped = None, None
         for node in body:
-            self.statement(node, prefix, owner, flags)
+            wrapped = wrapper(node, previous, wrapped)
+            self.statement(node, prefix, owner, flags | (WRAP if wrapped else 0))
+            if wrapped and self.found[prefix + wrapped][-2].kind == "function" and \
+                    self.canonical(self.callee(node.value)) == "property":  # type: ignore[attr-defined]
+                bind = self.found[prefix + wrapped][-2]  # the def is a property's getter
+                self.found[prefix + wrapped][-2] = bind._replace(kind="attribute", flags=bind.flags | DATA)
+            previous = node
 
     def add(self, path: str, kind: str, span: tuple[int, int], flags: int, owner: int, target: str = "") -> None:
         # tuple.__new__ is what Bind() runs, without the Python frame of a named tuple's __new__.
@@ -200,15 +155,18 @@ class _Builder:
             self.body(node.body, f"{prefix}{node.name}.", span[0], 0)
         elif isinstance(node, _DEFS):
             kind, own = self.function(node)
-            self.add(prefix + node.name, kind, span, flags | own, owner)
+            outermost = _dotted(node.decorator_list[0]) if owner and node.decorator_list else None
+            self.add(prefix + node.name, kind, span, flags | own, owner, f"@{outermost}" if outermost else "")
             if owner:
                 self.instance_attributes(node, prefix, owner)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             own = AUG if isinstance(node, ast.AugAssign) else 0
+            callee = self.callee(node.value) if owner and not own else ""  # a descriptor made in a class body?
+            own |= DATA if self.canonical(callee) == "property" else 0
             for target in targets:
                 for name in _names(target):
-                    self.add(prefix + name, "attribute", span, flags | own, owner)
+                    self.add(prefix + name, "attribute", span, flags | own, owner, callee and f"={callee}")
             if not prefix and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
                 self.all_statements.append(node)
                 self.all(node.value, extend=bool(own))
@@ -234,10 +192,11 @@ class _Builder:
             self.add(prefix + name, "attribute", span, flags, owner)
         if isinstance(node, ast.Expr) and not prefix and self.all_call(node.value):
             self.all_statements.append(node)
-        if isinstance(node, ast.If) and _typing_test(node.test) is not None:
-            typing_body = _typing_test(node.test)
-            self.body(node.body, prefix, owner, flags | COND | (TYPING if typing_body else 0))
-            self.body(node.orelse, prefix, owner, flags | COND | (0 if typing_body else TYPING))
+        if isinstance(node, ast.If):  # a test decided statically (conditions), else both branches conditional
+            then, otherwise, decided = branches(node, flags, self.python)
+            self.conditions += [decided] if decided else []
+            self.body(node.body, prefix, owner, then)
+            self.body(node.orelse, prefix, owner, otherwise)
             return
         inner = flags if isinstance(node, (ast.With, ast.AsyncWith)) else flags | COND
         for body in child_bodies(node):
@@ -272,15 +231,15 @@ class _Builder:
             path = _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
             if path is None:
                 continue
-            head, _, tail = path.partition(".")
-            canonical = self.imports.get(head, head) + (f".{tail}" if tail else "")
+            canonical = self.canonical(path)
             if canonical in _OVERLOADS or canonical.endswith(".overload"):
                 flags |= OVERLOAD
             elif canonical.endswith(_ACCESSORS) and "." in path:
-                flags |= ACCESSOR
+                flags |= ACCESSOR | DATA
                 kind = "attribute"
             elif canonical == "property" or canonical.endswith(("cached_property", "abstractproperty")):
                 kind = "attribute"
+                flags |= 0 if canonical.endswith("cached_property") else DATA  # functools': no __set__
         return kind, flags
 
     def instance_attributes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, owner: int) -> None:
@@ -312,6 +271,15 @@ class _Builder:
             elif kind in SAME_SCOPE:
                 for body in reversed(child_bodies(statement)):
                     extend(reversed(body))
+
+    def callee(self, value: ast.expr | None) -> str:
+        """The dotted name a call in *value* calls, as written (``property``, ``mod.Descriptor``), or ""."""
+        return (_dotted(value.func) or "") if isinstance(value, ast.Call) else ""
+
+    def canonical(self, path: str) -> str:
+        """*path* with its first name replaced by what the module imports under it (``typing.overload``)."""
+        head, _, tail = path.partition(".")
+        return self.imports.get(head, head) + (f".{tail}" if tail else "")
 
     def all(self, value: ast.expr | None, *, extend: bool) -> None:
         if value is None:
@@ -348,15 +316,6 @@ def _strings(value: ast.expr | None) -> list[str] | None:
         left, right = _strings(value.left), _strings(value.right)
         return None if left is None or right is None else left + right
     return None
-
-
-def _typing_test(test: ast.expr) -> bool | None:
-    """True for ``TYPE_CHECKING``, False for ``not TYPE_CHECKING``, None for any other test."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        inner = _typing_test(test.operand)
-        return None if inner is None else not inner
-    name = test.id if isinstance(test, ast.Name) else test.attr if isinstance(test, ast.Attribute) else ""
-    return True if name == "TYPE_CHECKING" else None
 
 
 def _base(node: ast.expr) -> str:

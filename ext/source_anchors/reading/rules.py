@@ -22,6 +22,9 @@ ACCESSOR = 8  #: a property's ``@x.setter``, ``@x.deleter`` or ``@x.getter``
 INSTANCE = 16  #: ``self.x = …`` in a method
 INIT = 32  #: … in ``__init__``
 AUG = 64  #: an augmented assignment (``x += …``)
+DEAD = 128  #: in a branch that cannot run for the Python read for (:mod:`.conditions`): not a definition
+DATA = 256  #: a property (``@property``, ``@x.setter``, ``x = property(…)``): a data descriptor
+WRAP = 512  #: ``name = wrapper(name, …)`` right after ``def name``: the ``def`` is the definition
 
 
 class Bind(NamedTuple):
@@ -40,15 +43,21 @@ class Bind(NamedTuple):
 
 #: The filters, in order: (flag dropped when other candidates remain, rule name).
 FILTERS = (
+    (DEAD, "static-condition"),
     (TYPING, "runtime-over-typing"),
     (AUG, "assignment-over-augmented"),
     (INSTANCE, "class-over-instance"),
     (OVERLOAD, "implementation-over-overloads"),
     (ACCESSOR, "getter-over-accessors"),
+    (WRAP, "definition-over-wrapper"),
 )
 
 #: Every rule by name: (when it applies, which binding is the definition). The author's table.
 RULES: dict[str, tuple[str, str]] = {
+    "static-condition": ("bound under a test of `sys.version_info`, `sys.platform` or `TYPE_CHECKING`, "
+                         "decided for the Python of `source_anchors_python` as type checkers decide it",
+                         "a binding in a branch that runs; a branch that cannot run is no definition (its "
+                         "bindings are listed), one that always runs binds as an unconditional statement"),
     "runtime-over-typing": ("bound under `if TYPE_CHECKING:` and also at runtime",
                             "the runtime binding; the typing-only declaration is listed"),
     "assignment-over-augmented": ("assigned, then extended with `+=` and the like (`__all__ +=`)",
@@ -59,6 +68,13 @@ RULES: dict[str, tuple[str, str]] = {
                                       "the implementation, from its first decorator"),
     "first-overload": ("`@overload` stubs and no implementation (stubs, `TYPE_CHECKING`)", "the first stub"),
     "getter-over-accessors": ("a property with `@x.setter` / `@x.deleter`", "the getter, from `@property`"),
+    "definition-over-wrapper": ("`def name` and, right after it, `name = wrapper(name, …)` (`property`, "
+                                "`staticmethod`, `classmethod`, a decorator applied by hand)",
+                                "the `def`; the wrapping line is listed"),
+    "property-over-instance": ("`self.x = …` in a method of the class or of a class in its MRO, and the first "
+                               "class of the MRO whose body binds `x` binds a property (a data descriptor)",
+                               "the property: Python finds a data descriptor before the instance's own "
+                               "attributes, and `self.x = …` calls its setter"),
     "first-instance-assignment": ("several `self.x = …` and no class-body binding",
                                   "the first one in `__init__`, else the first in source order"),
     "last-rebinding": ("bound more than once unconditionally in the same body",
@@ -67,6 +83,10 @@ RULES: dict[str, tuple[str, str]] = {
                                     "the unconditional binding"),
     "first-branch": ("bound only under `if`/`elif`/`else`, `try`/`except`, loops or `match`",
                      "the first in source order (the `if` or `try` branch)"),
+    "inside-over-outside": ("bound only in branches, and the one chosen imports the name from outside the "
+                            "pinned packages (`try: from other import x` / `except ImportError: def x`)",
+                            "the first other branch that defines it inside them (a `def`, a `class`, an import "
+                            "from the pinned packages; not a stand-in value such as `x = None`)"),
     "member-over-submodule": ("a package's `__init__` binds a name that is also a submodule",
                               "the member (what `pkg.name` is after `import pkg`); "
                               "a longer path that only the submodule has, or that starts with a member leading "

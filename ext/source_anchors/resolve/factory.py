@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model.errors import UpstreamFileError
+from ..model.python import Python
 from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 
@@ -20,10 +21,13 @@ if TYPE_CHECKING:  # the resolution machinery is imported when a resolver is mad
 class Resolvers:
     """Makes and keeps the resolvers of *trees*' repositories; counts the parsing they did."""
 
-    def __init__(self, trees: PinnedTrees, outside: OutsideFiles, *, max_file_bytes: int) -> None:
+    def __init__(self, trees: PinnedTrees, outside: OutsideFiles, *, max_file_bytes: int,
+                 python: Python | None = None) -> None:
         self.trees = trees
         self.outside = outside
         self.max_file_bytes = max_file_bytes
+        #: The Python version and platform the anchors are read for (``source_anchors_python``).
+        self.python = python
         self._resolvers: dict[str, Resolver] = {}
         #: Resolvers at other commits than the pinned one (the lock's, for suggestions).
         self._others: dict[tuple[str, str], Resolver] = {}
@@ -47,7 +51,7 @@ class Resolvers:
                     raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
 
             self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes,
-                                             listing=listing, fetch=fetch)
+                                             listing=listing, fetch=fetch, python=self.python)
         return self._resolvers[repo]
 
     def resolver_at(self, repo: str, commit: str) -> Resolver:
@@ -63,7 +67,7 @@ class Resolvers:
 
             tree = self.trees.locked_tree(repo, commit)  # raises SourceError
             self._others[key] = Resolver(tree, self.trees.pins[repo].with_commit(commit),
-                                         max_file_bytes=self.max_file_bytes)
+                                         max_file_bytes=self.max_file_bytes, python=self.python)
         return self._others[key]
 
     def modules_parsed(self) -> int:

@@ -20,10 +20,12 @@ from ..model.errors import ResolveError
 from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches
 from ..reading import statements
+from ..reading.conditions import Python
 from ..reading.files import SourceFiles, is_namespace
 from ..sources.trees import Tree
 from . import filetargets
-from .walk import OutsideError, Walker
+from .refs import OutsideError
+from .walk import Walker, probe
 
 Span = tuple[int, int]
 
@@ -39,13 +41,18 @@ class Resolver:
     """Resolves targets in one pinned tree, parsing each needed module once."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
-                 fetch: Callable[[str], bytes] | None = None) -> None:
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
         self.tree = tree
         self.pin = pin
         #: Every file of the commit with its blob id, as far as it is known (for file targets).
         self.listing = listing if listing is not None else (tree.listing or {})
-        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch)
+        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python)
         self.walker = Walker(self.files, pin)
+
+    def _within_packages(self, path: str) -> list[str]:
+        """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
+        return [f"{package}.{path}" for package in sorted(self.files.packages)
+                if probe(self.walker, f"{package}.{path}")]
 
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
         """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
@@ -63,6 +70,10 @@ class Resolver:
             if path in self.listing or self.tree.has(path):  # ``LICENSE.txt`` meant as a file
                 raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
                                    closest=error.closest) from None
+            meant = self._within_packages(path)
+            if meant:
+                raise OutsideError(f"{error}; did you mean {' or '.join(meant)}?", target=error.target,
+                                   closest=tuple(meant)) from None
             raise
         if is_namespace(ref.file):
             raise ResolveError(f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "

@@ -12,55 +12,19 @@ from __future__ import annotations
 
 import builtins
 import difflib
-from typing import NamedTuple
 
 from ..model.config import RepoPin
 from ..model.errors import ResolveError, UpstreamFileError
 from ..reading.files import SourceFiles, is_namespace
 from ..reading.modindex import ModuleIndex
 from ..reading.mro import InconsistentError, merge
-from ..reading.rules import TYPING, Bind, choose
+from ..reading.rules import COND, DEAD, Bind, choose
+from .descriptors import notes
+from .members import class_member, fallback, join
+from .missing import no_member
+from .refs import Entry, OutsideError, Ref, Walking
 
 _MAX_HOPS = 50
-
-
-class OutsideError(ResolveError):
-    """A path leads out of the pinned packages (``target`` is where it leads)."""
-
-    def __init__(self, message: str, *, target: str, closest: tuple[str, ...] = ()) -> None:
-        super().__init__(message, closest=closest)
-        self.target = target
-
-
-class Ref(NamedTuple):
-    """A module, or one binding in a module, with how it was chosen among others.
-
-    A named tuple: the walk makes one at every step, and a tuple is the cheapest frozen record.
-    """
-
-    module: str
-    file: str
-    #: Dotted path inside the module ("" for the module itself).
-    qual: str = ""
-    bind: Bind | None = None
-    #: The binding rules that chose *bind* among several (``+``-joined), and the others' spans.
-    rule: str = ""
-    others: tuple[tuple[int, int], ...] = ()
-    caveat: str = ""
-
-    @property
-    def is_class(self) -> bool:
-        """Whether this is a class statement."""
-        return self.bind is not None and self.bind.kind == "class"
-
-    @property
-    def key(self) -> tuple[str, int]:
-        """(file, first line): the same statement however it was reached."""
-        return self.file, self.bind.start if self.bind else 0
-
-
-#: An entry of a method resolution order: a class of the pinned packages, or a base not read statically.
-Entry = Ref | str
 
 
 class Walker:
@@ -71,6 +35,8 @@ class Walker:
         self.pin = pin
         self._packages = files.packages
         self.bases = Bases(self)
+        #: Above 0 while closest names are tried (see :func:`probe`).
+        self._probing = 0
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -126,15 +92,15 @@ class Walker:
                         return self._walk(found, rest, here, hops)
                     except ResolveError:
                         return self._walk(submodule, rest, here, hops)
-                found = found._replace(rule=_join(found.rule, "member-over-submodule"),
-                                caveat=_join(found.caveat, f"the submodule {sub} has the same name", "; "))
+                found = found._replace(rule=join(found.rule, "member-over-submodule"),
+                                caveat=join(found.caveat, f"the submodule {sub} has the same name", "; "))
             found = found or submodule
         elif ref.is_class:
             found = self._class_member(ref, name, hops)
         else:
             found = None
         if found is None:
-            raise self._no_member(ref, name, where)
+            raise _no_member(self, ref, name, where)
         return self._walk(found, rest, here, hops)
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
@@ -144,7 +110,7 @@ class Walker:
             return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
-        if binds:
+        if binds and not all(b.flags & DEAD for b in binds):  # bound only where nothing runs: not bound
             return self._chosen(ref, name, binds, hops)
         for star in reversed(index.stars):
             if star in seen:
@@ -166,54 +132,37 @@ class Walker:
             if found is None and sub is not None and listed:  # __all__ lists a submodule: the star imports it
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
-                found = found._replace(caveat=_join(found.caveat, f"{star}.__all__ is not read statically in "
+                found = found._replace(caveat=join(found.caveat, f"{star}.__all__ is not read statically in "
                                                     f"full: taken to hold the public name {name!r}", "; "))
             if found is not None:
                 return found
         return None
 
     def _class_member(self, ref: Ref, name: str, hops: int) -> Ref | None:
-        """*name* in the first class of *ref*'s MRO that binds it at runtime, else where it is declared.
-
-        A name the class binds itself is found without reading its bases (so an inconsistent
-        hierarchy is reported for inherited names only).
-
-        A class that binds it only under ``if TYPE_CHECKING:`` does not have it at runtime, so the
-        search goes on; the declaration is the answer only when no class binds it at runtime.
-        """
-        assert ref.bind is not None
-        own = [b for b in self.index(ref).bindings.get(f"{ref.qual}.{name}", ()) if b.owner == ref.bind.start]
-        if own and not all(b.flags & TYPING for b in own):
-            # The class comes first in its own MRO: its bases are read only for what it inherits.
-            return self._chosen(ref, f"{ref.qual}.{name}", own, hops)
-        hidden: list[str] = []
-        declared: tuple[Ref, list[Bind], list[str]] | None = None
-        for entry in self.mro(ref, hops):
-            if isinstance(entry, str):
-                hidden.append(entry)
-                continue
-            assert entry.bind is not None
-            binds = [b for b in self.index(entry).bindings.get(f"{entry.qual}.{name}", ())
-                     if b.owner == entry.bind.start]
-            if not binds:
-                continue
-            if all(b.flags & TYPING for b in binds):
-                declared = declared or (entry, binds, list(hidden))
-                continue
-            found = self._chosen(entry, f"{entry.qual}.{name}", binds, hops)
-            if declared is not None:
-                found = found._replace(rule=_join(found.rule, "runtime-over-typing"))
-            return _hidden(found, hidden)
-        if declared is not None:
-            entry, binds, hidden = declared
-            return _hidden(self._chosen(entry, f"{entry.qual}.{name}", binds, hops), hidden)
-        return None
+        """*name* as Python finds it on the class *ref* or its instances (:func:`.members.class_member`)."""
+        return class_member(self, ref, name, hops)
 
     def _chosen(self, container: Ref, qual: str, binds: list[Bind], hops: int) -> Ref:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
         bind, rule, others = choose(binds)
+        said = notes(self.index(container), bind, others) if len(binds) > 1 else []
+        if said and "static-condition" not in rule:
+            rule = join("static-condition", rule)
         if bind.kind != "alias":
-            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others))
+            return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others),
+                       "; ".join(said))
+        if not bind.flags & COND:
+            return self._follow(container, qual, bind, hops)
+        try:  # a fallback (try: from other import x / except ImportError: def x)?
+            return self._follow(container, qual, bind, hops)
+        except OutsideError as error:
+            found = fallback(self, container, qual, (bind, rule, others), error, hops)
+            if found is None:
+                raise
+            return found
+
+    def _follow(self, container: Ref, qual: str, bind: Bind, hops: int) -> Ref:
+        """What the import *bind* of *qual* imports."""
         if hops + 1 > _MAX_HOPS:
             raise ResolveError(f"{container.module}.{qual}: aliases or bases form a cycle")
         module, _, member = bind.target.partition(":")
@@ -227,7 +176,7 @@ class Walker:
         if module == container.module and not container.qual:  # 'from . import x' in a package: the submodule
             sub = self.files.module_file(f"{module}.{member}")
             if sub is None:
-                raise self._no_member(container, member, module)
+                raise _no_member(self, container, member, module)
             return Ref(f"{module}.{member}", sub)
         source = self.module(module, f"{module}.{member}")
         found = self._module_member(source, member, hops + 1, seen=set())
@@ -235,23 +184,12 @@ class Walker:
             return found
         sub = self.files.module_file(f"{module}.{member}")
         if sub is None:
-            raise self._no_member(source, member, module)
+            raise _no_member(self, source, member, module)
         return Ref(f"{module}.{member}", sub)
 
     def mro(self, cls: Ref, hops: int = 0) -> tuple[Entry, ...]:
         """*cls* and its bases in C3 order; bases not read statically are entries of text."""
         return self.bases.mro(cls, hops)
-
-    # -- what a missing name is reported with ---------------------------------------
-
-    def _no_member(self, ref: Ref, name: str, where: str) -> ResolveError:
-        names, hidden = _known_names(self, ref)
-        close = tuple(f"{where}.{n}" for n in difflib.get_close_matches(name, sorted(names), n=3))
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        if hidden:
-            hint += f"; bases not read statically: {', '.join(hidden)}"
-        return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
-
 
 class Bases:
     """The method resolution orders of a walker's classes, each computed once (with the files it read)."""
@@ -322,52 +260,23 @@ class Bases:
             return f"{text} (not found)"
         return found if found.is_class else f"{text} (not a class statement)"
 
-def _known_names(self: Walker, ref: Ref) -> tuple[set[str], list[str]]:
-    """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases."""
-    names: set[str] = set()
-    if ref.bind is None:
-        modules, seen = [ref], set()
-        while modules:
-            module = modules.pop()
-            seen.add(module.module)
-            names |= self.files.submodule_names(module.file)
-            if is_namespace(module.file):
-                continue
-            try:
-                index = self.index(module)
-            except UpstreamFileError:
-                continue
-            names |= {n for n, binds in index.bindings.items() if "." not in n and binds[0].owner == 0}
-            for star in index.stars:
-                if star not in seen and self.files.module_file(star) is not None \
-                        and star.split(".")[0] in self._packages:
-                    modules.append(self.module(star, star))
-        return names, []
-    if not ref.is_class:
-        return names, []
+
+def _no_member(self: Walker, ref: Ref, name: str, where: str) -> ResolveError:
+    """The error for *name* missing from *ref* (:func:`.missing.no_member`)."""
+    return no_member(self, ref, name, where, probe=probe)
+
+
+def probe(self: Walking, path: str) -> bool:
+    """Whether dotted *path* resolves in *self*'s tree (for a suggestion; a failure computes no closest names)."""
+    self._probing += 1
     try:
-        order = self.mro(ref)
-    except ResolveError:
-        order = (ref,)
-    for entry in order:
-        if isinstance(entry, Ref) and entry.bind is not None:
-            prefix = f"{entry.qual}."
-            names |= {n[len(prefix):] for n, binds in self.index(entry).bindings.items()
-                      if n.startswith(prefix) and "." not in n[len(prefix):]
-                      and any(b.owner == entry.bind.start for b in binds)}
-    return names, [entry for entry in order if isinstance(entry, str)]
+        self.object(path)
+    except (ResolveError, UpstreamFileError):
+        return False
+    finally:
+        self._probing -= 1
+    return True
 
 
 def _entry_key(entry: Entry) -> object:
     return entry if isinstance(entry, str) else entry.key
-
-
-def _hidden(found: Ref, hidden: list[str]) -> Ref:
-    if not hidden:
-        return found
-    return found._replace(caveat=_join(found.caveat, "inherited past bases not read statically, which "
-                                       f"could define it first: {', '.join(hidden)}", "; "))
-
-
-def _join(first: str, second: str, sep: str = "+") -> str:
-    return f"{first}{sep}{second}" if first else second

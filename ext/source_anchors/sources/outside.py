@@ -121,63 +121,63 @@ class OutsideFiles:
     def sdist(self, repo: str) -> Sdist | SourceError:
         """The sdist of *repo*'s ``dist`` (downloaded once per process), or why it cannot be had."""
         if repo not in self._sdists:
-            self._sdists[repo] = self._get_sdist(self.trees.pins[repo])
+            self._sdists[repo] = _get_sdist(self.trees, self.trees.pins[repo])
         return self._sdists[repo]
 
-    def _get_sdist(self, pin: RepoPin) -> Sdist | SourceError:
-        """The sdist, from its record in the cache (``sdists/``) when every file it vouches for is kept.
 
-        A download keeps each file outside the packages whose blob id is in the commit's listing
-        (:class:`.blobstore.BlobStore`) and records every such file's blob id, so that later builds
-        neither download it again nor ask for a file it does not ship.
-        """
-        import hashlib
-        import json
-        import shutil
-        import tempfile
-        from pathlib import Path
+def _get_sdist(trees: PinnedTrees, pin: RepoPin) -> Sdist | SourceError:
+    """The sdist, from its record in the cache (``sdists/``) when every file it vouches for is kept.
 
-        from ..model.errors import ArchiveError
-        from .archive import metadata_headers, unpack
-        from .simpleindex import download_sdist
-        from .wanted import is_package_module
+    A download keeps each file outside the packages whose blob id is in the commit's listing
+    (:class:`.blobstore.BlobStore`) and records every such file's blob id, so that later builds
+    neither download it again nor ask for a file it does not ship.
+    """
+    import hashlib
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
 
-        assert pin.dist is not None
-        listing = set(self.trees.listing(pin.name).values())
-        key = hashlib.sha256(f"{pin.url}\0{pin.commit}\0{pin.dist}".encode()).hexdigest()[:32]
-        record = self.trees.cache.root / "sdists" / f"{key}.json"
-        try:
-            kept = json.loads(record.read_text("utf-8"))
-            if all(self.trees.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
-                return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
-        except (OSError, ValueError, KeyError, TypeError):
-            pass
-        tmp = self.trees.cache.root / "tmp"
-        tmp.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix="sdist.", dir=tmp))
-        try:
-            if pin.dist_file is not None:
-                if pin.dist_file.name.endswith(".whl"):
-                    return SourceError(f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist")
-                archive = pin.dist_file
-            else:
-                archive = download_sdist(pin.dist, staging, timeout=self.trees.cache.timeout)
-            unpacked = unpack(archive, staging / "files")
-            blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
-            for path, blob in blobs.items():
-                if blob in listing:  # only the commit's bytes are ever kept
-                    self.trees.blobs.put((staging / "files" / path).read_bytes())
-            headers = metadata_headers(archive)
-            sdist = Sdist(name=archive.name, blobs=blobs,
-                          metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
-            record.parent.mkdir(parents=True, exist_ok=True)
-            written = staging / "record.json"
-            written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
-                                          sort_keys=True), "utf-8")
-            os.replace(written, record)
-            return sdist
-        except (SourceError, ArchiveError, OSError) as error:
-            return SourceError(str(error))
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+    from ..model.errors import ArchiveError
+    from .archive import metadata_headers, unpack
+    from .simpleindex import download_sdist
+    from .wanted import is_package_module
 
+    assert pin.dist is not None
+    listing = set(trees.listing(pin.name).values())
+    key = hashlib.sha256(f"{pin.url}\0{pin.commit}\0{pin.dist}".encode()).hexdigest()[:32]
+    record = trees.cache.root / "sdists" / f"{key}.json"
+    try:
+        kept = json.loads(record.read_text("utf-8"))
+        if all(trees.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
+            return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    tmp = trees.cache.root / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="sdist.", dir=tmp))
+    try:
+        if pin.dist_file is not None:
+            if pin.dist_file.name.endswith(".whl"):
+                return SourceError(f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist")
+            archive = pin.dist_file
+        else:
+            archive = download_sdist(pin.dist, staging, timeout=trees.cache.timeout)
+        unpacked = unpack(archive, staging / "files")
+        blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
+        for path, blob in blobs.items():
+            if blob in listing:  # only the commit's bytes are ever kept
+                trees.blobs.put((staging / "files" / path).read_bytes())
+        headers = metadata_headers(archive)
+        sdist = Sdist(name=archive.name, blobs=blobs,
+                      metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
+        record.parent.mkdir(parents=True, exist_ok=True)
+        written = staging / "record.json"
+        written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
+                                      sort_keys=True), "utf-8")
+        os.replace(written, record)
+        return sdist
+    except (SourceError, ArchiveError, OSError) as error:
+        return SourceError(str(error))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

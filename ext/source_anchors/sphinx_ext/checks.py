@@ -75,7 +75,7 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
     off = set(suppressed)
     if state.quiet or not state.settings.locked or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off:
         return
-    from ..sources.refs import moved_ref
+    from ..sources.refs import mismatch, moved_ref
 
     conf = "conf.py"
     for name, pin in sorted(state.engine.pins.items()):
@@ -83,7 +83,8 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
             continue
         where = f"source_anchors_repos[{name!r}]['ref']"
         try:
-            now = moved_ref(pin, timeout=min(REF_TIMEOUT, state.settings.timeout or REF_TIMEOUT))
+            timeout = min(REF_TIMEOUT, state.settings.timeout or REF_TIMEOUT)
+            now = moved_ref(pin, timeout=timeout)
         except RefError as error:
             warn(f"{conf}: {where}: {error}; the pinned commit {pin.short} is still read", Subtype.ref,
                  location=None)
@@ -92,5 +93,4 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
             LOGGER.info("source-anchors: %s %r not checked, %s is unreachable (%s)", where, pin.ref, pin.url, error)
             continue
         if now is not None:
-            warn(f"{conf}: {where}: {pin.ref!r} now points at {now[:7]}, not the pinned commit {pin.short}; "
-                 f"preview the move with 'source-anchors bump {name} {pin.ref}'", Subtype.ref, location=None)
+            warn(f"{conf}: {mismatch(pin, now, timeout=timeout)}", Subtype.ref, location=None)

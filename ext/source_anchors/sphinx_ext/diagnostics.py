@@ -19,7 +19,14 @@ LOGGER = logging.getLogger("source_anchors")
 
 
 def warn(message: str, subtype: Subtype, *, location: str | tuple[str, int | None] | nodes.Node | None) -> None:
-    """Emit a located ``source-anchors.<subtype>`` warning."""
+    """Emit a located ``source-anchors.<subtype>`` warning.
+
+    Sphinx appends `` [source-anchors.<subtype>]`` to the message: a ``changed`` warning that ends
+    in its diff ends in a line break, so that the tag stands on a line of its own, not on the diff's
+    last line. (Other messages keep the tag on their own line, where tools that read warnings look.)
+    """
+    if subtype is Subtype.changed and "\n" in message and not message.endswith("\n"):
+        message += "\n"
     LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype.value, location=location)
 
 

@@ -11,6 +11,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..model.config import PREFIX, Options, option_default
 from .diagnostics import subtype_docs
+from .tables import column_widths
 
 Cell = str | list[nodes.Node]
 
@@ -19,8 +20,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> nodes.table
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    for _ in header:
-        group += nodes.colspec(colwidth=1)
+    texts = [[cell if isinstance(cell, str) else "".join(node.astext() for node in cell) for cell in row]
+             for row in rows]
+    for width in column_widths([header, *texts]):
+        group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
     body = nodes.tbody()

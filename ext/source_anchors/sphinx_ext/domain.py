@@ -24,6 +24,7 @@ class SourceAnchorsDomain(Domain):
         "stats": {},        # docname -> the work its last read did (see count())
         "reading": [],      # the documents this build reads
         "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
+        "feedback": {},     # docname -> line of its first feedback directive (channel check, re-reads)
     }
 
     @property
@@ -42,6 +43,10 @@ class SourceAnchorsDomain(Domain):
     def add_ledger(self, docname: str) -> None:
         """Mark *docname* as a page that renders generated ledger content."""
         self.data["ledgers"][docname] = True
+
+    def add_feedback(self, docname: str, line: int) -> None:
+        """Mark *docname* as a page that offers feedback (its first directive's *line*)."""
+        self.data.setdefault("feedback", {}).setdefault(docname, line)
 
     def pending_anchors(self) -> list[AnchorRecord]:
         """The records the end of reading has work for (see :meth:`AnchorRecord.env_pending`)."""
@@ -89,15 +94,15 @@ class SourceAnchorsDomain(Domain):
 
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
-        for key in ("anchors", "literals", "ledgers", "stats"):
-            self.data[key].pop(docname, None)
+        for key in ("anchors", "literals", "ledgers", "stats", "feedback"):
+            self.data.setdefault(key, {}).pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         """Take the records of *docnames* from a parallel reader."""
-        for key in ("anchors", "literals", "ledgers", "stats"):
+        for key in ("anchors", "literals", "ledgers", "stats", "feedback"):
             for docname in docnames:
-                if docname in otherdata[key]:
-                    self.data[key][docname] = otherdata[key][docname]
+                if docname in otherdata.get(key, {}):
+                    self.data.setdefault(key, {})[docname] = otherdata[key][docname]
 
     def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[Any]:
         """No cross-references: the domain only collects."""

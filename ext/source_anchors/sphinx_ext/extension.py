@@ -19,12 +19,12 @@ from ..model.cachedir import usable_cache
 from ..model.config import PREFIX, Options, option_default, settings_from
 from ..model.errors import ConfigError, LockError
 from ..model.records import Status
-from . import checks, docs, feedback, i18n, ledger, render
+from . import annotate, checks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
 from .state import get_state, register
-from .syntax import MYST_MARKERS, RST_MARKERS, foreign_anchors
+from .syntax import foreign_anchors, suspect
 
 REPORT_NAME = "source-anchors.json"
 STATS_NAME = "source-anchors.stats.json"
@@ -42,6 +42,7 @@ def setup(app: Sphinx) -> None:
     app.add_directive("source-anchor", SourceAnchorDirective)
     ledger.setup(app)
     feedback.setup(app)
+    printed.setup(app)
     docs.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
@@ -52,7 +53,6 @@ def setup(app: Sphinx) -> None:
     app.connect("env-updated", _env_updated)
     app.connect("build-finished", _write_report)
     app.add_css_file("source-anchors.css")
-    app.connect("builder-inited", _add_static)
     app.connect("builder-inited", _drop_truncated_buildinfo)
 
 
@@ -74,6 +74,15 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable,
              location=_line_of_setting(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
     _linkcheck_skips_line_fragments(config, engine)
+    _add_static(app)
+    if "linkcheck-process-uri" in app.events.events:
+        app.connect("linkcheck-process-uri", _one_request_per_page)
+
+
+def _permalink_prefixes(engine: Engine) -> list[str]:
+    """What every permalink of each pin starts with (its URL and commit, as the host's template puts them)."""
+    marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
+    return sorted({prefix for pin in engine.pins.values() if (prefix := pin.permalink(marker).split(quote(marker))[0])})
 
 
 def _line_of_setting(confdir: Path, name: str) -> str | None:
@@ -95,11 +104,22 @@ def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
     """
     if "linkcheck_anchors_ignore_for_url" not in config:
         return
-    marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
-    prefixes = {pin.permalink(marker).split(quote(marker))[0] for pin in engine.pins.values()}
-    rules = [f"^{re.escape(prefix)}" for prefix in sorted(prefixes) if prefix]
+    rules = [f"^{re.escape(prefix)}" for prefix in _permalink_prefixes(engine)]
     current = list(config.linkcheck_anchors_ignore_for_url or ())
     config.linkcheck_anchors_ignore_for_url = (*current, *(r for r in rules if r not in current))
+
+
+def _one_request_per_page(app: Sphinx, uri: str) -> str | None:
+    """A permalink without its fragment, so that linkcheck asks for each upstream page once.
+
+    linkcheck keeps one request per distinct URI, and a book links each file at many line ranges;
+    the fragment is not checked anyway (see :func:`_linkcheck_skips_line_fragments`).
+    """
+    page, hash_, _ = uri.partition("#")
+    if not hash_:
+        return None
+    prefixes = _permalink_prefixes(get_state(str(app.srcdir)).engine)
+    return page if any(uri.startswith(prefix) for prefix in prefixes) else None
 
 
 def _fatal(message: str, *, location: str | None) -> NoReturn:
@@ -115,10 +135,15 @@ def _fatal(message: str, *, location: str | None) -> NoReturn:
 
 
 def _add_static(app: Sphinx) -> None:
+    """Put the style sheet's folder on ``html_static_path`` when the configuration is read.
+
+    Not later: a value changed after Sphinx keeps the configuration with the environment is seen by
+    the next build as a changed option ("The configuration has changed (1 option: 'html_static_path')").
+    """
     static = Path(__file__).parent / "static"
-    config_static = app.config.html_static_path
+    config_static = list(app.config.html_static_path or ())
     if str(static) not in config_static:
-        config_static.append(str(static))
+        app.config.html_static_path = [*config_static, str(static)]
 
 
 def _drop_truncated_buildinfo(app: Sphinx) -> None:
@@ -142,14 +167,18 @@ def _purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
     text = source[0]
-    is_rst = app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
+    is_rst = _is_rst(app, docname)
     # Only an rST page that opens with a field list (or a comment) has front matter to read its way.
     rst = is_rst and text.lstrip()[:1] in (":", ".")
     state = get_state(str(app.srcdir))
     state.keep_page(docname, text, rst=rst)
-    if any(marker in text for marker in (MYST_MARKERS if is_rst else RST_MARKERS)):
+    if suspect(text, rst=is_rst):
         state.suspect.add(docname)
     state.work_before[docname] = state.engine.work()
+
+
+def _is_rst(app: Sphinx, docname: str) -> bool:
+    return bool(app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext")
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -159,6 +188,8 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     domain = get_domain(env)
     fingerprint = state.fingerprint()
     again = domain.unsettled_docs()
+    if "feedback" in added | removed:  # the feedback lines that link it, or not, as it exists
+        again |= set(domain.data["feedback"])
     if domain.data["fingerprint"] != fingerprint:
         again |= set(domain.anchors)
         domain.data["fingerprint"] = fingerprint
@@ -175,9 +206,9 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         domain.add_literal(docname, block.line or 0, block.astext())
     state = get_state(str(app.srcdir))
     page = state.pages.get(docname)
-    suspect = docname in state.suspect
+    read = docname in state.suspect and not state.quiet
     state.suspect.discard(docname)
-    for element, message, written in foreign_anchors(doctree) if suspect and not state.quiet else ():
+    for element, message, written in foreign_anchors(doctree, rst=_is_rst(app, docname)) if read else ():
         near = element.line or 1
         warn(message, Subtype.target, location=(docname, page.line_of(written, near=near) if page else near))
     before = state.work_before.pop(docname, None)
@@ -204,6 +235,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     checks.warn_groups(state, records)
     checks.check_reproduced(state, domain)
     checks.check_refs(state, suppressed=app.config.suppress_warnings)
+    feedback.check_channel(app)
     return sorted(domain.data["ledgers"])
 
 
@@ -231,6 +263,22 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
                 "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
+    _annotate(app)
+
+
+def _annotate(app: Sphinx) -> None:
+    """``source_anchors_annotations``: the drifted anchors as CI annotations (see :mod:`.annotate`)."""
+    fmt = app.config[PREFIX + "annotations"]
+    if not fmt:
+        return
+    records = sorted(get_domain(app.env).all_anchors(), key=lambda r: r.order)
+    files = annotate.page_paths({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs}, Path.cwd())
+    text = annotate.render(fmt, records, files)
+    if fmt == "github":
+        if text:
+            print(text, flush=True)  # the runner reads workflow commands from standard output
+        return
+    (Path(app.outdir) / annotate.FILES[fmt]).write_text(text + "\n", "utf-8")
 
 
 def _enforce_lock(app: Sphinx) -> None:

@@ -1,4 +1,11 @@
-"""The ``feedback-line`` directive: how a reader reports an error in this chapter at its pin."""
+"""How a reader reports a problem: the ``feedback-line`` and ``feedback-channel`` directives, report links.
+
+The channel is the book's own repository (``source_anchors_feedback_repo``): every report link
+opens its new-issue form prefilled with the page, the anchor (for an anchor's link in the ledger),
+the pin and a place for what the reader saw. Without a repository an address that receives mail
+(``source_anchors_feedback_email``) gets a prefilled message instead. Without either, the page says
+so in one sentence and the build warns once (:func:`check_channel`), wherever a directive asks.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +18,51 @@ from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from ..model.config import RepoPin, Settings
+from ..model.reports import issue_url
 from .diagnostics import Subtype, warn
+from .domain import get_domain
 from .i18n import _
 from .state import get_state
 
 
+def report_uri(settings: Settings, title: str, body: str) -> str | None:
+    """A prefilled report in the configured channel (a new issue, else a mail), or ``None`` when there is none."""
+    if settings.feedback_repo:
+        return issue_url(settings.feedback_repo, title, body)
+    if settings.feedback_email:
+        return f"mailto:{settings.feedback_email}?subject={quote(title)}&body={quote(body)}"
+    return None
+
+
+def report_body(*, page: str, pin: RepoPin | None, anchor: str = "", location: str = "", permalink: str = "") -> str:
+    """The body of a report, in the book's language: where, at which pin, and room for what the reader saw."""
+    lines = [_("Page: {page}").format(page=page)]
+    if pin is not None:
+        lines.append(_("Pinned commit: {repo}@{commit}").format(repo=pin.name, commit=pin.commit))
+    if anchor:
+        lines.append(_("Anchor: {label}").format(label=anchor))
+    if location:
+        lines.append(_("It points at: {location}").format(location=location))
+    if permalink:
+        lines.append(permalink)
+    lines += ["", _("What I saw:"), "", _("What I expected, and why:"), ""]
+    return "\n".join(lines)
+
+
+def _no_channel() -> nodes.paragraph:
+    return nodes.paragraph("", _("This book has no feedback channel configured yet, so problems cannot be "
+                                 "reported from here."), classes=["sa-feedback", "sa-no-channel"])
+
+
 class FeedbackLineDirective(SphinxDirective):
-    """``feedback-line``: a mailto link naming the chapter and its short pin, and the feedback page."""
+    """``feedback-line``: a prefilled report naming the chapter and its pin, and the feedback page.
+
+    The rule for the page: ``:page:`` names one, which must exist (a missing one is Sphinx's own
+    warning); without it, the book's page ``feedback`` is linked when there is one, and otherwise
+    the line has the report link alone. A book without a feedback page thus builds with ``-W``.
+    The page is read again when a page ``feedback`` comes or goes (``extension._outdated``).
+    """
 
     option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
                                              "page": directives.unchanged}
@@ -26,23 +71,25 @@ class FeedbackLineDirective(SphinxDirective):
         """Render the feedback paragraph for this page's pin."""
         state = get_state(str(self.env.srcdir))
         docname = self.env.docname
+        get_domain(self.env).add_feedback(docname, self.lineno)
         page = state.page(docname, lambda: self.env.doc2path(docname))
         repo = page.front_matter.get("source-repo") or state.settings.default_repo
         pin = state.engine.pins.get(str(repo))
-        chapter = self.options.get("chapter", self.env.docname)
+        chapter = self.options.get("chapter", docname)
         subject = _("[feedback] {chapter} @ {repo}@{short}").format(chapter=chapter, repo=pin.name, short=pin.short) \
             if pin else _("[feedback] {chapter}").format(chapter=chapter)
+        uri = report_uri(state.settings, subject, report_body(page=f"{chapter} ({docname})", pin=pin))
+        if uri is None:
+            return [_no_channel()]
         para = nodes.paragraph(classes=["sa-feedback"])
         para += nodes.Text(_("Found an error, or have a suggestion? "))
-        address = state.settings.feedback_email
-        if address:
-            para += nodes.reference("", _("Email feedback on this chapter"),
-                                    refuri=f"mailto:{address}?subject={quote(subject)}")
-            para += nodes.Text(_(" ({address}, subject filled in), or see ").format(address=address))
-        else:
-            warn("feedback-line: set source_anchors_feedback_email in conf.py", Subtype.config,
-                 location=(self.env.docname, self.lineno))
-        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + self.options.get("page", "feedback"),
+        para += nodes.reference("", _("Report a problem in this chapter"), refuri=uri)
+        target = self.options.get("page") or ("feedback" if "feedback" in self.env.found_docs else "")
+        if not target:
+            para += nodes.Text(_(" (page and pin filled in)."))
+            return [para]
+        para += nodes.Text(_(" (page and pin filled in), or see "))
+        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + target.lstrip("/"),
                             refexplicit=True, refwarn=True)
         xref += nodes.inline("", _("how to give feedback"))
         para += xref
@@ -50,6 +97,43 @@ class FeedbackLineDirective(SphinxDirective):
         return [para]
 
 
+class FeedbackChannelDirective(SphinxDirective):
+    """``feedback-channel``: where reports go, with a link that opens a new one (the feedback page)."""
+
+    def run(self) -> list[nodes.Node]:
+        """Render the channel paragraph, or the one sentence saying there is none."""
+        state = get_state(str(self.env.srcdir))
+        get_domain(self.env).add_feedback(self.env.docname, self.lineno)
+        pin = state.engine.pins.get(str(state.settings.default_repo))
+        uri = report_uri(state.settings, _("[feedback] "), report_body(page="", pin=pin))
+        if uri is None:
+            return [_no_channel()]
+        para = nodes.paragraph(classes=["sa-feedback", "sa-channel"])
+        if state.settings.feedback_repo:
+            para += nodes.Text(_("Reports go to the book's repository, "))
+            para += nodes.reference("", state.settings.feedback_repo, refuri=state.settings.feedback_repo)
+            para += nodes.Text(_(": "))
+        else:
+            para += nodes.Text(_("Reports go by mail to {address}: ").format(address=state.settings.feedback_email))
+        para += nodes.reference("", _("open a new report"), refuri=uri)
+        para += nodes.Text(_(" (a form with the pin and the questions filled in)."))
+        return [para]
+
+
+def check_channel(app: Sphinx) -> None:
+    """One warning per build when a page asks for feedback and no channel is configured."""
+    state = get_state(str(app.srcdir))
+    if state.quiet or state.settings.feedback_repo or state.settings.feedback_email:
+        return
+    asked = get_domain(app.env).data.setdefault("feedback", {})
+    if asked:
+        docname = min(asked)
+        warn(f"no feedback channel: set source_anchors_feedback_repo to the book's repository (or "
+             f"source_anchors_feedback_email to an address that receives mail); {len(asked)} page(s) say there "
+             "is none", Subtype.config, location=(docname, asked[docname]))
+
+
 def setup(app: Sphinx) -> None:
-    """Register the directive."""
+    """Register the directives."""
     app.add_directive("feedback-line", FeedbackLineDirective)
+    app.add_directive("feedback-channel", FeedbackChannelDirective)

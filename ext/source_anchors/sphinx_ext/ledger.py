@@ -20,10 +20,11 @@ from ..model.records import AnchorRecord, line_range
 from .domain import get_domain
 from .i18n import _
 from .pageparts import link, root_licences
-from .state import get_state
+from .state import BuildState, get_state
+from .tables import column_widths
 
 if TYPE_CHECKING:
-    pass
+    from ..model.config import RepoPin
 
 
 def labels() -> dict[str, str]:
@@ -69,11 +70,11 @@ class LicenceNotesDirective(LedgerDirective):
     kind = "licences"
 
 
-def _table(header: list[str], rows: list[list[nodes.Node | str]], widths: list[int] | None = None) -> nodes.table:
+def _table(header: list[str], rows: list[list[nodes.Node | str]]) -> nodes.table:
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    for width in widths or [1] * len(header):
+    for width in column_widths([header, *rows]):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
@@ -129,9 +130,10 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                              declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
     out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "declared", "anchors")],
-                      summary_rows, [2, 4, 4, 4, 2, 3, 1]))
+                      summary_rows))
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
+        anchored = engine.pins.get(repo)
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
         section += nodes.title("", _("{repo}: anchored locations").format(repo=repo))
         by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(lambda: defaultdict(list))
@@ -146,6 +148,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                 whole = first.location is not None and first.location.whole_file
                 lines = words["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
+                permalink = first.permalink or ""
                 for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
                     if index:
                         back += nodes.Text(" · ")
@@ -153,14 +156,34 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                     back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
                                                                                   line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
-                permalink = first.permalink or ""
+                    report = _report_link(state, anchored, cite, f"{path}:{lines}", permalink)
+                    if report is not None:
+                        back += nodes.Text(" ")
+                        back += report
                 rows.append([lines, link(permalink.rsplit("/", 1)[-1], permalink), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title
-            section += _table([words["lines"], words["link"], words["cited"]], rows, [1, 3, 6])
+            section += _table([words["lines"], words["link"], words["cited"]], rows)
         out.append(section)
     return out
+
+
+def _report_link(state: BuildState, pin: RepoPin | None, cite: AnchorRecord, where: str,
+                 permalink: str) -> nodes.Node | None:
+    """An anchor's "report a problem" link: a new report prefilled with the page, the anchor and the pin."""
+    from .feedback import report_body, report_uri
+
+    if pin is None:
+        return None
+    title = _("[feedback] {label} ({doc}:{line}) @ {repo}@{short}").format(
+        label=cite.label, doc=cite.doc, line=cite.line, repo=pin.name, short=pin.short)
+    body = report_body(page=f"{cite.doc}:{cite.line}", pin=pin, anchor=f"{cite.label} ({cite.outcome.text})",
+                       location=where, permalink=permalink)
+    uri = report_uri(state.settings, title, body)
+    if uri is None:
+        return None
+    return nodes.reference("", _("report a problem"), refuri=uri, classes=["sa-report"])
 
 
 def _reproduction(app: Sphinx) -> nodes.Node:

@@ -17,7 +17,8 @@ from sphinx.application import Sphinx
 from ..engine.engine import Engine
 from ..licences.declared import Declaration, disagreements
 from ..model.config import RepoPin
-from ..model.errors import MissingExtraError, SourceAnchorsError
+from ..model.errors import ConfigError, MissingExtraError, SourceAnchorsError
+from .diagnostics import LOGGER, Subtype, warn
 from .i18n import _
 from .pageparts import link, root_licences, warn_once
 from .state import get_state
@@ -30,7 +31,8 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
     try:
         found, unread = engine.declarations.declared(repo)
     except SourceAnchorsError as error:
-        return nodes.Text(_("not read: {why}").format(why=error))
+        LOGGER.info("source-anchors: the declared licences of %s were not read: %s", repo, error)
+        return nodes.Text(_("not read (the build log says why)"))
     ids = sorted({spdx for declaration in found for spdx in declaration.spdx})
     cell = nodes.inline()
     cell += nodes.Text(", ".join(ids) if ids else _("none found"))
@@ -44,6 +46,15 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
     return cell
 
 
+def _spdx_words(declaration: Declaration) -> str:
+    """What the page says a declaration names: its SPDX ids, or why none is compared."""
+    from ..licences.declared import PRIVATE_FIELD  # generated pages only
+
+    if declaration.field == PRIVATE_FIELD:
+        return _("no licence declared (a private package: npm does not publish it)")
+    return ", ".join(sorted(declaration.spdx)) if declaration.spdx else _("not recognised, not compared")
+
+
 def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
     where = f"{declaration.path}:L{declaration.line}"
     if declaration.path in listing:
@@ -52,23 +63,30 @@ def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[s
 
 
 def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: frozenset[str],
-                      listing: Mapping[str, str]) -> nodes.section:
+                      listing: Mapping[str, str], docname: str) -> nodes.section:
+    from ..licences.declared import disagreements  # generated pages only
+
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
-    found, unread = engine.declarations.declared(repo)
+    outside = engine.declarations
+    found, unread = outside.declared(repo)
+    recorded = outside.from_record.get(repo, set())
     intro = nodes.paragraph()
     intro += nodes.Text(_("What the packaging files declare (pyproject.toml, setup.py, setup.cfg, every "
-                          "package.json, the distribution's METADATA), read statically, never executed, "
-                          "normalised to SPDX identifiers where recognised:"))
+                          "package.json and its variants, Cargo.toml, composer.json, the distribution's METADATA), "
+                          "read statically, never executed, normalised to SPDX identifiers where recognised:"))
     section += intro
     items = nodes.bullet_list(classes=["sa-declared"])
     for declaration in found:
         item = nodes.list_item()
         para = nodes.paragraph()
         para += _declaration_link(declaration, pin, listing)
-        spdx = ", ".join(sorted(declaration.spdx)) if declaration.spdx else _("not recognised, not compared")
         para += nodes.Text(_(" — {field}: {value} → {spdx}").format(field=declaration.field,
-                                                                   value=declaration.value, spdx=spdx))
+                                                                   value=declaration.value,
+                                                                   spdx=_spdx_words(declaration)))
+        if declaration.path in recorded:
+            para += nodes.Text(_(" (from the facts record, blob {blob})").format(
+                blob=listing.get(declaration.path, "")[:12]))
         item += para
         items += item
     if not found:
@@ -94,10 +112,52 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
         section += nodes.paragraph("", _("Every recognised declaration agrees with the licence text.")
                                    if shown else _("Every recognised declaration agrees with the others."),
                                    classes=["sa-licence-agreement"])
-    for missing in unread:
+    if recorded:
+        section += nodes.paragraph("", _("{n} of these files are not in the distribution the build reads: their "
+                                         "declarations come from the committed facts record, each entry "
+                                         "checked against the blob id of the commit's listing.").format(
+            n=len(recorded)), classes=["sa-licence-record"])
+    for missing in unread:  # the reader gets one sentence; the reasons go to the build log
+        LOGGER.info("source-anchors: %s of %s not read: %s", missing.path, repo, missing.why)
+    if unread:
         para = nodes.paragraph(classes=["sa-licence-not-read"])
-        para += nodes.Text(_("not read: {path} ({why})").format(path=missing.path, why=missing.why))
+        para += nodes.Text(_("{n} packaging files could not be read by this build ({paths}); the book draws no "
+                             "conclusion about them.").format(n=len(unread),
+                                                              paths=", ".join(m.path for m in unread)))
         section += para
+    for problem in outside.stale.get(repo, []):
+        warn(f"licence-notes: {repo}: {problem}", Subtype.unverified, location=(docname, None))
+    return section
+
+
+def _evidence_words(kind: str) -> str:
+    """The kind of third-party evidence, in the book's language."""
+    words = {"bundle": _("vendored bundle"), "adapted": _("adapted from elsewhere"), "data": _("data set"),
+             "logo": _("third-party logo"), "quoted": _("quotes web pages")}
+    return words.get(kind, kind)
+
+
+def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
+    """Files the tree itself shows to be third-party material, each with its evidence."""
+    found = engine.declarations.third_party(repo)
+    section = nodes.section(ids=[f"sa-third-party-{repo}"])
+    section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
+    section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "
+                                     "notice, a data set under an adapted folder, a brand's logo, web pages "
+                                     "quoted in results); every entry still awaits the rights review below."))
+    items = nodes.bullet_list(classes=["sa-third-party"])
+    for path, evidence in sorted(found.items()):
+        item = nodes.list_item()
+        para = nodes.paragraph()
+        para += link(path, pin.permalink(path))
+        for index, piece in enumerate(evidence):
+            para += nodes.Text(" — " if not index else "; ")
+            para += nodes.strong("", _evidence_words(piece.kind))
+            where = f" (L{piece.line})" if piece.line else ""
+            para += nodes.Text(_(": {what}").format(what=_(piece.what).format(**dict(piece.args))) + where)
+        item += para
+        items += item
+    section += items
     return section
 
 
@@ -147,7 +207,14 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
             section += nodes.paragraph("", unlisted)
             out.append(section)
             continue
-        section += _declared_section(engine, repo, pin, identified, listing)
+        try:
+            section += _declared_section(engine, repo, pin, identified, listing, docname)
+            section += _third_party_section(engine, repo, pin, listing)
+        except ConfigError as error:  # a facts record that cannot be read: said once, located at conf.py
+            warn(f"licence-notes: {error}", Subtype.config, location=(docname, None))
+            section += nodes.paragraph("", _("The declared licences and the marks of third-party material are "
+                                             "missing: the build could not read the facts record (see the "
+                                             "build log)."))
         found = survey(sorted(listing.items()), root_licence=path, packages=pin.packages)
         para = nodes.paragraph()
         para += nodes.Text(_("{n} files in the commit, {m} of them outside the packages' Python modules, "

@@ -23,7 +23,7 @@ class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is un
 
 
 class card_link(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
-    """A card's title link: a plain reference everywhere but in LaTeX, which adds the permalink as a footnote."""
+    """A card's title link: a plain reference everywhere but in LaTeX, which adds the card's label."""
 
 
 class anchor_unresolved(nodes.inline):  # type: ignore[misc]  # docutils is untyped here
@@ -130,7 +130,7 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     return node
 
 
-# -- other builders: the label, then "(path:Lx–Ly@sha)"; in LaTeX the permalink as a footnote --------
+# -- other builders: the label, then "(path:Lx–Ly@sha)"; in LaTeX the compact location (see .printed) --
 
 def visit_anchor_other(self: Any, node: anchor_reference) -> None:
     """A reference, as the builder writes one (the label follows as the node's text)."""
@@ -173,23 +173,24 @@ def _whole_or_parts(after: Any) -> tuple[Any, Any]:
 
 
 def depart_anchor_latex(self: Any, node: anchor_reference) -> None:
-    """`` (path:Lx–Ly@sha)`` after the label, and the permalink as a footnote (LaTeX builder).
+    """`` (researcher.py:L162–163)`` after the label (LaTeX builder), no footnote.
 
-    Section titles and captions are moving arguments, where a footnote breaks: there the
-    location alone follows the label; so it does when ``latex_show_urls`` already shows URLs.
-    In running text the location may break across lines after a slash or before its ``@``.
+    The compact location is set by :mod:`.printed` (the commit is said once per chapter and the
+    permalinks are listed in the chapter's source table); a chip it did not see keeps its full
+    location. In running text the location may break after a slash and before a colon.
     """
     self.depart_reference(node)
-    where = self.encode(node["sa_location"])
+    where = node.get("sa_print") or node["sa_location"]
     if self.in_title or getattr(self, "in_caption", 0):
-        self.body.append(f" ({where})")
+        self.body.append(f" ({self.encode(where)})")
         return
-    # A location is one long word: in running text it may break after a slash and before the "@".
-    where = where.replace("/", r"/\allowbreak{}").replace("@", r"\allowbreak{}@")
-    if self.config.latex_show_urls != "no":
-        self.body.append(f" ({where})")  # latex_show_urls shows the permalink already
-    else:
-        self.body.append(rf" ({where})\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
+    # Never hyphenated ("re-searcher.py" is no file): each part is a box; a line may break after a
+    # slash and before the colon.
+    path, sep, lines = where.rpartition(":") if ":L" in where else (where, "", "")
+    boxed = r"/\allowbreak{}".join(rf"\mbox{{{self.encode(part)}}}" for part in path.split("/"))
+    if sep:
+        boxed += rf"\allowbreak{{}}\mbox{{:{self.encode(lines)}}}"
+    self.body.append(f" ({boxed})")
 
 
 def visit_card_latex(self: Any, node: card_link) -> None:
@@ -200,13 +201,6 @@ def visit_card_latex(self: Any, node: card_link) -> None:
     self.visit_reference(node)
 
 
-def depart_card_latex(self: Any, node: card_link) -> None:
-    """The card's title, then its permalink as a footnote (the card's next line gives the location)."""
-    self.depart_reference(node)
-    if not (self.in_title or getattr(self, "in_caption", 0)) and self.config.latex_show_urls == "no":
-        self.body.append(rf"\footnote{{\sphinxnolinkurl{{{self.encode_uri(node['refuri'])}}}}}")
-
-
 def setup(app: Sphinx) -> None:
     """Register the chip nodes; in a section title, the table of contents keeps only their label."""
     app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html),
@@ -214,7 +208,7 @@ def setup(app: Sphinx) -> None:
                  texinfo=_whole_or_parts(_texinfo),
                  latex=(visit_anchor_other, depart_anchor_latex))
     # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor by class).
-    app.add_node(card_link, latex=(visit_card_latex, depart_card_latex))
+    app.add_node(card_link, latex=(visit_card_latex, lambda self, node: self.depart_reference(node)))
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.

@@ -33,14 +33,29 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     outcome = state.engine.check_text(text, default_repo=default,
                                       default_from="the page's front matter ('source-repo')" if from_page else None)
     record = AnchorRecord(doc=docname, line=line, id=domain.next_id(docname), label=label, outcome=outcome)
+    unknown_default = (from_page and outcome.target is not None and outcome.target.defaulted
+                       and outcome.target.repo not in state.engine.pins)
     if state.quiet:
         pass
+    elif unknown_default:
+        _warn_front_matter(state, docname, page, str(default))
     elif outcome.subtype is not None and outcome.group is None:
         warn(outcome.message + (f" ({hint})" if hint else ""), outcome.subtype, location=(docname, line))
     elif hint:
         warn(f"{hint}: {outcome.name}", Subtype.target, location=(docname, line))
     domain.add_anchor(docname, record)
     return record
+
+
+def _warn_front_matter(state: BuildState, docname: str, page: PageSource, repo: str) -> None:
+    """One warning per page, at its front matter, for a ``source-repo`` that names no configured repository."""
+    if docname in state.bad_front_matter:
+        return
+    state.bad_front_matter.add(docname)
+    configured = ", ".join(sorted(state.engine.pins)) or "none"
+    warn(f"the page's front matter sets 'source-repo: {repo}', which is not a key of source_anchors_repos "
+         f"(configured: {configured}); its anchors without a 'repo:' prefix link nothing until it names one of "
+         "them", Subtype.target, location=(docname, page.field_line("source-repo")))
 
 
 def _page(state: BuildState, env: Any) -> PageSource:

@@ -28,6 +28,8 @@ class BuildState:
     work_before: dict[str, dict[str, int]] = field(default_factory=dict)
     #: Pages whose source spells the other markup's anchor syntax (read for it after parsing).
     suspect: set[str] = field(default_factory=set)
+    #: Pages whose front matter names an unknown repository, warned about once in this read.
+    bad_front_matter: set[str] = field(default_factory=set)
 
     @property
     def quiet(self) -> bool:
@@ -43,7 +45,7 @@ class BuildState:
             lock = hashlib.sha256(self.settings.lock_path.read_bytes()).hexdigest()
         except OSError:
             lock = ""  # no lock yet
-        payload = json.dumps([RESOLVER_VERSION, pins, lock], sort_keys=True)
+        payload = json.dumps([RESOLVER_VERSION, str(self.settings.python), pins, lock], sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def page(self, docname: str, path: Callable[[], Path]) -> PageSource:
@@ -77,6 +79,7 @@ class BuildState:
         """Reset per-read counters and the kept source of *docname* before it is read again."""
         self.occurrences.pop(docname, None)
         self.pages.pop(docname, None)
+        self.bad_front_matter.discard(docname)
 
 
 def register(srcdir: str, *, settings: Settings, engine: Engine) -> BuildState:
