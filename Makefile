@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval api-eval reliability clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -171,6 +171,13 @@ differential: $(STAMP)
 	$(BIN)/python bench/differential.py django==5.2.19 sqlalchemy==2.0.41 sphinx==9.0.4 pydantic==2.11.7 \
 		numpy==2.3.3 setuptools==80.9.0 flask==3.1.3 werkzeug==3.1.9 httpx==0.29.0 requests==2.34.2 \
 		jinja2==3.1.6
+
+## api-eval: API source links on real projects' own docs (itsdangerous, jinja2, werkzeug, flask, click sdists
+## from PyPI, each built with its own conf.py and theme plus the extension): objects described, linked, not
+## linked by reason, links that differ from an ast oracle (target 0), and beside them a numpy-style
+## importing linkcode_resolve and viewcode on the same objects (_build/api-eval/results.json)
+api-eval: $(STAMP)
+	$(BIN)/python bench/api_eval.py
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

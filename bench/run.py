@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import api_bench
 import fixture
 import report
 import scattered
@@ -427,7 +428,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         seeds = tuple(range(max(1, args.seeds)))
         counts = {"cold": bench.cold_instructions(seeds)} if args.cold_only else \
-            {**bench.instructions(seeds), "cold": bench.cold_instructions(seeds)}
+            {**bench.instructions(seeds), "cold": bench.cold_instructions(seeds),
+             "api": api_bench.measure(instructions=True)}
         (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
         if "warm_over_baseline" in counts:
             print(f"instructions (callgrind): warm / baseline = {counts['warm_over_baseline']:.4f}, the median over "
@@ -440,8 +442,10 @@ def main(argv: list[str] | None = None) -> int:
     results["scale"] = bench.scale()
     results.update(bench.builds())
     results["scattered"] = scattered.measure(bench)  # modules cited in scattered order: parses <= files
+    # API links over a large real API: with and without links (instructions with --instructions).
+    results["api"] = api_bench.measure(instructions=False)
     order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
-             "incremental", "scale", "rss_mb", "scattered")
+             "incremental", "scale", "rss_mb", "scattered", "api")
     results = {key: results[key] for key in order}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)

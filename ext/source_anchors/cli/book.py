@@ -60,6 +60,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils
 
+    from ..sphinx_ext.apidomain import api_records
     from ..sphinx_ext.domain import get_domain
     from ..sphinx_ext.state import get_state
 
@@ -79,7 +80,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
             text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
             text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)  # printed after our "error: "
             raise BookError(text or "the book's configuration is invalid") from None
-        records = list(get_domain(app.env).all_anchors())
+        records = [*get_domain(app.env).all_anchors(), *api_records(app.env)]  # API links into a pin, too
         if paths is not None:
             paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
         engine = get_state(str(app.srcdir)).engine

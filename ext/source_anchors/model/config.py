@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .apiconfig import ApiSettings, api_settings
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for
 from .pinfields import SHA_RE, commit_problem, parse_pinned, ref_problem, url_problem
@@ -23,6 +24,7 @@ from .python import Python, parse_python, running
 from .values import (
     Check,
     annotation_format,
+    anything,
     boolean,
     ci_locked,
     commits,
@@ -120,6 +122,25 @@ class Options:
         default_factory=dict, metadata=_meta(types=(dict,), check=commits,
         help="Commits that replace pinned ones for this build only, by repository name "
              "(the command line's '--pin NAME=SHA'); conf.py and the lock are untouched."))
+    api_links: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=anything,
+        help="Give every documented Python object a [source] link: 'self' (the git repository holding "
+             "conf.py, at HEAD) or the name of a pinned repository."))
+    api_url: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=anything,
+        help="Web address of the docs' own repository (default: from the 'origin' remote)."))
+    api_host: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=anything,
+        help="'github', 'gitlab', 'bitbucket' or a permalink template for the docs' own repository."))
+    api_commit: str | None = field(
+        default=None, metadata=_meta(types=(str, type(None)), check=anything,
+        help="Outside a git checkout (a build from an sdist): the commit or release tag the links name."))
+    api_packages: list[str] = field(
+        default_factory=list, metadata=_meta(types=(list, tuple), check=anything,
+        help="Package directories of the docs' own repository (default: its top-level packages)."))
+    api_list_unlinked: bool = field(
+        default=False, metadata=_meta(types=(bool, str), check=boolean,
+        help="List every documented object without a source link, not only their count."))
 
 
 def option_default(option: dataclasses.Field[Any]) -> Any:
@@ -198,6 +219,8 @@ class Settings:
     cache_note: str | None = None
     #: The Python version and platform that static conditions are decided for (``source_anchors_python``).
     python: Python = field(default_factory=running)
+    #: Where the ``[source]`` links of documented Python objects point (None: no such links).
+    api: ApiSettings | None = None
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -231,6 +254,8 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
     unknown = sorted(set(overrides) - set(raw_repos))
     if unknown:
         problems.append(f"{PREFIX}pin_commits (--pin): unknown repositories {unknown}; known: {sorted(raw_repos)}")
+    api, api_problems = api_settings(opts, raw_repos)
+    problems.extend(api_problems)
     if problems:
         raise ConfigError("\n".join(problems))
     for name, sha in overrides.items():
@@ -244,7 +269,7 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
         feedback_repo=(opts["feedback_repo"] or "").strip(),
-        quiet=bool(flag(opts["quiet"])), cache_from=cache_from, python=_python_of(opts["python"]),
+        quiet=bool(flag(opts["quiet"])), cache_from=cache_from, python=_python_of(opts["python"]), api=api,
     )
 
 

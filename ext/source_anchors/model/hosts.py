@@ -79,10 +79,15 @@ HOSTS: dict[str, PermalinkTemplate] = {
         lines="{url}/-/blob/{commit}/{path}#L{start}-{end}",
         plain="?plain=1",
     ),
+    "bitbucket": PermalinkTemplate(
+        file="{url}/src/{commit}/{path}",
+        line="{url}/src/{commit}/{path}#lines-{start}",
+        lines="{url}/src/{commit}/{path}#lines-{start}:{end}",
+    ),
 }
 
 #: Hostnames recognised without a ``host`` key.
-KNOWN_HOSTNAMES = {"github.com": "github", "gitlab.com": "gitlab"}
+KNOWN_HOSTNAMES = {"github.com": "github", "gitlab.com": "gitlab", "bitbucket.org": "bitbucket"}
 
 
 def template_for(*, url: str, host: str | None, permalink: str | None, where: str) -> PermalinkTemplate:

@@ -77,6 +77,11 @@ class Subtype(StrEnum):
     """A configuration value or the lock file is invalid; the message names the value or the file
     and line."""
 
+    api = "api"
+    """API source links (``source_anchors_api_links``) cannot be made at all (no git checkout and no
+    ``source_anchors_api_commit``, no web address, no package), or documented files differ from the
+    commit the links name (uncommitted edits). The message names the setting or the files."""
+
     reproduced = "reproduced"
     """The book's literal blocks reproduce more upstream lines of real content than
     ``source_anchors_reproduced_lines_max`` allows."""

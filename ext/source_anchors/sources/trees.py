@@ -185,6 +185,10 @@ class TreeCache:
         raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.url}); tried "
                           + "; ".join(attempts))
 
+    def populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
+        """Export *pin*'s tree with *export* (writing its files into the folder given) into the cache, once."""
+        return self._populate(pin, export)
+
     def _populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
         from filelock import FileLock, Timeout  # only an export takes the lock; a warm build never does
 

@@ -19,7 +19,7 @@ from ..model.cachedir import usable_cache
 from ..model.config import PREFIX, Options, option_default, settings_from
 from ..model.errors import ConfigError, LockError
 from ..model.records import Status
-from . import annotate, checks, docs, feedback, i18n, ledger, printed, render
+from . import annotate, apilinks, checks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
@@ -44,6 +44,7 @@ def setup(app: Sphinx) -> None:
     feedback.setup(app)
     printed.setup(app)
     docs.setup(app)
+    apilinks.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
     app.connect("source-read", _source_read, priority=900)  # late: the text after other extensions' edits
