@@ -124,10 +124,13 @@ pytest: $(STAMP)
 		$(BIN)/python -m pytest $(PYTEST_PLUGINS) \
 		-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
+## lint: ruff, the message catalogs, mypy, and the import contracts of pyproject.toml (lint-imports:
+## the stages import only downward, the core never imports Sphinx, no import cycle; docs/architecture.md)
 lint: $(STAMP)
 	$(BIN)/ruff check ext tests bench tools conf.py
 	$(BIN)/python tools/catalogs.py --check
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache --no-logo
 
 book-strict: $(STAMP)
 	rm -rf $(BUILD)/strict $(BUILD)/strict-cache

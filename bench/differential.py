@@ -596,9 +596,9 @@ def _end(cls: Scope) -> int:
 
 def run(spec: str, limit: int | None) -> dict[str, object]:
     """Compare the resolver with the oracle over one package; return the figures."""
-    from source_anchors.core.config import settings_from
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.target import Target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+    from source_anchors.model.target import Target
 
     repo, commit, packages = upstream(spec)
     began = time.perf_counter()

@@ -13,7 +13,7 @@ git repository under ``_build/drift/repos/`` (never in this project):
 Anchors: every public symbol the old tree defines (no part of its path starts with ``_``) and a
 deterministic sample of statements (the middle line of every 10th public function, when that
 line's text is found once in it). They are resolved and locked at the old commit, then checked at
-the new one through the real :class:`~source_anchors.core.engine.Engine`. Reported per bump:
+the new one through the real :class:`~source_anchors.engine.engine.Engine`. Reported per bump:
 anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
 the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
@@ -118,7 +118,7 @@ def history(refs: tuple[str, str]) -> tuple[str, str, str] | str:
 
 def targets(resolver: Any, limit: int | None) -> list[tuple[str, str | None]]:
     """Public symbols of the old tree, and a statement sample, as (path, match) pairs, in a fixed order."""
-    from source_anchors.core.catalog import definitions
+    from source_anchors.drift.catalog import definitions
 
     seen: dict[str, Any] = {}
     for found in definitions(resolver):
@@ -142,10 +142,10 @@ def targets(resolver: Any, limit: int | None) -> list[tuple[str, str | None]]:
 
 def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Lock at the old commit, check at the new; the figures of one bump."""
-    from source_anchors.core.config import settings_from
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.records import Status
-    from source_anchors.core.target import Target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+    from source_anchors.model.records import Status
+    from source_anchors.model.target import Target
 
     got = releases(name, spec["dists"]) if "dists" in spec else history(spec["refs"])
     if isinstance(got, str):
@@ -162,7 +162,7 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         made = Engine(settings)
         made.resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
         made.suggestions.get = lambda *args: (False, None)  # type: ignore[method-assign]  # suggest afresh
-        made.pinned.use_history = use_history
+        made.suggesters.use_history = use_history
         return made
 
     pairs = targets(engine(old).resolver("up"), limit)
@@ -216,7 +216,7 @@ def judged(name: str, sample: list[Any], resolver: Any, *,
     tree (a typo in a verdict is reported, not counted). Precision: right top suggestions / suggestions
     made on judged anchors; recall: judged anchors with a right one / judged anchors that have an answer.
     """
-    from source_anchors.core.errors import ResolveError
+    from source_anchors.model.errors import ResolveError
 
     try:
         verdicts: dict[str, list[str] | None] = json.loads(VERDICTS.read_text("utf-8")).get(name, {})

@@ -55,9 +55,9 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
     ``profile`` the check loop runs under cProfile; with ``skip`` it does not run (nor does the
     floor's parsing): the rest of the process, which an instruction count subtracts.
     """
-    from source_anchors.core.config import settings_from
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.target import parse_target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+    from source_anchors.model.target import parse_target
 
     lock = Path(args["lock"])
     targets = Path(args["targets"]).read_text("utf-8").splitlines()
@@ -93,7 +93,7 @@ def resolve(args: dict[str, Any]) -> dict[str, Any]:
         statuses[outcome.status.value] = statuses.get(outcome.status.value, 0) + 1
         if outcome.location is not None:
             touched |= {outcome.location.path, *dict(outcome.location.uses)}
-    parsed = engine.pinned.resolver("django").files.parsed
+    parsed = engine.resolver("django").files.parsed
     return {"engine_s": engine_s, "engine_cpu_s": engine_cpu, "export_s": export_s, "seconds": resolve_s,
             "cpu_s": cpu, "modules_parsed": engine.modules_parsed(), "statuses": statuses, **engine.stats,
             "touched": sorted(touched), "parsed_untouched": sorted(parsed - touched)}

@@ -64,9 +64,9 @@ def measure(bench: Any) -> dict[str, Any]:
 
 def probe(args: dict[str, Any]) -> dict[str, Any]:
     """In a fresh interpreter: check every target in the given order, count parses and files touched."""
-    from source_anchors.core.config import settings_from
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.target import parse_target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+    from source_anchors.model.target import parse_target
 
     settings = settings_from({"repos": args["repos"], "default_repo": "django", "cache_dir": args["cache"]},
                              confdir=Path(args["cache"]), environ={})

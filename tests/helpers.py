@@ -198,7 +198,7 @@ def cli_argv(confdir: Path, *args: str) -> list[str]:
 
 
 def cli_args(confdir: Path, *args: str) -> list[str]:
-    """The arguments of ``source_anchors.sphinx_ext.cli.main`` for a test book (pages beside conf.py)."""
+    """The arguments of ``source_anchors.cli.main.main`` for a test book (pages beside conf.py)."""
     return ["--confdir", str(confdir), "--srcdir", str(confdir), *args]
 
 
@@ -401,8 +401,8 @@ def clean_global_state() -> None:
 
 
 def run_cli(args: Sequence[str]) -> int:
-    """``source_anchors.sphinx_ext.cli.main(args)`` in-process, then the global state cleaned up."""
-    from source_anchors.sphinx_ext.cli import main
+    """``source_anchors.cli.main.main(args)`` in-process, then the global state cleaned up."""
+    from source_anchors.cli.main import main
 
     try:
         return main(list(args))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from source_anchors.core.apigit import web_url
-from source_anchors.core.apiself import discover_packages
-from source_anchors.core.hosts import template_for
+from source_anchors.model.hosts import template_for
+from source_anchors.sources.apigit import web_url
+from source_anchors.sources.apiself import discover_packages
 
 
 @pytest.mark.parametrize(("remote", "web"), [

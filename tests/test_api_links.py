@@ -222,10 +222,10 @@ def test_the_resolver_never_imports_the_documented_package(sdist: Path, tmp_path
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from source_anchors.core.apiconfig import ApiSettings
-        from source_anchors.core.apilinker import OwnLinker
-        from source_anchors.core.apiself import own_source
-        from source_anchors.core.sources import TreeCache
+        from source_anchors.model.apiconfig import ApiSettings
+        from source_anchors.engine.apilinker import OwnLinker
+        from source_anchors.sources.apiself import own_source
+        from source_anchors.sources.trees import TreeCache
         class Refuse:
             def find_spec(self, name, path=None, target=None):
                 if name.split(".")[0] == "itsdangerous":

@@ -1,4 +1,4 @@
-"""Tests for ``source_anchors.core.archive.unpack`` on hand-made (and hostile) archives.
+"""Tests for ``source_anchors.sources.archive.unpack`` on hand-made (and hostile) archives.
 
 Every archive is written here with ``tarfile`` or ``zipfile``; blob ids are
 compared with what ``git hash-object`` prints for the written files.
@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from source_anchors.core.archive import blob_id, unpack
+from source_anchors.sources.archive import blob_id, unpack
 
 MODULE = b'"""A module."""\n\n\ndef func():\n    return 1\n'
 INIT = b'"""The package."""\n'

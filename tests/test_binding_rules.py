@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream, run_cli
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ResolveError
-from source_anchors.core.records import Location, line_range
-from source_anchors.core.rules import RULES, markdown_table
-from source_anchors.core.target import Target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ResolveError
+from source_anchors.model.records import Location, line_range
+from source_anchors.model.target import Target
+from source_anchors.reading.rules import RULES, markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,7 +7,8 @@ import textwrap
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from source_anchors.core.changes import ChangeClass, classify, parse_classes, valid_classes
+from source_anchors.drift.changes import classify
+from source_anchors.model.changeclass import ChangeClass, parse_classes, valid_classes
 
 METHOD = '''
     @functools.lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers import run_cli
-from source_anchors.sphinx_ext.cli import find_book
+from source_anchors.cli.main import find_book
 
 
 def lay_out(root: Path, files: list[str]) -> Path:

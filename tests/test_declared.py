@@ -1,4 +1,4 @@
-"""Declared licences (``source_anchors.core.declared``) and their place in the licence notes and the ledger.
+"""Declared licences (``source_anchors.licences.declared``) and their place in the licence notes and the ledger.
 
 The parsers are pure and tested on bytes written here; the pages are built from git repositories
 and distributions the tests make themselves (never an upstream file).
@@ -15,14 +15,13 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, Book, Upstream, git
-from source_anchors.core.declared import (
+from source_anchors.licences.declared import (
     Declaration,
-    collect,
-    declarations,
     disagreements,
     metadata_declarations,
     normalise,
 )
+from source_anchors.licences.manifests import collect, declarations
 
 MIT_TEXT = (ROOT / "LICENSE").read_text("utf-8")  # our own licence: MIT
 
@@ -358,8 +357,8 @@ def test_an_sdist_is_fetched_from_a_simple_index_as_a_file_and_its_hash_checked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import hashlib
 
-    from source_anchors.core.errors import SourceError
-    from source_anchors.core.simpleindex import download_sdist
+    from source_anchors.model.errors import SourceError
+    from source_anchors.sources.simpleindex import download_sdist
 
     archive = _sdist(tmp_path / "demo-1.0.tar.gz", {"setup.py": SETUP_PY})  # it would exit if it were run
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()

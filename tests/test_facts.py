@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream, git, run_cli
-from source_anchors.core.declared import PRIVATE_FIELD, declarations, declaring_files
-from source_anchors.core.thirdparty import evidence, path_evidence, spread
+from source_anchors.licences.declared import PRIVATE_FIELD, declaring_files
+from source_anchors.licences.manifests import declarations
+from source_anchors.licences.thirdparty import evidence, path_evidence, spread
 from test_declared import MIT_TEXT, PAGES, _sdist, _wheel, text_of
 
 # --- manifests ---------------------------------------------------------------------------------------

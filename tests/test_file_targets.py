@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import TargetError
-from source_anchors.core.lock import read_lock
-from source_anchors.core.records import Outcome
-from source_anchors.core.sources import blob_id
-from source_anchors.core.target import Target, parse_target
+from source_anchors.engine.engine import Engine
+from source_anchors.lock.lockfile import read_lock
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import TargetError
+from source_anchors.model.records import Outcome
+from source_anchors.model.target import Target, parse_target
+from source_anchors.sources.wanted import blob_id
 from test_resolve import Repo, line_count, line_of, lines_with, make_repo
 
 MAIN = '''\
@@ -310,7 +310,7 @@ def test_file_outside_the_packages_is_fetched_alone(tree_upstream: Upstream, tmp
     # A second engine (another build) reads the stored blob: no fetch.
     settings = repo.engine.settings
     again = Engine(settings)
-    assert again.pinned.resolver("up").resolve("/README.md", "Read me.").start == 3
+    assert again.resolver("up").resolve("/README.md", "Read me.").start == 3
     assert again.pinned.blobs.fetches == 0
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream, run_cli
-from source_anchors.core.history import between
-from source_anchors.core.sources import Tree
+from source_anchors.drift.history import between
+from source_anchors.sources.trees import Tree
 
 BODY = """\
     total = 0
@@ -76,9 +76,9 @@ def test_a_moved_and_renamed_definition_is_found_by_its_lines(upstream: Upstream
 
 def test_without_history_the_renamed_definition_is_not_suggested(upstream: Upstream, book: Book) -> None:
     """The case above with history turned off: the names are too far apart for the similarity rules."""
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.lock import read_lock
-    from source_anchors.core.target import Target
+    from source_anchors.engine.engine import Engine
+    from source_anchors.lock.lockfile import read_lock
+    from source_anchors.model.target import Target
 
     upstream.write("pkg/__init__.py", "")
     upstream.write("pkg/a.py", OTHER + "\n\ndef f(items, weight):\n" + BODY)
@@ -87,7 +87,7 @@ def test_without_history_the_renamed_definition_is_not_suggested(upstream: Upstr
     upstream.write("pkg/b.py", "def weighted_alternating_sum(items, weight):\n" + BODY)
     new = upstream.commit("v2")
     _book(book, upstream, old, "pkg.a.f")
-    from source_anchors.core.config import settings_from
+    from source_anchors.model.config import settings_from
 
     record = read_lock(book.lock).get("up", "pkg.a.f")
     assert record is not None
@@ -97,8 +97,8 @@ def test_without_history_the_renamed_definition_is_not_suggested(upstream: Upstr
                                   "cache_dir": str(book.cache), "lock_file": str(book.lock)},
                                  confdir=book.root, environ={})
         engine = Engine(settings)
-        engine.pinned.use_history = history
-        found = engine.pinned.suggester("up", old).suggest(Target("up", "pkg.a.f"), record)
+        engine.suggesters.use_history = history
+        found = engine.suggesters.suggester("up", old).suggest(Target("up", "pkg.a.f"), record)
         results[history] = found.key if found else None
     assert results == {False: None, True: "pkg.b.weighted_alternating_sum"}
 

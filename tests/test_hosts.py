@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ConfigError
-from source_anchors.core.hosts import template_for
-from source_anchors.core.target import parse_target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ConfigError
+from source_anchors.model.hosts import template_for
+from source_anchors.model.target import parse_target
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 

@@ -144,7 +144,7 @@ def test_a_repository_that_cannot_take_reports_is_refused(project: Project, valu
 
 
 def test_gitlab_takes_the_title_and_description_of_its_own_form() -> None:
-    from source_anchors.core.reports import issue_url
+    from source_anchors.model.reports import issue_url
 
     url = issue_url("https://gitlab.com/example/book.git", "标题 1", "行一\n行二")
     assert url.startswith("https://gitlab.com/example/book/-/issues/new?")
@@ -152,7 +152,7 @@ def test_gitlab_takes_the_title_and_description_of_its_own_form() -> None:
 
 
 def test_guide_tables_are_generated_from_the_code(book: Book, shared_upstream: SharedUpstream) -> None:
-    from source_anchors.core.config import option_names
+    from source_anchors.model.config import option_names
     from source_anchors.sphinx_ext.diagnostics import Subtype, subtype_docs
 
     commit = shared_upstream.commits["build-v1"]  # any pin with a package will do

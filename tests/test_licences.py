@@ -1,9 +1,9 @@
-"""Tests for ``source_anchors.core.licences`` (Sphinx-free, offline)."""
+"""Tests for ``source_anchors.licences.identify`` (Sphinx-free, offline)."""
 
 from __future__ import annotations
 
 import pytest
-from source_anchors.core.licences import (
+from source_anchors.licences.identify import (
     LICENCE_SCORE_THRESHOLD,
     Survey,
     classify_asset,
@@ -339,6 +339,6 @@ def test_review_categories_cover_every_file_but_the_packages_modules() -> None:
     ("x.py", "python (outside the packages)"),
 ])
 def test_categorise_never_drops_a_file(path: str, expected: str) -> None:
-    from source_anchors.core.licences import categorise
+    from source_anchors.licences.identify import categorise
 
     assert categorise(path) == expected

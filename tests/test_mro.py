@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ResolveError
-from source_anchors.core.resolve import Resolver
-from source_anchors.core.target import Target
-from source_anchors.core.walk import Ref
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ResolveError
+from source_anchors.model.target import Target
+from source_anchors.resolve.refs import Ref
+from source_anchors.resolve.resolver import Resolver
 
 MODULES = 3
 
@@ -257,7 +257,7 @@ def test_a_member_the_class_binds_itself_does_not_read_its_bases(upstream: Upstr
     assert own.status == "new" and own.location is not None
     assert (own.location.path, own.location.start) == ("pkg/child.py", 5)
     assert "pkg/base.py" not in dict(own.location.uses)
-    assert engine.pinned.ast_parses() == 1
+    assert engine.resolvers.ast_parses() == 1
     inherited = engine.check(Target("up", "pkg.child.Child.y", None))
     assert inherited.location is not None and inherited.location.path == "pkg/base.py"
-    assert engine.pinned.ast_parses() == 2
+    assert engine.resolvers.ast_parses() == 2

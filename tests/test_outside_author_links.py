@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from helpers import Book, Upstream, write_conf
 from outside_author import configure, make_up
-from source_anchors.core.hosts import template_for
+from source_anchors.model.hosts import template_for
 
 
 @pytest.fixture

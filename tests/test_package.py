@@ -127,9 +127,9 @@ def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path)
     assert "source_anchors/sphinx_ext/static/source-anchors.css" in names
     assert "source_anchors/py.typed" in names
     assert "source_anchors/locale/zh_CN/LC_MESSAGES/source_anchors.mo" in names
-    assert "source_anchors/core/engine.py" in names
+    assert "source_anchors/engine/engine.py" in names
     assert not any(n.startswith(("tests/", "bench/", "source/")) for n in names)
-    assert "source-anchors = source_anchors.sphinx_ext.cli:main" in entry_points
+    assert "source-anchors = source_anchors.cli.main:main" in entry_points
     assert "Classifier: Framework :: Sphinx :: Extension" in metadata
     assert "Requires-Python: >=3.11" in metadata
     for dependency in ("sphinx", "filelock", "platformdirs"):

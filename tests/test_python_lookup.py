@@ -19,14 +19,14 @@ from typing import Any
 
 import pytest
 from helpers import Upstream
-from source_anchors.core.conditions import Python, decide, parse_python
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ConfigError, LockError, ResolveError
-from source_anchors.core.lock import read_lock
-from source_anchors.core.records import RESOLVER_VERSION, Location, LockRecord, Status
-from source_anchors.core.resolve import lines_hash
-from source_anchors.core.target import Target
+from source_anchors.engine.engine import Engine
+from source_anchors.lock.lockfile import read_lock
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ConfigError, LockError, ResolveError
+from source_anchors.model.records import RESOLVER_VERSION, Location, LockRecord, Status
+from source_anchors.model.target import Target
+from source_anchors.reading.conditions import Python, decide, parse_python
+from source_anchors.resolve.resolver import lines_hash
 from test_binding_rules import imported, line_of
 
 HERE = f"{sys.version_info[0]}.{sys.version_info[1]}"

@@ -1,9 +1,9 @@
-"""Tests for ``source_anchors.core.reproduce`` (Sphinx-free)."""
+"""Tests for ``source_anchors.licences.reproduce`` (Sphinx-free)."""
 
 from __future__ import annotations
 
 import pytest
-from source_anchors.core.reproduce import (
+from source_anchors.licences.reproduce import (
     Hit,
     Reproduction,
     count_reproduced,

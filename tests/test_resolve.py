@@ -1,4 +1,4 @@
-"""Tests for ``source_anchors.core.resolve`` through the Engine, on git repositories made by the tests.
+"""Tests for ``source_anchors.resolve.resolver`` through the Engine, on git repositories made by the tests.
 
 Each upstream is a real git repository exported through the real ``file://``
 fetch; griffe reads it statically. Expected lines are computed from the text
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream, git
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ResolveError
-from source_anchors.core.records import Outcome
-from source_anchors.core.resolve import Location, lines_hash
-from source_anchors.core.target import Target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ResolveError
+from source_anchors.model.records import Outcome
+from source_anchors.model.target import Target
+from source_anchors.resolve.resolver import Location, lines_hash
 
 
 def line_of(text: str, needle: str) -> int:
@@ -782,7 +782,7 @@ def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
     """Narrowing parses only the symbol's lines; every line must land where a whole-file parse puts it."""
     import ast
 
-    from source_anchors.core.statements import statement_span
+    from source_anchors.reading.statements import statement_span
 
     repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
     text = repo.texts["pkg/regions.py"]

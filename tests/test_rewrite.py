@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from source_anchors.core.rewrite import rewrite
-from source_anchors.core.target import split_label
+from source_anchors.drift.rewrite import rewrite
+from source_anchors.model.target import split_label
 
 OLD, NEW = "pkg.mod.f::if a > b:", "pkg.mod.g::if a >= b:"
 

@@ -24,12 +24,12 @@ from typing import Any
 
 import pytest
 from helpers import Upstream, build_env, git
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ConfigError
-from source_anchors.core.records import Outcome
-from source_anchors.core.simpleindex import Locations, pip_locations
-from source_anchors.core.target import parse_target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.errors import ConfigError
+from source_anchors.model.records import Outcome
+from source_anchors.model.target import parse_target
+from source_anchors.sources.simpleindex import Locations, pip_locations
 
 PYPROJECT = '[project]\nname = "sa-demo"\nversion = "1.0"\nlicense = "MIT"\n'
 LICENCE = "MIT License\n\nPermission is hereby granted, free of charge.\n"
@@ -323,7 +323,7 @@ _LOCATIONS_AND_SPAWNS = """
 import json, sys
 spawned = []
 sys.addaudithook(lambda event, args: spawned.append(list(map(str, args[1]))) if event == "subprocess.Popen" else None)
-from source_anchors.core.simpleindex import pip_locations
+from source_anchors.sources.simpleindex import pip_locations
 where = pip_locations(30)
 print(json.dumps({"indexes": where.indexes, "find_links": where.find_links, "spawned": spawned}))
 """

@@ -1,4 +1,4 @@
-"""Tests for obtaining pinned trees (``source_anchors.core.sources``): git, the cache, distributions.
+"""Tests for obtaining pinned trees (``source_anchors.sources.trees``): git, the cache, distributions.
 
 Upstreams are real git repositories made here and served as ``file://`` remotes
 with blob filters allowed; distributions are built here (a wheel with ``pip
@@ -28,13 +28,13 @@ from typing import Any
 
 import pytest
 from helpers import Book, SharedUpstream, Upstream, build_env, git, make_book, sphinx_argv
-from source_anchors.core.archive import blob_id
-from source_anchors.core.config import Settings, settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.errors import ConfigError, SourceError
-from source_anchors.core.records import Outcome
-from source_anchors.core.sources import TreeCache, cache_key
-from source_anchors.core.target import parse_target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import Settings, settings_from
+from source_anchors.model.errors import ConfigError, SourceError
+from source_anchors.model.records import Outcome
+from source_anchors.model.target import parse_target
+from source_anchors.sources.archive import blob_id
+from source_anchors.sources.trees import TreeCache, cache_key
 
 #: Port 9 (discard) on the loopback: nothing listens, so connecting is refused at once.
 DEAD_URL = "http://127.0.0.1:9/nothing.git"

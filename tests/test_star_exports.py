@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream
-from source_anchors.core.config import settings_from
-from source_anchors.core.engine import Engine
-from source_anchors.core.records import Location
-from source_anchors.core.target import Target
+from source_anchors.engine.engine import Engine
+from source_anchors.model.config import settings_from
+from source_anchors.model.records import Location
+from source_anchors.model.target import Target
 
 INIT = "from .other import *\nfrom .big import *\n"
 OTHER = "def Small():\n    return 'other'\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from helpers import Book, Upstream, run_cli
-from source_anchors.core.suggest import THRESHOLD, similarity
+from source_anchors.drift.suggest import THRESHOLD, similarity
 
 MOD_A = '''\
 class BaseCommand:
@@ -270,7 +270,7 @@ def test_a_match_text_now_found_twice_is_scoped_by_its_clause(upstream: Upstream
 
 
 def test_lines_compare_by_characters() -> None:
-    from source_anchors.core.linesuggest import line_similarity
+    from source_anchors.drift.linesuggest import line_similarity
 
     old = 'case "chrome":'
     assert line_similarity(old, 'case "chrome" | "edge":') > line_similarity(old, 'case "firefox":')

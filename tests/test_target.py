@@ -1,10 +1,10 @@
-"""Tests for ``source_anchors.core.target``: the ``[repo:]dotted.path[::match text]`` grammar (pure)."""
+"""Tests for ``source_anchors.model.target``: the ``[repo:]dotted.path[::match text]`` grammar (pure)."""
 
 from __future__ import annotations
 
 import pytest
-from source_anchors.core.errors import SourceAnchorsError, TargetError
-from source_anchors.core.target import Target, parse_target, split_label
+from source_anchors.model.errors import SourceAnchorsError, TargetError
+from source_anchors.model.target import Target, parse_target, split_label
 
 # -- valid forms ------------------------------------------------------------
 

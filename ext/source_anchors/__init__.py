@@ -8,14 +8,18 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-__version__ = "0.1.0"
+from .model.version import __version__
+
+__all__ = ["__version__", "setup"]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    """Register the extension; the Sphinx glue is imported only here."""
+    """Register the extension; the Sphinx glue, and the CLI's reference directive, are imported only here."""
+    from .cli.reference import setup as setup_cli_reference
     from .sphinx_ext.extension import setup as setup_extension
 
     setup_extension(app)
+    setup_cli_reference(app)
     return {
         "version": __version__,
         "env_version": 8,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;

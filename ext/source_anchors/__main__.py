@@ -2,6 +2,6 @@
 
 import sys
 
-from .sphinx_ext.cli import main
+from .cli.main import main
 
 raise SystemExit(main(sys.argv[1:]))

@@ -101,7 +101,7 @@ def build_in_process(root: Path, *, strict: bool = False, fresh: bool = False, o
 
 
 def cli_in_process(root: Path, *args: str, env: Mapping[str, str | None] | None = None) -> Run:
-    """``source_anchors.sphinx_ext.cli.main`` on the book at *root*, its output captured; never raises."""
+    """``source_anchors.cli.main.main`` on the book at *root*, its output captured; never raises."""
     out, err = StringIO(), StringIO()
     start = time.monotonic()
     try:

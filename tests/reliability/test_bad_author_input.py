@@ -614,9 +614,9 @@ def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages:
 
 def _prescreen(cases: list[Placed], settings_: Any) -> dict[int, str]:
     """Run the extension's core in-process on each case; the ones that raise a non-domain exception."""
-    from source_anchors.core.engine import Engine
-    from source_anchors.core.errors import SourceAnchorsError
-    from source_anchors.core.target import parse_target, split_label
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.errors import SourceAnchorsError
+    from source_anchors.model.target import parse_target, split_label
 
     engine = Engine(settings_)
     crashes: dict[int, str] = {}
@@ -639,7 +639,7 @@ def test_bad_author_input(repo: tuple[Upstream, str], tmp_path: Path, results: R
     assert len(cases) >= scale.author_cases, f"only {len(cases)} distinct cases generated"
     per_build = scale.anchors_per_page * scale.pages_per_build
     cache = tmp_path / "cache"
-    from source_anchors.core.config import settings_from
+    from source_anchors.model.config import settings_from
 
     core_settings = settings_from({"repos": {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
                                   "default_repo": REPO, "cache_dir": str(cache)}, confdir=tmp_path, environ={})

@@ -5,7 +5,7 @@ the whole build and half over the export window measured in a calibration run (w
 git fetches and writes the tree). ``python -m source_anchors update`` is killed at a
 random delay, half over its whole run and half around the moment the calibration run
 replaced the lock. After each kill: the lock is the old or the new one, valid JSON that
-``source_anchors.core.lock.read_lock`` reads; every ``<cache>/trees/*/`` has its meta.json and
+``source_anchors.lock.lockfile.read_lock`` reads; every ``<cache>/trees/*/`` has its meta.json and
 files whose blob ids match it; the next build succeeds and leaves a whole tree, no
 staging leftovers and the expected lock.
 
@@ -109,8 +109,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 def lock_problems(lock: Path, allowed: dict[bytes, str]) -> tuple[str, list[str]]:
     """Which allowed lock the file is, and problems (not one of them, or not readable)."""
-    from source_anchors.core.errors import LockError
-    from source_anchors.core.lock import read_lock
+    from source_anchors.lock.lockfile import read_lock
+    from source_anchors.model.errors import LockError
 
     problems = []
     data = lock.read_bytes() if lock.is_file() else b""

@@ -367,8 +367,8 @@ def hostile_tar(path: Path, outside: Path) -> list[str]:
 
 
 def test_unpack_refuses_hostile_entries(tmp_path: Path, results: Results) -> None:
-    from source_anchors.core.archive import unpack
-    from source_anchors.core.errors import ArchiveError
+    from source_anchors.model.errors import ArchiveError
+    from source_anchors.sources.archive import unpack
 
     tally = results.tally(CATEGORY)
     sandbox = tmp_path / "sandbox"

@@ -1,4 +1,9 @@
-"""The Sphinx glue: setup, roles, the domain, generated pages, diagnostics and the CLI.
+"""The Sphinx glue: setup, roles and directive, the domain, generated pages, diagnostics.
 
-Only this package turns the core's records and errors into nodes, located warnings and output.
+Takes in: the pages Sphinx reads (each ``{src}`` role and ``source-anchor`` directive) and ``conf.py``.
+Gives out: nodes (chips, cards, tables), located warnings of one type with subtypes, the ledger
+and licence-notes pages, the report and a locked build's exit status
+(:func:`~.extension.setup`); per-document records merged for parallel builds (:mod:`.domain`).
+May import: the engine and every core stage, Sphinx and docutils. Not the CLI.
+Only this package turns the core's records and errors into nodes, warnings and output.
 """

@@ -17,9 +17,9 @@ from enum import StrEnum, auto
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..core.changes import ChangeClass
-from ..core.records import AnchorRecord, Status
+from ..model.changeclass import ChangeClass
+from ..model.records import AnchorRecord, Status
+from ..model.version import __version__
 
 #: The formats of ``check --format`` (``text`` is the default listing); the build writes the last three.
 FORMATS = ("text", "json", "github", "gitlab", "sarif")

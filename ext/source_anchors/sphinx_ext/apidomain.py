@@ -8,7 +8,7 @@ from typing import Any
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-from ..core.records import AnchorRecord
+from ..model.records import AnchorRecord
 
 #: One documented object: (module, name in it, line, file, start, end, reason without a link or "").
 ApiRow = tuple[str, str, int, str, int, int, str]

@@ -17,12 +17,12 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from ..core import apigit
-from ..core.apiconfig import SELF, ApiSettings
-from ..core.apilinker import Linker, OwnLinker, PinnedLinker
-from ..core.apilinks import ApiLink, dotted
-from ..core.engine import UPDATE_COMMAND
-from ..core.records import Outcome, Status
+from ..engine.apilinker import Linker, OwnLinker, PinnedLinker
+from ..engine.engine import UPDATE_COMMAND
+from ..model.apiconfig import SELF, ApiSettings
+from ..model.records import Outcome, Status
+from ..resolve.apilinks import ApiLink, dotted
+from ..sources import apigit
 from . import apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
@@ -54,7 +54,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         api = ApiSettings(links=SELF)  # the drop-in's one import line asks for the own repository's links
     linker: Linker | None = None
     if api is not None and api.links == SELF:
-        from ..core.apiself import own_source
+        from ..sources.apiself import own_source
 
         own = own_source(api, confdir=Path(app.confdir), cache=state.engine.cache)
         if isinstance(own, str):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..core.caches import line_index_cached
-from ..core.errors import GitError, RefError, SourceAnchorsError
-from ..core.records import AnchorRecord
+from ..engine.caches import line_index_cached
+from ..model.errors import GitError, RefError, SourceAnchorsError
+from ..model.records import AnchorRecord
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain
 from .state import BuildState
@@ -43,7 +43,7 @@ def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
     if not blocks:
         domain.data["reproduced"] = 0
         return
-    from ..core.reproduce import count_reproduced
+    from ..licences.reproduce import count_reproduced
 
     engine = state.engine
     index: dict[str, tuple[str, int]] = {}
@@ -75,7 +75,7 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
     off = set(suppressed)
     if state.quiet or not state.settings.locked or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off:
         return
-    from ..core.refs import mismatch, moved_ref
+    from ..sources.refs import mismatch, moved_ref
 
     conf = "conf.py"
     for name, pin in sorted(state.engine.pins.items()):

@@ -1,6 +1,6 @@
 """One warning type, ``source-anchors``, with one documented subtype per kind of problem.
 
-The subtypes are the core's :class:`~source_anchors.core.subtypes.Subtype`; silence exactly one
+The subtypes are the core's :class:`~source_anchors.model.subtypes.Subtype`; silence exactly one
 kind in ``conf.py``, e.g. ``suppress_warnings = ["source-anchors.moved"]``. The manual's table of
 diagnostics is built from the enum's attribute docstrings, read with Sphinx's own analyser.
 """
@@ -11,7 +11,7 @@ from docutils import nodes
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 
-from ..core.subtypes import WARNING_TYPE, Subtype
+from ..model.subtypes import WARNING_TYPE, Subtype
 
 __all__ = ["LOGGER", "WARNING_TYPE", "Subtype", "subtype_docs", "warn"]
 

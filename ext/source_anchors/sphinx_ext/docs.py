@@ -9,7 +9,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.config import PREFIX, Options, option_default
+from ..model.config import PREFIX, Options, option_default
 from .diagnostics import subtype_docs
 from .tables import column_widths
 
@@ -69,33 +69,7 @@ class DiagnosticsTableDirective(SphinxDirective):
         return [_table(("warning type", "meaning and what to do"), rows)]
 
 
-class CliReferenceDirective(SphinxDirective):
-    """``source-anchors-cli``: the command's help and each subcommand's, from the argument parser."""
-
-    def run(self) -> list[nodes.Node]:
-        """One literal block per command, as ``source-anchors [COMMAND] --help`` prints it (88 columns)."""
-        import argparse
-
-        from .cli import get_parser
-
-        def width(prog: str) -> argparse.HelpFormatter:
-            return argparse.HelpFormatter(prog, width=88)
-
-        parser = get_parser()
-        parsers = [parser]
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                parsers += list(action.choices.values())
-        out: list[nodes.Node] = []
-        for each in parsers:
-            each.formatter_class = width
-            out.append(nodes.rubric("", each.prog))
-            out.append(nodes.literal_block("", each.format_help(), language="text"))
-        return out
-
-
 def setup(app: Sphinx) -> None:
     """Register the generated-table directives."""
     app.add_directive("source-anchors-config", ConfigTableDirective)
     app.add_directive("source-anchors-diagnostics", DiagnosticsTableDirective)
-    app.add_directive("source-anchors-cli", CliReferenceDirective)

@@ -8,7 +8,7 @@ from typing import Any
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-from ..core.records import AnchorRecord, EnvForm, Status
+from ..model.records import AnchorRecord, EnvForm, Status
 
 
 class SourceAnchorsDomain(Domain):

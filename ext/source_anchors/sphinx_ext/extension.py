@@ -14,11 +14,11 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from ..core.cachedir import usable_cache
-from ..core.config import PREFIX, Options, option_default, settings_from
-from ..core.engine import UPDATE_COMMAND, Engine
-from ..core.errors import ConfigError, LockError
-from ..core.records import Status
+from ..engine.engine import UPDATE_COMMAND, Engine
+from ..model.cachedir import usable_cache
+from ..model.config import PREFIX, Options, option_default, settings_from
+from ..model.errors import ConfigError, LockError
+from ..model.records import Status
 from . import annotate, apilinks, checks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .domain import SourceAnchorsDomain, get_domain

@@ -18,8 +18,8 @@ from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.config import RepoPin, Settings
-from ..core.reports import issue_url
+from ..model.config import RepoPin, Settings
+from ..model.reports import issue_url
 from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .i18n import _

@@ -14,18 +14,17 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
-from ..core.caches import identify_cached
-from ..core.engine import Engine
-from ..core.errors import MissingExtraError, SourceAnchorsError
-from ..core.records import AnchorRecord, line_range
-from .diagnostics import warn
+from ..engine.engine import Engine
+from ..model.errors import SourceAnchorsError
+from ..model.records import AnchorRecord, line_range
 from .domain import get_domain
 from .i18n import _
+from .pageparts import link, root_licences
 from .state import BuildState, get_state
 from .tables import column_widths
 
 if TYPE_CHECKING:
-    from ..core.config import RepoPin
+    from ..model.config import RepoPin
 
 
 def labels() -> dict[str, str]:
@@ -98,10 +97,6 @@ def _row(cells: list[nodes.Node | str]) -> nodes.row:
     return row
 
 
-def _link(text: str, uri: str) -> nodes.reference:
-    return nodes.reference("", text, refuri=uri)
-
-
 def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     try:
         tree = engine.tree(repo)
@@ -132,52 +127,6 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     return note
 
 
-def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
-    """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
-    path, label, _ids = _root_licences(engine, repo, docname)
-    return path, label
-
-
-def _root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, str, frozenset[str]]:
-    """(path, "SPDX-ID (score)", every SPDX id identified in the root licence files) of *repo*'s pin."""
-    try:
-        tree = engine.tree(repo)
-    except SourceAnchorsError:
-        return None, _("not identified"), frozenset()
-    from ..core.licences import is_root_licence  # generated pages only
-
-    candidates = sorted(p for p in tree.blobs if is_root_licence(p))
-    first: tuple[str, str] | None = None
-    ids: set[str] = set()
-    for path in candidates:
-        try:
-            data = tree.read_bytes(path)  # a distribution's licence file must be the commit's too
-            match = identify_cached(engine.settings.cache_dir, tree.blobs[path], data)
-        except MissingExtraError as error:
-            _warn_once(error, docname)
-            return path, _("not identified"), frozenset()
-        except SourceAnchorsError as error:
-            first = first or (path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error))
-            continue
-        if match:
-            if not ids:  # the first identified text is the one shown, as before
-                first = (path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}"))
-            ids.add(match.spdx_id)
-    if first is not None:
-        return first[0], first[1], frozenset(ids)
-    return (candidates[0] if candidates else None), _("not identified"), frozenset()
-
-
-_WARNED: set[str] = set()
-
-
-def _warn_once(error: MissingExtraError, docname: str) -> None:
-    """One warning per build process for a missing optional package (the page still renders)."""
-    if str(error) not in _WARNED:
-        _WARNED.add(str(error))
-        warn(f"licence-notes: {error}", error.subtype, location=(docname, None))
-
-
 def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
     from .licnotes import declared_summary  # the ledger's declared-licences column
 
@@ -193,9 +142,9 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         pin = engine.pins.get(repo)
         if pin is None:
             continue
-        _path, licence, ids = _root_licences(engine, repo, docname)
+        _path, licence, ids = root_licences(engine, repo, docname)
         pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
-        summary_rows.append([repo, _link(pin.url, pin.url), _link(pinned, pin.permalink("")),
+        summary_rows.append([repo, link(pin.url, pin.url), link(pinned, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence,
                              declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
@@ -218,7 +167,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                 whole = first.location is not None and first.location.whole_file
                 lines = words["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
-                link = first.permalink or ""
+                permalink = first.permalink or ""
                 for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
                     if index:
                         back += nodes.Text(" · ")
@@ -226,11 +175,11 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                     back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
                                                                                   line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
-                    report = _report_link(state, anchored, cite, f"{path}:{lines}", link)
+                    report = _report_link(state, anchored, cite, f"{path}:{lines}", permalink)
                     if report is not None:
                         back += nodes.Text(" ")
                         back += report
-                rows.append([lines, _link(link.rsplit("/", 1)[-1], link), back])
+                rows.append([lines, link(permalink.rsplit("/", 1)[-1], permalink), back])
             file_title = nodes.paragraph(classes=["sa-ledger-file"])
             file_title += nodes.literal("", path)
             section += file_title

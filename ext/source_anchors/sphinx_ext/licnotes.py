@@ -10,31 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from ..core.config import RepoPin
-from ..core.engine import Engine
-from ..core.errors import ConfigError, MissingExtraError, SourceAnchorsError
+from ..engine.engine import Engine
+from ..licences.declared import Declaration, disagreements
+from ..model.config import RepoPin
+from ..model.errors import ConfigError, MissingExtraError, SourceAnchorsError
 from .diagnostics import LOGGER, Subtype, warn
 from .i18n import _
-from .ledger import _link, _root_licences, _warn_once
+from .pageparts import link, root_licences, warn_once
 from .state import get_state
-
-if TYPE_CHECKING:
-    from ..core.declared import Declaration
 
 __all__ = ["declared_summary", "html_dropdowns", "licences"]
 
 
 def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> nodes.Node:
     """The ledger's cell: the SPDX ids declared, and whether any declaration disagrees with the texts."""
-    from ..core.declared import disagreements  # generated pages only
-
     try:
-        found, unread = engine.pinned.outside.declared(repo)
+        found, unread = engine.declarations.declared(repo)
     except SourceAnchorsError as error:
         LOGGER.info("source-anchors: the declared licences of %s were not read: %s", repo, error)
         return nodes.Text(_("not read (the build log says why)"))
@@ -53,7 +48,7 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
 
 def _spdx_words(declaration: Declaration) -> str:
     """What the page says a declaration names: its SPDX ids, or why none is compared."""
-    from ..core.declared import PRIVATE_FIELD  # generated pages only
+    from ..licences.declared import PRIVATE_FIELD  # generated pages only
 
     if declaration.field == PRIVATE_FIELD:
         return _("no licence declared (a private package: npm does not publish it)")
@@ -63,17 +58,17 @@ def _spdx_words(declaration: Declaration) -> str:
 def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
     where = f"{declaration.path}:L{declaration.line}"
     if declaration.path in listing:
-        return _link(where, pin.permalink(declaration.path, declaration.line, declaration.line))
+        return link(where, pin.permalink(declaration.path, declaration.line, declaration.line))
     return nodes.literal("", where)  # a distribution's METADATA is no file of the commit
 
 
 def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: frozenset[str],
                       listing: Mapping[str, str], docname: str) -> nodes.section:
-    from ..core.declared import disagreements  # generated pages only
+    from ..licences.declared import disagreements  # generated pages only
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
-    outside = engine.pinned.outside
+    outside = engine.declarations
     found, unread = outside.declared(repo)
     recorded = outside.from_record.get(repo, set())
     intro = nodes.paragraph()
@@ -144,7 +139,7 @@ def _evidence_words(kind: str) -> str:
 
 def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
     """Files the tree itself shows to be third-party material, each with its evidence."""
-    found = engine.pinned.outside.third_party(repo)
+    found = engine.declarations.third_party(repo)
     section = nodes.section(ids=[f"sa-third-party-{repo}"])
     section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
     section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "
@@ -154,7 +149,7 @@ def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mappi
     for path, evidence in sorted(found.items()):
         item = nodes.list_item()
         para = nodes.paragraph()
-        para += _link(path, pin.permalink(path))
+        para += link(path, pin.permalink(path))
         for index, piece in enumerate(evidence):
             para += nodes.Text(" — " if not index else "; ")
             para += nodes.strong("", _evidence_words(piece.kind))
@@ -183,7 +178,7 @@ def _category_label(category: str) -> str:
 
 def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     """The licence notes of every pin, then this repository's own licence."""
-    from ..core.licences import (  # generated pages only
+    from ..licences.identify import (  # generated pages only
         LICENCE_CATEGORY,
         ROOT_LICENCE_CATEGORY,
         identify_licence,
@@ -197,11 +192,11 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     for repo, pin in sorted(engine.pins.items()):
         section = nodes.section(ids=[f"sa-licence-{repo}"])
         section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
-        path, licence, identified = _root_licences(engine, repo, docname)
+        path, licence, identified = root_licences(engine, repo, docname)
         para = nodes.paragraph()
         para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
         if path:
-            para += _link(f"{path} — {licence}", pin.permalink(path))
+            para += link(f"{path} — {licence}", pin.permalink(path))
         else:
             para += nodes.Text(_("not identified"))
         section += para
@@ -243,7 +238,7 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         try:
             match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
         except MissingExtraError as error:
-            _warn_once(error, docname)
+            warn_once(error, docname)
             match = None
         para = nodes.paragraph(classes=["sa-own-licence"])
         own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
@@ -258,7 +253,7 @@ def _path_list(paths: Sequence[str], pin: RepoPin) -> nodes.bullet_list:
     for path in paths:
         entry = nodes.list_item()
         p = nodes.paragraph()
-        p += _link(path, pin.permalink(path))
+        p += link(path, pin.permalink(path))
         entry += p
         inner += entry
     return inner

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sphinx.config import Config
 
-    from ..core.apilinker import Linker
+    from ..engine.apilinker import Linker
 
 __all__ = ["linkcode_resolve"]
 
@@ -33,7 +33,7 @@ def linkcode_resolve(domain: str, info: dict[str, Any]) -> str | None:
     linker = _ACTIVE[-1] if _ACTIVE else _standalone()
     if linker is None:
         return None
-    from ..core.apilinks import ApiLink
+    from ..resolve.apilinks import ApiLink
 
     found = linker.link(info.get("module") or None, info["fullname"])
     return found.url if isinstance(found, ApiLink) else None
@@ -61,11 +61,11 @@ def _standalone() -> Linker | None:
         return None
     import os
 
-    from ..core.apiconfig import ApiSettings
-    from ..core.apilinker import OwnLinker
-    from ..core.apiself import own_source
-    from ..core.config import default_cache_dir
-    from ..core.sources import TreeCache
+    from ..engine.apilinker import OwnLinker
+    from ..model.apiconfig import ApiSettings
+    from ..model.config import default_cache_dir
+    from ..sources.apiself import own_source
+    from ..sources.trees import TreeCache
 
     cache = TreeCache(default_cache_dir(os.environ).resolve(), timeout=300)
     own = own_source(ApiSettings(links="self"), confdir=_CONFDIR[0], cache=cache)

@@ -9,7 +9,7 @@ from docutils.transforms.parts import ContentsFilter
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxContentsFilter
 
-from ..core.records import AnchorRecord, Status
+from ..model.records import AnchorRecord, Status
 
 
 class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is untyped here

@@ -10,9 +10,9 @@ from docutils.parsers.rst import directives
 from docutils.parsers.rst.states import Inliner
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from ..core.pages import PageSource
-from ..core.records import AnchorRecord
-from ..core.target import label_looks_like_target, split_label
+from ..model.pages import PageSource
+from ..model.records import AnchorRecord
+from ..model.target import label_looks_like_target, split_label
 from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .render import card, chip
@@ -67,7 +67,7 @@ class SourceRole(SphinxRole):
     r"""``{src}`label <[repo:]dotted.path[::match]>`` (or ``<[repo:]/file/path[::match]>``): an inline permalink.
 
     The label and target are split as Sphinx's reference roles split them (``\<`` escapes a ``<``);
-    :func:`~source_anchors.core.target.split_label` needs the text with its escapes, which
+    :func:`~source_anchors.model.target.split_label` needs the text with its escapes, which
     :class:`SphinxRole` drops, so it is kept here.
     """
 

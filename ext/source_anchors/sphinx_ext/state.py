@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.config import Settings
-from ..core.engine import Engine
-from ..core.pages import PageSource
-from ..core.records import RESOLVER_VERSION
+from ..engine.engine import Engine
+from ..model.config import Settings
+from ..model.pages import PageSource
+from ..model.records import RESOLVER_VERSION
 
 _STATES: dict[str, BuildState] = {}
 

@@ -1,0 +1,211 @@
+"""``source-anchors init-ci github|gitlab``: a workflow for the book's repository.
+
+On pull requests (and pushes): the anchors are checked as annotations on the page lines, then the
+book is built strictly (``CI=true``: locked; ``-nW --keep-going``). On a schedule (and by hand):
+``source-anchors bump NAME --latest --write`` for every pinned repository, and one pull (merge)
+request, on one branch, opened or updated with the bodies the bumps wrote. The anchor cache is kept
+between runs by the CI's own cache, keyed by the lock.
+
+The file goes where the CI reads it, below the repository's root (found with git, else the current
+directory): ``.github/workflows/source-anchors.yml`` or ``.gitlab-ci.yml``. An existing file is
+never overwritten without ``--force``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ..model.fsio import atomic_write
+from .book import BookError
+from .bump import configured
+
+BRANCH = "source-anchors/bump"
+PATHS = {"github": ".github/workflows/source-anchors.yml", "gitlab": ".gitlab-ci.yml"}
+
+GITHUB = """\
+# Written by `source-anchors init-ci github`: check the book's anchors on every pull request and
+# propose a pull request when an upstream it pins makes a release.
+name: source-anchors
+on:
+  pull_request:
+  push:
+    branches: [{default}]
+  schedule:
+    - cron: "23 4 * * 1"
+  workflow_dispatch:
+permissions:
+  contents: read
+env:
+  SOURCE_ANCHORS_CACHE: ${{{{ github.workspace }}}}/.source-anchors-cache
+jobs:
+  build:
+    if: github.event_name == 'pull_request' || github.event_name == 'push'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v5
+      - uses: actions/setup-python@v6
+        with:
+          python-version: "3.12"
+      - uses: actions/cache@v5
+        with:
+          path: .source-anchors-cache
+          key: source-anchors-${{{{ hashFiles('{lock}') }}}}
+          restore-keys: source-anchors-
+      - run: {install}
+      - name: anchors as annotations on the page lines
+        run: source-anchors{book} check --format github || true
+      - name: strict build (locked)
+        env:
+          CI: "true"
+        run: {build}
+  bump:
+    if: github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+      pull-requests: write
+    steps:
+      - uses: actions/checkout@v5
+      - uses: actions/setup-python@v6
+        with:
+          python-version: "3.12"
+      - uses: actions/cache@v5
+        with:
+          path: .source-anchors-cache
+          key: source-anchors-${{{{ hashFiles('{lock}') }}}}
+          restore-keys: source-anchors-
+      - run: {install}
+      - name: bump every pin to its newest release
+        run: |
+          : > "$RUNNER_TEMP/body.md"
+          for name in {names}; do
+            source-anchors{book} bump "$name" --latest --write --body "$RUNNER_TEMP/$name.md" || [ $? -eq 1 ]
+            cat "$RUNNER_TEMP/$name.md" >> "$RUNNER_TEMP/body.md"
+          done
+      - name: open or update the pull request
+        env:
+          GH_TOKEN: ${{{{ github.token }}}}
+        run: |
+          if git diff --quiet; then echo "no new release"; exit 0; fi
+          git config user.name "github-actions[bot]"
+          git config user.email "41898282+github-actions[bot]@users.noreply.github.com"
+          git switch -C {branch}
+          git commit -q -a -m "Bump pinned upstreams to their newest releases"
+          git push --force origin {branch}
+          if gh pr view {branch} --json number > /dev/null 2>&1; then
+            gh pr edit {branch} --body-file "$RUNNER_TEMP/body.md"
+          else
+            gh pr create --head {branch} --title "Bump pinned upstreams to their newest releases" \\
+              --body-file "$RUNNER_TEMP/body.md"
+          fi
+"""
+
+GITLAB = """\
+# Written by `source-anchors init-ci gitlab`: check the book's anchors on every merge request and
+# propose a merge request when an upstream it pins makes a release (a pipeline schedule runs `bump`;
+# it pushes with the CI/CD variable SOURCE_ANCHORS_BOT_TOKEN, a project access token with write_repository).
+default:
+  image: python:3.12
+  cache:
+    key:
+      files: [{lock}]
+    paths: [.source-anchors-cache]
+variables:
+  SOURCE_ANCHORS_CACHE: $CI_PROJECT_DIR/.source-anchors-cache
+stages: [build, bump]
+build:
+  stage: build
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH && $CI_PIPELINE_SOURCE == "push"
+  script:
+    - {install}
+    - source-anchors{book} check --format gitlab > gl-code-quality-report.json || true
+    - {build}
+  artifacts:
+    when: always
+    reports:
+      codequality: gl-code-quality-report.json
+bump:
+  stage: bump
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "schedule" || $CI_PIPELINE_SOURCE == "web"
+  script:
+    - {install}
+    - |
+      : > body.md
+      for name in {names}; do
+        source-anchors{book} bump "$name" --latest --write --body "$name.md" || [ $? -eq 1 ]
+        cat "$name.md" >> body.md; rm "$name.md"
+      done
+    - |
+      if git diff --quiet; then echo "no new release"; exit 0; fi
+      git config user.name "source-anchors bot"
+      git config user.email "source-anchors-bot@$CI_SERVER_HOST"
+      git switch -C {branch}
+      git commit -q -a -m "Bump pinned upstreams to their newest releases"
+      git push --force "https://oauth2:$SOURCE_ANCHORS_BOT_TOKEN@$CI_SERVER_HOST/$CI_PROJECT_PATH.git" \\
+        HEAD:{branch} -o merge_request.create -o merge_request.target=$CI_DEFAULT_BRANCH \\
+        -o merge_request.title="Bump pinned upstreams to their newest releases" \\
+        -o merge_request.description="$(head -c 60000 body.md)"
+"""
+
+
+def repo_root(start: Path) -> Path:
+    """The git work tree's root holding *start*, else *start* itself."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=start, capture_output=True, text=True,
+                              timeout=30, check=False)
+    except OSError:  # no git: the current directory it is
+        return start
+    return Path(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip() else start
+
+
+def render(kind: str, *, root: Path, confdir: Path, srcdir: Path, names: list[str], lock: Path,
+           default_branch: str = "main") -> str:
+    """The workflow text for *kind* (``github`` or ``gitlab``), with paths relative to *root*."""
+    def rel(path: Path) -> str:
+        return Path(os.path.relpath(path, root)).as_posix()
+
+    conf, src = rel(confdir), rel(srcdir)
+    book = f" --confdir {conf} --srcdir {src}" if (conf, src) != (".", ".") else ""
+    config = f"-c {conf} " if conf != src else ""
+    install = "pip install -r requirements.txt" if (root / "requirements.txt").is_file() \
+        else "pip install sphinx-source-anchors"
+    template = GITHUB if kind == "github" else GITLAB
+    return template.format(default=default_branch, lock=rel(lock), install=install, book=book,
+                           build=f"python -m sphinx -nW --keep-going {config}{src} _build/html",
+                           names=" ".join(names), branch=BRANCH)
+
+
+def init_ci(kind: str, confdir: Path, srcdir: Path, *, output: str | None, force: bool) -> int:
+    """Write the workflow; 0, or 2 with one message when it cannot."""
+    try:
+        settings = configured(confdir)
+    except BookError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not settings.repos:
+        print(f"error: {confdir / 'conf.py'} pins no repository (source_anchors_repos): nothing to bump",
+              file=sys.stderr)
+        return 2
+    root = repo_root(Path.cwd())
+    target = Path(output) if output else root / PATHS[kind]
+    if target.exists() and not force:
+        print(f"error: {target} exists; nothing written (add --force to replace it)", file=sys.stderr)
+        return 2
+    text = render(kind, root=root, confdir=confdir, srcdir=srcdir, names=sorted(settings.repos),
+                  lock=settings.lock_path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, text)
+    except OSError as error:
+        print(f"error: cannot write {target}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"wrote {target}: the strict build on {'pull' if kind == 'github' else 'merge'} requests and a "
+          f"scheduled bump of {', '.join(sorted(settings.repos))}" +
+          ("; set the CI/CD variable SOURCE_ANCHORS_BOT_TOKEN and a pipeline schedule" if kind == "gitlab" else ""))
+    return 0

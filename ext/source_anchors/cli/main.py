@@ -1,0 +1,187 @@
+"""Command line ``source-anchors`` (or ``python -m source_anchors``), one module per command.
+
+Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
+:func:`.book.find_book`); ``--confdir`` and ``--srcdir`` say it outright. This module holds the
+argument parser and sends each command to its own module (:mod:`.check`, :mod:`.update`,
+:mod:`.fix`, :mod:`.bump` and :mod:`.bumpbot`, :mod:`.pin`, :mod:`.facts`,
+:mod:`.initci`, :mod:`.cache`); the book is read by :mod:`.book`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence, Set
+from pathlib import Path
+from typing import Any
+
+from ..drift.linesuggest import THRESHOLD
+from ..model.changeclass import ChangeClass, parse_classes, valid_classes
+from ..sphinx_ext import annotate
+from . import cache as cachecmd
+from .book import BookError, find_book, read_book
+from .check import check
+from .fix import fix
+from .update import update
+
+__all__ = ["find_book", "get_parser", "main"]
+
+
+def get_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``source-anchors``."""
+    parser = argparse.ArgumentParser(prog="source-anchors",
+                                     description="Check or update the source-anchors lock of a Sphinx book.")
+    _book_options(parser, default=None)
+    # The same options after the command ('source-anchors check --confdir docs'); SUPPRESS keeps a
+    # value given before the command when none is given after it.
+    book = argparse.ArgumentParser(add_help=False)
+    _book_options(book, default=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_parser_with(book))
+    check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
+    check.add_argument("--pin", action="append", default=[], metavar="NAME=REF",
+                       help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
+                            "branch (resolved with git ls-remote; conf.py and lock untouched)")
+    check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
+    check.add_argument("pages", nargs="*", metavar="PAGE",
+                       help="report only the anchors written in these page files (as pre-commit passes them); "
+                            "files that are no page of the book are ignored")
+    check.add_argument("--format", choices=annotate.FORMATS, default="text",
+                       help="text (default); json (as --json); github (workflow commands on the page lines); "
+                            "gitlab (a Code Quality report); sarif (SARIF 2.1.0). Paths are relative to the "
+                            "current directory")
+    update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
+    update.add_argument("--accept", default=None, metavar="CLASSES",
+                        help="relock only the changed anchors of these classes of change (comma-separated: "
+                             f"{valid_classes().replace(', ', ',')}); moved and new anchors are relocked too, "
+                             "other changed and missing ones keep their record")
+    fix = sub.add_parser("fix", help="rewrite missing targets in the pages to their suggestions (a diff; "
+                                     "--write applies it)")
+    fix.add_argument("--write", action="store_true", help="apply the rewrite to the page files")
+    fix.add_argument("--min-similarity", type=_similarity, default=None, metavar="S",
+                     help=f"only suggestions at least this similar (default and floor: {THRESHOLD})")
+    for command in (check, update):
+        command.add_argument("--json", action="store_true", help="print the results as JSON")
+    bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
+                                       "--write moves the pin in conf.py")
+    bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
+    bump.add_argument("ref", metavar="REF", nargs="?", help="a 40-hex commit SHA, a tag or a branch of its URL")
+    bump.add_argument("--latest", action="store_true",
+                      help="instead of REF, the newest release tag at its URL (PEP 440 / semantic version order); "
+                           "with --write also fix the pages and relock what only moved or was reformatted")
+    bump.add_argument("--pre", action="store_true", help="with --latest, count pre-releases too")
+    bump.add_argument("--body", default=None, metavar="FILE",
+                      help="with --latest, write a pull-request body there ('-': print it)")
+    bump.add_argument("--write", action="store_true",
+                      help="replace the old commit (and 'ref') in conf.py where each is written once as a "
+                           "string literal; then run 'source-anchors update' to relock")
+    pin = sub.add_parser("pin", help="write a first pin: the commit a tag or branch names (git ls-remote), and "
+                                     "the tag or branch as 'ref', into the entry NAME of conf.py")
+    pin.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
+    pin.add_argument("ref", metavar="REF", nargs="?", default=None,
+                     help="a tag or branch of its URL (default: the entry's 'commit' when it is not a SHA, "
+                          "else its 'ref')")
+    record = sub.add_parser("facts", help="record the licences the pinned commit's manifests declare and the "
+                                          "evidence of third-party files, in the file each pin's 'facts' "
+                                          "key names (needs the files: run where git is reachable)")
+    record.add_argument("names", nargs="*", metavar="NAME", help="the repositories (default: every pin with 'facts')")
+    ci = sub.add_parser("init-ci", help="write a CI workflow: the strict build on pull requests and a scheduled "
+                                         "bump to the newest releases that opens one pull request")
+    ci.add_argument("kind", choices=("github", "gitlab"))
+    ci.add_argument("--output", default=None, metavar="FILE",
+                    help="where to write it (default: .github/workflows/source-anchors.yml or .gitlab-ci.yml at the "
+                         "root of the git repository)")
+    ci.add_argument("--force", action="store_true", help="replace an existing file")
+    cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
+    cache.add_argument("action", choices=("info", "clear"))
+    return parser
+
+
+def _book_options(parser: argparse.ArgumentParser, *, default: object) -> None:
+    parser.add_argument("--confdir", default=default,
+                        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)")
+    parser.add_argument("--srcdir", default=default,
+                        help="directory of the pages (default: CONFDIR/source when it holds the root page "
+                             "and no conf.py of its own, else CONFDIR)")
+
+
+def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
+    """A parser class whose instances (the subcommands) also take *parent*'s options."""
+
+    class Subcommand(argparse.ArgumentParser):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["parents"] = [*kwargs.get("parents", []), parent]
+            super().__init__(*args, **kwargs)
+
+    return Subcommand
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the exit status."""
+    args = get_parser().parse_args(argv)
+    confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
+    if args.command == "cache":
+        try:
+            root = cachecmd.cache_dir(confdir)
+        except Exception as error:  # conf.py is the author's code: any error is theirs to see
+            print(f"error: cannot read {confdir / 'conf.py'}: {error}", file=sys.stderr)
+            return 2
+        print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
+        return 0
+    if args.command == "facts":
+        from .facts import facts
+
+        return facts(confdir, args.names)
+    if args.command == "init-ci":
+        from .initci import init_ci
+
+        return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)
+    accept: Set[ChangeClass] | None = None
+    if getattr(args, "accept", None) is not None:
+        try:
+            accept = parse_classes(args.accept)
+        except ValueError as error:
+            print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
+            return 2
+    from . import bump  # tags and branches: resolved with git, only when asked for
+
+    if args.command == "bump" and (args.latest or args.ref is None):
+        from .bumpbot import latest
+
+        if args.ref is not None or not args.latest:
+            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
+                  file=sys.stderr)
+            return 2
+        return latest(confdir, srcdir, args.name, write=args.write, pre=args.pre, body=args.body)
+    if args.command == "bump":
+        return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
+    if args.command == "pin":
+        from .pin import pin
+
+        return pin(confdir, args.name, args.ref)
+    try:
+        pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
+        paths: dict[str, Path] = {}
+        records, engine = read_book(confdir, srcdir, pins=pins, paths=paths)
+    except BookError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if engine.settings.cache_note:
+        print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
+    if args.command == "update":
+        return update(records, engine, as_json=args.json, accept=accept)
+    if args.command == "fix":
+        return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
+    return check(records, engine, pins=pins, refs=refs, paths=paths, pages=args.pages, as_json=args.json,
+                 fmt=args.format, as_markdown=args.markdown)
+
+
+def _similarity(text: str) -> float:
+    """``--min-similarity``: a number from the threshold to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not THRESHOLD <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{value} is not between {THRESHOLD} and 1")
+    return value
+

@@ -1,0 +1,138 @@
+"""The definitions of a pinned tree, indexed for the suggestions of :mod:`.suggest` (pure).
+
+Every class, function and attribute that the modules of the pinned packages define, with its
+lines normalised for comparison (indentation stripped), indexed by kind and sha256 of the lines,
+by module, and by the identifiers it uses (for a candidate search that does not score every one).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import math
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from ..model.errors import SourceAnchorsError
+from ..resolve.resolver import Resolver
+
+#: How many definitions (of the module, then of the packages) are scored for one missing symbol.
+CANDIDATES = 25
+#: Kinds of definition a missing symbol may be matched with.
+KINDS = ("class", "function", "attribute")
+_WORDS = re.compile(r"[^\W\d]\w*")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One definition in a tree: its dotted path, file, lines and kind."""
+
+    path: str
+    module: str
+    qual: str
+    file: str
+    start: int
+    end: int
+    kind: str
+
+
+def normal(lines: list[str]) -> str:
+    """An excerpt without indentation or trailing blanks, the form similarities compare."""
+    return "\n".join(line.strip() for line in lines)
+
+
+def sha_of(lines: list[str], start: int, end: int) -> str:
+    """sha256 of lines *start*..*end* joined with newlines (as the lock records them)."""
+    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+
+
+class Catalog:
+    """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.defs = list(definitions(resolver))
+        self.texts: list[str] = []
+        self.by_sha: dict[tuple[str, str], list[Definition]] = {}
+        self.by_module: dict[str, list[int]] = {}
+        self.words: dict[str, list[int]] = {}
+        self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
+        self._at = {(d.file, d.start): d for d in reversed(self.defs)}
+        #: The definitions of module bodies (not of a class).
+        self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
+        for number, found in enumerate(self.defs):
+            lines = resolver.file_lines(found.file)
+            self.texts.append(normal(lines[found.start - 1:found.end]))
+            self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
+            self.by_module.setdefault(found.module, []).append(number)
+            for word in set(_WORDS.findall(self.texts[-1].casefold())):
+                self.words.setdefault(word, []).append(number)
+
+    def at(self, file: str, start: int) -> Definition | None:
+        """The definition whose lines start at *start* in *file*, if any."""
+        return self._at.get((file, start))
+
+    def in_file(self, file: str) -> frozenset[int]:
+        """The definitions of *file*."""
+        return frozenset(n for n, found in enumerate(self.defs) if found.file == file)
+
+    def members(self, cls: Definition) -> list[int]:
+        """The definitions a class statement binds itself (one level down)."""
+        prefix = cls.qual + "."
+        return [n for n in self.by_module.get(cls.module, ()) if self.defs[n].qual.startswith(prefix)
+                and "." not in self.defs[n].qual[len(prefix):]]
+
+    def owner(self, found: Definition) -> Definition | None:
+        """The class that defines *found* directly (None in a module body)."""
+        qual = found.qual.rpartition(".")[0]
+        return self._classes.get((found.module, qual)) if qual else None
+
+    def nearest(self, text: str, kind: str, module: str | None, among: Collection[int]) -> list[int]:
+        """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
+
+        Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
+        """
+        allowed = among if module is None else set(self.by_module.get(module, ())) & set(among)
+        scores: dict[int, float] = {}
+        total = len(self.defs) or 1
+        for word in set(_WORDS.findall(text.casefold())):
+            holders = self.words.get(word, ())
+            if not holders:
+                continue
+            weight = math.log(total / len(holders)) + 1e-3
+            for number in holders:
+                if number in allowed and self.defs[number].kind == kind:
+                    scores[number] = scores.get(number, 0.0) + weight
+        return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+
+
+def definitions(resolver: Resolver) -> Iterator[Definition]:
+    """Every class, function and attribute defined in the modules of *resolver*'s pinned packages."""
+    files = resolver.files
+    for name, folder in sorted(files.packages.items()):
+        for path in sorted(resolver.tree.blobs):
+            module = module_of(path, name, folder)
+            if module is None:
+                continue
+            try:
+                index = files.index(path, module)
+            except SourceAnchorsError:
+                continue
+            for qual, binds in index.bindings.items():
+                for bind in binds:
+                    if bind.kind in KINDS:
+                        yield Definition(f"{module}.{qual}", module, qual, path, bind.start, bind.end, bind.kind)
+
+
+def module_of(path: str, name: str, folder: str) -> str | None:
+    """The dotted module of file *path* in package *name* (kept in *folder*), or None outside it."""
+    if path == f"{folder}.py":
+        return name
+    if not (path.startswith(folder + "/") and path.endswith(".py")):
+        return None
+    parts = path[len(folder) + 1: -3].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    if not all(part.isidentifier() for part in parts):
+        return None
+    return ".".join([name, *parts])

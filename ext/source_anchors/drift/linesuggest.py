@@ -1,0 +1,196 @@
+"""Suggestions among lines, and the similarity they are measured by (pure).
+
+A match text that occurs on no line of its symbol (or now on several) gets the most similar
+line of the symbol's new range, with a match text found on that line only (scoped by the
+clause header above it when the text is there twice); a file target whose file is gone gets
+the path with the same blob. :func:`similarity` is the one measure of every suggestion (see
+:mod:`.suggest`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterator
+
+from ..model.errors import ResolveError, SourceAnchorsError
+from ..model.records import LockRecord, Suggestion
+from ..model.target import Target
+from ..model.textlines import decode_source, split_lines
+from ..resolve.resolver import Resolver
+
+#: Suggestions below this similarity are not made (difflib's cut-off for a close match).
+THRESHOLD = 0.6
+
+
+def similarity(a: str, b: str) -> float:
+    """SequenceMatcher's ratio of the tokens of *a* and *b*, case-folded (1.0 for two empty texts).
+
+    A token is a word (a run of word characters) or one other non-blank character. Tokens, not characters, keep
+    long excerpts fast (the matcher's time grows with the product of the lengths).
+    """
+    a, b = a.casefold(), b.casefold()
+    if a == b:
+        return 1.0
+    return difflib.SequenceMatcher(None, _TOKENS.findall(a), _TOKENS.findall(b)).ratio()
+
+
+def line_similarity(a: str, b: str) -> float:
+    """SequenceMatcher's ratio of two lines' characters, case-folded.
+
+    One line is short, so characters are cheap, and they weigh a changed word by its length: a
+    case ``"chrome":`` is closer to ``"chrome" | "edge":`` than to ``"firefox":``, which tokens would
+    not say (one token of five differs). ``_flag_needs_value`` and ``FLAG_NEEDS_VALUE`` compare
+    nearly equal.
+    """
+    return difflib.SequenceMatcher(None, a.casefold(), b.casefold(), autojunk=False).ratio()
+
+
+def name_similarity(a: str, b: str) -> float:
+    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
+    return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
+
+
+_TOKENS = re.compile(r"\w+|[^\w\s]")
+
+
+def bound(a: str, b: str) -> float:
+    """An upper bound of :func:`similarity` from the lengths alone (``2·min/sum``)."""
+    total = len(a) + len(b)
+    return 1.0 if not total else 2 * min(len(a), len(b)) / total
+
+
+
+class LineSuggester:
+    """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
+
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the lock's commit and of the
+    pinned one; *stored* gives the bytes of a blob kept in the cache (files outside the packages).
+    """
+
+    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
+        self.old = old
+        self.new = new
+        self.stored = stored
+
+    def _file(self, target: Target, record: LockRecord) -> Suggestion | None:
+        """A file target: the file with the same blob elsewhere (a rename), then its match levels there."""
+        try:
+            self.new.resolve(target.path)
+        except ResolveError:
+            pass
+        else:
+            return self._line(target, target.path, record, base=1.0, reason="similar line") if target.match \
+                else None
+        listing = self.new.tree.listing or self.new.tree.blobs
+        moved = sorted(path for path, blob in listing.items() if blob == record.blob)
+        if not moved:
+            return None
+        path = "/" + min(moved, key=lambda p: (-name_similarity(p, target.file), p))
+        if target.match is None:
+            return Suggestion(path, 1.0, "same file", self._where(path))
+        return self._line(target, path, record, base=1.0, reason="same file")
+
+    # -- match texts -------------------------------------------------------------
+
+    def _line(self, target: Target, symbol: str, record: LockRecord, *, base: float,
+              reason: str) -> Suggestion | None:
+        """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
+        *outer, match = target.matches  # scoped matches: the outer levels are kept, the last one re-matched
+        try:
+            old_file = self._old_lines(record)
+            location = self.new.resolve(symbol, tuple(outer) or None)
+        except (SourceAnchorsError, UnicodeDecodeError):
+            return None
+        at = next((n for n in range(record.start, record.end + 1) if match in old_file[n - 1]), None)
+        if at is None:
+            return None
+        scope = "::".join([symbol, *outer])
+        lines = self.new.file_lines(location.path)
+        span = range(location.start, min(location.end, len(lines)) + 1)
+        if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
+            candidate = f"{scope}::{match}"
+            if self._resolves(candidate):
+                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
+        old, old_header = old_file[at - 1].strip(), _header(old_file, at)
+        # The most similar lines first; of equal ones, the one under the same clause header as before.
+        scored = sorted(((line_similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
+                         for n in span if lines[n - 1].strip()), reverse=True)
+        if not scored or scored[0][0] < THRESHOLD:
+            return None
+        score, _, number = scored[0]
+        number = -number
+        why = "similar line" if reason == "similar line" else f"{reason}, similar line"
+        for text in _match_texts(old, match, lines[number - 1].strip()):
+            if sum(text in lines[n - 1] for n in span) == 1:
+                candidate = f"{scope}::{text}"
+            else:  # the same text elsewhere in the range: scoped by the clause header above it
+                header = _header(lines, number)
+                if header is None or "::" in header:
+                    continue
+                candidate = f"{scope}::{header}::{text}"
+            if self._lands_on(candidate, number):
+                return Suggestion(candidate, round(min(base, score), 3), why, self._where(candidate))
+        return None
+
+    def _lands_on(self, key: str, number: int) -> bool:
+        """Whether *key* resolves to a range that holds line *number*."""
+        path, _, match = key.partition("::")
+        try:
+            location = self.new.resolve(path, match or None)
+        except ResolveError:
+            return False
+        return location.start <= number <= location.end
+
+    def _old_lines(self, record: LockRecord) -> list[str]:
+        """The lines of the locked file in the old tree (a file outside the packages: from its kept blob)."""
+        if self.old.tree.has(record.path) or self.stored is None:
+            return self.old.file_lines(record.path)
+        data = self.stored(record.blob)
+        return split_lines(decode_source(data)) if data is not None else []
+
+    def _resolves(self, key: str) -> bool:
+        path, _, match = key.partition("::")
+        try:
+            self.new.resolve(path, match or None)
+        except ResolveError:
+            return False
+        return True
+
+    def _where(self, key: str) -> str:
+        path, _, match = key.partition("::")
+        location = self.new.resolve(path, match or None)
+        return location.describe()
+
+    # -- the new tree's definitions ------------------------------------------------
+
+
+def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
+    """Match texts for *new_line*: the part that corresponds to *match* in *old_line*, then the whole line."""
+    at = old_line.find(match)
+    if at >= 0 and match != old_line:
+        start, end = at, at + len(match)
+        mapped_start = mapped_end = None
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_line, new_line, autojunk=False).get_opcodes():
+            if mapped_start is None and i2 > start:
+                mapped_start = j1 + (start - i1 if tag == "equal" else 0)
+            if i2 >= end:
+                mapped_end = j1 + (end - i1) if tag == "equal" else j2
+                break
+        if mapped_start is not None and mapped_end is not None:
+            part = new_line[mapped_start:mapped_end].strip()
+            if part and "::" not in part:
+                yield part
+    if "::" not in new_line:
+        yield new_line
+
+
+def _header(lines: list[str], number: int) -> str | None:
+    """The text of the nearest line above *number* indented less (its clause header), or None."""
+    text = lines[number - 1]
+    indent = len(text) - len(text.lstrip())
+    for above in range(number - 1, 0, -1):
+        line = lines[above - 1]
+        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent:
+            return line.strip()
+    return None

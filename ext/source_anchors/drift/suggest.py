@@ -1,0 +1,276 @@
+"""Where a missing anchor went: suggestions from the locked lines and the new tree (pure).
+
+For a symbol that no longer resolves, the locked lines (read from the tree of the lock's
+commit) are looked for in the new tree, among the definitions of the same kind (class,
+function, attribute):
+
+1. the same lines (equal sha256) anywhere in the packages: similarity 1;
+2. a member of a class that is gone, in the class the class itself went to
+   (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO); when that class
+   has the member but rewritten (below the threshold), nothing is suggested, since a similar
+   definition of another name is not where it went. A class that is gone went where most of
+   its members went with the same lines (the share is its similarity);
+3. else the most similar definition, in the same module first, then in every pinned package;
+   of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
+   lines (each weighted by its rarity, ``log(N/df)``) are scored.
+
+For a match text that occurs on no line of its (still resolving) symbol, the most similar
+line of the symbol's new range is taken, with a match text that occurs on that line only.
+
+**Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts'
+tokens (words and single punctuation characters), case-folded, with each line stripped of its
+indentation (so a method moved into another class compares equal); two lines compare by their
+characters, case-folded (:func:`~.linesuggest.line_similarity`).
+A suggestion below :data:`THRESHOLD` is not made: 0.6 is difflib's own cut-off for a close
+match (:func:`difflib.get_close_matches`). Ties are broken by the similarity of the names,
+then by the same module. Every suggestion is resolved in the new tree before it is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from ..model.errors import ResolveError, SourceAnchorsError
+from ..model.records import LockRecord, Suggestion, line_range
+from ..model.target import Target
+from ..resolve.refs import Ref
+from ..resolve.resolver import Resolver
+from .catalog import KINDS, Catalog, Definition, normal, sha_of
+from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
+
+__all__ = ["THRESHOLD", "Suggester", "similarity"]
+
+#: What git's history tells about a missing definition: (suggester, target, its ref, its locked text) -> suggestion.
+Told = Callable[["Suggester", Target, Ref, str], Suggestion | None]
+
+#: A definition of another name is suggested only when the names are at least this similar (characters).
+NAME_FLOOR = 0.6
+#: A member renamed within its own class must be at least this similar: members of one class share
+#: their words (``self``, its attributes), so unrelated siblings score high (in the drift evaluation
+#: the wrong in-class suggestions scored 0.667 and 0.882).
+SIBLING_FLOOR = 0.9
+
+
+class Suggester(LineSuggester):
+    """Suggests where missing targets went, from the lock's commit (*old*) to the pinned one (*new*).
+
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the two trees; the new
+    tree's definitions are indexed on first use (every module of the pinned packages parsed once).
+    """
+
+    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None,
+                 told: Told | None = None) -> None:
+        super().__init__(old, new, stored=stored)
+        self._defs: Catalog | None = None
+        #: What git says the range did (:func:`.history.suggest_from` on the range's history), when both
+        #: trees came from git; given by the factory (:mod:`.suggesters`).
+        self.told = told
+
+    # -- entry point ---------------------------------------------------------------
+
+    def suggest(self, target: Target, record: LockRecord) -> Suggestion | None:
+        """A suggestion for *target*, missing now and locked as *record*; None when there is none."""
+        try:
+            return self._suggest(target, record)
+        except SourceAnchorsError:
+            return None  # an old tree that cannot be read, a file that no longer parses: no suggestion
+
+    def _suggest(self, target: Target, record: LockRecord) -> Suggestion | None:
+        if target.is_file:
+            return self._file(target, record)
+        if target.match is not None:
+            try:
+                self.new.resolve(target.path)
+            except ResolveError:
+                pass
+            else:
+                return self._line(target, target.path, record, base=1.0, reason="similar line")
+            symbol = self._symbol(Target(target.repo, target.path), None)
+            if symbol is None:
+                return None
+            return self._line(target, symbol.key, record, base=symbol.similarity, reason=symbol.reason)
+        return self._symbol(target, record)
+
+    # -- symbols ---------------------------------------------------------------------
+
+    def _symbol(self, target: Target, record: LockRecord | None) -> Suggestion | None:
+        """Where the symbol *target* went (its lines: *record*'s, else the old tree's definition)."""
+        try:
+            ref = self.old.walker.object(target.path)
+        except ResolveError:
+            return None
+        if ref.bind is None or ref.bind.kind not in KINDS:
+            return None  # a module, or a name the old tree did not define either
+        old_lines = self.old.file_lines(ref.file)
+        start, end = (record.start, record.end) if record is not None and record.path == ref.file \
+            else (ref.bind.start, ref.bind.end)
+        text, sha = normal(old_lines[start - 1:end]), sha_of(old_lines, start, end)
+        if "." in ref.qual:
+            return self._member(target, ref, text)
+        found = self._same_lines(ref, sha)
+        if found is not None:
+            return self.made(target, ref.qual, found, 1.0, "same lines")
+        told = _told_by(self, target, ref, text)
+        if told is not None:
+            return told
+        best = self._by_members(target, ref) if ref.bind.kind == "class" else None
+        scored = self._most_similar(ref, text, self.catalog().top_level)
+        if scored is not None and (best is None or scored[1] > best.similarity):
+            return self.made(target, ref.qual, scored[0], scored[1], "similar definition")
+        return best
+
+    def _member(self, target: Target, ref: Ref, text: str) -> Suggestion | None:
+        """A member ``C.m``: looked for in ``C`` (a renamed member) or, when ``C`` is gone, where ``C`` went."""
+        owner_path, _, member = target.path.rpartition(".")
+        try:
+            owner = self.new.resolve(owner_path)
+            moved: Suggestion | None = None
+        except ResolveError:
+            moved = self._symbol(Target(target.repo, owner_path), None)
+            if moved is None:
+                return None  # its class went nowhere that can be told
+            owner = self.new.resolve(moved.key)
+            try:
+                location = self.new.resolve(f"{moved.key}.{member}")  # as Python finds it: the MRO
+            except ResolveError:
+                pass
+            else:
+                score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                if score < THRESHOLD:
+                    return None  # there, but rewritten: a similar definition of another name is not it
+                return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
+                                  location.describe())
+        catalog = self.catalog()
+        cls = catalog.at(owner.path, owner.start)
+        if cls is None:
+            return None
+        scored = self._most_similar(ref, text, catalog.members(cls), module=cls.module)
+        if scored is None:
+            return None
+        found, score = scored
+        if score < SIBLING_FLOOR:
+            return None
+        key = f"{moved.key if moved else owner_path}.{found.qual.rpartition('.')[2]}"
+        if not self._lands(key, found):
+            return None
+        return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
+
+    def _fresh(self, found: Definition, missing: Ref) -> bool:
+        return fresh(self.old, found, missing)
+
+    def _same_lines(self, ref: Ref, sha: str) -> Definition | None:
+        assert ref.bind is not None
+        hits = [d for d in self.catalog().by_sha.get((ref.bind.kind, sha), []) if "." not in d.qual
+                and self._fresh(d, ref)]
+        if not hits:
+            return None
+        return max(hits, key=lambda d: (d.module == ref.module, name_similarity(ref.qual, d.qual)))
+
+    def _most_similar(self, ref: Ref, text: str, among: Collection[int], *,
+                      module: str | None = None) -> tuple[Definition, float] | None:
+        """The definition of *ref*'s kind among *among* most similar to *text*, in *module* first.
+
+        *module* defaults to *ref*'s. A definition of another name counts only when the names are
+        :data:`NAME_FLOOR` similar, and only one new since the lock's commit (:meth:`_fresh`).
+        """
+        assert ref.bind is not None
+        module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
+        name = qual.rpartition(".")[2]
+        catalog = self.catalog()
+        best: dict[bool, tuple[tuple[float, float], Definition]] = {}
+        for here in (True, False):
+            for number in catalog.nearest(text, kind, module if here else None, among):
+                candidate, other = catalog.defs[number], catalog.texts[number]
+                other_name = candidate.qual.rpartition(".")[2]
+                named = name_similarity(name, other_name)
+                if named < NAME_FLOOR or bound(text, other) < THRESHOLD:
+                    continue
+                score = similarity(text, other)
+                if score < THRESHOLD or not self._fresh(candidate, ref):
+                    continue
+                key = (score, named)
+                if here not in best or key > best[here][0]:
+                    best[here] = (key, candidate)
+            if here in best:
+                break
+        chosen = best.get(True) or best.get(False)
+        return None if chosen is None else (chosen[1], chosen[0][0])
+
+    def _by_members(self, target: Target, ref: Ref) -> Suggestion | None:
+        """The class that most members of the old class *ref* went to, with the same lines.
+
+        Its similarity is the share of the members found with the same lines somewhere that are in
+        that class (one found in several classes counts for each in part); at least two must be found.
+        """
+        assert ref.bind is not None
+        index = self.old.files.index(ref.file, ref.module)
+        lines = self.old.file_lines(ref.file)
+        catalog = self.catalog()
+        prefix = ref.qual + "."
+        members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
+                   and "." not in qual[len(prefix):] for bind in binds[:1]
+                   if bind.owner == ref.bind.start and bind.kind in KINDS]
+        votes: dict[Definition, float] = {}
+        for bind in members:
+            hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
+            owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
+            for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
+                votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
+        found = sum(votes.values())
+        if found < 2:
+            return None
+        fresh_votes = {owner: count for owner, count in votes.items() if self._fresh(owner, ref)}
+        if not fresh_votes:
+            return None
+        owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
+        share = count / found
+        return self.made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
+
+    def made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
+        """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
+        path = found.path
+        if target.path.endswith("." + old_qual):
+            written = target.path[: -len(old_qual)] + found.qual
+            if written != path and self._lands(written, found):
+                path = written
+        if not self._lands(path, found):
+            return None
+        return Suggestion(path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}")
+
+    def _lands(self, path: str, found: Definition) -> bool:
+        try:
+            location = self.new.resolve(path)
+        except ResolveError:
+            return False
+        return (location.path, location.start) == (found.file, found.start)
+
+    def catalog(self) -> Catalog:
+        """The new tree's definitions, indexed on first use."""
+        if self._defs is None:
+            self._defs = Catalog(self.new)
+        return self._defs
+
+
+def _told_by(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """What git's history says (:mod:`.history`), when the suggester has it."""
+    if suggester.told is None:
+        return None
+    return suggester.told(suggester, target, ref, text)
+
+
+def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
+    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
+
+    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
+    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
+    subclass (click's ``BaseCommand`` into ``Command``).
+    """
+    try:
+        was = old.walker.object(found.path)
+    except SourceAnchorsError:
+        return True
+    if was.bind is None or was.file != found.file:
+        return True  # not defined there before (imported, or somewhere else)
+    if was.is_class and missing.is_class:
+        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
+    return False

@@ -1,0 +1,122 @@
+"""Link documented objects: in the docs' own repository, or in a pinned one with its lock (no Sphinx).
+
+:class:`OwnLinker` resolves in the tree of :mod:`.apiself`; :class:`PinnedLinker` checks each object as
+the anchor ``repo:module.name`` would be checked (:meth:`.engine.Engine.check`), so that its lines are
+locked and drift is reported as an anchor's. Both answer :class:`~.apilinks.ApiLink` or
+:class:`~.apilinks.NoLink`; neither imports anything of the documented code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..model.records import Outcome, Status
+from ..model.target import Target
+from ..resolve.apilinks import ApiLink, NoLink, Reason, dotted, extend_accessors, link_for, locate
+
+if TYPE_CHECKING:
+    from ..resolve.resolver import Resolver
+    from ..sources.apiself import OwnSource
+    from .engine import Engine
+
+__all__ = ["Linker", "OwnLinker", "PinnedLinker"]
+
+#: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`), or of
+#: a member missing from a class with bases outside them.
+_OUTSIDE = ("is not a package of", "bases not read statically")
+
+
+class Linker:
+    """Answers where documented objects are defined; :attr:`outcomes` holds what a pinned repository locks."""
+
+    #: The repository and commit links point into (pages linked at another one are read again).
+    source: str = ""
+
+    def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
+        """The link of *module*.*fullname*, or why it has none."""
+        raise NotImplementedError
+
+    def take_outcome(self) -> Outcome | None:
+        """The outcome of the last :meth:`link` to lock (a pinned repository's), once."""
+        return None
+
+    def modules_parsed(self) -> int:
+        """Modules parsed so far."""
+        return 0
+
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return 0
+
+
+class OwnLinker(Linker):
+    """Links into the docs' own repository at its commit; the resolver is made on first use."""
+
+    def __init__(self, source: OwnSource, *, max_file_bytes: int) -> None:
+        self.own = source
+        self.max_file_bytes = max_file_bytes
+        self.source = f"{source.pin.url}@{source.pin.commit}"
+        self._resolver: Resolver | None = None
+
+    @property
+    def resolver(self) -> Resolver:
+        """The resolver of the commit's tree."""
+        if self._resolver is None:
+            from ..resolve.resolver import Resolver
+
+            self._resolver = Resolver(self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes)
+        return self._resolver
+
+    def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
+        """The link of *module*.*fullname* at the commit, or why it has none."""
+        found = locate(self.resolver, module, fullname)
+        return found if isinstance(found, NoLink) else link_for(self.own.pin, found, shown=self.own.shown)
+
+    def modules_parsed(self) -> int:
+        """Modules parsed so far."""
+        return self._resolver.modules_parsed if self._resolver is not None else 0
+
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return self._resolver.ast_parses if self._resolver is not None else 0
+
+
+class PinnedLinker(Linker):
+    """Links into a pinned repository, each object checked against the lock as an anchor is."""
+
+    def __init__(self, engine: Engine, repo: str) -> None:
+        self.engine = engine
+        self.repo = repo
+        pin = engine.pins[repo]
+        self.source = f"{repo}:{pin.url}@{pin.commit}"
+        self._outcome: Outcome | None = None
+
+    def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
+        """The link of *module*.*fullname* at the pinned commit, or why it has none."""
+        pin = self.engine.pins[self.repo]
+        path = dotted(module, fullname)
+        if path.split(".", 1)[0] not in pin.package_dirs():
+            return NoLink(Reason.no_source, f"{path.split('.', 1)[0]!r} is not a package of {self.repo}")
+        outcome = self.engine.check(Target(self.repo, path))
+        if outcome.location is not None or outcome.locked is not None:
+            self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
+        if outcome.location is None:
+            if outcome.status is Status.missing:
+                outside = any(sign in outcome.message for sign in _OUTSIDE)
+                return NoLink(Reason.no_source if outside else Reason.not_bound, outcome.message)
+            return NoLink(Reason.unreadable, outcome.message)
+        lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
+        return link_for(pin, extend_accessors(outcome.location, lines), shown=pin.ref or pin.short)
+
+    def take_outcome(self) -> Outcome | None:
+        """The outcome of the last :meth:`link` to lock, once."""
+        outcome, self._outcome = self._outcome, None
+        return outcome
+
+    def modules_parsed(self) -> int:
+        """Modules parsed so far."""
+        return self.engine.modules_parsed()
+
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far (at most one per file)."""
+        return self.engine.work()["ast_parses"]

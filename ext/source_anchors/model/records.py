@@ -1,0 +1,389 @@
+"""The records that flow through the extension, their statuses, and their one JSON form (pure).
+
+Data flows one way: a :class:`~source_anchors.model.target.Target` resolves to a
+:class:`Location`; compared with the lock's :class:`LockRecord` it gives an :class:`Outcome`;
+the Sphinx glue wraps that in an :class:`AnchorRecord` (page, line, label) for the domain,
+the report and the generated pages. Every conversion to and from JSON is a method here:
+the lock, the resolution cache and the report use nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from operator import itemgetter
+from typing import Any
+
+from .changeclass import ChangeClass
+from .subtypes import Subtype
+from .target import Target
+
+#: Bump when the resolution rules change, so cached locations are recomputed.
+RESOLVER_VERSION = 11  # 10: closest names resolve; static conditions, data descriptors (11: merged)
+#: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
+SUGGESTER_VERSION = 2
+
+#: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
+Uses = tuple[tuple[str, str], ...]
+#: An :class:`AnchorRecord` as the environment keeps it (see :meth:`AnchorRecord.to_env`).
+EnvForm = tuple[Any, ...]
+
+
+class Status(StrEnum):
+    """An anchor's status compared with the lock (``error``: it could not be checked)."""
+
+    ok = "ok"
+    moved = "moved"
+    changed = "changed"
+    missing = "missing"
+    new = "new"
+    error = "error"
+
+    @property
+    def drifted(self) -> bool:
+        """Whether the anchor no longer matches the lock (``moved``, ``changed`` or ``missing``)."""
+        return self in (Status.moved, Status.changed, Status.missing)
+
+    @property
+    def failed(self) -> bool:
+        """Whether the anchor is a problem for ``check`` (drifted, or not checkable)."""
+        return self.drifted or self is Status.error
+
+
+def line_range(start: int, end: int) -> str:
+    """``Lstart–Lend`` (``Lstart`` for one line): the one way a range is written, en dash included."""
+    return f"L{start}" if start == end else f"L{start}–L{end}"
+
+
+def _uses(raw: Any) -> Uses:
+    """Uses from their JSON form (a ``{path: blob}`` object)."""
+    if not raw and isinstance(raw, Mapping):
+        return ()  # most anchors read only their own file
+    if not isinstance(raw, Mapping):
+        raise TypeError("'uses' must map paths to blob ids")
+    # The lock and the cache write them sorted (and the lock reader checks their types): a warm build
+    # reads thousands, so they are taken in their order.
+    return tuple(raw.items())
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a target resolves in a pinned tree: file, 1-based inclusive lines, content hashes."""
+
+    path: str
+    start: int
+    end: int
+    #: griffe's kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``;
+    #: for a file target, ``file`` (the whole file) or ``line`` (one line of a file that is not Python).
+    kind: str
+    #: sha256 of the lines, joined with ``\n``.
+    sha256: str
+    #: git blob id of the whole file.
+    blob: str
+    uses: Uses = ()
+    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.rules.RULES`) that chose this binding
+    #: among several of the same name; empty when the name is bound once.
+    rule: str = ""
+    #: The other bindings of the name in the same file, as (start, end) lines.
+    others: tuple[tuple[int, int], ...] = ()
+    #: What could make the answer differ at runtime (a base not read statically, a shadowed submodule).
+    caveat: str = ""
+
+    @property
+    def whole_file(self) -> bool:
+        """Whether the location is a whole module or file (linked without a line fragment)."""
+        return self.kind in _WHOLE
+
+    def describe(self) -> str:
+        """``path:Lstart–Lend``, or the bare path of a whole module or file."""
+        return self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
+
+    def span(self) -> str:
+        """``path:Lstart–Lend`` even for a whole module or file: the form a lock record is compared in."""
+        return f"{self.path}:{line_range(self.start, self.end)}"
+
+    def explain(self) -> str:
+        """`` (rule …; other bindings …; caveat)`` for messages, or "" when there is nothing to say."""
+        if not (self.rule or self.others or self.caveat):
+            return ""  # a name bound once: most anchors
+        parts = [f"rule {self.rule}"] if self.rule else []
+        if self.others:
+            parts.append("other bindings " + ", ".join(line_range(s, e) for s, e in self.others))
+        if self.caveat:
+            parts.append(self.caveat)
+        return f" ({'; '.join(parts)})" if parts else ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolution cache's form (``rule``, ``others``, ``caveat`` only when set)."""
+        data: dict[str, Any] = {"path": self.path, "start": self.start, "end": self.end, "kind": self.kind,
+                                "sha256": self.sha256, "blob": self.blob, "uses": dict(self.uses)}
+        if self.rule:
+            data["rule"] = self.rule
+        if self.others:
+            data["others"] = [list(span) for span in self.others]
+        if self.caveat:
+            data["caveat"] = self.caveat
+        return data
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Location:
+        """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that.
+
+        A warm build reads one per anchor: plain values are taken as they are, after a type check.
+        """
+        path, start, end, kind, sha256, blob = _LOCATION_OF(raw)
+        if not (type(path) is type(kind) is type(sha256) is type(blob) is str and type(start) is type(end) is int):
+            raise TypeError("a cached location holds values of the wrong type")
+        others = raw.get("others")
+        return cls(path, start, end, kind, sha256, blob, _uses(raw.get("uses") or {}), raw.get("rule", ""),
+                   tuple((int(a), int(b)) for a, b in others) if others else (), raw.get("caveat", ""))
+
+
+#: The kinds of location that are a whole file.
+_WHOLE = frozenset({"module", "file"})
+_LOCATION_OF = itemgetter("path", "start", "end", "kind", "sha256", "blob")
+
+
+def resolution_to_json(result: Location | str) -> dict[str, Any]:
+    """The resolution cache's entry: a location, or ``{"missing": why}`` for a failure."""
+    return {"missing": result} if isinstance(result, str) else result.to_json()
+
+
+def resolution_from_json(entry: Any) -> Location | str | None:
+    """Read :func:`resolution_to_json`'s form; None when *entry* is not that."""
+    if not isinstance(entry, Mapping):
+        return None
+    if "missing" in entry:
+        return str(entry["missing"])
+    try:
+        return Location.from_json(entry)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class LockRecord:
+    """What the lock remembers of one (repository, target key)."""
+
+    commit: str
+    path: str
+    start: int
+    end: int
+    sha256: str
+    blob: str
+    #: Blob ids of the other files the resolution read, so they too vouch for a distribution.
+    uses: Uses = ()
+
+    @classmethod
+    def at(cls, commit: str, location: Location) -> LockRecord:
+        """The record that locks *location* at *commit*."""
+        return cls(commit=commit, path=location.path, start=location.start, end=location.end,
+                   sha256=location.sha256, blob=location.blob, uses=location.uses)
+
+    def describe(self) -> str:
+        """``path:Lstart–Lend``."""
+        return f"{self.path}:{line_range(self.start, self.end)}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The lock file's form (``uses`` only when the resolution read other files)."""
+        data: dict[str, Any] = {"commit": self.commit, "path": self.path, "start": self.start, "end": self.end,
+                                "sha256": self.sha256, "blob": self.blob}
+        if self.uses:
+            data["uses"] = dict(self.uses)
+        return data
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> LockRecord:
+        """Read :meth:`to_json`'s form (validated by the lock reader first)."""
+        return cls(commit=raw["commit"], path=raw["path"], start=raw["start"], end=raw["end"],
+                   sha256=raw["sha256"], blob=raw["blob"], uses=_uses(raw.get("uses", {})))
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Where a missing target probably went (:mod:`~source_anchors.drift.suggest`): a new target key, how sure, why."""
+
+    #: The new ``dotted.path[::match]`` (the repository prefix is the author's, kept as written).
+    key: str
+    #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested ones
+    #: (1.0: the same lines).
+    similarity: float
+    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``.
+    reason: str
+    #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.
+    where: str
+
+    def describe(self) -> str:
+        """``new.key at path:L3–L9 (similar definition, similarity 0.91)``."""
+        return f"{self.key} at {self.where} ({self.reason}, similarity {self.similarity:.2f})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The form ``check --json`` and the report print."""
+        return {"target": self.key, "similarity": self.similarity, "reason": self.reason, "where": self.where}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of checking one target text against its pin and the lock."""
+
+    #: The target as written (stripped); :attr:`name` is its canonical form when it parsed.
+    text: str
+    status: Status
+    message: str = ""
+    #: The warning subtype when the outcome is a problem to report.
+    subtype: Subtype | None = None
+    target: Target | None = None
+    commit: str | None = None
+    location: Location | None = None
+    locked: LockRecord | None = None
+    permalink: str | None = None
+    #: For ``missing``: why the target did not resolve (kept in the resolution cache).
+    resolve_error: str | None = None
+    #: Whether the location (or the failure) was computed now, not read from the resolution cache.
+    fresh: bool = False
+    #: Set when the problem is not this anchor's but shared by many (a repository that cannot be
+    #: obtained, a missing lock file): one warning per group names the cause and the anchors it affects.
+    group: str | None = None
+    #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
+    suggestion: Suggestion | None = None
+    #: For ``changed``: what kind of change the lines went through (see :mod:`source_anchors.drift.changes`).
+    change_class: ChangeClass | None = None
+    #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or "".
+    diff: str = ""
+
+    @property
+    def name(self) -> str:
+        """``repo:key`` when the target parsed, else the text as written."""
+        return str(self.target) if self.target is not None else self.text
+
+    def change(self) -> str:
+        """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
+        old = self.locked.describe() if self.locked else "(not locked)"
+        if self.location is not None:
+            # The lock records a whole module's lines: so does the new side, or the two read as a move.
+            new = self.location.describe() if self.locked is None else self.location.span()
+        else:
+            new = "(not checked)" if self.status is Status.error else "(gone)"
+        return f"{old} → {new}"
+
+    def where(self) -> str:
+        """``path:Lstart–Lend@short-sha`` as printed after a label (empty when unresolved)."""
+        if self.location is None:
+            return ""
+        return f"{self.location.describe()}@{(self.commit or '')[:7]}"
+
+
+@dataclass(frozen=True)
+class AnchorRecord:
+    """One anchor occurrence in the book: where it is written, and what checking it gave."""
+
+    doc: str
+    line: int
+    #: The node id (``sa-<n>``, counted per page), for back links.
+    id: str
+    label: str
+    outcome: Outcome
+
+    @property
+    def status(self) -> Status:
+        """The outcome's status."""
+        return self.outcome.status
+
+    @property
+    def order(self) -> tuple[str, int, int]:
+        """Sort key: page, line, reading order."""
+        return self.doc, self.line, int(self.id.rpartition("-")[2])
+
+    def to_env(self) -> EnvForm:
+        """The form kept in Sphinx's environment: nested tuples of strings and numbers.
+
+        Sphinx pickles the environment, and the garbage collector walks every object that can
+        hold others; tuples of plain values are neither slow to pickle nor walked, objects are.
+        """
+        out, tgt, loc, old = self.outcome, self.outcome.target, self.outcome.location, self.outcome.locked
+        return (self.doc, self.line, self.id, self.label, out.text, out.status.value, out.message,
+                out.subtype.value if out.subtype else None,
+                (tgt.repo, tgt.path, tgt.match, tgt.defaulted) if tgt else None, out.commit,
+                (loc.path, loc.start, loc.end, loc.kind, loc.sha256, loc.blob, loc.uses, loc.rule, loc.others,
+                 loc.caveat) if loc else None,
+                (old.commit, old.path, old.start, old.end, old.sha256, old.blob, old.uses) if old else None,
+                out.permalink, out.resolve_error, out.fresh, out.group,
+                out.change_class.value if out.change_class else None, out.diff,
+                (out.suggestion.key, out.suggestion.similarity, out.suggestion.reason, out.suggestion.where)
+                if out.suggestion else None)
+
+    @classmethod
+    def from_env(cls, form: EnvForm) -> AnchorRecord:
+        """Read :meth:`to_env`'s form."""
+        (doc, line, id_, label, text, status, message, subtype, tgt, commit, loc, old, permalink, resolve_error,
+         fresh, group, change, diff, suggestion) = form
+        outcome = Outcome(text, _STATUS[status], message=message, subtype=_SUBTYPE[subtype] if subtype else None,
+                          target=Target(*tgt) if tgt else None, commit=commit,
+                          location=Location(*loc) if loc else None, locked=LockRecord(*old) if old else None,
+                          permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group,
+                          change_class=_CHANGE[change] if change else None, diff=diff,
+                          suggestion=Suggestion(*suggestion) if suggestion else None)
+        return cls(doc=doc, line=line, id=id_, label=label, outcome=outcome)
+
+    @staticmethod
+    def env_status(form: EnvForm) -> Status:
+        """The status of a record in :meth:`to_env`'s form, without reading the rest."""
+        return _STATUS[form[5]]
+
+    @staticmethod
+    def env_pending(form: EnvForm) -> bool:
+        """Whether a record in :meth:`to_env`'s form asks for work when reading ends.
+
+        That is a ``new`` anchor to lock, a fresh resolution to store, or a shared failure to report.
+        """
+        return form[5] == "new" or form[14] or form[15] is not None
+
+    @staticmethod
+    def env_report(form: EnvForm) -> dict[str, Any]:
+        """:meth:`to_json` of a record in :meth:`to_env`'s form, without building the record."""
+        tgt, loc = form[8], form[10]
+        return {"doc": form[0], "line": form[1], "label": form[3],
+                "target": f"{tgt[0]}:{tgt[1]}" + (f"::{tgt[2]}" if tgt[2] is not None else "") if tgt else form[4],
+                "repo": tgt[0] if tgt else None, "commit": form[9], "path": loc[0] if loc else None,
+                "start": loc[1] if loc else None, "end": loc[2] if loc else None, "permalink": form[12],
+                "status": form[5], "change": form[16]}
+
+    @staticmethod
+    def env_order(form: EnvForm) -> tuple[str, int, int]:
+        """:attr:`order` of a record in :meth:`to_env`'s form."""
+        return form[0], form[1], int(form[2].rpartition("-")[2])
+
+    @staticmethod
+    def env_stored(form: EnvForm) -> EnvForm:
+        """*form* with ``fresh`` off: its resolution is in the persistent cache now."""
+        return (*form[:14], False, *form[15:]) if form[14] else form
+
+    def to_check_json(self) -> dict[str, Any]:
+        """The form ``check --json`` prints: the locked (``old``) and current (``new``) place.
+
+        Each place is ``{"commit", "path", "start", "end"}`` (or null), fields for a program to
+        read, where the text output shows ``path:Lstart–Lend``.
+        """
+        out, old, new = self.outcome, self.outcome.locked, self.outcome.location
+        return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
+                "target": out.name,
+                "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end} if old else None,
+                "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end} if new else None,
+                "permalink": out.permalink,
+                "change": out.change_class.value if out.change_class else None, "message": out.message,
+                "suggestion": out.suggestion.to_json() if out.suggestion else None}
+
+    def to_json(self) -> dict[str, Any]:
+        """The report's form (``source-anchors.json``): one object per occurrence."""
+        out, loc = self.outcome, self.outcome.location
+        return {"doc": self.doc, "line": self.line, "label": self.label, "target": out.name,
+                "repo": out.target.repo if out.target else None, "commit": out.commit,
+                "path": loc.path if loc else None, "start": loc.start if loc else None,
+                "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value,
+                "change": out.change_class.value if out.change_class else None}
+
+
+_STATUS = {status.value: status for status in Status}
+_SUBTYPE = {subtype.value: subtype for subtype in Subtype}
+_CHANGE = {change.value: change for change in ChangeClass}

@@ -1,0 +1,9 @@
+"""Resolving targets: a dotted path or a file path (and ``::match`` levels) in a tree -> a Location.
+
+Takes in: a :class:`~source_anchors.model.target.Target`'s path and matches, and a tree.
+Gives out: :class:`~source_anchors.model.records.Location` from :class:`~.resolver.Resolver`
+(names walked through re-exports and inherited members by :mod:`.walk`; file targets by
+:mod:`.filetargets`), and :class:`~.factory.Resolvers`, the factory that makes one resolver per
+pinned commit and per lock commit asked for, from the tree provider.
+May import: :mod:`source_anchors.reading`, :mod:`source_anchors.sources`, :mod:`source_anchors.model`.
+"""

@@ -1,0 +1,95 @@
+"""Python's order of lookup on an instance, and what statically decided conditions say (no Sphinx).
+
+On an instance, Python looks a name up in this order: a data descriptor found in the class's
+MRO (a ``property``, or any object whose type defines ``__set__`` or ``__delete__``), then the
+instance's own attributes (``self.x = …`` in a method), then anything else the MRO has. So when
+the first class of the MRO whose body binds the name binds a property, ``self.x = …`` anywhere in
+the hierarchy goes through it and is no definition. A class-body binding is a data descriptor when
+it is a property (flag :data:`~.rules.DATA`), or when it calls a class of the pinned packages (a
+decorator, ``x = Descriptor(…)``) whose MRO defines ``__set__`` or ``__delete__`` or derives from
+the builtin ``property``. Anything else (a function, a class outside the pinned packages such as
+``functools.cached_property``) is taken to be no data descriptor, so the instance's own attribute
+comes first, as the documented rules say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..model.errors import ResolveError, UpstreamFileError
+from ..model.records import line_range
+from ..reading.modindex import ModuleIndex
+from ..reading.rules import DATA, DEAD, INSTANCE, TYPING, Bind
+from .refs import Ref, Walking
+
+#: A class's own methods that make its instances data descriptors.
+_DATA_METHODS = ("__set__", "__delete__")
+
+
+def runtime(binds: Sequence[Bind]) -> list[Bind]:
+    """The bindings that exist at run time (not typing-only, not in a branch that cannot run)."""
+    return [b for b in binds if not b.flags & (TYPING | DEAD)]
+
+
+def class_body(binds: Sequence[Bind]) -> list[Bind]:
+    """The run-time bindings of a class body itself (``self.x = …`` in methods left out)."""
+    return [b for b in runtime(binds) if not b.flags & INSTANCE]
+
+
+def is_data(walker: Walking, entry: Ref, binds: Sequence[Bind], hops: int) -> bool:
+    """Whether the class-body *binds* of *entry* (a class) bind a data descriptor.
+
+    The value the class ends up with is its last binding's: a property's setter, ``x = property(x)``.
+    """
+    last = binds[-1] if binds else None
+    if last is None or last.flags & DATA:
+        return last is not None
+    for bind in (last,):
+        if bind.target[:1] not in ("=", "@"):
+            continue
+        module = walker.module(entry.module, entry.module)
+        try:
+            made = walker._walk(module, bind.target[1:].split("."), entry.module, hops + 1)
+            if not made.is_class:
+                continue
+            for base in walker.mro(made, hops + 1):
+                if isinstance(base, str):
+                    if base.startswith("property "):  # a subclass of the builtin property
+                        return True
+                    continue
+                assert base.bind is not None
+                index = walker.index(base)
+                if any(b.owner == base.bind.start for method in _DATA_METHODS
+                       for b in runtime(index.bindings.get(f"{base.qual}.{method}", ()))):
+                    return True
+        except (ResolveError, UpstreamFileError):
+            continue  # not read statically: not taken to be a data descriptor
+    return False
+
+
+def assignments(walker: Walking, entry: Ref, binds: Sequence[Bind], name: str) -> str:
+    """``self.x = …`` at file:lines, for the message of a property chosen over them."""
+    spans = ", ".join(line_range(b.start, b.end) for b in binds if b.flags & INSTANCE)
+    return f"self.{name} = … at {entry.file}:{spans} goes through the property"
+
+
+def notes(index: ModuleIndex, chosen: Bind, others: Sequence[Bind]) -> list[str]:
+    """What the decided conditions around *chosen* and the bindings in branches that cannot run say.
+
+    Those around *chosen* only when another binding exists at run time: where the others are typing-only
+    declarations, the rule ``runtime-over-typing`` says it all.
+    """
+    lines = [*([chosen.start] if runtime(others) else []), *(b.start for b in others if b.flags & DEAD)]
+    return list(dict.fromkeys(text for start, end, text in index.conditions
+                              if any(start <= line <= end for line in lines)))
+
+
+def dead_hint(index: ModuleIndex, qual: str, owner: int) -> str:
+    """The message's tail when *qual* is bound only in branches that cannot run, else ""."""
+    binds = [b for b in index.bindings.get(qual, ()) if b.owner == owner]
+    if not binds or not all(b.flags & DEAD for b in binds):
+        return ""
+    said = list(dict.fromkeys(text for start, end, text in index.conditions
+                              if any(start <= b.start <= end for b in binds)))
+    return (f"; bound only in branches that do not run ({'; '.join(said)}): source_anchors_python sets "
+            "the Python version and platform the anchors are read for")

@@ -1,0 +1,154 @@
+"""Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
+
+Each module is parsed once into a compact index (:mod:`source_anchors.reading.modindex`); dotted paths are
+walked through those indexes (:mod:`.walk`): imports and star imports followed,
+inherited members looked up in C3 order (:mod:`source_anchors.reading.mro`), and a name bound more than once
+resolved to its definition by one rule per case (:mod:`source_anchors.reading.rules`). A match text then
+narrows the span to one statement (:mod:`source_anchors.reading.statements`); each further ``::`` level is looked
+up within the statement the previous one gave. A file target (``/pyproject.toml``) names a file
+of the commit by path (:mod:`.filetargets`). Files are read, vouched for and decoded by
+:mod:`source_anchors.reading.files`. Nothing upstream is imported or executed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+
+from ..model.config import RepoPin
+from ..model.errors import ResolveError
+from ..model.records import RESOLVER_VERSION, Location, line_range
+from ..model.target import split_matches
+from ..reading import statements
+from ..reading.conditions import Python
+from ..reading.files import SourceFiles, is_namespace
+from ..sources.trees import Tree
+from . import filetargets
+from .refs import OutsideError
+from .walk import Walker, probe
+
+Span = tuple[int, int]
+
+__all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
+
+
+def lines_hash(lines: list[str], start: int, end: int) -> str:
+    """sha256 of lines *start*..*end* joined with newlines, no trailing newline."""
+    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+
+
+class Resolver:
+    """Resolves targets in one pinned tree, parsing each needed module once."""
+
+    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
+        self.tree = tree
+        self.pin = pin
+        #: Every file of the commit with its blob id, as far as it is known (for file targets).
+        self.listing = listing if listing is not None else (tree.listing or {})
+        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python)
+        self.walker = Walker(self.files, pin)
+
+    def _within_packages(self, path: str) -> list[str]:
+        """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
+        return [f"{package}.{path}" for package in sorted(self.files.packages)
+                if probe(self.walker, f"{package}.{path}")]
+
+    def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
+        """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
+
+        *match* is the text after the first ``::`` (split into levels at each further ``::``) or
+        the levels themselves.
+        """
+        matches = tuple(split_matches(match) if isinstance(match, str) else match or ())
+        if path.startswith("/"):
+            return self._resolve_file(path, matches)
+        self.files.touched = set()
+        try:
+            ref = self.walker.object(path)
+        except OutsideError as error:
+            if path in self.listing or self.tree.has(path):  # ``LICENSE.txt`` meant as a file
+                raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
+                                   closest=error.closest) from None
+            meant = self._within_packages(path)
+            if meant:
+                raise OutsideError(f"{error}; did you mean {' or '.join(meant)}?", target=error.target,
+                                   closest=tuple(meant)) from None
+            raise
+        if is_namespace(ref.file):
+            raise ResolveError(f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "
+                               "source of its own: anchor one of its modules")
+        self.walker.index(ref)  # a module anchor, too, must be a module that parses
+        file, lines = ref.file, self.files.lines(ref.file)
+        rule, others, caveat = ref.rule, ref.others, ref.caveat
+        if ref.bind is None:
+            start, end, kind = 1, max(len(lines), 1), "module"
+        else:
+            start, end, kind = ref.bind.start, ref.bind.end, ref.bind.kind
+        if matches:
+            start, end = self._levels(file, (start, end), others, matches, path, ref.module)
+            kind, rule, others = "statement", "", ()
+        uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
+        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end),
+                        blob=self.tree.blobs[file], uses=uses, rule=rule, others=others, caveat=caveat)
+
+    @property
+    def modules_parsed(self) -> int:
+        """Upstream modules parsed so far (a measure for benchmarks)."""
+        return len(self.files.parsed)
+
+    @property
+    def ast_parses(self) -> int:
+        """``ast.parse`` calls so far, failed ones included (at most one per file)."""
+        return self.files.ast_parses
+
+    def file_lines(self, path: str) -> list[str]:
+        """The text lines of an exported file (read and checked once)."""
+        return self.files.lines(path)
+
+    def _resolve_file(self, path: str, matches: tuple[str, ...]) -> Location:
+        """A file target: the whole file, or the line (statement, in Python) the match levels narrow to."""
+        file = path[1:]
+        blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
+        if not matches:
+            return filetargets.whole(self.files, file, blob)
+        lines = filetargets.text_lines(self.files, file)
+        if file.endswith(filetargets.PYTHON_SUFFIXES):
+            module = filetargets.module_name(file, self.pin)
+            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, module)
+            kind = "statement"
+        else:
+            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, None)
+            kind = "line"
+        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob)
+
+    def _levels(self, file: str, span: Span, others: tuple[Span, ...], matches: tuple[str, ...], path: str,
+                module: str | None) -> Span:
+        """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
+
+        A level must occur on exactly one line of its range (the first, failing that, on one line of
+        the *others*, a name's other bindings); in Python (*module* given) it gives the statement
+        holding that line, in any other file (*module* None) the line itself.
+        """
+        lines = self.files.lines(file)
+        count = len(matches)
+        for number, match in enumerate(matches, 1):
+            level = (number, count)
+            where = f"{file}:{line_range(*span)}"
+            if number > 1:
+                where += f" (the range {matches[number - 2]!r} gave)"
+            hit = filetargets.one_line(lines, (span,), match, path, where, level)
+            if hit is None and others and number == 1:
+                where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+                hit = filetargets.one_line(lines, others, match, path, where, level)
+            if hit is None:
+                raise filetargets.not_found(match, path, where, level)
+            found: Span | None = None
+            if module is not None:
+                column = lines[hit - 1].find(match)
+                found = statements.compact_span(self.files.index(file, module).statements, hit, lines, column)
+            found = found if found is not None else (hit, hit)
+            if number > 1:  # never wider than the range it was looked up in
+                found = (max(found[0], span[0]), min(found[1], span[1]))
+            span = found
+        return span

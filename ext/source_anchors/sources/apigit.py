@@ -1,0 +1,121 @@
+"""The docs' own git repository, read for API source links: HEAD, its tags, the remote, its files (no Sphinx).
+
+Everything is read from git's objects at the commit (``ls-tree`` and ``cat-file``), never from the
+working tree, which may hold uncommitted edits; those are only *named* (:func:`changed_files`). A
+shallow clone (``fetch-depth: 1``) holds every object of its HEAD, which is all this reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..model.errors import GitError
+
+__all__ = ["LocalRepo", "changed_files", "export_commit", "find_repo", "web_url"]
+
+_REGULAR_MODES = {"100644", "100755"}
+
+
+@dataclass(frozen=True)
+class LocalRepo:
+    """A git working copy: its top folder, the commit checked out, the tags on it, its ``origin`` remote."""
+
+    root: Path
+    commit: str
+    tags: tuple[str, ...]
+    remote: str | None
+
+
+def _git(args: list[str], cwd: Path, timeout: float, stdin: bytes | None = None) -> bytes:
+    from . import proc  # the subprocess machinery, for the builds that use it only
+
+    return proc.git(args, cwd=cwd, stdin=stdin, timeout=timeout)
+
+
+def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
+    """The git working copy holding *start*, or None outside one (or without git, or before a first commit)."""
+    try:
+        root = Path(_git(["rev-parse", "--show-toplevel"], start, timeout).decode().strip())
+        commit = _git(["rev-parse", "--verify", "HEAD^{commit}"], root, timeout).decode().strip()
+    except GitError:
+        return None
+    try:
+        tags = tuple(_git(["tag", "--points-at", commit], root, timeout).decode().split())
+    except GitError:
+        tags = ()
+    try:
+        remote: str | None = _git(["remote", "get-url", "origin"], root, timeout).decode().strip() or None
+    except GitError:
+        remote = None  # no 'origin': the URL must come from the configuration
+    return LocalRepo(root=root, commit=commit, tags=tags, remote=remote)
+
+
+_SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$")
+
+
+def web_url(remote: str) -> str | None:
+    """The web address of a git remote: ``git@github.com:o/r.git`` and ``ssh://…`` give ``https://github.com/o/r``.
+
+    ``https`` remotes lose their user and password; ``file`` remotes and local paths have none (None).
+    """
+    remote = remote.strip()
+    if remote.startswith(("https://", "http://", "ssh://", "git://", "git+ssh://")):
+        scheme, _, rest = remote.partition("://")
+        hostpart, _, path = rest.partition("/")
+        host = hostpart.rpartition("@")[2]
+        if scheme not in ("https", "http"):
+            host = host.split(":", 1)[0]  # an ssh port is no web port
+        web = "http" if scheme == "http" else "https"
+        path = path.strip("/").removesuffix(".git")
+        return f"{web}://{host}/{path}" if host and path else None
+    match = _SCP.match(remote)
+    if match and "/" not in match["host"]:
+        return f"https://{match['host']}/{match['path'].strip('/').removesuffix('.git')}"
+    return None
+
+
+def listing(root: Path, commit: str, *, timeout: float) -> dict[str, str]:
+    """Every regular file of *commit* with its blob id (``git ls-tree -r``)."""
+    raw = _git(["ls-tree", "-r", "-z", "--full-tree", commit, "--"], root, timeout)
+    files: dict[str, str] = {}
+    for record in raw.split(b"\0"):
+        if not record:
+            continue
+        info, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
+        mode, _kind, blob = info.split()
+        if mode in _REGULAR_MODES and not path.startswith("/") and ".." not in path.split("/"):
+            files[path] = blob
+    return files
+
+
+def export_commit(root: Path, commit: str, paths: dict[str, str], files: Path, *, timeout: float) -> dict[str, Any]:
+    """Write the blobs of *paths* (path to blob id, from :func:`listing`) under *files*; the tree's meta."""
+    from .gitexport import _cat_blobs  # the one parser of ``cat-file --batch``
+
+    blobs = sorted(set(paths.values()))
+    contents = _cat_blobs(_git(["cat-file", "--batch"], root, timeout,
+                               stdin="".join(f"{b}\n" for b in blobs).encode())) if blobs else {}
+    for path, blob in paths.items():
+        target = files.joinpath(*PurePosixPath(path).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(contents[blob])
+    files.mkdir(parents=True, exist_ok=True)
+    return {"method": "git", "dist": None, "blobs": dict(paths), "refused": {}, "listing": None}
+
+
+def changed_files(root: Path, paths: list[str], *, timeout: float) -> list[str]:
+    """Which of *paths* (files of HEAD) the working copy or the index changed: their links would not match."""
+    if not paths:
+        return []
+    try:
+        raw = _git(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", *paths], root, timeout)
+    except GitError:
+        return []
+    changed = []
+    for record in raw.split(b"\0"):
+        if len(record) > 3 and record[2:3] == b" ":
+            changed.append(record[3:].decode("utf-8", "surrogateescape"))
+    return sorted(set(changed) & set(paths))
