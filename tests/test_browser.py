@@ -30,7 +30,7 @@ from browser_site import (
     set_dark,
 )
 from helpers import ROOT, BuildResult
-from source_anchors.core.hosts import RENDERED_SUFFIXES
+from source_anchors.model.hosts import RENDERED_SUFFIXES
 
 SKIP = missing_reason()
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(SKIP is not None, reason=SKIP or "")]

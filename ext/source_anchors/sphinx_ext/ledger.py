@@ -111,10 +111,10 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     # too (:meth:`.OutsideFiles.commit_file`): the ledger names it, with the files it served.
     served: dict[str, list[str]] = defaultdict(list)
     listing = engine.listing(repo)
-    sdist = engine.pinned.outside.sdist(repo) if paths - inside else None
+    sdist = engine.outside.sdist(repo) if paths - inside else None
     for path in sorted(paths - inside):
         try:
-            source = engine.pinned.outside.commit_file(repo, path)[1]
+            source = engine.outside.commit_file(repo, path)[1]
         except SourceAnchorsError:
             continue
         if sdist is not None and not isinstance(sdist, SourceAnchorsError) and path in listing \
