@@ -218,7 +218,9 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
                                                            sub.lineno), sub.lineno, sub.end_lineno or sub.lineno)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             aug = int(isinstance(node, ast.AugAssign))
-            callee = ast.unparse(node.value.func) if isinstance(node.value, ast.Call) else ""
+            func = node.value.func if isinstance(node.value, ast.Call) else None
+            func = func.value if isinstance(func, ast.Subscript) else func  # D[str](…) is an instance of D
+            callee = ast.unparse(func) if func is not None else ""
             for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
                 for leaf in targets(t):
                     if isinstance(leaf, ast.Name):

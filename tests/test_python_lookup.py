@@ -76,8 +76,23 @@ def contains(location: Location, line: int) -> bool:
 
 
 PROPERTIES = '''\
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
 class Field:
     """A descriptor of the package with __set__: a data descriptor."""
+
+    def __get__(self, obj, owner=None):
+        return 1
+
+    def __set__(self, obj, value):
+        pass
+
+
+class Typed(Generic[T]):
+    """A generic data descriptor: ``Typed[int]()`` makes an instance of Typed."""
 
     def __get__(self, obj, owner=None):
         return 1
@@ -114,6 +129,7 @@ class Base:
         self._debug = value
 
     field = Field()  # field descriptor
+    typed = Typed[int]()  # typed descriptor
 
     @memo
     def cached(self):  # cached memo
@@ -141,6 +157,7 @@ class App(Base):
     def __init__(self):
         self.debug = True  # app debug assignment
         self.field = 5  # app field assignment
+        self.typed = 10  # app typed assignment
         self.cached = 6  # app cached assignment
         self.code = 8  # app code assignment
 
@@ -174,6 +191,7 @@ class Diamond(Left, Right):
     ("readonly", "# readonly getter", "property-over-instance"),
     ("debug", "# debug getter", "getter-over-accessors+property-over-instance"),
     ("field", "# field descriptor", "property-over-instance"),
+    ("typed", "# typed descriptor", "property-over-instance"),  # D[int](): an instance of D, as in Python
     ("status", "# status kept", "property-over-instance"),
     ("code", "# code property call", "property-over-instance"),
     ("eos", "# eos def", "definition-over-wrapper+property-over-instance"),
@@ -198,10 +216,10 @@ def test_a_data_descriptor_comes_before_self_x_as_python_finds_it(
             return
         owner = holder(props.App, name)
         assert owner is props.Base and found is vars(props.Base)[name] and name not in vars(app)
-        if name in ("field", "code"):  # made by a call in the class body: a line of the class Python found it in
+        if name in ("field", "typed", "code"):  # made by a call in the class body: a line of the class found
             source, first = inspect.getsourcelines(owner)
             assert first <= location.start < first + len(source)
-            assert isinstance(found, props.Field if name == "field" else property)
+            assert isinstance(found, {"field": props.Field, "typed": props.Typed, "code": property}[name])
         else:
             assert contains(location, code_line(found)), (name, location, code_line(found))
 

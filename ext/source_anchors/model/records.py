@@ -20,7 +20,7 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 11  # 10: closest names resolve; static conditions, data descriptors (11: merged)
+RESOLVER_VERSION = 12  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
 SUGGESTER_VERSION = 2
 

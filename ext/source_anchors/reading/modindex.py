@@ -273,8 +273,15 @@ class _Builder:
                     extend(reversed(body))
 
     def callee(self, value: ast.expr | None) -> str:
-        """The dotted name a call in *value* calls, as written (``property``, ``mod.Descriptor``), or ""."""
-        return (_dotted(value.func) or "") if isinstance(value, ast.Call) else ""
+        """The dotted name a call in *value* calls, as written (``property``, ``mod.Descriptor``), or "".
+
+        Calling a subscripted generic class (``Descriptor[str](…)``) makes an instance of the class itself,
+        as ``typing``'s generic aliases do, so the subscript is left out.
+        """
+        if not isinstance(value, ast.Call):
+            return ""
+        func = value.func.value if isinstance(value.func, ast.Subscript) else value.func
+        return _dotted(func) or ""
 
     def canonical(self, path: str) -> str:
         """*path* with its first name replaced by what the module imports under it (``typing.overload``)."""
