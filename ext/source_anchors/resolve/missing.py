@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-from collections.abc import Callable
 
 from ..model.errors import ResolveError, UpstreamFileError
 from ..reading.files import is_namespace
@@ -12,8 +11,7 @@ from .descriptors import dead_hint
 from .refs import Ref, Walking
 
 
-def no_member(self: Walking, ref: Ref, name: str, where: str, *,
-              probe: Callable[[Walking, str], bool]) -> ResolveError:
+def no_member(self: Walking, ref: Ref, name: str, where: str) -> ResolveError:
     """The error for *name*, not a member of *ref* (reached as *where*), with the closest names that resolve."""
     if self._probing:  # a candidate being tried: its own closest names are not needed (nor an endless search)
         return ResolveError(f"{where} has no member {name!r}")
@@ -30,6 +28,18 @@ def no_member(self: Walking, ref: Ref, name: str, where: str, *,
     if hidden:
         hint += f"; bases not read statically: {', '.join(hidden)}"
     return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+
+def probe(self: Walking, path: str) -> bool:
+    """Whether dotted *path* resolves in *self*'s tree (for a suggestion; a failure computes no closest names)."""
+    self._probing += 1
+    try:
+        self.object(path)
+    except (ResolveError, UpstreamFileError):
+        return False
+    finally:
+        self._probing -= 1
+    return True
 
 
 def known_names(self: Walking, ref: Ref) -> tuple[set[str], list[str]]:

@@ -24,8 +24,9 @@ from ..reading.conditions import Python
 from ..reading.files import SourceFiles, is_namespace
 from ..sources.trees import Tree
 from . import filetargets
+from .missing import probe
 from .refs import OutsideError
-from .walk import Walker, probe
+from .walk import Walker
 
 Span = tuple[int, int]
 

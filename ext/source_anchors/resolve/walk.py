@@ -22,7 +22,7 @@ from ..reading.rules import COND, DEAD, Bind, choose
 from .descriptors import notes
 from .members import class_member, fallback, join
 from .missing import no_member
-from .refs import Entry, OutsideError, Ref, Walking
+from .refs import Entry, OutsideError, Ref
 
 _MAX_HOPS = 50
 
@@ -100,7 +100,7 @@ class Walker:
         else:
             found = None
         if found is None:
-            raise _no_member(self, ref, name, where)
+            raise no_member(self, ref, name, where)
         return self._walk(found, rest, here, hops)
 
     def _module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
@@ -176,7 +176,7 @@ class Walker:
         if module == container.module and not container.qual:  # 'from . import x' in a package: the submodule
             sub = self.files.module_file(f"{module}.{member}")
             if sub is None:
-                raise _no_member(self, container, member, module)
+                raise no_member(self, container, member, module)
             return Ref(f"{module}.{member}", sub)
         source = self.module(module, f"{module}.{member}")
         found = self._module_member(source, member, hops + 1, seen=set())
@@ -184,7 +184,7 @@ class Walker:
             return found
         sub = self.files.module_file(f"{module}.{member}")
         if sub is None:
-            raise _no_member(self, source, member, module)
+            raise no_member(self, source, member, module)
         return Ref(f"{module}.{member}", sub)
 
     def mro(self, cls: Ref, hops: int = 0) -> tuple[Entry, ...]:
@@ -259,23 +259,6 @@ class Bases:
                 return None if text == "object" else f"{text} (a builtin)"
             return f"{text} (not found)"
         return found if found.is_class else f"{text} (not a class statement)"
-
-
-def _no_member(self: Walker, ref: Ref, name: str, where: str) -> ResolveError:
-    """The error for *name* missing from *ref* (:func:`.missing.no_member`)."""
-    return no_member(self, ref, name, where, probe=probe)
-
-
-def probe(self: Walking, path: str) -> bool:
-    """Whether dotted *path* resolves in *self*'s tree (for a suggestion; a failure computes no closest names)."""
-    self._probing += 1
-    try:
-        self.object(path)
-    except (ResolveError, UpstreamFileError):
-        return False
-    finally:
-        self._probing -= 1
-    return True
 
 
 def _entry_key(entry: Entry) -> object:
