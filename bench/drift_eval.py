@@ -7,6 +7,7 @@ git repository under ``_build/drift/repos/`` (never in this project):
   PyPI (``pip download --no-deps``), committed in order, as the bench does with django;
 * ``django-5.0``, 5.0.14 → 5.1.15 the same way: a held-out bump, judged only after the
   suggestion rules were settled on the two above;
+* ``numpy-2.0``, 1.26.4 → 2.0.0: held out for issue 31, chosen before anything of it was looked at;
 * ``gpt-researcher`` e65dfde6 → v3.6.0: the real history, from a copy of its repository named
   by ``SOURCE_ANCHORS_GPT_RESEARCHER_GIT`` (skipped with a note otherwise).
 
@@ -48,6 +49,11 @@ BUMPS: dict[str, dict[str, Any]] = {
     # Held out for issue 31 (suggestions from history), chosen before any of its answers was looked at:
     # no rule was tuned on it. Judged with and without history.
     "django-4.2": {"dists": ("django==4.2.30", "django==5.0.14"), "packages": ["django"]},
+    # Held out for issue 31's second measure, chosen on 2026-12-02 before any of its missing anchors,
+    # suggestions or answers was looked at: a major release that moved modules (numpy.core became
+    # numpy._core; numpy.lib's modules split into _impl modules), since the removals that dominate
+    # django 4.2 -> 5.0 left only 7 of 60 sampled anchors with an answer. Judged once rules are settled.
+    "numpy-2.0": {"dists": ("numpy==1.26.4", "numpy==2.0.0"), "packages": ["numpy"]},
     "gpt-researcher": {"refs": ("e65dfde6163dab2fb286d6c56272ceade3fe84d4", "v3.6.0"),
                        "packages": ["gpt_researcher"]},
 }
