@@ -54,9 +54,11 @@ source_anchors_default_repo = "gpt-researcher"
 # The Python whose `sys.version_info` tests the anchors are read for (the book's CI runs 3.11), so a
 # build on another Python reads the same branches.
 source_anchors_python = "3.11"
-# The book's own repository: every "report a problem" link opens a prefilled new issue there.
-# Nothing in this repository named its public home when this was set; it is one setting here.
-source_anchors_feedback_repo = "https://github.com/code-reading-guide/code-reading-guide"
+# The book's own repository, where every "report a problem" link opens a prefilled new issue, is
+# not set here: the build takes it from where the book is published (GitHub Actions, GitLab CI, Read
+# the Docs, or the clone's 'origin'), so no guessed address reaches a reader. A build with none of
+# these (a local preview) says on the feedback page that there is no channel yet.
+# source_anchors_feedback_repo = "https://github.com/OWNER/NAME"
 
 # ---- PDF (make pdf): Sphinx's LaTeX route through xelatex, with xeCJK and Noto CJK fonts ----------
 # xelatex reads the system's OpenType fonts by name; xeCJK sets Chinese in them and breaks lines

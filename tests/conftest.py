@@ -18,6 +18,7 @@ import pytest
 from filelock import FileLock
 from helpers import (
     ROOTS,
+    SERVICE_VARIABLES,
     Book,
     BuildResult,
     SharedUpstream,
@@ -122,9 +123,9 @@ def book(tmp_path: Path, make_app: Callable[..., object]) -> Book:
 
 @pytest.fixture(autouse=True)
 def _no_ci(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Tests choose locked mode themselves; CI's own CI=true must not leak into them."""
-    monkeypatch.delenv("CI", raising=False)
-    monkeypatch.delenv("SOURCE_ANCHORS_CACHE", raising=False)
+    """Tests choose locked mode and the book's repository themselves; CI's own variables must not leak in."""
+    for name in ("CI", "SOURCE_ANCHORS_CACHE", *SERVICE_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
     yield
 
 

@@ -202,6 +202,10 @@ def cli_args(confdir: Path, *args: str) -> list[str]:
     return ["--confdir", str(confdir), "--srcdir", str(confdir), *args]
 
 
+#: What GitHub Actions, GitLab CI and Read the Docs set that names the book's repository (a test sets them).
+SERVICE_VARIABLES = ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "CI_PROJECT_URL", "READTHEDOCS_GIT_CLONE_URL")
+
+
 def build_env(extra: Mapping[str, str | None] | None = None, *,
               pycache: bool = True, proxies: bool = False) -> dict[str, str]:
     """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name).
@@ -214,7 +218,7 @@ def build_env(extra: Mapping[str, str | None] | None = None, *,
     ``PYTHONPYCACHEPREFIX`` would ignore those and compile all of Sphinx again on a new machine: about
     8 s of CPU over a ``make test`` in CI.) *proxies* keeps the proxy variables (for builds that download).
     """
-    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *([] if proxies else PROXIES),
+    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *SERVICE_VARIABLES, *([] if proxies else PROXIES),
                *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     for key, value in (extra or {}).items():

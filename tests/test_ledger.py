@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
-from helpers import ROOT, Book, SharedUpstream
+from helpers import ROOT, Book, SharedUpstream, git
 
 Project = tuple[SharedUpstream, Book, str]
 
@@ -122,15 +122,65 @@ def test_reports_open_a_prefilled_issue_in_the_books_repository(project: Project
     assert not any("mailto:" in href for href in re.findall(r'href="([^"]+)"', ledger))
 
 
-def test_without_a_channel_the_pages_say_so_and_the_build_warns_once(project: Project) -> None:
+def test_without_a_channel_the_pages_say_so_and_the_log_notes_it_once(project: Project) -> None:
     _, book, _ = project
     book.write_conf(default_repo="up")
-    result = book.build(strict=False)
-    warnings = [w for w in result.warnings() if "feedback" in w]
-    assert len(warnings) == 1 and "source-anchors.config" in warnings[0] and "2 page(s)" in warnings[0]
+    result = book.build()  # -W: a book without a public home yet still builds strictly
+    notes = [line for line in result.stdout.splitlines() if "no feedback channel" in line]
+    assert len(notes) == 1 and "2 page(s)" in notes[0] and "source_anchors_feedback_repo" in notes[0]
     for page in ("chapter", "feedback"):
         assert "本书尚未设置反馈渠道，暂时无法从这里报告问题。" in text_of(result.outdir / f"{page}.html")
     assert "报告问题" not in text_of(result.outdir / "ledger.html")
+
+
+@pytest.mark.parametrize(("variables", "origin"), [
+    ({"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"}, None),
+    ({"READTHEDOCS_GIT_CLONE_URL": "https://github.com/example/book.git"}, None),
+    ({}, "git@github.com:example/book.git"),
+    ({}, "https://github.com/example/book.git"),
+    # The service's own variable names the repository being built, before a clone's origin.
+    ({"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"}, "/somewhere/else.git"),
+])
+def test_unset_the_channel_is_the_repository_the_book_is_built_from(
+        project: Project, monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], origin: str | None) -> None:
+    _, book, sha = project
+    book.write_conf(default_repo="up")
+    if origin is not None:
+        git("init", "-q", "-b", "main", cwd=book.root)
+        git("add", "-A", cwd=book.root)
+        git("commit", "-q", "-m", "book", cwd=book.root)
+        git("remote", "add", "origin", origin, cwd=book.root)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    result = book.build()
+    (chapter,) = _issue_links((result.outdir / "chapter.html").read_text("utf-8"))
+    assert chapter["title"] == [f"[反馈] Totals @ up@{sha[:7]}"]
+    assert "本书尚未设置反馈渠道" not in text_of(result.outdir / "feedback.html")
+    (note,) = [line for line in result.stdout.splitlines() if "reports go to" in line]
+    assert "https://github.com/example/book (from " in note
+    assert ("GITHUB_REPOSITORY" if variables.get("GITHUB_REPOSITORY") else
+            "READTHEDOCS" if variables else "'origin' remote") in note
+
+
+def test_gitlab_ci_files_reports_in_its_project(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, book, _ = project
+    book.write_conf(default_repo="up")
+    monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.com/example/book")
+    html = (book.build().outdir / "feedback.html").read_text("utf-8")
+    assert 'href="https://gitlab.com/example/book/-/issues/new?issue%5Btitle%5D=' in html
+
+
+def test_an_origin_that_is_a_path_or_an_unknown_host_gives_no_channel(project: Project) -> None:
+    _, book, _ = project
+    book.write_conf(default_repo="up")
+    git("init", "-q", "-b", "main", cwd=book.root)
+    git("add", "-A", cwd=book.root)
+    git("commit", "-q", "-m", "book", cwd=book.root)
+    git("remote", "add", "origin", "/srv/git/book.git", cwd=book.root)
+    for origin in ("/srv/git/book.git", "https://example.org/example/book.git"):
+        git("remote", "set-url", "origin", origin, cwd=book.root)
+        result = book.build(fresh=True)
+        assert "本书尚未设置反馈渠道" in text_of(result.outdir / "feedback.html"), origin
 
 
 @pytest.mark.parametrize("value", ["http://github.com/example/book", "https://example.org/example/book",

@@ -99,7 +99,8 @@ class Options:
         default="", metadata=_meta(types=(str,), check=feedback_repo,
         help="The book's own repository (an https URL on GitHub or GitLab): the feedback-line and "
              "feedback-channel directives and each anchor's line in the ledger link to a new issue there, "
-             "prefilled with the page, the anchor, the pin and what the reader saw."))
+             "prefilled with the page, the anchor, the pin and what the reader saw. Unset, the repository "
+             "the book is built from (GitHub Actions, GitLab CI, Read the Docs, or the origin remote)."))
     feedback_email: str = field(
         default="", metadata=_meta(types=(str,), check=string,
         help="An address that receives mail, used by the feedback directives when there is no feedback_repo."))
@@ -210,6 +211,8 @@ class Settings:
     feedback_email: str
     #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
     feedback_repo: str = ""
+    #: Where :attr:`feedback_repo` was learnt when conf.py does not set it (a CI variable, ``origin``).
+    feedback_from: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
     #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.

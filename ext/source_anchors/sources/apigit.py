@@ -8,13 +8,14 @@ shallow clone (``fetch-depth: 1``) holds every object of its HEAD, which is all 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..model.errors import GitError
 
-__all__ = ["LocalRepo", "changed_files", "export_commit", "find_repo", "web_url"]
+__all__ = ["LocalRepo", "book_repository", "changed_files", "export_commit", "find_repo", "web_url"]
 
 _REGULAR_MODES = {"100644", "100755"}
 
@@ -74,6 +75,30 @@ def web_url(remote: str) -> str | None:
     match = _SCP.match(remote)
     if match and "/" not in match["host"]:
         return f"https://{match['host']}/{match['path'].strip('/').removesuffix('.git')}"
+    return None
+
+
+#: Where a build learns the web address of the repository it was checked out from, in this order:
+#: the CI or hosting service's own variables, then the checkout's ``origin`` remote.
+_SERVICES = (("GitHub Actions", ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY"), "{0}/{1}"),
+             ("GitLab CI", ("CI_PROJECT_URL",), "{0}"),
+             ("Read the Docs", ("READTHEDOCS_GIT_CLONE_URL",), "{0}"))
+
+
+def book_repository(confdir: Path, environ: Mapping[str, str], *, timeout: float) -> tuple[str, str] | None:
+    """The web address of the repository the book is built from, and where it was read; None when unknown.
+
+    A build on GitHub Actions, GitLab CI or Read the Docs reads the service's variables
+    (``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY``, ``CI_PROJECT_URL``, ``READTHEDOCS_GIT_CLONE_URL``);
+    elsewhere the ``origin`` remote of the git checkout holding conf.py. A local path is no address.
+    """
+    for service, names, form in _SERVICES:
+        values = [environ.get(name, "").strip() for name in names]
+        if all(values) and (url := web_url(form.format(*values))):
+            return url, f"{service}: {', '.join(f'${n}' for n in names)}"
+    repo = find_repo(confdir, timeout=timeout)
+    if repo is not None and repo.remote and (url := web_url(repo.remote)):
+        return url, f"the 'origin' remote of {repo.root.name}"
     return None
 
 

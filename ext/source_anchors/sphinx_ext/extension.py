@@ -63,6 +63,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         settings = settings_from(values, confdir=Path(app.confdir))
         # An unwritable cache (a read-only $HOME in CI) is not fatal: this build keeps its own.
         settings = usable_cache(settings, Path(app.doctreedir) / "source-anchors-cache")
+        settings = feedback.derived_channel(settings, Path(app.confdir))
         engine = Engine(settings)
     except ConfigError as error:
         _fatal("invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),

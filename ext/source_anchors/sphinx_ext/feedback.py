@@ -4,11 +4,15 @@ The channel is the book's own repository (``source_anchors_feedback_repo``): eve
 opens its new-issue form prefilled with the page, the anchor (for an anchor's link in the ledger),
 the pin and a place for what the reader saw. Without a repository an address that receives mail
 (``source_anchors_feedback_email``) gets a prefilled message instead. Without either, the page says
-so in one sentence and the build warns once (:func:`check_channel`), wherever a directive asks.
+so in one sentence and the build log notes it once (:func:`check_channel`), wherever a directive asks.
+Without a setting, the repository the book is built from is used (:func:`derived_channel`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote
 
@@ -16,14 +20,36 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ..model.config import RepoPin, Settings
-from ..model.reports import issue_url
-from .diagnostics import Subtype, warn
+from ..model.reports import feedback_repo_problem, issue_url
+from ..sources.apigit import book_repository
 from .domain import get_domain
 from .i18n import _
 from .state import get_state
+
+logger = logging.getLogger(__name__)
+
+
+def derived_channel(settings: Settings, confdir: Path) -> Settings:
+    """*settings* with the book's repository learnt from where it is built, when conf.py names no channel.
+
+    A published build (GitHub Actions, GitLab CI, Read the Docs, or a checkout with an ``origin`` on
+    GitHub or GitLab) then files reports in its own repository without a setting; the build log says
+    which address it took and from where.
+    """
+    if settings.feedback_repo or settings.feedback_email:
+        return settings
+    found = book_repository(confdir, os.environ, timeout=settings.timeout)
+    if found is None or feedback_repo_problem(found[0]) is not None:
+        return settings
+    url, where = found
+    if not settings.quiet:
+        logger.info(f"source_anchors: reports go to {url} (from {where}); set source_anchors_feedback_repo "
+                    "to choose another repository")
+    return dataclasses.replace(settings, feedback_repo=url, feedback_from=where)
 
 
 def report_uri(settings: Settings, title: str, body: str) -> str | None:
@@ -121,16 +147,22 @@ class FeedbackChannelDirective(SphinxDirective):
 
 
 def check_channel(app: Sphinx) -> None:
-    """One warning per build when a page asks for feedback and no channel is configured."""
+    """One note per build, in the log, when a page asks for feedback and no channel is configured or found.
+
+    A note, not a warning: a preview built where the book has no public home yet (a local clone) is
+    not broken, and its pages already say in one sentence that there is no channel.
+    """
     state = get_state(str(app.srcdir))
     if state.quiet or state.settings.feedback_repo or state.settings.feedback_email:
         return
     asked = get_domain(app.env).data.setdefault("feedback", {})
     if asked:
         docname = min(asked)
-        warn(f"no feedback channel: set source_anchors_feedback_repo to the book's repository (or "
-             f"source_anchors_feedback_email to an address that receives mail); {len(asked)} page(s) say there "
-             "is none", Subtype.config, location=(docname, asked[docname]))
+        logger.info(f"source_anchors: no feedback channel, so {len(asked)} page(s) say there is none: set "
+                    "source_anchors_feedback_repo to the book's repository (or source_anchors_feedback_email "
+                    "to an address that receives mail); a build on GitHub Actions, GitLab CI or Read the Docs, "
+                    "or from a clone whose 'origin' is on GitHub or GitLab, finds the repository itself",
+                    location=(docname, asked[docname]))
 
 
 def setup(app: Sphinx) -> None:
