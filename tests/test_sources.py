@@ -829,3 +829,39 @@ def test_pip_never_fetches_an_sdist(dist_project: DistProject, pip_index: Callab
 
     assert (outcome.status, outcome.subtype) == ("error", "source")
     assert "pip download sademo==1.0 (wheels only)" in outcome.message
+
+
+def test_a_preview_at_another_commit_never_reads_the_pinned_release(
+        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    # A pin with a verified distribution and a listing of its commit, previewed at a later commit
+    # (`check --pin`, `bump`): the release and the listing belong to the pinned commit only, so the
+    # later commit is read from git, and no answer of one is reused for the other.
+    pip_index(dist_project.index["wheel"])
+    later = Upstream(tmp_path / "later")
+    git("fetch", "-q", str(dist_project.upstream.path), dist_project.commit, cwd=later.path)
+    git("reset", "-q", "--hard", dist_project.commit, cwd=later.path)
+    later.write("pkg/beta.py", BETA.replace('"""Second module."""\n', '"""Second module."""\n\nimport os\n\n'))
+    sha2 = later.commit("beta moves down two lines")
+    confdir = tmp_path / "book"
+    confdir.mkdir()
+    (confdir / "listing.txt").write_text(dist_project.listing, "utf-8")
+    entry = {"url": later.url, "commit": dist_project.commit, "dist": "sademo==1.0", "listing": "listing.txt",
+             "sources": ["cache", "dist", "git"], "packages": ["pkg"]}
+
+    def engine(pins: dict[str, str]) -> Engine:
+        return Engine(settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache"),
+                                     "pin_commits": pins}, confdir=confdir, environ={}))
+
+    pinned = engine({})
+    first = _check(pinned, "up:pkg.beta.other")
+    assert first.location is not None and first.location.start == 4
+    assert pinned.tree("up").method == "dist"
+    pinned.remember([first])
+    for _ in range(2):  # the second time from the cache the first one filled
+        preview = engine({"up": sha2})
+        outcome = _check(preview, "up:pkg.beta.other")
+        assert outcome.location is not None, outcome.message
+        assert (outcome.location.start, outcome.location.end) == (7, 9)  # three lines more above it
+        assert outcome.permalink == f"{later.url}/blob/{sha2}/pkg/beta.py#L7-L9"
+        assert preview.tree("up").method == "git"
+        preview.remember([outcome])

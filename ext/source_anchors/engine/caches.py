@@ -39,8 +39,9 @@ from ..sources.trees import Tree, cache_key
 if TYPE_CHECKING:  # askalono's rules are imported for the generated pages only
     from ..licences.identify import LicenceMatch
 
-#: Bump when an entry of the resolution cache changes shape.
-ENTRY_FORMAT = 2
+#: Bump when an entry of the resolution cache changes shape, or when entries that older releases wrote
+#: may be wrong: 3 drops the answers a preview at another commit read from the pinned commit's release.
+ENTRY_FORMAT = 3
 
 Entry = dict[str, Any]
 
@@ -56,19 +57,21 @@ class _PinCache:
         self.python = python
         self._loaded: dict[str, dict[str, Entry]] = {}
         self._pending: dict[str, dict[str, Entry]] = {}
-        self._names: dict[tuple[str, str, tuple[str, ...]], str] = {}
+        self._names: dict[tuple[str, str, tuple[str, ...], str | None], str] = {}
 
-    def _file(self, url: str, commit: str, packages: tuple[str, ...]) -> Path:
-        # Resolution depends on which directories are packages, so they are part of the key.
-        salt = _salt((*packages, f"python={self.python}")) if self.python else _salt(packages)
-        return self.root / f"{cache_key(url, commit)}-{salt}-{self._versions()}.json"
+    def _file(self, url: str, commit: str, packages: tuple[str, ...], dist: str | None) -> Path:
+        # Resolution depends on which directories are packages, so they are part of the key; and on
+        # the files read, so is the distribution that served them (a pin with one and the same commit
+        # without it, as a bump's preview has, never share answers).
+        parts = (*packages, *([f"python={self.python}"] if self.python else []), *([f"dist={dist}"] if dist else []))
+        return self.root / f"{cache_key(url, commit)}-{_salt(parts)}-{self._versions()}.json"
 
     def _versions(self) -> str:
         return f"r{RESOLVER_VERSION}-f{ENTRY_FORMAT}"
 
     def _name(self, pin: RepoPin) -> str:
         """The cache file of *pin* (computed once: a lookup should cost a dict access)."""
-        key = (pin.url, pin.commit, pin.packages)
+        key = (pin.url, pin.commit, pin.packages, pin.dist_file.name if pin.dist_file else pin.dist)
         if key not in self._names:
             self._names[key] = str(self._file(*key))
         return self._names[key]

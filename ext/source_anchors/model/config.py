@@ -192,8 +192,14 @@ class RepoPin:
                                               start=start, end=end)
 
     def with_commit(self, commit: str) -> RepoPin:
-        """The same pin at another commit (for previews of a pin bump); its ``ref`` no longer applies."""
-        return dataclasses.replace(self, commit=commit, ref=None)
+        """The same pin at another commit (previews of a bump, a lock record's commit).
+
+        What belongs to the pinned commit only no longer applies: its ``ref``, its distribution (a
+        release of that commit: its files are not another commit's), its listing and facts records.
+        """
+        if commit == self.commit:
+            return self
+        return dataclasses.replace(self, commit=commit, ref=None, dist=None, dist_file=None, listing=None, facts=None)
 
 
 @dataclass(frozen=True)
