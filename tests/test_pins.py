@@ -296,3 +296,20 @@ def test_the_ledger_ref_label_is_translated(pinned: Pinned) -> None:
     pinned.pin(ref="light")
     pinned.book.page("index", PAGE + "\n```{source-ledger}\n```\n")
     assert f"light（{pinned.v1[:7]}）" in pinned.book.build().html()
+
+
+def test_bump_of_a_pin_with_a_listing_previews_from_git_and_writes_nothing(
+        pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+    # The listing vouches for v1's blobs: moved to v2 with it, the book would read v1's files as v2's.
+    (pinned.book.root / "v1.ls-tree").write_text(git("ls-tree", "-r", pinned.v1, cwd=pinned.upstream.path), "utf-8")
+    pinned.pin(listing="v1.ls-tree")
+    before = pinned.conf.read_bytes()
+    assert run_cli(pinned.book.cli("bump", "up", "v2")) == 1
+    assert "2 anchors: 2 moved" in capsys.readouterr().out  # the preview reads v2 itself
+    for argv in (("bump", "up", "v2", "--write"), ("bump", "up", "--latest", "--write", "--body", "-")):
+        assert run_cli(pinned.book.cli(*argv)) == 2
+        out, err = capsys.readouterr()
+        assert "source_anchors_repos['up'] has 'listing' of " + pinned.v1[:7] in err, err
+        assert "nothing written" in err and "remove 'listing'" in err
+        assert pinned.conf.read_bytes() == before
+    assert "### Needs a human" in out and "- [ ] `conf.py`: source_anchors_repos['up'] has 'listing'" in out

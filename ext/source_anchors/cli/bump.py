@@ -125,11 +125,30 @@ def bump(confdir: Path, srcdir: Path, name: str, ref: str, *, write: bool) -> in
     return status
 
 
+def bound_to_commit(pin: RepoPin, new: str) -> str | None:
+    """Why *pin* cannot simply move to *new*: the entries of its conf.py entry that describe its commit only.
+
+    A distribution is a release of the pinned commit, and a listing or a facts record is made at it;
+    with only the commit moved they would vouch for the old files as the new commit's.
+    """
+    keys = [key for key, value in (("dist", pin.dist), ("listing", pin.listing), ("facts", pin.facts)) if value]
+    if not keys:
+        return None
+    where = f"{PREFIX}repos[{pin.name!r}]"
+    named = ", ".join(repr(k) for k in keys)
+    return (f"{where} has {named} of {pin.short}, which describe that commit only: moved to {new[:7]} "
+            f"they would vouch for its old files; nothing written; set the commit to {new!r} by hand and, in the "
+            f"same edit, remove {named} or replace them with the ones of {new[:7]} (its release as 'dist', "
+            f"'git ls-tree -r {new[:7]}' as 'listing', 'source-anchors facts' for 'facts')")
+
+
 def write_pin(conf: Path, pin: RepoPin, new: str, new_ref: str | None) -> str:
     """Replace *pin*'s commit (and ref) literals in *conf* atomically; what was done, or :class:`BookError`."""
     where = f"{PREFIX}repos[{pin.name!r}]"
     if pin.commit == new and (new_ref is None or new_ref == pin.ref):
         return f"{conf.name}: {pin.name} is already pinned at {new[:7]}; nothing to write"
+    if (bound := bound_to_commit(pin, new)) is not None:
+        raise BookError(f"{conf}: {bound}")
     data = conf.read_bytes()
     try:
         plain, other = find_literals(data, pin.commit, name=str(conf))

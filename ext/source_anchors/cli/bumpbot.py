@@ -26,7 +26,7 @@ from ..model.errors import GitError, LockError
 from ..model.fsio import atomic_write
 from ..model.records import AnchorRecord, Status
 from .book import BookError, read_book
-from .bump import configured, pin_of, write_pin
+from .bump import bound_to_commit, configured, pin_of, write_pin
 from .fix import fix
 from .output import _diff_block, report
 
@@ -100,6 +100,11 @@ def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, bo
         print(f"preview only: add --write to move {name} to {tag}, fix and relock")
         _write_body(body, pr_body(pin, tag, sha, preview, after=None, fixed={}))
         return 1 if any(r.status.failed for r in preview) else 0
+    if (bound := bound_to_commit(pin, sha)) is not None:
+        print(f"error: {confdir / 'conf.py'}: {bound}", file=sys.stderr)
+        _write_body(body, pr_body(pin, tag, sha, preview, after=None, fixed={})
+                    + f"\n### Needs a human\n\n- [ ] `conf.py`: {bound}\n")
+        return 2
     try:
         print(write_pin(confdir / "conf.py", pin, sha, tag))
         paths: dict[str, Path] = {}
