@@ -269,6 +269,63 @@ def test_a_match_text_now_found_twice_is_scoped_by_its_clause(upstream: Upstream
                                  "reason": "similar line", "where": "pkg/mod.py:L8"}
 
 
+def _bump_one_page(upstream: Upstream, book: Book, capsys: pytest.CaptureFixture[str], a: str, b: str,
+                   page: str) -> dict[str, Any]:
+    """Lock *page* at a commit of pkg/mod.py = *a*, then check it at one with *b*; the rows by target."""
+    upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": a})
+    first = upstream.commit("A")
+    upstream.write_files({"pkg/mod.py": b})
+    second = upstream.commit("B")
+    book.repos = {"up": {"url": upstream.url, "commit": first, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", page)
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = second
+    book.write_conf(default_repo="up")
+    return check_json(book, capsys)
+
+
+BRANCHES = """\
+def research(self, source):
+    self.seen.clear()
+    if source == "web":
+        data = self.search(self.query, [])
+    elif source == "local":
+        docs = self.load()
+        data = self.search(self.query, docs)
+    elif source == "hybrid":
+        docs = self.load()
+        local = self.search(self.query, docs)
+        web = self.search(self.query, [])
+    return data
+"""
+
+
+def test_a_rewritten_branch_is_not_matched_in_its_sibling(upstream: Upstream, book: Book,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # The hybrid branch now runs both searches at once; the web branch still has a line much like the
+    # old one, but it is another branch: the suggestion stays in the clause, or there is none.
+    b = BRANCHES.replace("        local = self.search(self.query, docs)\n        web = self.search(self.query, [])\n",
+                         "        local, web = gather(self.search(self.query, docs), self.search(self.query, []))\n")
+    rows = _bump_one_page(upstream, book, capsys, BRANCHES, b,
+                          "# P\n\n{src}`web half <pkg.mod.research::web = self.search(self.query, [])>`\n")
+    row = rows["up:pkg.mod.research::web = self.search(self.query, [])"]
+    assert row["status"] == "missing"
+    suggestion = row["suggestion"]
+    assert suggestion is None or "L10" in suggestion["where"], suggestion  # the hybrid clause's one line
+
+
+def test_a_line_of_another_kind_is_never_suggested(upstream: Upstream, book: Book,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # The clear() call is gone; an `if` naming a similar attribute is no answer, however alike the text.
+    a = BRANCHES.replace("self.seen.clear()", "self.researcher.visited_urls.clear()")
+    b = BRANCHES.replace("    self.seen.clear()\n", "    if self.researcher.source_urls:\n        pass\n")
+    rows = _bump_one_page(upstream, book, capsys, a, b,
+                          "# P\n\n{src}`clear <pkg.mod.research::self.researcher.visited_urls.clear()>`\n")
+    row = rows["up:pkg.mod.research::self.researcher.visited_urls.clear()"]
+    assert row["status"] == "missing" and row["suggestion"] is None, row
+
+
 def test_lines_compare_by_characters() -> None:
     from source_anchors.drift.linesuggest import line_similarity
 

@@ -113,9 +113,13 @@ class LineSuggester:
             if self._resolves(candidate):
                 return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
+        # Only a line that starts the same kind of statement, and inside the same clause when the new
+        # range still has that clause's header once (a branch rewritten is not its sibling branch).
+        kind, inside = _kind(old), _clause(lines, span, old_header)
         # The most similar lines first; of equal ones, the one under the same clause header as before.
         scored = sorted(((line_similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
-                         for n in span if lines[n - 1].strip()), reverse=True)
+                         for n in inside if lines[n - 1].strip() and _kind(lines[n - 1].strip()) == kind),
+                        reverse=True)
         if not scored or scored[0][0] < THRESHOLD:
             return None
         score, _, number = scored[0]
@@ -183,6 +187,51 @@ def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
                 yield part
     if "::" not in new_line:
         yield new_line
+
+
+#: Words that start a statement of their own kind (``elif`` is an ``if``; ``async`` is read past).
+_KEYWORDS = {"if": "if", "elif": "if", "else": "else", "for": "for", "while": "while", "with": "with",
+             "try": "try", "except": "except", "finally": "finally", "return": "return", "raise": "raise",
+             "def": "def", "class": "class", "import": "import", "from": "import", "assert": "assert",
+             "del": "del", "pass": "pass", "break": "break", "continue": "continue", "yield": "yield",
+             "global": "global", "nonlocal": "nonlocal", "match": "match", "case": "case"}
+_ASSIGNS = re.compile(r"^[\w.\[\]'\", *]+?\s*(?::[^=]+)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
+
+
+def _kind(line: str) -> str:
+    """The kind of statement *line* starts, read from its text: a keyword's, ``assign`` or ``expr``.
+
+    A line inside a longer statement (an argument, a dict entry) reads as an assignment or an
+    expression too, and is compared with lines of its own kind: a call's ``model=…`` argument with
+    another keyword argument, never with an ``if``.
+    """
+    words = line.split(None, 2)
+    if words and words[0] == "async" and len(words) > 1:
+        words = words[1:]
+    word = re.match(r"\w+", words[0]) if words else None
+    first = word.group() if word else ""
+    if first in _KEYWORDS and (len(words) == 1 or not words[1].startswith(("=", "."))) and \
+            not (first in ("match", "case") and not line.rstrip().endswith(":")):
+        return _KEYWORDS[first]
+    return "assign" if _ASSIGNS.match(line) else "expr"
+
+
+def _clause(lines: list[str], span: range, header: str | None) -> range:
+    """The lines of *span* inside the clause headed by *header*, when *span* has that header on one line only."""
+    if header is None:
+        return span
+    found = [n for n in span if lines[n - 1].strip() == header]
+    if len(found) != 1:
+        return span
+    start = found[0]
+    indent = len(lines[start - 1]) - len(lines[start - 1].lstrip())
+    end = start
+    for n in range(start + 1, span.stop):
+        text = lines[n - 1]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        end = n
+    return range(start + 1, end + 1)
 
 
 def _header(lines: list[str], number: int) -> str | None:
