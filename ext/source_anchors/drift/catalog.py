@@ -56,15 +56,20 @@ class Catalog:
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
+        #: The definitions of each name (the last part of the dotted path), at any level.
+        self.by_name: dict[str, list[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
+        #: Every definition (of module bodies and of classes).
+        self.everything = frozenset(range(len(self.defs)))
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.texts.append(normal(lines[found.start - 1:found.end]))
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             self.by_module.setdefault(found.module, []).append(number)
+            self.by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
             for word in set(_WORDS.findall(self.texts[-1].casefold())):
                 self.words.setdefault(word, []).append(number)
 

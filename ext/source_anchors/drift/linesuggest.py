@@ -88,7 +88,7 @@ class LineSuggester:
             return None
         path = "/" + min(moved, key=lambda p: (-name_similarity(p, target.file), p))
         if target.match is None:
-            return Suggestion(path, 1.0, "same file", self._where(path))
+            return Suggestion(path, 1.0, "same file", self.where(path))
         return self._line(target, path, record, base=1.0, reason="same file")
 
     # -- match texts -------------------------------------------------------------
@@ -111,7 +111,7 @@ class LineSuggester:
         if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
             candidate = f"{scope}::{match}"
             if self._resolves(candidate):
-                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
+                return Suggestion(candidate, round(base, 3), reason, self.where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
         # The most similar lines first; of equal ones, the one under the same clause header as before.
         scored = sorted(((line_similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
@@ -129,11 +129,11 @@ class LineSuggester:
                 if header is None or "::" in header:
                     continue
                 candidate = f"{scope}::{header}::{text}"
-            if self._lands_on(candidate, number):
-                return Suggestion(candidate, round(min(base, score), 3), why, self._where(candidate))
+            if self.lands_on(candidate, number):
+                return Suggestion(candidate, round(min(base, score), 3), why, self.where(candidate))
         return None
 
-    def _lands_on(self, key: str, number: int) -> bool:
+    def lands_on(self, key: str, number: int) -> bool:
         """Whether *key* resolves to a range that holds line *number*."""
         path, _, match = key.partition("::")
         try:
@@ -157,7 +157,8 @@ class LineSuggester:
             return False
         return True
 
-    def _where(self, key: str) -> str:
+    def where(self, key: str) -> str:
+        """``path:Lstart–Lend`` of *key* (``dotted.path[::match]``, resolving) in the new tree."""
         path, _, match = key.partition("::")
         location = self.new.resolve(path, match or None)
         return location.describe()

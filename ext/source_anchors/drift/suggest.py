@@ -36,6 +36,7 @@ from ..model.target import Target
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 from .catalog import KINDS, Catalog, Definition, normal, sha_of
+from .elsewhere import elsewhere
 from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
 
 __all__ = ["THRESHOLD", "Suggester", "similarity"]
@@ -86,8 +87,8 @@ class Suggester(LineSuggester):
             else:
                 return self._line(target, target.path, record, base=1.0, reason="similar line")
             symbol = self._symbol(Target(target.repo, target.path), None)
-            if symbol is None:
-                return None
+            if symbol is None or "::" in symbol.key:
+                return None  # gone, or now a statement itself: no line of it to match
             return self._line(target, symbol.key, record, base=symbol.similarity, reason=symbol.reason)
         return self._symbol(target, record)
 
@@ -117,7 +118,7 @@ class Suggester(LineSuggester):
         scored = self._most_similar(ref, text, self.catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self.made(target, ref.qual, scored[0], scored[1], "similar definition")
-        return best
+        return best or elsewhere(self, target, ref, text)
 
     def _member(self, target: Target, ref: Ref, text: str) -> Suggestion | None:
         """A member ``C.m``: looked for in ``C`` (a renamed member) or, when ``C`` is gone, where ``C`` went."""
@@ -140,8 +141,17 @@ class Suggester(LineSuggester):
                     return None  # there, but rewritten: a similar definition of another name is not it
                 return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
                                   location.describe())
+        sibling = self._sibling(target, ref, text, owner.path, owner.start, moved)
+        if sibling is not None or moved is not None:
+            return sibling
+        return elsewhere(self, target, ref, text)
+
+    def _sibling(self, target: Target, ref: Ref, text: str, file: str, start: int,
+                 moved: Suggestion | None) -> Suggestion | None:
+        """A member of the class at *file*:*start* with another name and nearly the same lines."""
+        owner_path = target.path.rpartition(".")[0]
         catalog = self.catalog()
-        cls = catalog.at(owner.path, owner.start)
+        cls = catalog.at(file, start)
         if cls is None:
             return None
         scored = self._most_similar(ref, text, catalog.members(cls), module=cls.module)
@@ -151,7 +161,7 @@ class Suggester(LineSuggester):
         if score < SIBLING_FLOOR:
             return None
         key = f"{moved.key if moved else owner_path}.{found.qual.rpartition('.')[2]}"
-        if not self._lands(key, found):
+        if not self.lands(key, found):
             return None
         return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
 
@@ -231,13 +241,14 @@ class Suggester(LineSuggester):
         path = found.path
         if target.path.endswith("." + old_qual):
             written = target.path[: -len(old_qual)] + found.qual
-            if written != path and self._lands(written, found):
+            if written != path and self.lands(written, found):
                 path = written
-        if not self._lands(path, found):
+        if not self.lands(path, found):
             return None
         return Suggestion(path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}")
 
-    def _lands(self, path: str, found: Definition) -> bool:
+    def lands(self, path: str, found: Definition) -> bool:
+        """Whether *path* resolves in the new tree to the lines of *found*."""
         try:
             location = self.new.resolve(path)
         except ResolveError:

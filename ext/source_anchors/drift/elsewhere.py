@@ -1,0 +1,206 @@
+"""Where a missing definition went when its name or its level changed (rules of :mod:`.suggest`; pure).
+
+Tried after the rules of :mod:`.suggest` found nothing; each takes only definitions new since the lock's
+commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
+
+* **same name, another level** (``same name``): a method that became a module-level function, or the
+  reverse, or a definition of the same name and kind in another class or module; its lines at least
+  :data:`~.linesuggest.THRESHOLD` similar, the same module first;
+* **the same lines under another name** (``same lines, renamed``): a definition of the same kind
+  anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
+  locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
+* **a member renamed in its class** (``renamed member``): the one method of the class new since the
+  lock's commit, with a similar name (:data:`~.suggest.NAME_FLOOR`) and the same decorators and
+  parameters, however its body was rewritten; its similarity is the names';
+* **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a function
+  of the new tree now assigns itself, where that function used the module's ``name`` at the lock's
+  commit and did not assign it; the statement is suggested, its line at least
+  :data:`~.linesuggest.THRESHOLD` similar (its characters).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..model.errors import ResolveError, SourceAnchorsError
+from ..model.records import Suggestion
+from .catalog import Definition, normal
+from .linesuggest import THRESHOLD, line_similarity, name_similarity, similarity
+
+if TYPE_CHECKING:
+    from ..model.target import Target
+    from ..resolve.refs import Ref
+    from .suggest import Suggester
+
+#: A definition of another name is where a missing one went when its lines are this similar.
+RENAMED_FLOOR = 0.9
+#: ... and only when the locked lines have this many tokens: a short definition (``x = None``,
+#: ``return self.name``) has too many look-alikes to be recognised by its lines alone.
+RENAMED_TOKENS = 20
+_TOKENS = re.compile(r"\w+|[^\w\s]")
+
+
+def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """The first of this module's rules that finds where *ref* (locked lines *text*) went."""
+    return (same_name(suggester, target, ref, text) or renamed_lines(suggester, target, ref, text)
+            or renamed_member(suggester, target, ref, text) or now_local(suggester, target, ref, text))
+
+
+def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """A definition of the same name and kind at another level or place, its lines similar."""
+    from .suggest import fresh
+
+    assert ref.bind is not None
+    catalog = suggester.catalog()
+    name = ref.qual.rpartition(".")[2]
+    best: tuple[tuple[float, bool], Definition] | None = None
+    for number in catalog.by_name.get(name, ()):
+        found = catalog.defs[number]
+        if found.kind != ref.bind.kind or (found.module, found.qual) == (ref.module, ref.qual):
+            continue
+        score = similarity(text, catalog.texts[number])
+        key = (score, found.module == ref.module)
+        if score < THRESHOLD or (best is not None and key <= best[0]) or not fresh(suggester.old, found, ref):
+            continue
+        best = (key, found)
+    if best is None:
+        return None
+    return _made(suggester, target, ref, best[1], best[0][0], "same name")
+
+
+def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """A definition of another name and the same kind anywhere, whose lines are the locked ones renamed."""
+    from .suggest import fresh
+
+    assert ref.bind is not None
+    if len(_TOKENS.findall(text)) < RENAMED_TOKENS:
+        return None
+    catalog = suggester.catalog()
+    name = ref.qual.rpartition(".")[2]
+    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    best: tuple[float, Definition] | None = None
+    for number in catalog.nearest(text, ref.bind.kind, None, catalog.everything):
+        found = catalog.defs[number]
+        other = found.qual.rpartition(".")[2]
+        if other == name:
+            continue  # the same name: :func:`same_name`'s
+        score = similarity(pattern.sub(other, text), catalog.texts[number])
+        if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
+            continue
+        best = (score, found)
+    if best is None:
+        return None
+    return _made(suggester, target, ref, best[1], best[0], "same lines, renamed")
+
+
+def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """The one new method of the (still resolving) class with a similar name and the same signature.
+
+    A method is a ``def`` of the kind the missing one was (a function, or an attribute: a ``cached_property``).
+    """
+    from .suggest import NAME_FLOOR, fresh
+
+    assert ref.bind is not None
+    owner_path, _, name = target.path.rpartition(".")
+    if "." not in ref.qual:
+        return None
+    catalog = suggester.catalog()
+    try:
+        owner = suggester.new.resolve(owner_path)
+    except ResolveError:
+        return None
+    cls = catalog.at(owner.path, owner.start)
+    if cls is None:
+        return None
+    signature = _signature(text, name)
+    if signature is None:
+        return None
+    hits = []
+    for number in catalog.members(cls):
+        found = catalog.defs[number]
+        other = found.qual.rpartition(".")[2]
+        if found.kind != ref.bind.kind or name_similarity(name, other) < NAME_FLOOR:
+            continue
+        if _signature(catalog.texts[number], other) == signature and fresh(suggester.old, found, ref):
+            hits.append(found)
+    if len(hits) != 1:
+        return None  # none, or several that fit as well: not told by the signature
+    found = hits[0]
+    key = f"{owner_path}.{found.qual.rpartition('.')[2]}"
+    if not suggester.lands(key, found):
+        return None
+    return Suggestion(key, round(name_similarity(name, found.qual.rpartition(".")[2]), 3), "renamed member",
+                      f"{found.file}:{_span(found)}")
+
+
+def now_local(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+    """A module-level ``name = …`` that a function which used it now assigns itself: that statement."""
+    assert ref.bind is not None
+    if ref.bind.kind != "attribute" or "." in ref.qual or "\n" in text:
+        return None
+    name = ref.qual
+    assign = re.compile(rf"\s*{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
+    catalog = suggester.catalog()
+    best: tuple[float, Definition, int] | None = None
+    for number in catalog.words.get(name.casefold(), ()):
+        found = catalog.defs[number]
+        if found.kind != "function":
+            continue
+        lines = suggester.new.file_lines(found.file)
+        for at in range(found.start, found.end + 1):
+            line = lines[at - 1]
+            if not assign.match(line):
+                continue
+            score = line_similarity(text.strip(), line.strip())
+            if score < THRESHOLD or (best is not None and score <= best[0]):
+                continue
+            if _used_not_assigned(suggester, found, name, assign):
+                best = (score, found, at)
+    if best is None:
+        return None
+    score, found, at = best
+    line = suggester.new.file_lines(found.file)[at - 1].strip()
+    key = f"{found.path}::{line}"
+    if "::" in line or not suggester.lands_on(key, at):
+        return None
+    return Suggestion(key, round(score, 3), f"now a local of {found.path}", suggester.where(key))
+
+
+def _used_not_assigned(suggester: Suggester, found: Definition, name: str, assign: re.Pattern[str]) -> bool:
+    """Whether *found*'s definition at the lock's commit used *name* without assigning it."""
+    try:
+        was = suggester.old.walker.object(found.path)
+    except SourceAnchorsError:
+        return False
+    if was.bind is None:
+        return False
+    lines = suggester.old.file_lines(was.file)[was.bind.start - 1:was.bind.end]
+    used = re.compile(rf"\b{re.escape(name)}\b")
+    return any(used.search(line) for line in lines) and not any(assign.match(line) for line in lines)
+
+
+def _signature(text: str, name: str) -> str | None:
+    """The decorators and ``def`` header of a function's normalised *text*, its name blanked; None if not found."""
+    lines = text.split("\n")
+    for at, line in enumerate(lines):
+        if re.match(rf"(async\s+)?def\s+{re.escape(name)}\b", line):
+            end = next((n for n in range(at, len(lines)) if lines[n].rstrip().endswith(":")), at)
+            return re.sub(rf"\bdef\s+{re.escape(name)}\b", "def _", "\n".join(lines[:end + 1]), count=1)
+    return None
+
+
+def _made(suggester: Suggester, target: Target, ref: Ref, found: Definition, score: float,
+          reason: str) -> Suggestion | None:
+    """The suggestion for *found*: at its definition when the target named the old one's, else as written."""
+    if target.path != f"{ref.module}.{ref.qual}":
+        return suggester.made(target, ref.qual, found, score, reason)  # a re-export: kept when it still works
+    if not suggester.lands(found.path, found):
+        return None
+    return Suggestion(found.path, round(score, 3), reason, f"{found.file}:{_span(found)}")
+
+
+def _span(found: Definition) -> str:
+    from ..model.records import line_range
+
+    return line_range(found.start, found.end)
