@@ -3,15 +3,17 @@
 Tried after the rules of :mod:`.suggest` found nothing; each takes only definitions new since the lock's
 commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
 
-* **same name, another level** (``same name``): a method that became a module-level function, or the
-  reverse, or a definition of the same name and kind in another class or module; its lines at least
+* **same name, another level** (``same name``): a method that became a module-level function of its
+  module, or the reverse; or, when the locked lines are long enough to be told apart (:data:`RENAMED_TOKENS`),
+  a definition of the same name and kind in another class or module; its lines at least
   :data:`~.linesuggest.THRESHOLD` similar, the same module first;
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
   anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
   locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
 * **a member renamed in its class** (``renamed member``): the one method of the class new since the
   lock's commit, with a similar name (:data:`~.suggest.NAME_FLOOR`) and the same decorators and
-  parameters, however its body was rewritten; its similarity is the names';
+  parameters, however its body was rewritten; its similarity is the names'. Two names that differ only
+  in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are two versions, not one renamed;
 * **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a function
   of the new tree now assigns itself, where that function used the module's ``name`` at the lock's
   commit and did not assign it; the statement is suggested, its line at least
@@ -39,6 +41,7 @@ RENAMED_FLOOR = 0.9
 #: ``return self.name``) has too many look-alikes to be recognised by its lines alone.
 RENAMED_TOKENS = 20
 _TOKENS = re.compile(r"\w+|[^\w\s]")
+_DIGITS = re.compile(r"\d+")
 
 
 def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
@@ -54,11 +57,15 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     assert ref.bind is not None
     catalog = suggester.catalog()
     name = ref.qual.rpartition(".")[2]
+    long_enough = len(_TOKENS.findall(text)) >= RENAMED_TOKENS
     best: tuple[tuple[float, bool], Definition] | None = None
     for number in catalog.by_name.get(name, ()):
         found = catalog.defs[number]
         if found.kind != ref.bind.kind or (found.module, found.qual) == (ref.module, ref.qual):
             continue
+        up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
+        if not (up_or_down or long_enough):
+            continue  # ``self.obj = obj`` of another class: a name and lines that many share
         score = similarity(text, catalog.texts[number])
         key = (score, found.module == ref.module)
         if score < THRESHOLD or (best is not None and key <= best[0]) or not fresh(suggester.old, found, ref):
@@ -83,8 +90,8 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
     for number in catalog.nearest(text, ref.bind.kind, None, catalog.everything):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
-        if other == name:
-            continue  # the same name: :func:`same_name`'s
+        if other == name or versions(name, other):
+            continue  # the same name: :func:`same_name`'s; a version of it: another thing
         score = similarity(pattern.sub(other, text), catalog.texts[number])
         if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
             continue
@@ -120,7 +127,7 @@ def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) ->
     for number in catalog.members(cls):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
-        if found.kind != ref.bind.kind or name_similarity(name, other) < NAME_FLOOR:
+        if found.kind != ref.bind.kind or name_similarity(name, other) < NAME_FLOOR or versions(name, other):
             continue
         if _signature(catalog.texts[number], other) == signature and fresh(suggester.old, found, ref):
             hits.append(found)
@@ -165,6 +172,14 @@ def now_local(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     if "::" in line or not suggester.lands_on(key, at):
         return None
     return Suggestion(key, round(score, 3), f"now a local of {found.path}", suggester.where(key))
+
+
+def versions(a: str, b: str) -> bool:
+    """Whether names *a* and *b* differ only in their numbers: two versions of a thing, not one renamed.
+
+    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
+    """
+    return a != b and _DIGITS.sub("", a) == _DIGITS.sub("", b)
 
 
 def _used_not_assigned(suggester: Suggester, found: Definition, name: str, assign: re.Pattern[str]) -> bool:

@@ -1,0 +1,249 @@
+"""Suggestions when a missing definition changed its name or level (``drift/elsewhere.py``), on git repositories.
+
+One test per rule, each run with and without git's history (the rules use the two trees only), and for
+each rule a case where it must not suggest: code deleted while something of the same name or shape
+appeared elsewhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import Book, Upstream, run_cli
+from source_anchors.engine.engine import Engine
+from source_anchors.lock.lockfile import read_lock
+from source_anchors.model.config import settings_from
+from source_anchors.model.target import Target
+
+BODY = '''\
+        if truncate is None:
+            truncate = translate("String to return when truncating text", "%(truncated_text)s…")
+        if "%(truncated_text)s" in truncate:
+            return truncate % {"truncated_text": text}
+        if text.endswith(truncate):
+            return text
+        return f"{text}{truncate}"
+'''
+TAGS = '''{
+        "area", "base", "br", "col", "embed", "hr", "img", "input",
+        "link", "meta", "param", "source", "track", "wbr",
+    }'''
+
+
+def dedent(body: str, by: int = 4) -> str:
+    """*body* with *by* fewer spaces on every line (a method's body as a function's)."""
+    return "".join(line[by:] if line.startswith(" " * by) else line for line in body.splitlines(keepends=True))
+
+
+def suggest(book: Book, upstream: Upstream, old: str, new: str, target: str, *,
+            history: bool) -> tuple[str | None, str | None]:
+    """Lock *target* at *old*, then (key, reason) of its suggestion at *new* (None, None when there is none)."""
+    path, _, match = target.partition("::")
+    book.page("index", f"# P\n\n{{src}}`x <{target}>`\n")
+    book.repos = {"up": {"url": upstream.url, "commit": old, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    assert run_cli(book.cli("update")) == 0
+    record = read_lock(book.lock).get("up", Target("up", path, match or None).key)
+    assert record is not None
+    settings = settings_from({"repos": {"up": {"url": upstream.url, "commit": new, "packages": ["pkg"]}},
+                              "cache_dir": str(book.cache), "lock_file": str(book.lock)},
+                             confdir=book.root, environ={})
+    engine = Engine(settings)
+    engine.suggesters.use_history = history
+    found = engine.suggesters.suggester("up", old).suggest(Target("up", path, match or None), record)
+    return (found.key, found.reason) if found else (None, None)
+
+
+both = pytest.mark.parametrize("history", [False, True], ids=["without-history", "with-history"])
+
+
+# -- same name at another level ----------------------------------------------------------------
+
+
+@both
+def test_a_method_that_became_a_module_function_of_the_same_name(upstream: Upstream, book: Book,
+                                                                  history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/text.py", "class Truncator:\n    def chars(self, n):\n        return n\n\n"
+                   "    def add_text(self, text, truncate=None):\n" + BODY)
+    old = upstream.commit("v1")
+    upstream.write("pkg/text.py", "def add_text(text, truncate=None):\n" + dedent(BODY)
+                   + "\n\nclass Truncator:\n    def chars(self, n):\n        return n\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.text.Truncator.add_text", history=history) == \
+        ("pkg.text.add_text", "same name")
+
+
+@both
+def test_a_deleted_method_gets_no_unrelated_definition_of_its_name(upstream: Upstream, book: Book,
+                                                                   history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/text.py", "class Truncator:\n    def chars(self, n):\n        return n\n\n"
+                   "    def add_text(self, text, truncate=None):\n" + BODY)
+    old = upstream.commit("v1")
+    upstream.write("pkg/text.py", "class Truncator:\n    def chars(self, n):\n        return n\n")
+    upstream.write("pkg/other.py", "def add_text(lines, sep):\n    joined = sep.join(lines)\n"
+                   "    return joined.strip()\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.text.Truncator.add_text", history=history) == (None, None)
+
+
+# -- the same lines under another name ----------------------------------------------------------
+
+
+@both
+def test_a_class_constant_renamed_and_moved_to_another_module(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/parse.py", f"class Parser:\n    SELF_CLOSING = {TAGS}\n\n    def feed(self, data):\n"
+                   "        return data\n")
+    old = upstream.commit("v1")
+    upstream.write("pkg/parse.py", "class Parser:\n    def feed(self, data):\n        return data\n")
+    upstream.write("pkg/html.py", f"VOID_ELEMENTS = {dedent(TAGS)}\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.parse.Parser.SELF_CLOSING", history=history) == \
+        ("pkg.html.VOID_ELEMENTS", "same lines, renamed")
+
+
+@both
+def test_a_short_deleted_constant_is_not_matched_by_its_value(upstream: Upstream, book: Book, history: bool) -> None:
+    """``LIMIT = 2048`` gone and ``MAX_SIZE = 2048`` new elsewhere: too short to tell by the lines."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/http.py", "class Client:\n    LIMIT = 2048\n\n    def get(self, url):\n        return url\n")
+    old = upstream.commit("v1")
+    upstream.write("pkg/http.py", "class Client:\n    def get(self, url):\n        return url\n")
+    upstream.write("pkg/files.py", "MAX_SIZE = 2048\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.http.Client.LIMIT", history=history) == (None, None)
+
+
+# -- a member renamed in its class ----------------------------------------------------------------
+
+WRAPPER = '''\
+import functools
+
+
+class Wrapper:
+    def connect(self):
+        return self
+
+{members}
+'''
+OLD_MEMBER = '''\
+    @functools.cached_property
+    def cx_oracle_version(self):
+        return tuple(int(x) for x in Database.version.split("."))
+'''
+NEW_MEMBER = '''\
+    @functools.cached_property
+    def oracledb_version(self):
+        return get_version_tuple(Database.__version__)
+'''
+
+
+@both
+def test_a_member_renamed_with_its_body_rewritten(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/base.py", WRAPPER.format(members=OLD_MEMBER))
+    old = upstream.commit("v1")
+    upstream.write("pkg/base.py", WRAPPER.format(members=NEW_MEMBER))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.base.Wrapper.cx_oracle_version", history=history) == \
+        ("pkg.base.Wrapper.oracledb_version", "renamed member")
+
+
+@both
+def test_two_new_members_that_fit_are_not_told_apart(upstream: Upstream, book: Book, history: bool) -> None:
+    """The signature decides only when one new member fits: with two, there is no suggestion."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/base.py", WRAPPER.format(members=OLD_MEMBER))
+    old = upstream.commit("v1")
+    upstream.write("pkg/base.py", WRAPPER.format(
+        members=NEW_MEMBER + "\n" + NEW_MEMBER.replace("oracledb_version", "oracle_db_version")))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.base.Wrapper.cx_oracle_version", history=history) == (None, None)
+
+
+# -- a module-level name that became a local ---------------------------------------------------
+
+HELPERS = 'from pkg.forms import CheckboxInput\n\nNAME = "_selected"\n{checkbox}\n'
+CHECKBOX = 'checkbox = CheckboxInput({"class": "action-select"}, lambda value: False)\n'
+OPTIONS_OLD = '''\
+from pkg import helpers
+
+
+class ModelAdmin:
+    def action_checkbox(self, obj):
+        return helpers.checkbox.render(helpers.NAME, str(obj.pk))
+'''
+OPTIONS_NEW = '''\
+from pkg import helpers
+from pkg.forms import CheckboxInput
+
+
+class ModelAdmin:
+    def action_checkbox(self, obj):
+        attrs = {"class": "action-select", "aria-label": str(obj)}
+        checkbox = CheckboxInput(attrs, lambda value: False)
+        return checkbox.render(helpers.NAME, str(obj.pk))
+'''
+
+
+@both
+def test_a_module_name_that_became_a_local_of_its_user(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/forms.py", "class CheckboxInput:\n    def __init__(self, attrs, check):\n"
+                   "        self.attrs = attrs\n")
+    upstream.write("pkg/helpers.py", HELPERS.format(checkbox=CHECKBOX))
+    upstream.write("pkg/options.py", OPTIONS_OLD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/helpers.py", HELPERS.format(checkbox=""))
+    upstream.write("pkg/options.py", OPTIONS_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.helpers.checkbox", history=history) == (
+        "pkg.options.ModelAdmin.action_checkbox::checkbox = CheckboxInput(attrs, lambda value: False)",
+        "now a local of pkg.options.ModelAdmin.action_checkbox")
+
+
+@both
+def test_a_local_of_the_same_name_in_code_that_did_not_use_it_is_not_suggested(upstream: Upstream, book: Book,
+                                                                               history: bool) -> None:
+    """The module's ``checkbox`` deleted; a new function has a local ``checkbox`` of its own."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/forms.py", "class CheckboxInput:\n    def __init__(self, attrs, check):\n"
+                   "        self.attrs = attrs\n")
+    upstream.write("pkg/helpers.py", HELPERS.format(checkbox=CHECKBOX))
+    upstream.write("pkg/options.py", OPTIONS_OLD.replace("helpers.checkbox.render", "helpers.render"))
+    old = upstream.commit("v1")
+    upstream.write("pkg/helpers.py", HELPERS.format(checkbox=""))
+    upstream.write("pkg/options.py", OPTIONS_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.helpers.checkbox", history=history) == (None, None)
+
+
+@both
+def test_a_version_dropped_while_another_was_added_is_not_a_rename(upstream: Upstream, book: Book,
+                                                                   history: bool) -> None:
+    """``is_postgresql_14`` removed, ``is_postgresql_17`` added: names that differ in numbers only."""
+    member = ("    @functools.cached_property\n    def is_postgresql_{n}(self):\n"
+              "        return self.connection.pg_version >= {n}0000\n")
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/base.py", WRAPPER.format(members=member.format(n=14)))
+    old = upstream.commit("v1")
+    upstream.write("pkg/base.py", WRAPPER.format(members=member.format(n=17)))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.base.Wrapper.is_postgresql_14", history=history) == (None, None)
+
+
+@both
+def test_a_short_member_deleted_is_not_a_same_named_one_of_another_class(upstream: Upstream, book: Book,
+                                                                        history: bool) -> None:
+    """``self.obj = obj`` of a class that lost it, and a new class elsewhere that sets its own ``obj``."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/errors.py", "class DecodeError(Exception):\n    def __init__(self, obj, *args):\n"
+                   "        self.obj = obj\n        super().__init__(*args)\n")
+    old = upstream.commit("v1")
+    upstream.write("pkg/errors.py", "class DecodeError(Exception):\n    def __init__(self, *args):\n"
+                   "        super().__init__(*args)\n")
+    upstream.write("pkg/expressions.py", "class Sliced:\n    def __init__(self, obj, subscript):\n"
+                   "        self.obj = obj\n        self.subscript = subscript\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.errors.DecodeError.obj", history=history) == (None, None)
