@@ -247,3 +247,84 @@ def test_a_short_member_deleted_is_not_a_same_named_one_of_another_class(upstrea
                    "        self.obj = obj\n        self.subscript = subscript\n")
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.errors.DecodeError.obj", history=history) == (None, None)
+
+
+# -- a name of many words, and a class's own member rewritten -------------------------------------
+
+CHECK_OLD = '''\
+def check_string_if_invalid_is_string(app_configs, **kwargs):
+    errors = []
+    for conf in settings.TEMPLATES:
+        value = conf.get("OPTIONS", {}).get("string_if_invalid", "")
+        if not isinstance(value, str):
+            errors.append(E002)
+    return errors
+'''
+CHECK_NEW = '''\
+class Templates:
+    def _check_string_if_invalid_is_string(self):
+        if not isinstance(self.engine.string_if_invalid, str):
+            return [Error("string_if_invalid must be a string", obj=self, id="templates.E002")]
+        return []
+'''
+
+
+@both
+def test_a_rewritten_function_of_a_distinctive_name_became_a_private_method(upstream: Upstream, book: Book,
+                                                                            history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/checks.py", "settings = None\nE002 = None\n\n\n" + CHECK_OLD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/checks.py", "settings = None\nE002 = None\n")
+    upstream.write("pkg/backends.py", CHECK_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.checks.check_string_if_invalid_is_string", history=history) == \
+        ("pkg.backends.Templates._check_string_if_invalid_is_string", "same distinctive name")
+
+
+@both
+def test_a_distinctive_name_defined_twice_says_nothing(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/checks.py", "settings = None\nE002 = None\n\n\n" + CHECK_OLD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/checks.py", "settings = None\nE002 = None\n")
+    upstream.write("pkg/backends.py", CHECK_NEW + "\n\n" + CHECK_NEW.replace("Templates", "Jinja"))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.checks.check_string_if_invalid_is_string", history=history) == \
+        (None, None)
+
+
+GEO_OLD = '''\
+class GeoIP2:
+    def country(self, query):
+        enc_query = self._check_query(query, city_or_country=True)
+        return Country(self._country_or_city(enc_query))
+
+    def coords(self, query, ordering=("longitude", "latitude")):
+        cdict = self.city(query)
+        return tuple(cdict[o] for o in ordering)
+
+    def city(self, query):
+        enc_query = self._check_query(query, city=True)
+        return City(self._city.city(enc_query))
+'''
+GEO_NEW = GEO_OLD.replace('''        enc_query = self._check_query(query, city=True)
+        return City(self._city.city(enc_query))''', '''        response = self._query(query, require_city=True)
+        region = response.subdivisions[0] if response.subdivisions else None
+        return {"city": response.city.name, "region_code": region.iso_code if region else None}''')
+
+
+@both
+def test_a_member_of_a_moved_class_rewritten_is_that_class_member(upstream: Upstream, book: Book,
+                                                                  history: bool) -> None:
+    """The class went to another module (its members with it); its own ``city`` there was rewritten."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/geo/__init__.py", "")
+    upstream.write("pkg/geo/base.py", GEO_OLD)
+    old = upstream.commit("v1")
+    upstream.remove("pkg/geo/base.py")
+    upstream.remove("pkg/geo/__init__.py")
+    upstream.write("pkg/geo.py", GEO_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.geo.base.GeoIP2.city", history=history) == \
+        ("pkg.geo.GeoIP2.city", "member of pkg.geo.GeoIP2, rewritten")

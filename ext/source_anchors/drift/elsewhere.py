@@ -6,7 +6,9 @@ commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
 * **same name, another level** (``same name``): a method that became a module-level function of its
   module, or the reverse; or, when the locked lines are long enough to be told apart (:data:`RENAMED_TOKENS`),
   a definition of the same name and kind in another class or module; its lines at least
-  :data:`~.linesuggest.THRESHOLD` similar, the same module first;
+  :data:`~.linesuggest.THRESHOLD` similar, the same module first. Leading underscores do not count
+  (a public function that became a private method). A name of :data:`DISTINCT_WORDS` words or more,
+  defined once in the new tree, is taken however rewritten (``same distinctive name``);
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
   anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
   locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
@@ -42,6 +44,9 @@ RENAMED_FLOOR = 0.9
 RENAMED_TOKENS = 20
 _TOKENS = re.compile(r"\w+|[^\w\s]")
 _DIGITS = re.compile(r"\d+")
+#: A name of this many words (``check_string_if_invalid_is_string``) defined once in the new tree is where
+#: the missing definition of that name went, however rewritten.
+DISTINCT_WORDS = 4
 
 
 def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
@@ -51,18 +56,20 @@ def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
 
 
 def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
-    """A definition of the same name and kind at another level or place, its lines similar."""
+    """A definition of the same name (leading underscores aside) and kind at another level or place."""
     from .suggest import fresh
 
     assert ref.bind is not None
     catalog = suggester.catalog()
     name = ref.qual.rpartition(".")[2]
+    bare = name.lstrip("_")
     long_enough = len(_TOKENS.findall(text)) >= RENAMED_TOKENS
+    named = [n for key in {bare, "_" + bare, "__" + bare} for n in catalog.by_name.get(key, ())
+             if catalog.defs[n].kind == ref.bind.kind and (catalog.defs[n].module, catalog.defs[n].qual)
+             != (ref.module, ref.qual)]
     best: tuple[tuple[float, bool], Definition] | None = None
-    for number in catalog.by_name.get(name, ()):
+    for number in named:
         found = catalog.defs[number]
-        if found.kind != ref.bind.kind or (found.module, found.qual) == (ref.module, ref.qual):
-            continue
         up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
         if not (up_or_down or long_enough):
             continue  # ``self.obj = obj`` of another class: a name and lines that many share
@@ -71,9 +78,12 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
         if score < THRESHOLD or (best is not None and key <= best[0]) or not fresh(suggester.old, found, ref):
             continue
         best = (key, found)
-    if best is None:
+    if best is not None:
+        return _made(suggester, target, ref, best[1], best[0][0], "same name")
+    if len(bare.split("_")) < DISTINCT_WORDS or len(named) != 1 or not fresh(suggester.old, catalog.defs[named[0]], ref):
         return None
-    return _made(suggester, target, ref, best[1], best[0][0], "same name")
+    found = catalog.defs[named[0]]  # the one definition of a name of many words: that name says where it went
+    return _made(suggester, target, ref, found, similarity(text, catalog.texts[named[0]]), "same distinctive name")
 
 
 def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:

@@ -137,10 +137,12 @@ class Suggester(LineSuggester):
                 pass
             else:
                 score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                reason = f"member of {moved.key}"
                 if score < THRESHOLD:
-                    return None  # there, but rewritten: a similar definition of another name is not it
-                return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
-                                  location.describe())
+                    if not self._own(location.path, location.start, owner.path, owner.start):
+                        return None  # inherited and rewritten: a similar definition of another name is not it
+                    reason += ", rewritten"  # the class's own member of that name: the same member, rewritten
+                return Suggestion(f"{moved.key}.{member}", round(score, 3), reason, location.describe())
         sibling = self._sibling(target, ref, text, owner.path, owner.start, moved)
         if sibling is not None or moved is not None:
             return sibling
@@ -164,6 +166,12 @@ class Suggester(LineSuggester):
         if not self.lands(key, found):
             return None
         return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
+
+    def _own(self, file: str, start: int, cls_file: str, cls_start: int) -> bool:
+        """Whether the definition at *file*:*start* is a member of the class at *cls_file*:*cls_start* itself."""
+        catalog = self.catalog()
+        found, cls = catalog.at(file, start), catalog.at(cls_file, cls_start)
+        return found is not None and cls is not None and catalog.owner(found) == cls
 
     def _fresh(self, found: Definition, missing: Ref) -> bool:
         return fresh(self.old, found, missing)
