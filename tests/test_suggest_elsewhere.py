@@ -105,12 +105,13 @@ def test_a_class_constant_renamed_and_moved_to_another_module(upstream: Upstream
 
 @both
 def test_a_short_deleted_constant_is_not_matched_by_its_value(upstream: Upstream, book: Book, history: bool) -> None:
-    """``LIMIT = 2048`` gone and ``MAX_SIZE = 2048`` new elsewhere: too short to tell by the lines."""
+    """``LIMIT = settings.get("timeout", 30)`` gone and the same value new elsewhere: too short to tell."""
     upstream.write("pkg/__init__.py", "")
-    upstream.write("pkg/http.py", "class Client:\n    LIMIT = 2048\n\n    def get(self, url):\n        return url\n")
+    upstream.write("pkg/http.py", "class Client:\n    LIMIT = settings.get('timeout', 30)\n\n"
+                   "    def get(self, url):\n        return url\n")
     old = upstream.commit("v1")
     upstream.write("pkg/http.py", "class Client:\n    def get(self, url):\n        return url\n")
-    upstream.write("pkg/files.py", "MAX_SIZE = 2048\n")
+    upstream.write("pkg/files.py", "DEFAULT_WAIT = settings.get('timeout', 30)\n")
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.http.Client.LIMIT", history=history) == (None, None)
 

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from ..model.errors import SourceAnchorsError
+from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 
 #: How many definitions (of the module, then of the packages) are scored for one missing symbol.
@@ -141,3 +142,21 @@ def module_of(path: str, name: str, folder: str) -> str | None:
     if not all(part.isidentifier() for part in parts):
         return None
     return ".".join([name, *parts])
+
+
+def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
+    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
+
+    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
+    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
+    subclass (click's ``BaseCommand`` into ``Command``).
+    """
+    try:
+        was = old.walker.object(found.path)
+    except SourceAnchorsError:
+        return True
+    if was.bind is None or was.file != found.file:
+        return True  # not defined there before (imported, or somewhere else)
+    if was.is_class and missing.is_class:
+        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
+    return False

@@ -1,7 +1,7 @@
 """Where a missing definition went when its name or its level changed (rules of :mod:`.suggest`; pure).
 
 Tried after the rules of :mod:`.suggest` found nothing; each takes only definitions new since the lock's
-commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
+commit (:func:`.catalog.fresh`) and is named in the suggestion's reason:
 
 * **same name, another level** (``same name``): a method that became a module-level function of its
   module, or the reverse; or, when the locked lines are long enough to be told apart (:data:`RENAMED_TOKENS`),
@@ -13,7 +13,7 @@ commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
   anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
   locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
 * **a member renamed in its class** (``renamed member``): the one method of the class new since the
-  lock's commit, with a similar name (:data:`~.suggest.NAME_FLOOR`) and the same decorators and
+  lock's commit, with a similar name (:data:`~.linesuggest.NAME_FLOOR`) and the same decorators and
   parameters, however its body was rewritten; its similarity is the names'. Two names that differ only
   in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are two versions, not one renamed;
 * **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a function
@@ -25,17 +25,40 @@ commit (:func:`.suggest.fresh`) and is named in the suggestion's reason:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion
-from .catalog import Definition, normal
-from .linesuggest import THRESHOLD, line_similarity, name_similarity, similarity
+from .catalog import Catalog, Definition, fresh
+from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity
 
 if TYPE_CHECKING:
     from ..model.target import Target
     from ..resolve.refs import Ref
-    from .suggest import Suggester
+    from ..resolve.resolver import Resolver
+
+
+class Suggester(Protocol):
+    """What these rules use of :class:`.suggest.Suggester` (a protocol: :mod:`.suggest` imports this module)."""
+
+    old: Resolver
+    new: Resolver
+
+    def catalog(self) -> Catalog:
+        """The new tree's definitions."""
+
+    def made(self, target: Target, old_qual: str, found: Definition, score: float,
+             reason: str) -> Suggestion | None:
+        """The suggestion for *found*, written as the target was."""
+
+    def lands(self, path: str, found: Definition) -> bool:
+        """Whether *path* resolves to *found*'s lines."""
+
+    def lands_on(self, key: str, number: int) -> bool:
+        """Whether *key* resolves to a range holding line *number*."""
+
+    def where(self, key: str) -> str:
+        """``path:Lstart–Lend`` of *key*."""
 
 #: A definition of another name is where a missing one went when its lines are this similar.
 RENAMED_FLOOR = 0.9
@@ -57,8 +80,6 @@ def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
 
 def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
     """A definition of the same name (leading underscores aside) and kind at another level or place."""
-    from .suggest import fresh
-
     assert ref.bind is not None
     catalog = suggester.catalog()
     name = ref.qual.rpartition(".")[2]
@@ -80,7 +101,8 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
         best = (key, found)
     if best is not None:
         return _made(suggester, target, ref, best[1], best[0][0], "same name")
-    if len(bare.split("_")) < DISTINCT_WORDS or len(named) != 1 or not fresh(suggester.old, catalog.defs[named[0]], ref):
+    if len(bare.split("_")) < DISTINCT_WORDS or len(named) != 1 \
+            or not fresh(suggester.old, catalog.defs[named[0]], ref):
         return None
     found = catalog.defs[named[0]]  # the one definition of a name of many words: that name says where it went
     return _made(suggester, target, ref, found, similarity(text, catalog.texts[named[0]]), "same distinctive name")
@@ -88,8 +110,6 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
 
 def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
     """A definition of another name and the same kind anywhere, whose lines are the locked ones renamed."""
-    from .suggest import fresh
-
     assert ref.bind is not None
     if len(_TOKENS.findall(text)) < RENAMED_TOKENS:
         return None
@@ -116,8 +136,6 @@ def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) ->
 
     A method is a ``def`` of the kind the missing one was (a function, or an attribute: a ``cached_property``).
     """
-    from .suggest import NAME_FLOOR, fresh
-
     assert ref.bind is not None
     owner_path, _, name = target.path.rpartition(".")
     if "." not in ref.qual:

@@ -21,6 +21,8 @@ from ..resolve.resolver import Resolver
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6
+#: A definition of another name is suggested only when the names are at least this similar (characters).
+NAME_FLOOR = 0.6
 
 
 def similarity(a: str, b: str) -> float:

@@ -35,17 +35,15 @@ from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
-from .catalog import KINDS, Catalog, Definition, normal, sha_of
+from .catalog import KINDS, Catalog, Definition, fresh, normal, sha_of
 from .elsewhere import elsewhere
-from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
+from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity
 
-__all__ = ["THRESHOLD", "Suggester", "similarity"]
+__all__ = ["NAME_FLOOR", "THRESHOLD", "Suggester", "fresh", "similarity"]
 
 #: What git's history tells about a missing definition: (suggester, target, its ref, its locked text) -> suggestion.
 Told = Callable[["Suggester", Target, Ref, str], Suggestion | None]
 
-#: A definition of another name is suggested only when the names are at least this similar (characters).
-NAME_FLOOR = 0.6
 #: A member renamed within its own class must be at least this similar: members of one class share
 #: their words (``self``, its attributes), so unrelated siblings score high (in the drift evaluation
 #: the wrong in-class suggestions scored 0.667 and 0.882).
@@ -275,21 +273,3 @@ def _told_by(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugge
     if suggester.told is None:
         return None
     return suggester.told(suggester, target, ref, text)
-
-
-def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
-    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
-
-    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
-    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
-    subclass (click's ``BaseCommand`` into ``Command``).
-    """
-    try:
-        was = old.walker.object(found.path)
-    except SourceAnchorsError:
-        return True
-    if was.bind is None or was.file != found.file:
-        return True  # not defined there before (imported, or somewhere else)
-    if was.is_class and missing.is_class:
-        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
-    return False
