@@ -7,12 +7,15 @@ function, attribute):
 1. the same lines (equal sha256) anywhere in the packages: similarity 1;
 2. a member of a class that is gone, in the class the class itself went to
    (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO); when that class
-   has the member but rewritten (below the threshold), nothing is suggested, since a similar
-   definition of another name is not where it went. A class that is gone went where most of
-   its members went with the same lines (the share is its similarity);
+   defines the member itself but rewritten (below the threshold), it is suggested all the same
+   (``member of …, rewritten``: the same class's member of the same name); when it only inherits
+   one, nothing is, since a similar definition of another name is not where it went. A class that
+   is gone went where most of its members went with the same lines (the share is its similarity);
 3. else the most similar definition, in the same module first, then in every pinned package;
    of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
-   lines (each weighted by its rarity, ``log(N/df)``) are scored.
+   lines (each weighted by its rarity, ``log(N/df)``) are scored;
+4. else, for a name or a level that changed, the rules of :mod:`.elsewhere` (a method become a
+   function, the same lines renamed, a member renamed in its class, a module name become a local).
 
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
@@ -21,8 +24,9 @@ line of the symbol's new range is taken, with a match text that occurs on that l
 tokens (words and single punctuation characters), case-folded, with each line stripped of its
 indentation (so a method moved into another class compares equal); two lines compare by their
 characters, case-folded (:func:`~.linesuggest.line_similarity`).
-A suggestion below :data:`THRESHOLD` is not made: 0.6 is difflib's own cut-off for a close
-match (:func:`difflib.get_close_matches`). Ties are broken by the similarity of the names,
+A suggestion below :data:`THRESHOLD` is not made (0.6 is difflib's own cut-off for a close
+match, :func:`difflib.get_close_matches`), except where a name tells where the code went (2, and
+:mod:`.elsewhere`'s renamed member and distinctive name). Ties are broken by the similarity of the names,
 then by the same module. Every suggestion is resolved in the new tree before it is made.
 """
 

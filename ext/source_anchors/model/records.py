@@ -22,7 +22,7 @@ from .target import Target
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = 12  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 2
+SUGGESTER_VERSION = 3  # 3: drift/elsewhere.py (another name or level), a moved class's own member rewritten
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
