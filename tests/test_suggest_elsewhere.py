@@ -329,3 +329,85 @@ def test_a_member_of_a_moved_class_rewritten_is_that_class_member(upstream: Upst
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.geo.base.GeoIP2.city", history=history) == \
         ("pkg.geo.GeoIP2.city", "member of pkg.geo.GeoIP2, rewritten")
+
+
+# -- the same name in another module: moved, or a copy that took over --------------------------------
+
+PROTO_OLD = '''\
+from pkg.lib import std_call, voidptr_output
+
+register_all = voidptr_output(std_call("GDALAllRegister"), [], errcheck=False)
+get_driver = voidptr_output(std_call("GDALGetDriver"), [c_int])
+'''
+DS_OLD = '''\
+from pkg.lib import lgdal, voidptr_output
+
+get_driver = voidptr_output(lgdal.OGRGetDriver, [c_int])
+'''
+
+
+@both
+def test_a_copy_removed_when_its_twin_took_over_its_lines(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/lib.py", "c_int = lgdal = None\n\n\ndef std_call(name):\n    return name\n\n\n"
+                   "def voidptr_output(func, argtypes, errcheck=True):\n    return func\n")
+    upstream.write("pkg/raster.py", PROTO_OLD)
+    upstream.write("pkg/ds.py", DS_OLD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/raster.py", "from pkg.lib import std_call, voidptr_output\n")
+    upstream.write("pkg/ds.py", DS_OLD.replace("OGRGetDriver", "GDALGetDriver"))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.raster.get_driver", history=history) == \
+        ("pkg.ds.get_driver", "same name, took over its lines")
+
+
+@both
+def test_a_same_named_definition_that_changed_otherwise_did_not_take_over(upstream: Upstream, book: Book,
+                                                                          history: bool) -> None:
+    """``ds.get_driver`` changed in the range, but to something the removed one did not say."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/lib.py", "c_int = lgdal = None\n\n\ndef std_call(name):\n    return name\n\n\n"
+                   "def voidptr_output(func, argtypes, errcheck=True):\n    return func\n")
+    upstream.write("pkg/raster.py", PROTO_OLD)
+    upstream.write("pkg/ds.py", DS_OLD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/raster.py", "from pkg.lib import std_call, voidptr_output\n")
+    upstream.write("pkg/ds.py", DS_OLD.replace("OGRGetDriver", "OGRGetDriverV2"))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.raster.get_driver", history=history) == (None, None)
+
+
+MOVED_METHOD = '''\
+    def render(self, name, value, attrs=None, renderer=None):
+        context = self.get_context(name, value, attrs)
+        template = self.template_name if renderer is None else renderer.template
+        return self._render(template, context, renderer)
+'''
+
+
+@both
+def test_a_method_moved_to_a_new_class_elsewhere_keeps_its_name(upstream: Upstream, book: Book,
+                                                                history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/widgets.py", "class Widget:\n    def value(self):\n        return 1\n\n" + MOVED_METHOD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/widgets.py", "class Widget:\n    def value(self):\n        return 1\n")
+    upstream.write("pkg/renderers.py", "class RenderableMixin:\n" + MOVED_METHOD)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.widgets.Widget.render", history=history) == \
+        ("pkg.renderers.RenderableMixin.render", "same name")
+
+
+@both
+def test_a_deleted_method_is_not_a_new_one_of_its_name_elsewhere(upstream: Upstream, book: Book,
+                                                                  history: bool) -> None:
+    """A ``render`` deleted, and a new class elsewhere whose ``render`` is only somewhat like it."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/widgets.py", "class Widget:\n    def value(self):\n        return 1\n\n" + MOVED_METHOD)
+    old = upstream.commit("v1")
+    upstream.write("pkg/widgets.py", "class Widget:\n    def value(self):\n        return 1\n")
+    upstream.write("pkg/renderers.py", "class Table:\n" + MOVED_METHOD.replace(
+        "self.get_context(name, value, attrs)", "{'rows': self.rows, 'name': name}").replace(
+        "self._render(template, context, renderer)", "template.render(context)"))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.widgets.Widget.render", history=history) == (None, None)

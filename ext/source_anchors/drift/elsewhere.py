@@ -4,11 +4,14 @@ Tried after the rules of :mod:`.suggest` found nothing; each takes only definiti
 commit (:func:`.catalog.fresh`) and is named in the suggestion's reason:
 
 * **same name, another level** (``same name``): a method that became a module-level function of its
-  module, or the reverse; or, when the locked lines are long enough to be told apart (:data:`RENAMED_TOKENS`),
-  a definition of the same name and kind in another class or module; its lines at least
-  :data:`~.linesuggest.THRESHOLD` similar, the same module first. Leading underscores do not count
-  (a public function that became a private method). A name of :data:`DISTINCT_WORDS` words or more,
-  defined once in the new tree, is taken however rewritten (``same distinctive name``);
+  module, or the reverse, its lines at least :data:`~.linesuggest.THRESHOLD` similar; or a definition
+  of the same name and kind in another class or module, its lines :data:`RENAMED_FLOOR` similar and
+  long enough to be told apart (:data:`RENAMED_TOKENS`), not a dunder (``__repr__`` is in every class);
+  the same module first. Leading underscores do not count (a public function that became a private
+  method). A name of :data:`DISTINCT_WORDS` words or more, defined once in the new tree, is taken however
+  rewritten (``same distinctive name``). Else a definition of the same name in another module that was
+  there before and changed in the range to the missing one's lines (``same name, took over its lines``:
+  :func:`took_over`);
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
   anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
   locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
@@ -67,6 +70,7 @@ RENAMED_FLOOR = 0.9
 RENAMED_TOKENS = 20
 _TOKENS = re.compile(r"\w+|[^\w\s]")
 _DIGITS = re.compile(r"\d+")
+_WORDS = re.compile(r"[^\W\d]\w*")
 #: A name of this many words (``check_string_if_invalid_is_string``) defined once in the new tree is where
 #: the missing definition of that name went, however rewritten.
 DISTINCT_WORDS = 4
@@ -92,20 +96,58 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     for number in named:
         found = catalog.defs[number]
         up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
-        if not (up_or_down or long_enough):
-            continue  # ``self.obj = obj`` of another class: a name and lines that many share
+        if not (up_or_down or (long_enough and not _dunder(name))):
+            continue  # ``self.obj = obj``, ``__repr__`` of another class: names and lines that many share
         score = similarity(text, catalog.texts[number])
         key = (score, found.module == ref.module)
-        if score < THRESHOLD or (best is not None and key <= best[0]) or not fresh(suggester.old, found, ref):
+        if score < (THRESHOLD if up_or_down else RENAMED_FLOOR) or (best is not None and key <= best[0]) \
+                or not fresh(suggester.old, found, ref):
             continue
         best = (key, found)
     if best is not None:
         return _made(suggester, target, ref, best[1], best[0][0], "same name")
     if len(bare.split("_")) < DISTINCT_WORDS or len(named) != 1 \
             or not fresh(suggester.old, catalog.defs[named[0]], ref):
-        return None
+        return took_over(suggester, target, ref, text, named)
     found = catalog.defs[named[0]]  # the one definition of a name of many words: that name says where it went
     return _made(suggester, target, ref, found, similarity(text, catalog.texts[named[0]]), "same distinctive name")
+
+
+def took_over(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+    """A definition of the same name in another module, there before, changed in the range to the missing one's.
+
+    Two copies of a thing, one removed and the other updated to what the removed one said
+    (``raster.get_driver`` removed, ``ds.get_driver`` changed from ``OGRGetDriver`` to ``GDALGetDriver``):
+    every identifier the survivor gained is one of the missing lines', and its lines are at least
+    :data:`~.linesuggest.THRESHOLD` similar to them.
+    """
+    catalog = suggester.catalog()
+    words = set(_WORDS.findall(text))
+    best: tuple[float, Definition] | None = None
+    for number in named:
+        found = catalog.defs[number]
+        if found.module == ref.module:
+            continue
+        try:
+            was = suggester.old.walker.object(found.path)
+        except SourceAnchorsError:
+            continue
+        if was.bind is None or was.bind.kind != found.kind:
+            continue
+        before = set(_WORDS.findall(" ".join(suggester.old.file_lines(was.file)[was.bind.start - 1:was.bind.end])))
+        gained = set(_WORDS.findall(catalog.texts[number])) - before
+        if not gained or not gained <= words:
+            continue
+        score = similarity(text, catalog.texts[number])
+        if score >= THRESHOLD and (best is None or score > best[0]):
+            best = (score, found)
+    if best is None:
+        return None
+    return _made(suggester, target, ref, best[1], best[0], "same name, took over its lines")
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
 
 
 def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
