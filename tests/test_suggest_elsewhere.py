@@ -411,3 +411,17 @@ def test_a_deleted_method_is_not_a_new_one_of_its_name_elsewhere(upstream: Upstr
         "self._render(template, context, renderer)", "template.render(context)"))
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.widgets.Widget.render", history=history) == (None, None)
+
+
+@both
+def test_a_deprecation_class_of_one_release_is_not_the_next_ones(upstream: Upstream, book: Book,
+                                                                 history: bool) -> None:
+    """``RemovedIn50Warning`` removed, ``RemovedIn60Warning`` added: similar lines, but two versions."""
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/deprecation.py", "class RemovedIn50Warning(DeprecationWarning):\n    pass\n\n\n"
+                   "class RemovedIn51Warning(PendingDeprecationWarning):\n    pass\n")
+    old = upstream.commit("v1")
+    upstream.write("pkg/deprecation.py", "class RemovedIn51Warning(DeprecationWarning):\n    pass\n\n\n"
+                   "class RemovedIn60Warning(PendingDeprecationWarning):\n    pass\n")
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.deprecation.RemovedIn50Warning", history=history) == (None, None)

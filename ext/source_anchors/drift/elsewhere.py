@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion
 from .catalog import Catalog, Definition, fresh
-from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity
+from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity, versions
 
 if TYPE_CHECKING:
     from ..model.target import Target
@@ -69,7 +69,6 @@ RENAMED_FLOOR = 0.9
 #: ``return self.name``) has too many look-alikes to be recognised by its lines alone.
 RENAMED_TOKENS = 20
 _TOKENS = re.compile(r"\w+|[^\w\s]")
-_DIGITS = re.compile(r"\d+")
 _WORDS = re.compile(r"[^\W\d]\w*")
 #: A name of this many words (``check_string_if_invalid_is_string``) defined once in the new tree is where
 #: the missing definition of that name went, however rewritten.
@@ -242,14 +241,6 @@ def now_local(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     if "::" in line or not suggester.lands_on(key, at):
         return None
     return Suggestion(key, round(score, 3), f"now a local of {found.path}", suggester.where(key))
-
-
-def versions(a: str, b: str) -> bool:
-    """Whether names *a* and *b* differ only in their numbers: two versions of a thing, not one renamed.
-
-    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
-    """
-    return a != b and _DIGITS.sub("", a) == _DIGITS.sub("", b)
 
 
 def _used_not_assigned(suggester: Suggester, found: Definition, name: str, assign: re.Pattern[str]) -> bool:

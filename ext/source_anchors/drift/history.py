@@ -125,7 +125,7 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
     from .catalog import fresh, module_of, normal
-    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, similarity
+    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, similarity, versions
 
     assert ref.bind is not None
     new = suggester.new
@@ -149,7 +149,10 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     best: tuple[tuple[float, float], int] | None = None
     for number in catalog.nearest(text, ref.bind.kind, None, among):
         found = catalog.defs[number]
-        named = name_similarity(name, found.qual.rpartition(".")[2])
+        other = found.qual.rpartition(".")[2]
+        if versions(name, other):
+            continue  # two versions of a thing (``RemovedInDjango50Warning``, ``…60…``), not one renamed
+        named = name_similarity(name, other)
         score = similarity(text, catalog.texts[number])
         if score < (THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR) or not fresh(suggester.old, found, ref):
             continue

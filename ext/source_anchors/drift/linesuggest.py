@@ -54,6 +54,15 @@ def name_similarity(a: str, b: str) -> float:
 
 
 _TOKENS = re.compile(r"\w+|[^\w\s]")
+_DIGITS = re.compile(r"\d+")
+
+
+def versions(a: str, b: str) -> bool:
+    """Whether names *a* and *b* differ only in their numbers: two versions of a thing, not one renamed.
+
+    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
+    """
+    return a != b and _DIGITS.sub("", a) == _DIGITS.sub("", b)
 
 
 def bound(a: str, b: str) -> float:

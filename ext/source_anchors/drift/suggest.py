@@ -41,7 +41,7 @@ from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 from .catalog import KINDS, Catalog, Definition, fresh, normal, sha_of
 from .elsewhere import elsewhere
-from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity
+from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
 
 __all__ = ["NAME_FLOOR", "THRESHOLD", "Suggester", "fresh", "similarity"]
 
@@ -191,7 +191,8 @@ class Suggester(LineSuggester):
         """The definition of *ref*'s kind among *among* most similar to *text*, in *module* first.
 
         *module* defaults to *ref*'s. A definition of another name counts only when the names are
-        :data:`NAME_FLOOR` similar, and only one new since the lock's commit (:meth:`_fresh`).
+        :data:`NAME_FLOOR` similar and do not differ in their numbers only (:func:`~.linesuggest.versions`),
+        and only one new since the lock's commit (:meth:`_fresh`).
         """
         assert ref.bind is not None
         module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
@@ -203,7 +204,7 @@ class Suggester(LineSuggester):
                 candidate, other = catalog.defs[number], catalog.texts[number]
                 other_name = candidate.qual.rpartition(".")[2]
                 named = name_similarity(name, other_name)
-                if named < NAME_FLOOR or bound(text, other) < THRESHOLD:
+                if named < NAME_FLOOR or versions(name, other_name) or bound(text, other) < THRESHOLD:
                     continue
                 score = similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
