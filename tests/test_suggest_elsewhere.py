@@ -425,3 +425,83 @@ def test_a_deprecation_class_of_one_release_is_not_the_next_ones(upstream: Upstr
                    "class RemovedIn60Warning(PendingDeprecationWarning):\n    pass\n")
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.deprecation.RemovedIn50Warning", history=history) == (None, None)
+
+
+# -- made private; a copy kept ---------------------------------------------------------------------
+
+ARGUMENT = '''\
+class Argument:
+    def __init__(self, obj, dest, nargs=1):
+        self.dest = dest
+        self.nargs = nargs
+        self.obj = obj
+
+    def process(self, value, state):
+        if self.nargs > 1:
+            holes = sum(1 for x in value if x is None)
+            if holes == len(value):
+                value = None
+        state.opts[self.dest] = value
+'''
+ARGUMENT_NEW = '''\
+class _Argument:
+    def __init__(self, obj: CoreArgument, dest: str | None, nargs: int = 1) -> None:
+        self.dest: str | None = dest
+        self.nargs: int = nargs
+        self.obj: CoreArgument = obj
+
+    def process(self, value: cabc.Sequence[str | None] | T_UNSET, state: _ParsingState) -> None:
+        # We failed to collect any argument value, so we consider the argument as unset.
+        if value == () or (isinstance(value, cabc.Sequence) and all(x is UNSET for x in value)):
+            value = UNSET
+        state.record(self.dest, value, origin=ParameterSource.COMMANDLINE)
+'''
+
+
+@both
+def test_a_class_made_private_and_rewritten(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/parser.py", ARGUMENT)
+    old = upstream.commit("v1")
+    upstream.write("pkg/parser.py", ARGUMENT_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.parser.Argument", history=history) == \
+        ("pkg.parser._Argument", "same name, made private")
+
+
+@both
+def test_a_private_namesake_in_another_module_is_not_made_private(upstream: Upstream, book: Book,
+                                                                  history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/parser.py", ARGUMENT + "\n\nclass Option:\n    pass\n")
+    old = upstream.commit("v1")
+    upstream.write("pkg/parser.py", "class Option:\n    pass\n")
+    upstream.write("pkg/shell.py", ARGUMENT_NEW)
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.parser.Argument", history=history) == (None, None)
+
+
+VALIDATORS = '''\
+class DomainNameValidator:
+    ul = "\\u00a1-\\uffff"  # Unicode letters range (must not be a raw string).
+    units = "m"
+
+
+class URLValidator:
+{members}
+    def __call__(self, value):
+        return value
+'''
+
+
+@both
+def test_a_duplicate_removed_points_to_the_copy_kept(upstream: Upstream, book: Book, history: bool) -> None:
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/validators.py", VALIDATORS.format(
+        members='    ul = "\\u00a1-\\uffff"  # Unicode letters range (must not be a raw string).\n    units = "m"\n'))
+    old = upstream.commit("v1")
+    upstream.write("pkg/validators.py", VALIDATORS.format(members=""))
+    new = upstream.commit("v2")
+    assert suggest(book, upstream, old, new, "pkg.validators.URLValidator.ul", history=history) == \
+        ("pkg.validators.DomainNameValidator.ul", "same name, a copy kept")
+    assert suggest(book, upstream, old, new, "pkg.validators.URLValidator.units", history=history) == (None, None)

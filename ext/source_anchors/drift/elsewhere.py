@@ -9,7 +9,10 @@ commit (:func:`.catalog.fresh`) and is named in the suggestion's reason:
   long enough to be told apart (:data:`RENAMED_TOKENS`), not a dunder (``__repr__`` is in every class);
   the same module first. Leading underscores do not count (a public function that became a private
   method). A name of :data:`DISTINCT_WORDS` words or more, defined once in the new tree, is taken however
-  rewritten (``same distinctive name``). Else a definition of the same name in another module that was
+  rewritten (``same distinctive name``); so is the one new definition beside it (its module and class) whose
+  name only gained or lost leading underscores (``same name, made private``). A definition of the same
+  name there before with the very same lines is the copy that was kept (``same name, a copy kept``).
+  Else a definition of the same name in another module that was
   there before and changed in the range to the missing one's lines (``same name, took over its lines``:
   :func:`took_over`);
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
@@ -91,7 +94,7 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     named = [n for key in {bare, "_" + bare, "__" + bare} for n in catalog.by_name.get(key, ())
              if catalog.defs[n].kind == ref.bind.kind and (catalog.defs[n].module, catalog.defs[n].qual)
              != (ref.module, ref.qual)]
-    best: tuple[tuple[float, bool], Definition] | None = None
+    best: tuple[tuple[float, bool], Definition, str] | None = None
     for number in named:
         found = catalog.defs[number]
         up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
@@ -99,16 +102,41 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
             continue  # ``self.obj = obj``, ``__repr__`` of another class: names and lines that many share
         score = similarity(text, catalog.texts[number])
         key = (score, found.module == ref.module)
-        if score < (THRESHOLD if up_or_down else RENAMED_FLOOR) or (best is not None and key <= best[0]) \
-                or not fresh(suggester.old, found, ref):
+        if score < (THRESHOLD if up_or_down else RENAMED_FLOOR) or (best is not None and key <= best[0]):
             continue
-        best = (key, found)
+        if fresh(suggester.old, found, ref):
+            best = (key, found, "same name")
+        elif catalog.texts[number] == text:  # there before, with the very lines: the copy that was kept
+            best = (key, found, "same name, a copy kept")
     if best is not None:
-        return _made(suggester, target, ref, best[1], best[0][0], "same name")
-    if len(bare.split("_")) < DISTINCT_WORDS or len(named) != 1 \
+        return _made(suggester, target, ref, best[1], best[0][0], best[2])
+    return (_privacy(suggester, target, ref, text, named) or _distinctive(suggester, target, ref, text, named)
+            or took_over(suggester, target, ref, text, named))
+
+
+def _privacy(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+    """The one new definition beside it whose name only gained or lost leading underscores, however rewritten.
+
+    Beside it: in the same module and the same class, or both in the module body (``Argument`` → ``_Argument``).
+    """
+    catalog = suggester.catalog()
+    owner = ref.qual.rpartition(".")[0]
+    hits = [n for n in named if catalog.defs[n].module == ref.module
+            and catalog.defs[n].qual.rpartition(".")[0] == owner and fresh(suggester.old, catalog.defs[n], ref)]
+    if len(hits) != 1:
+        return None
+    found = catalog.defs[hits[0]]
+    made = "made private" if found.qual.rpartition(".")[2].startswith("_") else "made public"
+    return _made(suggester, target, ref, found, similarity(text, catalog.texts[hits[0]]), f"same name, {made}")
+
+
+def _distinctive(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+    """The one definition, new, of a name of :data:`DISTINCT_WORDS` words or more: that name says where it went."""
+    catalog = suggester.catalog()
+    if len(ref.qual.rpartition(".")[2].strip("_").split("_")) < DISTINCT_WORDS or len(named) != 1 \
             or not fresh(suggester.old, catalog.defs[named[0]], ref):
-        return took_over(suggester, target, ref, text, named)
-    found = catalog.defs[named[0]]  # the one definition of a name of many words: that name says where it went
+        return None
+    found = catalog.defs[named[0]]
     return _made(suggester, target, ref, found, similarity(text, catalog.texts[named[0]]), "same distinctive name")
 
 
