@@ -1,31 +1,37 @@
 """Where a missing definition went when its name or its level changed (rules of :mod:`.suggest`; pure).
 
-Tried after the rules of :mod:`.suggest` found nothing; each takes only definitions new since the lock's
-commit (:func:`.catalog.fresh`) and is named in the suggestion's reason:
+Tried, in this order, after the rules of :mod:`.suggest` found nothing. A candidate must be new since
+the lock's commit (:func:`.catalog.fresh`) unless said otherwise, and each rule names itself in the
+suggestion's reason:
 
-* **same name, another level** (``same name``): a method that became a module-level function of its
-  module, or the reverse, its lines at least :data:`~.linesuggest.THRESHOLD` similar; or a definition
-  of the same name and kind in another class or module, its lines :data:`RENAMED_FLOOR` similar and
-  long enough to be told apart (:data:`RENAMED_TOKENS`), not a dunder (``__repr__`` is in every class);
-  the same module first. Leading underscores do not count (a public function that became a private
-  method). A name of :data:`DISTINCT_WORDS` words or more, defined once in the new tree, is taken however
-  rewritten (``same distinctive name``); so is the one new definition beside it (its module and class) whose
-  name only gained or lost leading underscores (``same name, made private``). A definition of the same
-  name there before with the very same lines is the copy that was kept (``same name, a copy kept``).
-  Else a definition of the same name in another module that was
-  there before and changed in the range to the missing one's lines (``same name, took over its lines``:
-  :func:`took_over`);
+* **same name** (leading underscores aside), same kind:
+
+  - another level of its module (``same name``): a method that became a module-level function, or the
+    reverse, its lines at least :data:`~.linesuggest.THRESHOLD` similar;
+  - another class or module (``same name``): its lines :data:`RENAMED_FLOOR` similar and long enough to
+    be told apart (:data:`RENAMED_TOKENS` tokens), not a dunder (``__repr__`` is in every class); the
+    same module first. One there before with the very same lines is the copy that was kept when a
+    duplicate was removed (``same name, a copy kept``);
+  - beside it (its module and class), the one new definition whose name only gained or lost leading
+    underscores, however rewritten (``same name, made private`` / ``made public``);
+  - anywhere, the one definition of a name of :data:`DISTINCT_WORDS` words or more, however rewritten
+    (``same distinctive name``);
+  - in another module, one there before that changed in the range only by taking up identifiers of the
+    missing lines (``same name, took over its lines``: :func:`took_over`);
+
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
   anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
-  locked lines are long enough to be told apart by their lines (:data:`RENAMED_TOKENS`);
+  locked lines have :data:`RENAMED_TOKENS` tokens;
 * **a member renamed in its class** (``renamed member``): the one method of the class new since the
   lock's commit, with a similar name (:data:`~.linesuggest.NAME_FLOOR`) and the same decorators and
-  parameters, however its body was rewritten; its similarity is the names'. Two names that differ only
-  in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are two versions, not one renamed;
+  parameters, however its body was rewritten; its similarity is the names';
 * **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a function
   of the new tree now assigns itself, where that function used the module's ``name`` at the lock's
   commit and did not assign it; the statement is suggested, its line at least
   :data:`~.linesuggest.THRESHOLD` similar (its characters).
+
+Two names that differ only in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are two
+versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import re
 from typing import TYPE_CHECKING, Protocol
 
 from ..model.errors import ResolveError, SourceAnchorsError
-from ..model.records import Suggestion
+from ..model.records import Suggestion, line_range
 from .catalog import Catalog, Definition, fresh
 from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity, versions
 
@@ -65,6 +71,7 @@ class Suggester(Protocol):
 
     def where(self, key: str) -> str:
         """``path:Lstart–Lend`` of *key*."""
+
 
 #: A definition of another name is where a missing one went when its lines are this similar.
 RENAMED_FLOOR = 0.9
@@ -305,6 +312,4 @@ def _made(suggester: Suggester, target: Target, ref: Ref, found: Definition, sco
 
 
 def _span(found: Definition) -> str:
-    from ..model.records import line_range
-
     return line_range(found.start, found.end)
