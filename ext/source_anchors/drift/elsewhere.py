@@ -30,8 +30,8 @@ suggestion's reason:
   commit and did not assign it; the statement is suggested, its line at least
   :data:`~.linesuggest.THRESHOLD` similar (its characters).
 
-Two names that differ only in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are two
-versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
+Two numbered names that differ only in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are
+two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 """
 
 from __future__ import annotations

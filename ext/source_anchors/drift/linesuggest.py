@@ -58,11 +58,12 @@ _DIGITS = re.compile(r"\d+")
 
 
 def versions(a: str, b: str) -> bool:
-    """Whether names *a* and *b* differ only in their numbers: two versions of a thing, not one renamed.
+    """Whether names *a* and *b*, both numbered, differ only in their numbers: two versions, not one renamed.
 
     ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
+    A number added to a name (``beta`` → ``beta2``) is a successor, where the code went.
     """
-    return a != b and _DIGITS.sub("", a) == _DIGITS.sub("", b)
+    return a != b and bool(_DIGITS.search(a)) and bool(_DIGITS.search(b)) and _DIGITS.sub("", a) == _DIGITS.sub("", b)
 
 
 def bound(a: str, b: str) -> float:
