@@ -96,7 +96,9 @@ def test_a_class_constant_renamed_and_moved_to_another_module(upstream: Upstream
     upstream.write("pkg/parse.py", f"class Parser:\n    SELF_CLOSING = {TAGS}\n\n    def feed(self, data):\n"
                    "        return data\n")
     old = upstream.commit("v1")
-    upstream.write("pkg/parse.py", "class Parser:\n    def feed(self, data):\n        return data\n")
+    # The old module imports the new name now: the suggestion is still its definition, not that import.
+    upstream.write("pkg/parse.py", "from pkg.html import VOID_ELEMENTS\n\n\n"
+                   "class Parser:\n    def feed(self, data):\n        return data in VOID_ELEMENTS\n")
     upstream.write("pkg/html.py", f"VOID_ELEMENTS = {dedent(TAGS)}\n")
     new = upstream.commit("v2")
     assert suggest(book, upstream, old, new, "pkg.parse.Parser.SELF_CLOSING", history=history) == \
