@@ -17,7 +17,8 @@ line's text is found once in it). They are resolved and locked at the old commit
 the new one through the real :class:`~source_anchors.engine.engine.Engine`. Reported per bump:
 anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
-the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
+the top suggestions and the recall over those anchors (over the sample, then over every missing anchor
+that has a verdict, sampled now or not). Nothing upstream is imported or executed.
 Results go to ``_build/drift/results.json``; the sample to judge by hand to ``_build/drift/sample-*.json``.
 """
 
