@@ -209,7 +209,9 @@ class Suggestion:
     #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested ones
     #: (1.0: the same lines).
     similarity: float
-    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``.
+    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``, the history's
+    #: ``moved in …``/``renamed in …``, and :mod:`~source_anchors.drift.elsewhere`'s (``same name``,
+    #: ``renamed member``…).
     reason: str
     #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.
     where: str
