@@ -19,7 +19,8 @@ line's text is found once in it). They are resolved and locked at the old commit
 the new one through the real :class:`~source_anchors.engine.engine.Engine`. Reported per bump:
 anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
-the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
+the top suggestions and the recall over those anchors (over the sample, then over every missing anchor
+that has a verdict, sampled now or not). Nothing upstream is imported or executed.
 Results go to ``_build/drift/results.json``; the sample to judge by hand to ``_build/drift/sample-*.json``.
 """
 
@@ -220,6 +221,10 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     result.update(judged(name, sample, after.resolver("up")))
     result["without_history"] = judged(name, sample, after.resolver("up"), suggestion_of=without.get)
     result["without_history"]["suggested"] = sum(1 for o in missing if without.get(o.name) is not None)
+    # Every missing anchor with a verdict, sampled now or not: the sample is drawn from the missing
+    # anchors, so a resolver change that adds or removes one draws another sample than the one judged.
+    result["every_verdict"] = {"with": judged(name, missing, after.resolver("up")),
+                               "without": judged(name, missing, after.resolver("up"), suggestion_of=without.get)}
     return result
 
 
@@ -293,6 +298,14 @@ def main(argv: list[str] | None = None) -> int:
             for row in w["wrong"]:
                 print(f"    wrong without history: {row['target']} -> {row['suggested']} ({row['similarity']}); "
                       f"right: {row['right']}")
+            for label, e in r["every_verdict"].items():
+                if e.get("judged"):
+                    print(f"    every missing anchor with a verdict ({e['judged']}), {label} history: precision "
+                          f"{e['precision']}, recall {e['recall']} ({e['right']} right of {e['suggestions_on_judged']}"
+                          f" made, {e['answerable']} with an answer)")
+                    for row in e["wrong"]:
+                        print(f"    wrong ({label} history): {row['target']} -> {row['suggested']} "
+                              f"({row['similarity']}, {row['reason']}); right: {row['right']}")
             for row in r["verdicts_not_resolving"]:
                 print(f"    VERDICT DOES NOT RESOLVE: {row}")
     print(f"results: {(OUT / 'results.json').relative_to(ROOT)}")

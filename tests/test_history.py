@@ -74,8 +74,8 @@ def test_a_moved_and_renamed_definition_is_found_by_its_lines(upstream: Upstream
     assert suggestion["reason"] == f"moved in {old[:7]}..{new[:7]}: pkg/a.py → pkg/b.py"
 
 
-def test_without_history_the_renamed_definition_is_not_suggested(upstream: Upstream, book: Book) -> None:
-    """The case above with history turned off: the names are too far apart for the similarity rules."""
+def test_without_history_the_renamed_definition_is_found_by_its_lines_alone(upstream: Upstream, book: Book) -> None:
+    """The case above with history turned off: the same lines renamed (``drift/elsewhere.py``), not the range."""
     from source_anchors.engine.engine import Engine
     from source_anchors.lock.lockfile import read_lock
     from source_anchors.model.target import Target
@@ -99,8 +99,9 @@ def test_without_history_the_renamed_definition_is_not_suggested(upstream: Upstr
         engine = Engine(settings)
         engine.suggesters.use_history = history
         found = engine.suggesters.suggester("up", old).suggest(Target("up", "pkg.a.f"), record)
-        results[history] = found.key if found else None
-    assert results == {False: None, True: "pkg.b.weighted_alternating_sum"}
+        results[history] = (found.key, found.reason) if found else None
+    assert results == {False: ("pkg.b.weighted_alternating_sum", "same lines, renamed"),
+                       True: ("pkg.b.weighted_alternating_sum", f"moved in {old[:7]}..{new[:7]}: pkg/a.py → pkg/b.py")}
 
 
 def test_a_distribution_tree_has_no_history(tmp_path: Path) -> None:

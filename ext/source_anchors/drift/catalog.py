@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from ..model.errors import SourceAnchorsError
+from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 
 #: How many definitions (of the module, then of the packages) are scored for one missing symbol.
@@ -56,15 +57,20 @@ class Catalog:
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
+        #: The definitions of each name (the last part of the dotted path), at any level.
+        self.by_name: dict[str, list[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
+        #: Every definition (of module bodies and of classes).
+        self.everything = frozenset(range(len(self.defs)))
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.texts.append(normal(lines[found.start - 1:found.end]))
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             self.by_module.setdefault(found.module, []).append(number)
+            self.by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
             for word in set(_WORDS.findall(self.texts[-1].casefold())):
                 self.words.setdefault(word, []).append(number)
 
@@ -136,3 +142,21 @@ def module_of(path: str, name: str, folder: str) -> str | None:
     if not all(part.isidentifier() for part in parts):
         return None
     return ".".join([name, *parts])
+
+
+def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
+    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
+
+    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
+    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
+    subclass (click's ``BaseCommand`` into ``Command``).
+    """
+    try:
+        was = old.walker.object(found.path)
+    except SourceAnchorsError:
+        return True
+    if was.bind is None or was.file != found.file:
+        return True  # not defined there before (imported, or somewhere else)
+    if was.is_class and missing.is_class:
+        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
+    return False

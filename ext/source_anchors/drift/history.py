@@ -119,14 +119,13 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
 
     Its file renamed: the same name in the renamed module, its lines still similar. Else the most
     similar definition of its kind, new since the lock's commit, in a file the range added or changed
-    (another than its own): of the same name or a similar one (:data:`~.suggest.NAME_FLOOR`), or of any
+    (another than its own): of the same name or a similar one (:data:`~.linesuggest.NAME_FLOOR`), or of any
     name when its lines are :data:`MOVED_FLOOR` similar.
     """
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
-    from .catalog import module_of, normal
-    from .linesuggest import THRESHOLD, name_similarity, similarity
-    from .suggest import NAME_FLOOR, fresh
+    from .catalog import fresh, module_of, normal
+    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, similarity, versions
 
     assert ref.bind is not None
     new = suggester.new
@@ -150,7 +149,10 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     best: tuple[tuple[float, float], int] | None = None
     for number in catalog.nearest(text, ref.bind.kind, None, among):
         found = catalog.defs[number]
-        named = name_similarity(name, found.qual.rpartition(".")[2])
+        other = found.qual.rpartition(".")[2]
+        if versions(name, other):
+            continue  # two versions of a thing (``RemovedInDjango50Warning``, ``…60…``), not one renamed
+        named = name_similarity(name, other)
         score = similarity(text, catalog.texts[number])
         if score < (THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR) or not fresh(suggester.old, found, ref):
             continue

@@ -21,6 +21,8 @@ from ..resolve.resolver import Resolver
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6
+#: A definition of another name is suggested only when the names are at least this similar (characters).
+NAME_FLOOR = 0.6
 
 
 def similarity(a: str, b: str) -> float:
@@ -52,6 +54,16 @@ def name_similarity(a: str, b: str) -> float:
 
 
 _TOKENS = re.compile(r"\w+|[^\w\s]")
+_DIGITS = re.compile(r"\d+")
+
+
+def versions(a: str, b: str) -> bool:
+    """Whether names *a* and *b*, both numbered, differ only in their numbers: two versions, not one renamed.
+
+    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
+    A number added to a name (``beta`` → ``beta2``) is a successor, where the code went.
+    """
+    return a != b and bool(_DIGITS.search(a)) and bool(_DIGITS.search(b)) and _DIGITS.sub("", a) == _DIGITS.sub("", b)
 
 
 def bound(a: str, b: str) -> float:
@@ -88,7 +100,7 @@ class LineSuggester:
             return None
         path = "/" + min(moved, key=lambda p: (-name_similarity(p, target.file), p))
         if target.match is None:
-            return Suggestion(path, 1.0, "same file", self._where(path))
+            return Suggestion(path, 1.0, "same file", self.where(path))
         return self._line(target, path, record, base=1.0, reason="same file")
 
     # -- match texts -------------------------------------------------------------
@@ -111,7 +123,7 @@ class LineSuggester:
         if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
             candidate = f"{scope}::{match}"
             if self._resolves(candidate):
-                return Suggestion(candidate, round(base, 3), reason, self._where(candidate))
+                return Suggestion(candidate, round(base, 3), reason, self.where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
         # Only a line that starts the same kind of statement, and inside the same clause when the new
         # range still has that clause's header once (a branch rewritten is not its sibling branch).
@@ -133,11 +145,11 @@ class LineSuggester:
                 if header is None or "::" in header:
                     continue
                 candidate = f"{scope}::{header}::{text}"
-            if self._lands_on(candidate, number):
-                return Suggestion(candidate, round(min(base, score), 3), why, self._where(candidate))
+            if self.lands_on(candidate, number):
+                return Suggestion(candidate, round(min(base, score), 3), why, self.where(candidate))
         return None
 
-    def _lands_on(self, key: str, number: int) -> bool:
+    def lands_on(self, key: str, number: int) -> bool:
         """Whether *key* resolves to a range that holds line *number*."""
         path, _, match = key.partition("::")
         try:
@@ -161,7 +173,8 @@ class LineSuggester:
             return False
         return True
 
-    def _where(self, key: str) -> str:
+    def where(self, key: str) -> str:
+        """``path:Lstart–Lend`` of *key* (``dotted.path[::match]``, resolving) in the new tree."""
         path, _, match = key.partition("::")
         location = self.new.resolve(path, match or None)
         return location.describe()

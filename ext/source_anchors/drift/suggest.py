@@ -7,12 +7,15 @@ function, attribute):
 1. the same lines (equal sha256) anywhere in the packages: similarity 1;
 2. a member of a class that is gone, in the class the class itself went to
    (``BaseCommand.main`` → ``Command.main``), found as Python would (its MRO); when that class
-   has the member but rewritten (below the threshold), nothing is suggested, since a similar
-   definition of another name is not where it went. A class that is gone went where most of
-   its members went with the same lines (the share is its similarity);
+   defines the member itself but rewritten (below the threshold), it is suggested all the same
+   (``member of …, rewritten``: the same class's member of the same name); when it only inherits
+   one, nothing is, since a similar definition of another name is not where it went. A class that
+   is gone went where most of its members went with the same lines (the share is its similarity);
 3. else the most similar definition, in the same module first, then in every pinned package;
    of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
-   lines (each weighted by its rarity, ``log(N/df)``) are scored.
+   lines (each weighted by its rarity, ``log(N/df)``) are scored;
+4. else, for a name or a level that changed, the rules of :mod:`.elsewhere` (a method become a
+   function, the same lines renamed, a member renamed in its class, a module name become a local).
 
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
@@ -21,8 +24,9 @@ line of the symbol's new range is taken, with a match text that occurs on that l
 tokens (words and single punctuation characters), case-folded, with each line stripped of its
 indentation (so a method moved into another class compares equal); two lines compare by their
 characters, case-folded (:func:`~.linesuggest.line_similarity`).
-A suggestion below :data:`THRESHOLD` is not made: 0.6 is difflib's own cut-off for a close
-match (:func:`difflib.get_close_matches`). Ties are broken by the similarity of the names,
+A suggestion below :data:`THRESHOLD` is not made (0.6 is difflib's own cut-off for a close
+match, :func:`difflib.get_close_matches`), except where a name tells where the code went (2, and
+:mod:`.elsewhere`'s renamed member and distinctive name). Ties are broken by the similarity of the names,
 then by the same module. Every suggestion is resolved in the new tree before it is made.
 """
 
@@ -35,16 +39,15 @@ from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
-from .catalog import KINDS, Catalog, Definition, normal, sha_of
-from .linesuggest import THRESHOLD, LineSuggester, bound, name_similarity, similarity
+from .catalog import KINDS, Catalog, Definition, fresh, normal, sha_of
+from .elsewhere import elsewhere
+from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
 
-__all__ = ["THRESHOLD", "Suggester", "similarity"]
+__all__ = ["NAME_FLOOR", "THRESHOLD", "Suggester", "fresh", "similarity"]
 
 #: What git's history tells about a missing definition: (suggester, target, its ref, its locked text) -> suggestion.
 Told = Callable[["Suggester", Target, Ref, str], Suggestion | None]
 
-#: A definition of another name is suggested only when the names are at least this similar (characters).
-NAME_FLOOR = 0.6
 #: A member renamed within its own class must be at least this similar: members of one class share
 #: their words (``self``, its attributes), so unrelated siblings score high (in the drift evaluation
 #: the wrong in-class suggestions scored 0.667 and 0.882).
@@ -86,8 +89,8 @@ class Suggester(LineSuggester):
             else:
                 return self._line(target, target.path, record, base=1.0, reason="similar line")
             symbol = self._symbol(Target(target.repo, target.path), None)
-            if symbol is None:
-                return None
+            if symbol is None or "::" in symbol.key:
+                return None  # gone, or now a statement itself: no line of it to match
             return self._line(target, symbol.key, record, base=symbol.similarity, reason=symbol.reason)
         return self._symbol(target, record)
 
@@ -117,7 +120,7 @@ class Suggester(LineSuggester):
         scored = self._most_similar(ref, text, self.catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self.made(target, ref.qual, scored[0], scored[1], "similar definition")
-        return best
+        return best or elsewhere(self, target, ref, text)
 
     def _member(self, target: Target, ref: Ref, text: str) -> Suggestion | None:
         """A member ``C.m``: looked for in ``C`` (a renamed member) or, when ``C`` is gone, where ``C`` went."""
@@ -136,12 +139,23 @@ class Suggester(LineSuggester):
                 pass
             else:
                 score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                reason = f"member of {moved.key}"
                 if score < THRESHOLD:
-                    return None  # there, but rewritten: a similar definition of another name is not it
-                return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
-                                  location.describe())
+                    if not self._own(location.path, location.start, owner.path, owner.start):
+                        return None  # inherited and rewritten: a similar definition of another name is not it
+                    reason += ", rewritten"  # the class's own member of that name: the same member, rewritten
+                return Suggestion(f"{moved.key}.{member}", round(score, 3), reason, location.describe())
+        sibling = self._sibling(target, ref, text, owner.path, owner.start, moved)
+        if sibling is not None or moved is not None:
+            return sibling
+        return elsewhere(self, target, ref, text)
+
+    def _sibling(self, target: Target, ref: Ref, text: str, file: str, start: int,
+                 moved: Suggestion | None) -> Suggestion | None:
+        """A member of the class at *file*:*start* with another name and nearly the same lines."""
+        owner_path = target.path.rpartition(".")[0]
         catalog = self.catalog()
-        cls = catalog.at(owner.path, owner.start)
+        cls = catalog.at(file, start)
         if cls is None:
             return None
         scored = self._most_similar(ref, text, catalog.members(cls), module=cls.module)
@@ -151,9 +165,15 @@ class Suggester(LineSuggester):
         if score < SIBLING_FLOOR:
             return None
         key = f"{moved.key if moved else owner_path}.{found.qual.rpartition('.')[2]}"
-        if not self._lands(key, found):
+        if not self.lands(key, found):
             return None
         return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
+
+    def _own(self, file: str, start: int, cls_file: str, cls_start: int) -> bool:
+        """Whether the definition at *file*:*start* is a member of the class at *cls_file*:*cls_start* itself."""
+        catalog = self.catalog()
+        found, cls = catalog.at(file, start), catalog.at(cls_file, cls_start)
+        return found is not None and cls is not None and catalog.owner(found) == cls
 
     def _fresh(self, found: Definition, missing: Ref) -> bool:
         return fresh(self.old, found, missing)
@@ -171,7 +191,8 @@ class Suggester(LineSuggester):
         """The definition of *ref*'s kind among *among* most similar to *text*, in *module* first.
 
         *module* defaults to *ref*'s. A definition of another name counts only when the names are
-        :data:`NAME_FLOOR` similar, and only one new since the lock's commit (:meth:`_fresh`).
+        :data:`NAME_FLOOR` similar and do not differ in their numbers only (:func:`~.linesuggest.versions`),
+        and only one new since the lock's commit (:meth:`_fresh`).
         """
         assert ref.bind is not None
         module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
@@ -183,7 +204,7 @@ class Suggester(LineSuggester):
                 candidate, other = catalog.defs[number], catalog.texts[number]
                 other_name = candidate.qual.rpartition(".")[2]
                 named = name_similarity(name, other_name)
-                if named < NAME_FLOOR or bound(text, other) < THRESHOLD:
+                if named < NAME_FLOOR or versions(name, other_name) or bound(text, other) < THRESHOLD:
                     continue
                 score = similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
@@ -231,13 +252,14 @@ class Suggester(LineSuggester):
         path = found.path
         if target.path.endswith("." + old_qual):
             written = target.path[: -len(old_qual)] + found.qual
-            if written != path and self._lands(written, found):
+            if written != path and self.lands(written, found):
                 path = written
-        if not self._lands(path, found):
+        if not self.lands(path, found):
             return None
         return Suggestion(path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}")
 
-    def _lands(self, path: str, found: Definition) -> bool:
+    def lands(self, path: str, found: Definition) -> bool:
+        """Whether *path* resolves in the new tree to the lines of *found*."""
         try:
             location = self.new.resolve(path)
         except ResolveError:
@@ -256,21 +278,3 @@ def _told_by(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugge
     if suggester.told is None:
         return None
     return suggester.told(suggester, target, ref, text)
-
-
-def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:
-    """Whether *found* is new since the lock's commit, or a class that inherited from *missing* there.
-
-    A definition that was already there is not where a missing one went (``SHA1PasswordHasher``
-    removed did not become ``MD5PasswordHasher``), unless the missing class merged into its own
-    subclass (click's ``BaseCommand`` into ``Command``).
-    """
-    try:
-        was = old.walker.object(found.path)
-    except SourceAnchorsError:
-        return True
-    if was.bind is None or was.file != found.file:
-        return True  # not defined there before (imported, or somewhere else)
-    if was.is_class and missing.is_class:
-        return any(isinstance(entry, Ref) and entry.key == missing.key for entry in old.walker.mro(was)[1:])
-    return False

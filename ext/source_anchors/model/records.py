@@ -22,7 +22,7 @@ from .target import Target
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = 12  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 3  # 3: a line suggestion keeps its statement kind and clause
+SUGGESTER_VERSION = 4  # 3: drift/elsewhere.py (another name or level); 4: a line keeps its kind and clause
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
@@ -209,7 +209,9 @@ class Suggestion:
     #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested ones
     #: (1.0: the same lines).
     similarity: float
-    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``.
+    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``, the history's
+    #: ``moved in …``/``renamed in …``, and :mod:`~source_anchors.drift.elsewhere`'s (``same name``,
+    #: ``renamed member``…).
     reason: str
     #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.
     where: str
