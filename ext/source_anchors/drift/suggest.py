@@ -116,7 +116,7 @@ class Suggester(LineSuggester):
         told = _told_by(self, target, ref, text)
         if told is not None:
             return told
-        best = self._by_members(target, ref) if ref.bind.kind == "class" else None
+        best = _by_members(self, target, ref) if ref.bind.kind == "class" else None
         scored = self._most_similar(ref, text, self.catalog().top_level)
         if scored is not None and (best is None or scored[1] > best.similarity):
             return self.made(target, ref.qual, scored[0], scored[1], "similar definition")
@@ -217,36 +217,6 @@ class Suggester(LineSuggester):
         chosen = best.get(True) or best.get(False)
         return None if chosen is None else (chosen[1], chosen[0][0])
 
-    def _by_members(self, target: Target, ref: Ref) -> Suggestion | None:
-        """The class that most members of the old class *ref* went to, with the same lines.
-
-        Its similarity is the share of the members found with the same lines somewhere that are in
-        that class (one found in several classes counts for each in part); at least two must be found.
-        """
-        assert ref.bind is not None
-        index = self.old.files.index(ref.file, ref.module)
-        lines = self.old.file_lines(ref.file)
-        catalog = self.catalog()
-        prefix = ref.qual + "."
-        members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
-                   and "." not in qual[len(prefix):] for bind in binds[:1]
-                   if bind.owner == ref.bind.start and bind.kind in KINDS]
-        votes: dict[Definition, float] = {}
-        for bind in members:
-            hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
-            owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
-            for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
-                votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
-        found = sum(votes.values())
-        if found < 2:
-            return None
-        fresh_votes = {owner: count for owner, count in votes.items() if self._fresh(owner, ref)}
-        if not fresh_votes:
-            return None
-        owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
-        share = count / found
-        return self.made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
-
     def made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
         """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
         path = found.path
@@ -278,3 +248,34 @@ def _told_by(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugge
     if suggester.told is None:
         return None
     return suggester.told(suggester, target, ref, text)
+
+
+def _by_members(suggester: Suggester, target: Target, ref: Ref) -> Suggestion | None:
+    """The class that most members of the old class *ref* went to, with the same lines.
+
+    Its similarity is the share of the members found with the same lines somewhere that are in
+    that class (one found in several classes counts for each in part); at least two must be found.
+    """
+    assert ref.bind is not None
+    index = suggester.old.files.index(ref.file, ref.module)
+    lines = suggester.old.file_lines(ref.file)
+    catalog = suggester.catalog()
+    prefix = ref.qual + "."
+    members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
+               and "." not in qual[len(prefix):] for bind in binds[:1]
+               if bind.owner == ref.bind.start and bind.kind in KINDS]
+    votes: dict[Definition, float] = {}
+    for bind in members:
+        hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
+        owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
+        for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
+            votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
+    found = sum(votes.values())
+    if found < 2:
+        return None
+    fresh_votes = {owner: count for owner, count in votes.items() if suggester._fresh(owner, ref)}
+    if not fresh_votes:
+        return None
+    owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
+    share = count / found
+    return suggester.made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
