@@ -326,6 +326,16 @@ def test_a_line_of_another_kind_is_never_suggested(upstream: Upstream, book: Boo
     assert row["status"] == "missing" and row["suggestion"] is None, row
 
 
+def test_a_value_kept_then_returned_may_become_a_return(upstream: Upstream, book: Book,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # `cursor = …` then `return` rewritten as one `return …`: a close line of another value-giving kind.
+    a = "def do_query(self, using):\n    cursor = self.get_compiler(using).execute_sql(CURSOR)\n    return cursor\n"
+    b = "def do_query(self, using):\n    return self.get_compiler(using).execute_sql(ROW_COUNT)\n"
+    rows = _bump_one_page(upstream, book, capsys, a, b, "# P\n\n{src}`run <pkg.mod.do_query::cursor = self>`\n")
+    suggestion = rows["up:pkg.mod.do_query::cursor = self"]["suggestion"]
+    assert suggestion is not None and suggestion["where"] == "pkg/mod.py:L2", suggestion
+
+
 def test_lines_compare_by_characters() -> None:
     from source_anchors.drift.linesuggest import line_similarity
 

@@ -125,12 +125,14 @@ class LineSuggester:
             if self._resolves(candidate):
                 return Suggestion(candidate, round(base, 3), reason, self.where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
-        # Only a line that starts the same kind of statement, and inside the same clause when the new
-        # range still has that clause's header once (a branch rewritten is not its sibling branch).
+        # Only a line that starts the same kind of statement (or a close one that gives a value, :func:`_fits`),
+        # inside the same clause when the new range still has that clause's header once (a branch
+        # rewritten is not its sibling branch).
         kind, inside = _kind(old), _clause(lines, span, old_header)
         # The most similar lines first; of equal ones, the one under the same clause header as before.
-        scored = sorted(((line_similarity(old, lines[n - 1].strip()), _header(lines, n) == old_header, -n)
-                         for n in inside if lines[n - 1].strip() and _kind(lines[n - 1].strip()) == kind),
+        scored = sorted(((score, _header(lines, n) == old_header, -n) for n in inside if lines[n - 1].strip()
+                         and _fits(kind, _kind(lines[n - 1].strip()),
+                                   score := line_similarity(old, lines[n - 1].strip()))),
                         reverse=True)
         if not scored or scored[0][0] < THRESHOLD:
             return None
@@ -227,6 +229,17 @@ def _kind(line: str) -> str:
             not (first in ("match", "case") and not line.rstrip().endswith(":")):
         return _KEYWORDS[first]
     return "assign" if _ASSIGNS.match(line) else "expr"
+
+
+#: Statements that give or keep a value may become one another (``rows = run(q)`` then ``return rows``
+#: rewritten as ``return run(q)``), when the lines stay this close; other kinds never change.
+_VALUES = frozenset({"assign", "return", "expr", "yield"})
+CROSS_KIND = 0.75
+
+
+def _fits(old: str, new: str, score: float) -> bool:
+    """Whether a line of kind *new* may answer for one of kind *old* at line similarity *score*."""
+    return old == new or (old in _VALUES and new in _VALUES and score >= CROSS_KIND)
 
 
 def _clause(lines: list[str], span: range, header: str | None) -> range:
