@@ -22,7 +22,7 @@ from .target import Target
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = 12  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 5  # 3: drift/elsewhere.py (another name or level); 4: a line keeps its kind and clause; 5: close value statements
+SUGGESTER_VERSION = 5  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
