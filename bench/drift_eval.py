@@ -18,7 +18,8 @@ the new one through the real :class:`~source_anchors.engine.engine.Engine`. Repo
 anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
 the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
-Results go to ``_build/drift/results.json``; the sample to judge by hand to ``_build/drift/sample-*.json``.
+Results go to ``_build/drift/results.json``, every anchor's outcome to ``_build/drift/outcomes-*.json``;
+the sample to judge by hand to ``_build/drift/sample-*.json``.
 """
 
 from __future__ import annotations
@@ -191,6 +192,12 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     # The same missing anchors suggested again without git's history, side by side.
     plain = engine(new, use_history=False)
     without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
+    # Every anchor's outcome, to compare two runs (a speed-up must change none of them).
+    (OUT / f"outcomes-{name}.json").write_text(json.dumps(
+        [{"target": o.name, "status": o.status.value, "change_class": str(o.change_class), "message": o.message,
+          "permalink": o.permalink, "suggestion": o.suggestion.to_json() if o.suggestion else None,
+          "without_history": without[o.name].to_json() if without.get(o.name) else None} for o in outcomes],
+        indent=0, ensure_ascii=False) + "\n", "utf-8")
     rng = random.Random(f"{name}:{old}:{new}")
     sample = sorted(rng.sample(missing, min(SAMPLE, len(missing))), key=lambda o: o.name)
     (OUT / f"sample-{name}.json").write_text(json.dumps(
