@@ -25,12 +25,15 @@ the sample to judge by hand to ``_build/drift/sample-*.json``.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from collections import Counter
@@ -94,9 +97,9 @@ def releases(name: str, dists: tuple[str, str]) -> tuple[str, str, str]:
         git("init", "-q", "-b", "main", cwd=repo)
         git("config", "uploadpack.allowFilter", "true", cwd=repo)
         for spec in dists:
-            for old in repo.iterdir():
-                if old.name != ".git":
-                    subprocess.run(["rm", "-rf", str(old)], check=True)
+            for stale in repo.iterdir():
+                if stale.name != ".git":
+                    subprocess.run(["rm", "-rf", str(stale)], check=True)
             with zipfile.ZipFile(_wheel(spec)) as archive:
                 for entry in archive.namelist():
                     if entry.endswith(".py") and ".dist-info/" not in entry and ".data/" not in entry:
@@ -151,8 +154,6 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Lock at the old commit, check at the new; the figures of one bump."""
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
-    from source_anchors.model.records import Status
-    from source_anchors.model.target import Target
 
     got = releases(name, spec["dists"]) if "dists" in spec else history(spec["refs"])
     if isinstance(got, str):
@@ -163,35 +164,48 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     lock = work / "source-anchors.lock"
     lock.unlink(missing_ok=True)
 
-    def engine(commit: str, *, use_history: bool = True) -> Engine:
+    def engine(commit: str, cache: Path, *, use_history: bool = True) -> Engine:
         settings = settings_from({"repos": {"up": {"url": url, "commit": commit, "packages": spec["packages"]}},
-                                  "cache_dir": str(OUT / "cache"), "lock_file": str(lock)}, confdir=work, environ={})
+                                  "cache_dir": str(cache), "lock_file": str(lock)}, confdir=work, environ={})
         made = Engine(settings)
-        made.resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
-        made.suggestions.get = lambda *args: (False, None)  # type: ignore[method-assign]  # suggest afresh
         made.suggesters.use_history = use_history
         return made
 
-    pairs = targets(engine(old).resolver("up"), limit)
-    before = engine(old)  # a fresh engine: its resolver has parsed nothing yet, so this resolution is cold
-    began = time.perf_counter()
-    locked = [before.check(Target("up", path, match)) for path, match in pairs]
-    lock_seconds = time.perf_counter() - began
-    before.relock(o for o in locked if o.status is not Status.error)
-    after = engine(new)
-    began = time.perf_counter()
-    outcomes = [after.check(Target("up", path, match)) for path, match in pairs]
-    check_seconds = time.perf_counter() - began
+    # The anchors are chosen from the old tree with the bench's own cache, which the timed passes never see.
+    pairs = targets(engine(old, OUT / "cache").resolver("up"), limit)
+    texts = [f"up:{path}" + (f"::{match}" if match else "") for path, match in pairs]
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=OUT))  # empty; removed at the end
+    try:
+        return _compared(name, engine, cache, old, new, texts, pairs)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new: str, texts: list[str],
+              pairs: list[tuple[str, str | None]]) -> dict[str, Any]:
+    """The timed passes over *texts* with the empty *cache*, then the figures of the bump."""
+    from source_anchors.model.records import Status
+
+    # Cold: an empty cache, a fresh engine, nothing parsed; the old commit's tree exported, every anchor
+    # checked as a build's role checks it, the resolutions stored as a build stores them.
+    locked, cold = timed(lambda: engine(old, cache), texts)
+    engine(old, cache).relock(o for o in locked if o.status is not Status.error)
+    # check --pin NAME=NEW: a fresh engine at the new commit with the lock and the cache the last build left
+    # (the old tree and the old commit's resolutions; nothing of the new commit), so the new tree is exported
+    # in this pass too.
+    outcomes, check = timed(lambda: engine(new, cache), texts)
+    after = engine(new, cache)
+    # The same missing anchors suggested again without git's history, side by side.
+    plain = engine(new, cache, use_history=False)
+    plain.suggestions.get = lambda *args: (False, None)  # suggest afresh, not from the pass above
+    missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
+    without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
     statuses = Counter(o.status.value for o in outcomes)
     classes = Counter(str(o.change_class) for o in outcomes if o.status is Status.changed)
-    # Only anchors the lock holds can drift: one that did not resolve at the old commit either (a name
-    # imported from outside the packages, say) is counted apart.
-    missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
+    # Only anchors the lock holds can drift (*missing*): one that did not resolve at the old commit either (a
+    # name imported from outside the packages, say) is counted apart.
     never = sum(1 for o in locked if o.status in (Status.missing, Status.error))
     suggested = [o for o in missing if o.suggestion is not None]
-    # The same missing anchors suggested again without git's history, side by side.
-    plain = engine(new, use_history=False)
-    without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
     # Every anchor's outcome, to compare two runs (a speed-up must change none of them).
     (OUT / f"outcomes-{name}.json").write_text(json.dumps(
         [{"target": o.name, "status": o.status.value, "change_class": str(o.change_class), "message": o.message,
@@ -211,13 +225,46 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         "reasons": dict(Counter(re.sub(r" in [0-9a-f]{7}\.\.[0-9a-f]{7}: .*", " (history)",
                                        o.suggestion.reason.split(",")[0].split(" of ")[0])
                                 for o in suggested if o.suggestion)),
-        "ms_per_anchor_lock": round(1000 * lock_seconds / max(len(pairs), 1), 2),
-        "ms_per_anchor_check": round(1000 * check_seconds / max(len(pairs), 1), 2),
+        **figures(cold, check, len(pairs)),
         "sample": len(sample)}
     result.update(judged(name, sample, after.resolver("up")))
     result["without_history"] = judged(name, sample, after.resolver("up"), suggestion_of=without.get)
     result["without_history"]["suggested"] = sum(1 for o in missing if without.get(o.name) is not None)
     return result
+
+
+def timed(make: Callable[[], Any], texts: list[str]) -> tuple[list[Any], dict[str, float]]:
+    """Every target text checked by a fresh engine from *make*, as a build does it; the outcomes and seconds.
+
+    Seconds of the engine's start, of the tree's export into the cache (when the cache lacks it), and of
+    the checks of every target (:meth:`.Engine.check_text`, as the ``{src}`` role calls it) with the
+    resolutions and suggestions stored at the end (:meth:`.Engine.remember`, as a build's end does).
+    """
+    gc.collect()
+    began = time.perf_counter()
+    made = make()
+    started = time.perf_counter()
+    made.tree("up")
+    exported = time.perf_counter()
+    outcomes = [made.check_text(text, default_repo=None) for text in texts]
+    made.remember(outcomes)
+    done = time.perf_counter()
+    return outcomes, {"start": started - began, "export": exported - started, "checks": done - exported}
+
+
+def figures(cold: dict[str, float], check: dict[str, float], anchors: int) -> dict[str, Any]:
+    """Milliseconds per anchor of the cold resolution and of ``check --pin``, with the tree's export and without."""
+    def ms(seconds: float) -> float:
+        return round(1000 * seconds / max(anchors, 1), 3)
+
+    cold_all, check_all = sum(cold.values()), sum(check.values())
+    cold_resolve, check_resolve = cold_all - cold["export"], check_all - check["export"]
+    return {"ms_per_anchor_cold": ms(cold_all), "ms_per_anchor_check": ms(check_all),
+            "check_to_cold": round(check_all / cold_all, 2) if cold_all else None,
+            "ms_per_anchor_cold_tree_cached": ms(cold_resolve), "ms_per_anchor_check_tree_cached": ms(check_resolve),
+            "check_to_cold_tree_cached": round(check_resolve / cold_resolve, 2) if cold_resolve else None,
+            "seconds": {"cold": {k: round(v, 3) for k, v in cold.items()},
+                        "check": {k: round(v, 3) for k, v in check.items()}}}
 
 
 def judged(name: str, sample: list[Any], resolver: Any, *,
@@ -275,8 +322,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['bump']}: {r['anchors']} anchors ({r['statements']} statements, {r['unresolved_at_old']} not "
               f"resolving at the old commit), status {r['status']}, "
               f"change classes {r['change_class']}, {r['suggested']}/{r['missing']} missing with a suggestion "
-              f"{r['reasons']}; {r['ms_per_anchor_lock']} ms per anchor resolved cold at the old commit, "
-              f"{r['ms_per_anchor_check']} ms per anchor checked at the new one (check --pin's work)")
+              f"{r['reasons']}")
+        print(f"    cold resolution at the old commit {r['ms_per_anchor_cold']} ms per anchor, check --pin at the new "
+              f"one {r['ms_per_anchor_check']} ms per anchor: {r['check_to_cold']}x (exports of the trees "
+              f"included; with the trees already exported: {r['ms_per_anchor_cold_tree_cached']} and "
+              f"{r['ms_per_anchor_check_tree_cached']} ms, {r['check_to_cold_tree_cached']}x)")
         if r.get("judged"):
             print(f"    hand-checked {r['judged']} of {r['sample']} sampled missing: precision {r['precision']}, "
                   f"recall {r['recall']} ({r['right']} right of {r['suggestions_on_judged']} made, "
