@@ -67,6 +67,8 @@ _GIT = {"GIT_AUTHOR_NAME": "drift", "GIT_AUTHOR_EMAIL": "drift@example.invalid",
 _UNSAFE = ("`", "<", ">", "\\", "::")
 SAMPLE = 60
 STATEMENT_EVERY = 10
+#: Whether the check --pin pass runs under cProfile (``--profile``).
+PROFILE = False
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -193,7 +195,8 @@ def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new:
     # check --pin NAME=NEW: a fresh engine at the new commit with the lock and the cache the last build left
     # (the old tree and the old commit's resolutions; nothing of the new commit), so the new tree is exported
     # in this pass too.
-    outcomes, check = timed(lambda: engine(new, cache), texts)
+    profile = OUT / f"profile-{name}.prof" if PROFILE else None
+    outcomes, check = timed(lambda: engine(new, cache), texts, profile=profile)
     after = engine(new, cache)
     # The same missing anchors suggested again without git's history, side by side.
     plain = engine(new, cache, use_history=False)
@@ -233,21 +236,31 @@ def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new:
     return result
 
 
-def timed(make: Callable[[], Any], texts: list[str]) -> tuple[list[Any], dict[str, float]]:
+def timed(make: Callable[[], Any], texts: list[str], *,
+          profile: Path | None = None) -> tuple[list[Any], dict[str, float]]:
     """Every target text checked by a fresh engine from *make*, as a build does it; the outcomes and seconds.
 
     Seconds of the engine's start, of the tree's export into the cache (when the cache lacks it), and of
     the checks of every target (:meth:`.Engine.check_text`, as the ``{src}`` role calls it) with the
     resolutions and suggestions stored at the end (:meth:`.Engine.remember`, as a build's end does).
+    With *profile*, the checks run under :mod:`cProfile` (slower), whose statistics go there.
     """
+    import cProfile
+
     gc.collect()
     began = time.perf_counter()
     made = make()
     started = time.perf_counter()
     made.tree("up")
     exported = time.perf_counter()
+    profiler = cProfile.Profile() if profile else None
+    if profiler:
+        profiler.enable()
     outcomes = [made.check_text(text, default_repo=None) for text in texts]
     made.remember(outcomes)
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(profile)
     done = time.perf_counter()
     return outcomes, {"start": started - began, "export": exported - started, "checks": done - exported}
 
@@ -311,7 +324,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", choices=sorted(BUMPS), help="run only this bump")
     parser.add_argument("--limit", type=int, default=None, help="at most N anchors per bump")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the check --pin pass (slower) into _build/drift/profile-NAME.prof")
     args = parser.parse_args(argv)
+    global PROFILE
+    PROFILE = args.profile
     results = [run(name, BUMPS[name], args.limit) for name in (args.only or BUMPS)]
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
