@@ -56,6 +56,8 @@ class Catalog:
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
+        self._words_of_kind: dict[str, dict[str, list[int]]] = {}
+        self._by_file: dict[str, frozenset[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
@@ -74,7 +76,12 @@ class Catalog:
 
     def in_file(self, file: str) -> frozenset[int]:
         """The definitions of *file*."""
-        return frozenset(n for n, found in enumerate(self.defs) if found.file == file)
+        if not self._by_file:
+            by_file: dict[str, list[int]] = {}
+            for number, found in enumerate(self.defs):
+                by_file.setdefault(found.file, []).append(number)
+            self._by_file = {path: frozenset(numbers) for path, numbers in by_file.items()}
+        return self._by_file.get(file, frozenset())
 
     def members(self, cls: Definition) -> list[int]:
         """The definitions a class statement binds itself (one level down)."""
@@ -92,18 +99,26 @@ class Catalog:
 
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
         """
-        allowed = among if module is None else set(self.by_module.get(module, ())) & set(among)
+        allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
+        of_kind = self._of_kind(kind)
         for word in set(_WORDS.findall(text.casefold())):
             holders = self.words.get(word, ())
             if not holders:
                 continue
-            weight = math.log(total / len(holders)) + 1e-3
-            for number in holders:
-                if number in allowed and self.defs[number].kind == kind:
+            weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
+            for number in of_kind.get(word, ()):
+                if number in allowed:
                     scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+
+    def _of_kind(self, kind: str) -> dict[str, list[int]]:
+        """The definitions of *kind* that use each identifier, in the order of :attr:`words`."""
+        if kind not in self._words_of_kind:
+            self._words_of_kind[kind] = {word: kept for word, holders in self.words.items()
+                                         if (kept := [n for n in holders if self.defs[n].kind == kind])}
+        return self._words_of_kind[kind]
 
 
 def definitions(resolver: Resolver) -> Iterator[Definition]:

@@ -125,7 +125,7 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
     from .catalog import module_of, normal
-    from .linesuggest import THRESHOLD, name_similarity, similarity
+    from .linesuggest import THRESHOLD, name_similarity
     from .suggest import NAME_FLOOR, fresh
 
     assert ref.bind is not None
@@ -140,7 +140,8 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
                 location = new.resolve(f"{module}.{ref.qual}")
             except ResolveError:
                 continue
-            score = similarity(text, normal(new.file_lines(location.path)[location.start - 1:location.end]))
+            score = suggester.likeness.similarity(
+                text, normal(new.file_lines(location.path)[location.start - 1:location.end]))
             if score >= THRESHOLD:
                 return Suggestion(f"{module}.{ref.qual}", round(score, 3),
                                   f"renamed in {history.span}: {ref.file} → {moved_to}", location.describe())
@@ -151,8 +152,13 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     for number in catalog.nearest(text, ref.bind.kind, None, among):
         found = catalog.defs[number]
         named = name_similarity(name, found.qual.rpartition(".")[2])
-        score = similarity(text, catalog.texts[number])
-        if score < (THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR) or not fresh(suggester.old, found, ref):
+        floor = THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR
+        # Never below the score: a candidate it puts under the floor or the best so far is not scored.
+        upper = suggester.likeness.upper(text, catalog.texts[number])
+        if upper < floor or (best is not None and upper < best[0][0]):
+            continue
+        score = suggester.likeness.similarity(text, catalog.texts[number])
+        if score < floor or not fresh(suggester.old, found, ref):
             continue
         if best is None or (score, named) > best[0]:
             best = ((score, named), number)

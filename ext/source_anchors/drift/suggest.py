@@ -135,7 +135,8 @@ class Suggester(LineSuggester):
             except ResolveError:
                 pass
             else:
-                score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                score = self.likeness.similarity(
+                    text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
                 if score < THRESHOLD:
                     return None  # there, but rewritten: a similar definition of another name is not it
                 return Suggestion(f"{moved.key}.{member}", round(score, 3), f"member of {moved.key}",
@@ -185,7 +186,11 @@ class Suggester(LineSuggester):
                 named = name_similarity(name, other_name)
                 if named < NAME_FLOOR or bound(text, other) < THRESHOLD:
                     continue
-                score = similarity(text, other)
+                # Never below the score: a candidate it puts under the threshold or the best so far is not scored.
+                upper = self.likeness.upper(text, other)
+                if upper < THRESHOLD or (here in best and upper < best[here][0][0]):
+                    continue
+                score = self.likeness.similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
                     continue
                 key = (score, named)
