@@ -27,6 +27,7 @@ import functools
 import inspect
 import io
 import re
+import sys
 import textwrap
 import tokenize
 import warnings
@@ -42,6 +43,12 @@ def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True)
     if not python:
         return ChangeClass.formatting if old_text.split() == new_text.split() else ChangeClass.code
     before, after = _Excerpt.read(old_text), _Excerpt.read(new_text)
+    if _READ_BY_PATTERN and before.statements != after.statements:
+        # Not the same statements: code when either side parses (see _STATEMENTS); the shorter is parsed
+        # first, and the other only if it does not. When neither parses, their tokens decide, below.
+        shorter, longer = sorted((before, after), key=lambda excerpt: len(excerpt.source))
+        if shorter.tree is not None or longer.tree is not None:
+            return ChangeClass.code
     if before.tree is not None and after.tree is not None:
         try:
             return _by_tree(before, after)
@@ -60,9 +67,13 @@ def _by_tree(before: _Excerpt, after: _Excerpt) -> ChangeClass:
     # Most changes are to code, and the loosest comparison, which stops at the first difference, says so.
     if not _Same(docstrings="drop", annotations=False).values(before.tree, after.tree):
         return ChangeClass.code
-    if before.toks is None or after.toks is None:
+    if _READ_BY_PATTERN:  # a source that parses also tokenizes: its comments are found by a pattern
+        same_comments = before.pattern_comments == after.pattern_comments
+    elif before.toks is None or after.toks is None:
         return ChangeClass.code  # it does not tokenize (the comments cannot be told)
-    if before.comments == after.comments and _Same(docstrings="clean").values(before.tree, after.tree):
+    else:
+        same_comments = before.comments == after.comments
+    if same_comments and _Same(docstrings="clean").values(before.tree, after.tree):
         return ChangeClass.formatting
     if _Same(docstrings="drop").values(before.tree, after.tree):
         return ChangeClass.comments
@@ -86,31 +97,63 @@ _OPENERS = {"elif": "if 0:\n    pass\n", "else": "if 0:\n    pass\n", "except": 
             "finally": "try:\n    pass\n"}
 _FIRST_WORD = re.compile(r"\s*(\w*)")
 _BODIES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+#: Whether strings and comments are found by :data:`_NOISE`: before Python 3.12 an f-string cannot hold its
+#: own quote, nor a ``#`` in its fields, so in a source that parses the pattern finds what the tokenizer does
+#: (in Python, and slow). From 3.12 f-strings nest, and the tokenizer, written in C, is fast: it is used.
+_READ_BY_PATTERN = sys.version_info < (3, 12)
+#: A comment or a string literal (from its quote: a prefix reads as a word before it).
+_NOISE = re.compile("|".join((
+    r"#[^\n]*",
+    r"'''(?:[^'\\]|\\.|'(?!''))*'''",
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""',
+    r"'(?:[^'\\\n]|\\.)*'",
+    r'"(?:[^"\\\n]|\\.)*"',
+)), re.DOTALL)
+#: Keywords that begin statements or their clauses and nothing else: no expression, annotation, docstring or
+#: comment holds one, and each stands for one node, so two trees that are the same with docstrings and
+#: annotations left out have them in the same order. Left out: ``elif`` (``else: if`` is the same tree),
+#: ``pass`` (what a body whose docstring is dropped holds), and all that an expression may hold.
+_STATEMENTS = re.compile(r"\b(?:return|raise|while|def|class|import|with|try|except|finally|del|break|continue"
+                         r"|global|nonlocal|assert)\b")
 
 
 @dataclass(frozen=True)
 class _Excerpt:
     """An excerpt's syntax tree, when it parses; its tokens and docstring positions, read when asked for."""
 
+    #: The text as parsed: dedented, after a made-up opener for a clause that cannot start a module.
     source: str
-    tree: ast.Module | None
 
     @classmethod
     def read(cls, text: str) -> _Excerpt:
-        """The excerpt of *text*, parsed (a tree of None when it does not parse)."""
+        """The excerpt of *text* (parsed and tokenized when first asked for)."""
         source = textwrap.dedent(text).strip("\n") + "\n"
         first = _FIRST_WORD.match(source)[1]  # type: ignore[index]  # the pattern matches any text
         if first in _OPENERS:
             source = _OPENERS[first] + source
         elif first == "case":
             source = "match 0:\n" + textwrap.indent(source, "    ")
+        return cls(source)
+
+    @functools.cached_property
+    def tree(self) -> ast.Module | None:
+        """The syntax tree; None when the excerpt does not parse."""
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # an invalid escape in upstream code is not the book's to hear of
-                tree: ast.Module | None = ast.parse(source)
+                return ast.parse(self.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = None
-        return cls(source, tree)
+            return None
+
+    @functools.cached_property
+    def statements(self) -> list[str]:
+        """The keywords of statements, in order, strings and comments aside (:data:`_STATEMENTS`)."""
+        return _STATEMENTS.findall(_NOISE.sub(" ", self.source))
+
+    @property
+    def pattern_comments(self) -> list[str]:
+        """The comments, trailing whitespace aside, found by :data:`_NOISE` (a source that parses, before 3.12)."""
+        return [found.rstrip() for found in _NOISE.findall(self.source) if found.startswith("#")]
 
     @functools.cached_property
     def toks(self) -> tuple[tokenize.TokenInfo, ...] | None:
