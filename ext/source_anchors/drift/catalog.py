@@ -56,7 +56,7 @@ class Catalog:
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
-        self._words_of_kind: dict[str, dict[str, list[int]]] = {}
+        self._of_kind: dict[tuple[str, str], list[int]] = {}
         self._by_file: dict[str, frozenset[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
@@ -102,23 +102,22 @@ class Catalog:
         allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
-        of_kind = self._of_kind(kind)
         for word in set(_WORDS.findall(text.casefold())):
             holders = self.words.get(word, ())
             if not holders:
                 continue
             weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
-            for number in of_kind.get(word, ()):
+            for number in self._holders(word, kind, holders):
                 if number in allowed:
                     scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
-    def _of_kind(self, kind: str) -> dict[str, list[int]]:
-        """The definitions of *kind* that use each identifier, in the order of :attr:`words`."""
-        if kind not in self._words_of_kind:
-            self._words_of_kind[kind] = {word: kept for word, holders in self.words.items()
-                                         if (kept := [n for n in holders if self.defs[n].kind == kind])}
-        return self._words_of_kind[kind]
+    def _holders(self, word: str, kind: str, holders: list[int]) -> list[int]:
+        """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
+        kept = self._of_kind.get((word, kind))
+        if kept is None:
+            kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
+        return kept
 
 
 def definitions(resolver: Resolver) -> Iterator[Definition]:
