@@ -243,16 +243,18 @@ def timed(make: Callable[[], Any], texts: list[str], *,
     Seconds of the engine's start, of the tree's export into the cache (when the cache lacks it), and of
     the checks of every target (:meth:`.Engine.check_text`, as the ``{src}`` role calls it) with the
     resolutions and suggestions stored at the end (:meth:`.Engine.remember`, as a build's end does).
-    With *profile*, the checks run under :mod:`cProfile` (slower), whose statistics go there.
+    Each also as processor time (``*_cpu``: this process's and git's), which other work on the machine
+    moves less than wall time. With *profile*, the checks run under :mod:`cProfile` (slower), whose
+    statistics go there.
     """
     import cProfile
 
     gc.collect()
-    began = time.perf_counter()
+    marks = [_now()]
     made = make()
-    started = time.perf_counter()
+    marks.append(_now())
     made.tree("up")
-    exported = time.perf_counter()
+    marks.append(_now())
     profiler = cProfile.Profile() if profile else None
     if profiler:
         profiler.enable()
@@ -261,8 +263,17 @@ def timed(make: Callable[[], Any], texts: list[str], *,
     if profiler:
         profiler.disable()
         profiler.dump_stats(profile)
-    done = time.perf_counter()
-    return outcomes, {"start": started - began, "export": exported - started, "checks": done - exported}
+    marks.append(_now())
+    parts = ("start", "export", "checks")
+    seconds = {part: marks[i + 1][0] - marks[i][0] for i, part in enumerate(parts)}
+    seconds.update({f"{part}_cpu": marks[i + 1][1] - marks[i][1] for i, part in enumerate(parts)})
+    return outcomes, seconds
+
+
+def _now() -> tuple[float, float]:
+    """Wall time, and the processor time of this process and of the children it waited for (git's)."""
+    times = os.times()
+    return time.perf_counter(), times.user + times.system + times.children_user + times.children_system
 
 
 def figures(cold: dict[str, float], check: dict[str, float], anchors: int) -> dict[str, Any]:
@@ -270,12 +281,19 @@ def figures(cold: dict[str, float], check: dict[str, float], anchors: int) -> di
     def ms(seconds: float) -> float:
         return round(1000 * seconds / max(anchors, 1), 3)
 
-    cold_all, check_all = sum(cold.values()), sum(check.values())
+    def ratio(a: float, b: float) -> float | None:
+        return round(a / b, 2) if b else None
+
+    parts = ("start", "export", "checks")
+    cold_all, check_all = (sum(times[part] for part in parts) for times in (cold, check))
     cold_resolve, check_resolve = cold_all - cold["export"], check_all - check["export"]
+    cold_cpu, check_cpu = (sum(times[f"{part}_cpu"] for part in parts) for times in (cold, check))
     return {"ms_per_anchor_cold": ms(cold_all), "ms_per_anchor_check": ms(check_all),
-            "check_to_cold": round(check_all / cold_all, 2) if cold_all else None,
+            "check_to_cold": ratio(check_all, cold_all),
             "ms_per_anchor_cold_tree_cached": ms(cold_resolve), "ms_per_anchor_check_tree_cached": ms(check_resolve),
-            "check_to_cold_tree_cached": round(check_resolve / cold_resolve, 2) if cold_resolve else None,
+            "check_to_cold_tree_cached": ratio(check_resolve, cold_resolve),
+            "ms_per_anchor_cold_cpu": ms(cold_cpu), "ms_per_anchor_check_cpu": ms(check_cpu),
+            "check_to_cold_cpu": ratio(check_cpu, cold_cpu),
             "seconds": {"cold": {k: round(v, 3) for k, v in cold.items()},
                         "check": {k: round(v, 3) for k, v in check.items()}}}
 
@@ -343,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    cold resolution at the old commit {r['ms_per_anchor_cold']} ms per anchor, check --pin at the new "
               f"one {r['ms_per_anchor_check']} ms per anchor: {r['check_to_cold']}x (exports of the trees "
               f"included; with the trees already exported: {r['ms_per_anchor_cold_tree_cached']} and "
-              f"{r['ms_per_anchor_check_tree_cached']} ms, {r['check_to_cold_tree_cached']}x)")
+              f"{r['ms_per_anchor_check_tree_cached']} ms, {r['check_to_cold_tree_cached']}x; processor time, exports "
+              f"included: {r['ms_per_anchor_cold_cpu']} and {r['ms_per_anchor_check_cpu']} ms, "
+              f"{r['check_to_cold_cpu']}x)")
         if r.get("judged"):
             print(f"    hand-checked {r['judged']} of {r['sample']} sampled missing: precision {r['precision']}, "
                   f"recall {r['recall']} ({r['right']} right of {r['suggestions_on_judged']} made, "

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from ..model.errors import SourceAnchorsError
 from ..resolve.resolver import Resolver
@@ -52,7 +53,8 @@ class Catalog:
 
     def __init__(self, resolver: Resolver) -> None:
         self.defs = list(definitions(resolver))
-        self.texts: list[str] = []
+        #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
+        self.texts = _Texts(resolver, self.defs)
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
@@ -62,12 +64,16 @@ class Catalog:
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
+        words_of_lines: dict[str, list[list[str]]] = {}  # by file: each line's identifiers, read once
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
-            self.texts.append(normal(lines[found.start - 1:found.end]))
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             self.by_module.setdefault(found.module, []).append(number)
-            for word in set(_WORDS.findall(self.texts[-1].casefold())):
+            per_line = words_of_lines.get(found.file)
+            if per_line is None:
+                per_line = words_of_lines[found.file] = [_WORDS.findall(line.casefold()) for line in lines]
+            # The identifiers of its normal() text: no identifier spans lines or holds blanks.
+            for word in set(chain.from_iterable(per_line[found.start - 1:found.end])):
                 self.words.setdefault(word, []).append(number)
 
     def at(self, file: str, start: int) -> Definition | None:
@@ -118,6 +124,25 @@ class Catalog:
         if kept is None:
             kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
         return kept
+
+
+class _Texts:
+    """The normalised lines (:func:`normal`) of each definition by its number, made when first asked for."""
+
+    def __init__(self, resolver: Resolver, defs: list[Definition]) -> None:
+        self._resolver = resolver
+        self._defs = defs
+        self._made: dict[int, str] = {}
+
+    def __getitem__(self, number: int) -> str:
+        text = self._made.get(number)
+        if text is None:
+            found = self._defs[number]
+            text = self._made[number] = normal(self._resolver.file_lines(found.file)[found.start - 1:found.end])
+        return text
+
+    def __len__(self) -> int:
+        return len(self._defs)
 
 
 def definitions(resolver: Resolver) -> Iterator[Definition]:
