@@ -260,7 +260,7 @@ def timed(make: Callable[[], Any], texts: list[str], *,
         profiler.enable()
     outcomes = [made.check_text(text, default_repo=None) for text in texts]
     made.remember(outcomes)
-    if profiler:
+    if profiler and profile:
         profiler.disable()
         profiler.dump_stats(profile)
     marks.append(_now())
