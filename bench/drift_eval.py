@@ -15,9 +15,27 @@ Anchors: every public symbol the old tree defines (no part of its path starts wi
 deterministic sample of statements (the middle line of every 10th public function, when that
 line's text is found once in it). They are resolved and locked at the old commit, then checked at
 the new one through the real :class:`~source_anchors.engine.engine.Engine`. Reported per bump:
-anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
+anchors, counts per status and change class, suggestions made; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
 the top suggestions and the recall over those anchors. Nothing upstream is imported or executed.
+
+Two timed passes, each a fresh engine in this process, each checking every anchor as the ``{src}`` role
+does (:meth:`~source_anchors.engine.engine.Engine.check_text`) and storing what a build stores at its end
+(:meth:`~source_anchors.engine.engine.Engine.remember`):
+
+* **cold resolution** at the old commit: an empty cache directory made for the run, so nothing is
+  parsed, cached or exported before; the pass exports the old tree (``git archive`` of the local
+  repository), resolves every anchor, and writes the lock afterwards, untimed;
+* **check --pin** at the new commit: that cache as the last build left it (the old tree exported, its
+  resolutions stored; nothing of the new commit) and that lock, which is what a real
+  ``source-anchors check --pin NAME=NEW`` finds; the pass exports the new tree, resolves every anchor,
+  compares each with the lock, classes every ``changed`` one and suggests for every ``missing`` one
+  (git's history included).
+
+Printed: milliseconds per anchor of each pass and their ratio, with the exports and without them, and
+as processor time (this process's and git's; the wall times move with other work on the machine).
+Not timed: Sphinx reading the pages and the report printed, the same in both passes.
+``--profile`` runs the check pass under cProfile into ``_build/drift/profile-NAME.prof``.
 Results go to ``_build/drift/results.json``, every anchor's outcome to ``_build/drift/outcomes-*.json``;
 the sample to judge by hand to ``_build/drift/sample-*.json``.
 """
