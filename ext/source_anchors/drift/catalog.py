@@ -13,7 +13,6 @@ import math
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from itertools import chain
 
 from ..model.errors import SourceAnchorsError
 from ..resolve.resolver import Resolver
@@ -23,6 +22,7 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
+_WORDS_OR_NEWLINE = re.compile(r"[^\W\d]\w*|\n")
 
 
 @dataclass(frozen=True)
@@ -64,16 +64,16 @@ class Catalog:
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
-        words_of_lines: dict[str, list[list[str]]] = {}  # by file: each line's identifiers, read once
+        words_of_files: dict[str, tuple[list[str], list[int]]] = {}  # each file's identifiers, read once
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             self.by_module.setdefault(found.module, []).append(number)
-            per_line = words_of_lines.get(found.file)
-            if per_line is None:
-                per_line = words_of_lines[found.file] = [_WORDS.findall(line.casefold()) for line in lines]
+            words, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
             # The identifiers of its normal() text: no identifier spans lines or holds blanks.
-            for word in set(chain.from_iterable(per_line[found.start - 1:found.end])):
+            used = set(words[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
+            used.discard("\n")
+            for word in used:
                 self.words.setdefault(word, []).append(number)
 
     def at(self, file: str, start: int) -> Definition | None:
@@ -124,6 +124,12 @@ class Catalog:
         if kept is None:
             kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
         return kept
+
+
+def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
+    """The identifiers of *lines*, case-folded, with a newline after each line; where each line's begin."""
+    words = _WORDS_OR_NEWLINE.findall("\n".join(lines).casefold())
+    return words, [0, *(i + 1 for i, word in enumerate(words) if word == "\n")]
 
 
 class _Texts:
