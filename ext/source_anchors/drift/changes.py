@@ -18,6 +18,10 @@ inside a made-up ``if``/``try``); one that still does not parse is compared by i
 so it can be ``formatting`` or ``comments`` (docstrings found by a token heuristic) but never
 ``annotations``. Non-Python text (``python=False``) is ``formatting`` when it is equal after
 collapsing whitespace, else ``code``.
+
+Trees are compared as :func:`ast.dump` shows them, walked side by side without copying either
+(:class:`_Same`); two excerpts whose statement keywords differ (:data:`_STATEMENTS`) are ``code`` as
+soon as one of them parses, so the other need not be parsed.
 """
 
 from __future__ import annotations
