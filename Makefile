@@ -159,7 +159,8 @@ bench: $(STAMP)
 
 ## drift-eval: real bumps (click 8.1.7 -> 8.3.0, django 5.1.15 -> 5.2.19 from PyPI; gpt-researcher
 ## e65dfde6 -> v3.6.0 when SOURCE_ANCHORS_GPT_RESEARCHER_GIT names a copy of its repository): statuses,
-## change classes, suggestions, hand-checked precision and recall (_build/drift/results.json)
+## change classes, suggestions, hand-checked precision and recall, ms per anchor of a cold resolution
+## (empty cache) and of check --pin at the new commit (_build/drift/results.json)
 drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 

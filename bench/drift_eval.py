@@ -17,22 +17,44 @@ Anchors: every public symbol the old tree defines (no part of its path starts wi
 deterministic sample of statements (the middle line of every 10th public function, when that
 line's text is found once in it). They are resolved and locked at the old commit, then checked at
 the new one through the real :class:`~source_anchors.engine.engine.Engine`. Reported per bump:
-anchors, counts per status and change class, suggestions made, seconds per anchor; and, where
+anchors, counts per status and change class, suggestions made; and, where
 ``bench/drift_verdicts.json`` holds hand-checked verdicts for missing anchors, the precision of
 the top suggestions and the recall over those anchors (over the sample, then over every missing anchor
 that has a verdict, sampled now or not). Nothing upstream is imported or executed.
-Results go to ``_build/drift/results.json``; the sample to judge by hand to ``_build/drift/sample-*.json``.
+
+Two timed passes, each a fresh engine in this process, each checking every anchor as the ``{src}`` role
+does (:meth:`~source_anchors.engine.engine.Engine.check_text`) and storing what a build stores at its end
+(:meth:`~source_anchors.engine.engine.Engine.remember`):
+
+* **cold resolution** at the old commit: an empty cache directory made for the run, so nothing is
+  parsed, cached or exported before; the pass exports the old tree (``git archive`` of the local
+  repository), resolves every anchor, and writes the lock afterwards, untimed;
+* **check --pin** at the new commit: that cache as the last build left it (the old tree exported, its
+  resolutions stored; nothing of the new commit) and that lock, which is what a real
+  ``source-anchors check --pin NAME=NEW`` finds; the pass exports the new tree, resolves every anchor,
+  compares each with the lock, classes every ``changed`` one and suggests for every ``missing`` one
+  (git's history included).
+
+Printed: milliseconds per anchor of each pass and their ratio, with the exports and without them, and
+as processor time (this process's and git's; the wall times move with other work on the machine).
+Not timed: Sphinx reading the pages and the report printed, the same in both passes.
+``--profile`` runs the check pass under cProfile into ``_build/drift/profile-NAME.prof``.
+Results go to ``_build/drift/results.json``, every anchor's outcome to ``_build/drift/outcomes-*.json``;
+the sample to judge by hand to ``_build/drift/sample-*.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from collections import Counter
@@ -70,6 +92,8 @@ _GIT = {"GIT_AUTHOR_NAME": "drift", "GIT_AUTHOR_EMAIL": "drift@example.invalid",
 _UNSAFE = ("`", "<", ">", "\\", "::")
 SAMPLE = 60
 STATEMENT_EVERY = 10
+#: Whether the check --pin pass runs under cProfile (``--profile``).
+PROFILE = False
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -100,9 +124,9 @@ def releases(name: str, dists: tuple[str, str]) -> tuple[str, str, str]:
         git("init", "-q", "-b", "main", cwd=repo)
         git("config", "uploadpack.allowFilter", "true", cwd=repo)
         for spec in dists:
-            for old in repo.iterdir():
-                if old.name != ".git":
-                    subprocess.run(["rm", "-rf", str(old)], check=True)
+            for stale in repo.iterdir():
+                if stale.name != ".git":
+                    subprocess.run(["rm", "-rf", str(stale)], check=True)
             with zipfile.ZipFile(_wheel(spec)) as archive:
                 for entry in archive.namelist():
                     if entry.endswith(".py") and ".dist-info/" not in entry and ".data/" not in entry:
@@ -161,8 +185,6 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Lock at the old commit, check at the new; the figures of one bump."""
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
-    from source_anchors.model.records import Status
-    from source_anchors.model.target import Target
 
     got = releases(spec.get("repo", name), spec["dists"]) if "dists" in spec else history(spec["refs"])
     if isinstance(got, str):
@@ -173,35 +195,55 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     lock = work / "source-anchors.lock"
     lock.unlink(missing_ok=True)
 
-    def engine(commit: str, *, use_history: bool = True) -> Engine:
+    def engine(commit: str, cache: Path, *, use_history: bool = True) -> Engine:
         settings = settings_from({"repos": {"up": {"url": url, "commit": commit, "packages": spec["packages"]}},
-                                  "cache_dir": str(OUT / "cache"), "lock_file": str(lock)}, confdir=work, environ={})
+                                  "cache_dir": str(cache), "lock_file": str(lock)}, confdir=work, environ={})
         made = Engine(settings)
-        made.resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
-        made.suggestions.get = lambda *args: (False, None)  # type: ignore[method-assign]  # suggest afresh
         made.suggesters.use_history = use_history
         return made
 
-    pairs = targets(engine(old).resolver("up"), limit, spec.get("exclude"))
-    before = engine(old)  # a fresh engine: its resolver has parsed nothing yet, so this resolution is cold
-    began = time.perf_counter()
-    locked = [before.check(Target("up", path, match)) for path, match in pairs]
-    lock_seconds = time.perf_counter() - began
-    before.relock(o for o in locked if o.status is not Status.error)
-    after = engine(new)
-    began = time.perf_counter()
-    outcomes = [after.check(Target("up", path, match)) for path, match in pairs]
-    check_seconds = time.perf_counter() - began
+    # The anchors are chosen from the old tree with the bench's own cache, which the timed passes never see.
+    pairs = targets(engine(old, OUT / "cache").resolver("up"), limit, spec.get("exclude"))
+    texts = [f"up:{path}" + (f"::{match}" if match else "") for path, match in pairs]
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=OUT))  # empty; removed at the end
+    try:
+        return _compared(name, engine, cache, old, new, texts, pairs)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new: str, texts: list[str],
+              pairs: list[tuple[str, str | None]]) -> dict[str, Any]:
+    """The timed passes over *texts* with the empty *cache*, then the figures of the bump."""
+    from source_anchors.model.records import Status
+
+    # Cold: an empty cache, a fresh engine, nothing parsed; the old commit's tree exported, every anchor
+    # checked as a build's role checks it, the resolutions stored as a build stores them.
+    locked, cold = timed(lambda: engine(old, cache), texts)
+    engine(old, cache).relock(o for o in locked if o.status is not Status.error)
+    # check --pin NAME=NEW: a fresh engine at the new commit with the lock and the cache the last build left
+    # (the old tree and the old commit's resolutions; nothing of the new commit), so the new tree is exported
+    # in this pass too.
+    profile = OUT / f"profile-{name}.prof" if PROFILE else None
+    outcomes, check = timed(lambda: engine(new, cache), texts, profile=profile)
+    after = engine(new, cache)
+    # The same missing anchors suggested again without git's history, side by side.
+    plain = engine(new, cache, use_history=False)
+    plain.suggestions.get = lambda *args: (False, None)  # suggest afresh, not from the pass above
+    missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
+    without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
     statuses = Counter(o.status.value for o in outcomes)
     classes = Counter(str(o.change_class) for o in outcomes if o.status is Status.changed)
-    # Only anchors the lock holds can drift: one that did not resolve at the old commit either (a name
-    # imported from outside the packages, say) is counted apart.
-    missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
+    # Only anchors the lock holds can drift (*missing*): one that did not resolve at the old commit either (a
+    # name imported from outside the packages, say) is counted apart.
     never = sum(1 for o in locked if o.status in (Status.missing, Status.error))
     suggested = [o for o in missing if o.suggestion is not None]
-    # The same missing anchors suggested again without git's history, side by side.
-    plain = engine(new, use_history=False)
-    without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
+    # Every anchor's outcome, to compare two runs (a speed-up must change none of them).
+    (OUT / f"outcomes-{name}.json").write_text(json.dumps(
+        [{"target": o.name, "status": o.status.value, "change_class": str(o.change_class), "message": o.message,
+          "permalink": o.permalink, "suggestion": o.suggestion.to_json() if o.suggestion else None,
+          "without_history": without[o.name].to_json() if without.get(o.name) else None} for o in outcomes],
+        indent=0, ensure_ascii=False) + "\n", "utf-8")
     rng = random.Random(f"{name}:{old}:{new}")
     sample = sorted(rng.sample(missing, min(SAMPLE, len(missing))), key=lambda o: o.name)
     (OUT / f"sample-{name}.json").write_text(json.dumps(
@@ -215,8 +257,7 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         "reasons": dict(Counter(re.sub(r" in [0-9a-f]{7}\.\.[0-9a-f]{7}: .*", " (history)",
                                        o.suggestion.reason.split(",")[0].split(" of ")[0])
                                 for o in suggested if o.suggestion)),
-        "ms_per_anchor_lock": round(1000 * lock_seconds / max(len(pairs), 1), 2),
-        "ms_per_anchor_check": round(1000 * check_seconds / max(len(pairs), 1), 2),
+        **figures(cold, check, len(pairs)),
         "sample": len(sample)}
     result.update(judged(name, sample, after.resolver("up")))
     result["without_history"] = judged(name, sample, after.resolver("up"), suggestion_of=without.get)
@@ -226,6 +267,68 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
     result["every_verdict"] = {"with": judged(name, missing, after.resolver("up")),
                                "without": judged(name, missing, after.resolver("up"), suggestion_of=without.get)}
     return result
+
+
+def timed(make: Callable[[], Any], texts: list[str], *,
+          profile: Path | None = None) -> tuple[list[Any], dict[str, float]]:
+    """Every target text checked by a fresh engine from *make*, as a build does it; the outcomes and seconds.
+
+    Seconds of the engine's start, of the tree's export into the cache (when the cache lacks it), and of
+    the checks of every target (:meth:`.Engine.check_text`, as the ``{src}`` role calls it) with the
+    resolutions and suggestions stored at the end (:meth:`.Engine.remember`, as a build's end does).
+    Each also as processor time (``*_cpu``: this process's and git's), which other work on the machine
+    moves less than wall time. With *profile*, the checks run under :mod:`cProfile` (slower), whose
+    statistics go there.
+    """
+    import cProfile
+
+    gc.collect()
+    marks = [_now()]
+    made = make()
+    marks.append(_now())
+    made.tree("up")
+    marks.append(_now())
+    profiler = cProfile.Profile() if profile else None
+    if profiler:
+        profiler.enable()
+    outcomes = [made.check_text(text, default_repo=None) for text in texts]
+    made.remember(outcomes)
+    if profiler and profile:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    marks.append(_now())
+    parts = ("start", "export", "checks")
+    seconds = {part: marks[i + 1][0] - marks[i][0] for i, part in enumerate(parts)}
+    seconds.update({f"{part}_cpu": marks[i + 1][1] - marks[i][1] for i, part in enumerate(parts)})
+    return outcomes, seconds
+
+
+def _now() -> tuple[float, float]:
+    """Wall time, and the processor time of this process and of the children it waited for (git's)."""
+    times = os.times()
+    return time.perf_counter(), times.user + times.system + times.children_user + times.children_system
+
+
+def figures(cold: dict[str, float], check: dict[str, float], anchors: int) -> dict[str, Any]:
+    """Milliseconds per anchor of the cold resolution and of ``check --pin``, with the tree's export and without."""
+    def ms(seconds: float) -> float:
+        return round(1000 * seconds / max(anchors, 1), 3)
+
+    def ratio(a: float, b: float) -> float | None:
+        return round(a / b, 2) if b else None
+
+    parts = ("start", "export", "checks")
+    cold_all, check_all = (sum(times[part] for part in parts) for times in (cold, check))
+    cold_resolve, check_resolve = cold_all - cold["export"], check_all - check["export"]
+    cold_cpu, check_cpu = (sum(times[f"{part}_cpu"] for part in parts) for times in (cold, check))
+    return {"ms_per_anchor_cold": ms(cold_all), "ms_per_anchor_check": ms(check_all),
+            "check_to_cold": ratio(check_all, cold_all),
+            "ms_per_anchor_cold_tree_cached": ms(cold_resolve), "ms_per_anchor_check_tree_cached": ms(check_resolve),
+            "check_to_cold_tree_cached": ratio(check_resolve, cold_resolve),
+            "ms_per_anchor_cold_cpu": ms(cold_cpu), "ms_per_anchor_check_cpu": ms(check_cpu),
+            "check_to_cold_cpu": ratio(check_cpu, cold_cpu),
+            "seconds": {"cold": {k: round(v, 3) for k, v in cold.items()},
+                        "check": {k: round(v, 3) for k, v in check.items()}}}
 
 
 def judged(name: str, sample: list[Any], resolver: Any, *,
@@ -272,7 +375,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", choices=sorted(BUMPS), help="run only this bump")
     parser.add_argument("--limit", type=int, default=None, help="at most N anchors per bump")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile the check --pin pass (slower) into _build/drift/profile-NAME.prof")
     args = parser.parse_args(argv)
+    global PROFILE
+    PROFILE = args.profile
     results = [run(name, BUMPS[name], args.limit) for name in (args.only or BUMPS)]
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
@@ -283,8 +390,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['bump']}: {r['anchors']} anchors ({r['statements']} statements, {r['unresolved_at_old']} not "
               f"resolving at the old commit), status {r['status']}, "
               f"change classes {r['change_class']}, {r['suggested']}/{r['missing']} missing with a suggestion "
-              f"{r['reasons']}; {r['ms_per_anchor_lock']} ms per anchor resolved cold at the old commit, "
-              f"{r['ms_per_anchor_check']} ms per anchor checked at the new one (check --pin's work)")
+              f"{r['reasons']}")
+        print(f"    cold resolution at the old commit {r['ms_per_anchor_cold']} ms per anchor, check --pin at the new "
+              f"one {r['ms_per_anchor_check']} ms per anchor: {r['check_to_cold']}x (exports of the trees "
+              f"included; with the trees already exported: {r['ms_per_anchor_cold_tree_cached']} and "
+              f"{r['ms_per_anchor_check_tree_cached']} ms, {r['check_to_cold_tree_cached']}x; processor time, exports "
+              f"included: {r['ms_per_anchor_cold_cpu']} and {r['ms_per_anchor_check_cpu']} ms, "
+              f"{r['check_to_cold_cpu']}x)")
         if r.get("judged"):
             print(f"    hand-checked {r['judged']} of {r['sample']} sampled missing: precision {r['precision']}, "
                   f"recall {r['recall']} ({r['right']} right of {r['suggestions_on_judged']} made, "

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import difflib
+import inspect
+import io
+import pathlib
+import re
 import textwrap
+import tokenize
 
 import pytest
 from hypothesis import given, settings
@@ -195,3 +202,52 @@ def test_classify_never_raises_and_equal_text_is_formatting(old: str, new: str) 
     assert classify(old, new, python=False) in {"formatting", "code"}
     if classify(old, old) is not ChangeClass.code:  # an excerpt that tokenizes
         assert classify(old, old) == "formatting"
+
+
+#: Strings holding comment signs, quotes and keywords; comments holding quotes; a string continued by a backslash.
+TRICKY = "\n".join([
+    "import os  # a comment with 'quotes' and \"return\"",
+    "x = 'a # not a comment' + \"it's\" + r'\\\\' + b\"\\\"return\\\"\"  # after strings",
+    "y = \"\"\"a docstring with ''' and \\\"\"\" and # and",
+    "return and class\"\"\"",
+    "z = f\"{x!r:#>10}\" + f'{\"raise\"}' + 'two\\",
+    "lines # still a string'",
+    "def f(a: \"int\" = 1) -> None:",
+    "    try:",
+    "        del a  # del",
+    "    except* (KeyError,):",
+    "        raise",
+    "    finally:",
+    "        return  # return",
+    "class C: pass  # noqa",
+    "while 0: break",
+]) + "\n"
+
+
+@pytest.mark.parametrize("source", [TRICKY, *(pathlib.Path(str(module.__file__)).read_text("utf-8") for module in
+                                               (textwrap, tokenize, difflib, inspect, argparse))])
+def test_comments_and_statement_keywords_by_pattern_are_the_tokenizer_s(source: str) -> None:
+    # A source that parses, before Python 3.12, is read for its comments and statement keywords by a
+    # pattern, not the (slow) tokenizer: both must find the same.
+    from source_anchors.drift.changes import _READ_BY_PATTERN, _STATEMENTS, _Excerpt
+
+    if not _READ_BY_PATTERN:
+        pytest.skip("from Python 3.12 the tokenizer reads them (f-strings nest)")
+    excerpt = _Excerpt.read(source)
+    assert excerpt.tree is not None
+    toks = list(tokenize.generate_tokens(io.StringIO(excerpt.source).readline))
+    words = set(re.findall(r"[a-z]+", _STATEMENTS.pattern.replace("(?:", " "))) - {"b"}
+    assert excerpt.pattern_comments == [t.string.rstrip() for t in toks if t.type == tokenize.COMMENT]
+    assert excerpt.statements == [t.string for t in toks if t.type == tokenize.NAME and t.string in words]
+    assert excerpt.statements  # the sources hold statements
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ("def f():\n    return 1", "def f():\n    raise 1", "code"),  # both parse
+    ("def f():\n    return 1", "def f(:\n    raise 1", "code"),  # one parses
+    ("def f(:\n    return 1", "def f(:\n    raise 1", "code"),  # neither parses: the tokens differ
+    ('def f():\n    """Doc."""', "def f():\n    pass", "comments"),  # pass is not a statement keyword here
+    ("if a:\n    b()\nelif c:\n    d()", "if a:\n    b()\nelse:\n    if c:\n        d()", "formatting"),
+])
+def test_statement_keywords_decide_code_only_when_one_side_parses(old: str, new: str, expected: str) -> None:
+    assert classify(old, new) == expected

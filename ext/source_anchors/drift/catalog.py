@@ -23,6 +23,7 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
+_WORDS_OR_NEWLINE = re.compile(r"[^\W\d]\w*|\n")
 
 
 @dataclass(frozen=True)
@@ -53,25 +54,32 @@ class Catalog:
 
     def __init__(self, resolver: Resolver) -> None:
         self.defs = list(definitions(resolver))
-        self.texts: list[str] = []
+        #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
+        self.texts = _Texts(resolver, self.defs)
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
         self.by_module: dict[str, list[int]] = {}
         self.words: dict[str, list[int]] = {}
         #: The definitions of each name (the last part of the dotted path), at any level.
         self.by_name: dict[str, list[int]] = {}
+        self._of_kind: dict[tuple[str, str], list[int]] = {}
+        self._by_file: dict[str, frozenset[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
         #: The definitions of module bodies (not of a class).
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
         #: Every definition (of module bodies and of classes).
         self.everything = frozenset(range(len(self.defs)))
+        words_of_files: dict[str, tuple[list[str], list[int]]] = {}  # each file's identifiers, read once
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
-            self.texts.append(normal(lines[found.start - 1:found.end]))
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             self.by_module.setdefault(found.module, []).append(number)
             self.by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
-            for word in set(_WORDS.findall(self.texts[-1].casefold())):
+            words, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
+            # The identifiers of its normal() text: no identifier spans lines or holds blanks.
+            used = set(words[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
+            used.discard("\n")
+            for word in used:
                 self.words.setdefault(word, []).append(number)
 
     def at(self, file: str, start: int) -> Definition | None:
@@ -80,7 +88,12 @@ class Catalog:
 
     def in_file(self, file: str) -> frozenset[int]:
         """The definitions of *file*."""
-        return frozenset(n for n, found in enumerate(self.defs) if found.file == file)
+        if not self._by_file:
+            by_file: dict[str, list[int]] = {}
+            for number, found in enumerate(self.defs):
+                by_file.setdefault(found.file, []).append(number)
+            self._by_file = {path: frozenset(numbers) for path, numbers in by_file.items()}
+        return self._by_file.get(file, frozenset())
 
     def members(self, cls: Definition) -> list[int]:
         """The definitions a class statement binds itself (one level down)."""
@@ -98,18 +111,50 @@ class Catalog:
 
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
         """
-        allowed = among if module is None else set(self.by_module.get(module, ())) & set(among)
+        allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
         for word in set(_WORDS.findall(text.casefold())):
             holders = self.words.get(word, ())
             if not holders:
                 continue
-            weight = math.log(total / len(holders)) + 1e-3
-            for number in holders:
-                if number in allowed and self.defs[number].kind == kind:
+            weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
+            for number in self._holders(word, kind, holders):
+                if number in allowed:
                     scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+
+    def _holders(self, word: str, kind: str, holders: list[int]) -> list[int]:
+        """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
+        kept = self._of_kind.get((word, kind))
+        if kept is None:
+            kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
+        return kept
+
+
+def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
+    """The identifiers of *lines*, case-folded, with a newline after each line; where each line's begin."""
+    words = _WORDS_OR_NEWLINE.findall("\n".join(lines).casefold())
+    return words, [0, *(i + 1 for i, word in enumerate(words) if word == "\n")]
+
+
+class _Texts:
+    """The normalised lines (:func:`normal`) of each definition by its number, made when first asked for."""
+
+    def __init__(self, resolver: Resolver, defs: list[Definition]) -> None:
+        self._resolver = resolver
+        self._defs = defs
+        self._made: dict[int, str] = {}
+
+    def __getitem__(self, number: int) -> str:
+        text = self._made.get(number)
+        if text is None:
+            found = self._defs[number]
+            text = self._made[number] = normal(self._resolver.file_lines(found.file)[found.start - 1:found.end])
+        return text
+
+    def __len__(self) -> int:
+        return len(self._defs)
 
 
 def definitions(resolver: Resolver) -> Iterator[Definition]:

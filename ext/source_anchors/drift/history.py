@@ -125,7 +125,7 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
     from .catalog import fresh, module_of, normal
-    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, similarity, versions
+    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, versions
 
     assert ref.bind is not None
     new = suggester.new
@@ -139,7 +139,8 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
                 location = new.resolve(f"{module}.{ref.qual}")
             except ResolveError:
                 continue
-            score = similarity(text, normal(new.file_lines(location.path)[location.start - 1:location.end]))
+            score = suggester.likeness.similarity(
+                text, normal(new.file_lines(location.path)[location.start - 1:location.end]))
             if score >= THRESHOLD:
                 return Suggestion(f"{module}.{ref.qual}", round(score, 3),
                                   f"renamed in {history.span}: {ref.file} → {moved_to}", location.describe())
@@ -153,8 +154,13 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
         if versions(name, other):
             continue  # two versions of a thing (``RemovedInDjango50Warning``, ``…60…``), not one renamed
         named = name_similarity(name, other)
-        score = similarity(text, catalog.texts[number])
-        if score < (THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR) or not fresh(suggester.old, found, ref):
+        floor = THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR
+        # Never below the score: a candidate it puts under the floor or the best so far is not scored.
+        upper = suggester.likeness.upper(text, catalog.texts[number])
+        if upper < floor or (best is not None and upper < best[0][0]):
+            continue
+        score = suggester.likeness.similarity(text, catalog.texts[number])
+        if score < floor or not fresh(suggester.old, found, ref):
             continue
         if best is None or (score, named) > best[0]:
             best = ((score, named), number)

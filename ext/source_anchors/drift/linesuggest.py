@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
 from ..model.errors import ResolveError, SourceAnchorsError
@@ -72,6 +73,54 @@ def bound(a: str, b: str) -> float:
     return 1.0 if not total else 2 * min(len(a), len(b)) / total
 
 
+class Likeness:
+    """:func:`similarity` of texts compared many times, with what each costs to prepare kept: the same answers.
+
+    A text's tokens are kept, and for a second text the matcher that has indexed them (difflib's
+    ``set_seq2``, the costly half): one missing definition is scored against tens of candidates, and a
+    candidate against many missing ones. At most :data:`KEPT` of each are kept, the least recent dropped.
+    """
+
+    KEPT = 2048
+
+    def __init__(self) -> None:
+        self._tokens: OrderedDict[str, tuple[str, list[str]]] = OrderedDict()
+        self._matchers: OrderedDict[str, difflib.SequenceMatcher[str]] = OrderedDict()
+
+    def _prepared(self, text: str) -> tuple[str, list[str]]:
+        """(case-folded text, its tokens)."""
+        got = self._tokens.get(text)
+        if got is None:
+            folded = text.casefold()
+            got = self._tokens[text] = (folded, _TOKENS.findall(folded))
+            if len(self._tokens) > self.KEPT:
+                self._tokens.popitem(last=False)
+        else:
+            self._tokens.move_to_end(text)
+        return got
+
+    def similarity(self, a: str, b: str) -> float:
+        """:func:`similarity` of *a* and *b*."""
+        (folded_a, tokens_a), (folded_b, tokens_b) = self._prepared(a), self._prepared(b)
+        if folded_a == folded_b:
+            return 1.0
+        matcher = self._matchers.get(b)
+        if matcher is None:
+            matcher = self._matchers[b] = difflib.SequenceMatcher(None, (), tokens_b)
+            if len(self._matchers) > self.KEPT:
+                self._matchers.popitem(last=False)
+        else:
+            self._matchers.move_to_end(b)
+        matcher.set_seq1(tokens_a)  # the second sequence's index is kept: the ratio is SequenceMatcher(a, b)'s
+        return matcher.ratio()
+
+    def upper(self, a: str, b: str) -> float:
+        """An upper bound of :meth:`similarity` from the numbers of tokens alone (``2·min/sum``): never below it."""
+        count_a, count_b = len(self._prepared(a)[1]), len(self._prepared(b)[1])
+        total = count_a + count_b
+        return 1.0 if not total else 2.0 * min(count_a, count_b) / total
+
+
 
 class LineSuggester:
     """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
@@ -84,6 +133,8 @@ class LineSuggester:
         self.old = old
         self.new = new
         self.stored = stored
+        #: :func:`similarity` with each text's tokens and matcher kept (scores of many pairs, fast).
+        self.likeness = Likeness()
 
     def _file(self, target: Target, record: LockRecord) -> Suggestion | None:
         """A file target: the file with the same blob elsewhere (a rename), then its match levels there."""

@@ -138,7 +138,8 @@ class Suggester(LineSuggester):
             except ResolveError:
                 pass
             else:
-                score = similarity(text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                score = self.likeness.similarity(
+                    text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
                 reason = f"member of {moved.key}"
                 if score < THRESHOLD:
                     if not self._own(location.path, location.start, owner.path, owner.start):
@@ -206,7 +207,11 @@ class Suggester(LineSuggester):
                 named = name_similarity(name, other_name)
                 if named < NAME_FLOOR or versions(name, other_name) or bound(text, other) < THRESHOLD:
                     continue
-                score = similarity(text, other)
+                # Never below the score: a candidate it puts under the threshold or the best so far is not scored.
+                upper = self.likeness.upper(text, other)
+                if upper < THRESHOLD or (here in best and upper < best[here][0][0]):
+                    continue
+                score = self.likeness.similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
                     continue
                 key = (score, named)
