@@ -37,12 +37,13 @@ two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion, line_range
 from .catalog import Catalog, Definition, fresh
-from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity, versions
+from .linesuggest import NAME_FLOOR, THRESHOLD, Likeness, line_similarity, name_similarity, similarity, versions
 
 if TYPE_CHECKING:
     from ..model.target import Target
@@ -55,6 +56,7 @@ class Suggester(Protocol):
 
     old: Resolver
     new: Resolver
+    likeness: Likeness
 
     def catalog(self) -> Catalog:
         """The new tree's definitions."""
@@ -193,18 +195,30 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
     name = ref.qual.rpartition(".")[2]
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     best: tuple[float, Definition] | None = None
+    likeness = suggester.likeness
     for number in catalog.nearest(text, ref.bind.kind, None, catalog.everything):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
         if other == name or versions(name, other):
             continue  # the same name: :func:`same_name`'s; a version of it: another thing
-        score = similarity(pattern.sub(other, text), catalog.texts[number])
+        renamed, theirs = pattern.sub(other, text), catalog.texts[number]
+        # Bounds never below the score, cheapest first: a candidate they rule out is not scored.
+        if any(upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
+               for upper in _bounds(likeness, renamed, theirs)):
+            continue
+        score = likeness.similarity(renamed, theirs)
         if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
             continue
         best = (score, found)
     if best is None:
         return None
     return _made(suggester, target, ref, best[1], best[0], "same lines, renamed")
+
+
+def _bounds(likeness: Likeness, a: str, b: str) -> Iterator[float]:
+    """Upper bounds of the similarity of *a* and *b*, each made only when the one before did not rule it out."""
+    yield likeness.upper(a, b)
+    yield likeness.shared(a, b)
 
 
 def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
