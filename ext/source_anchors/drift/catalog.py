@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from ..model.errors import SourceAnchorsError
+from ..reading.files import collector_paused
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 
@@ -53,6 +54,12 @@ class Catalog:
     """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
 
     def __init__(self, resolver: Resolver) -> None:
+        # Tens of thousands of objects that hold no cycles: collections while they are made would only walk
+        # them (and a build's heap) again and again; the first after the block walks them once.
+        with collector_paused():
+            self._index(resolver)
+
+    def _index(self, resolver: Resolver) -> None:
         self.defs = list(definitions(resolver))
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
