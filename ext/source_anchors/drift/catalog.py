@@ -7,6 +7,7 @@ by module, and by the identifiers it uses (for a candidate search that does not 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import heapq
 import math
@@ -24,6 +25,8 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
+#: Allowed definitions fewer than the holders of a word by this factor are looked up in them (:meth:`Catalog.nearest`).
+_FEW = 8
 _WORDS_OR_NEWLINE = re.compile(r"[^\W\d]\w*|\n")
 
 
@@ -119,6 +122,9 @@ class Catalog:
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
         """
         allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
+        # The same sums in the same order whichever way the holders are found: each word's holders are in
+        # ascending numbers, and so is a few allowed definitions' walk, looked up in them by bisection.
+        few = sorted(allowed) if len(allowed) < len(self.defs) // _FEW else None
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
         for word in set(_WORDS.findall(text.casefold())):
@@ -126,9 +132,19 @@ class Catalog:
             if not holders:
                 continue
             weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
-            for number in self._holders(word, kind, holders):
-                if number in allowed:
+            kept = self._holders(word, kind, holders)
+            if few is not None and len(few) * _FEW < len(kept):
+                for number in few:
+                    at = bisect.bisect_left(kept, number)
+                    if at < len(kept) and kept[at] == number:
+                        scores[number] = scores.get(number, 0.0) + weight
+            elif allowed is self.everything:
+                for number in kept:
                     scores[number] = scores.get(number, 0.0) + weight
+            else:
+                for number in kept:
+                    if number in allowed:
+                        scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
     def _holders(self, word: str, kind: str, holders: list[int]) -> list[int]:

@@ -37,7 +37,6 @@ two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from ..model.errors import ResolveError, SourceAnchorsError
@@ -109,9 +108,14 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
         up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
         if not (up_or_down or (long_enough and not _dunder(name))):
             continue  # ``self.obj = obj``, ``__repr__`` of another class: names and lines that many share
-        score = similarity(text, catalog.texts[number])
-        key = (score, found.module == ref.module)
-        if score < (THRESHOLD if up_or_down else RENAMED_FLOOR) or (best is not None and key <= best[0]):
+        floor = THRESHOLD if up_or_down else RENAMED_FLOOR
+        here, theirs = found.module == ref.module, catalog.texts[number]
+        if any(upper < floor or (best is not None and (upper, here) <= best[0])
+               for upper in suggester.likeness.bounds(text, theirs)):
+            continue  # never below the score: neither would the score pass
+        score = suggester.likeness.similarity(text, theirs)
+        key = (score, here)
+        if score < floor or (best is not None and key <= best[0]):
             continue
         if fresh(suggester.old, found, ref):
             best = (key, found, "same name")
@@ -204,7 +208,7 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
         renamed, theirs = pattern.sub(other, text), catalog.texts[number]
         # Bounds never below the score, cheapest first: a candidate they rule out is not scored.
         if any(upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
-               for upper in _bounds(likeness, renamed, theirs)):
+               for upper in likeness.bounds(renamed, theirs)):
             continue
         score = likeness.similarity(renamed, theirs)
         if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
@@ -213,12 +217,6 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
     if best is None:
         return None
     return _made(suggester, target, ref, best[1], best[0], "same lines, renamed")
-
-
-def _bounds(likeness: Likeness, a: str, b: str) -> Iterator[float]:
-    """Upper bounds of the similarity of *a* and *b*, each made only when the one before did not rule it out."""
-    yield likeness.upper(a, b)
-    yield likeness.shared(a, b)
 
 
 def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:

@@ -121,6 +121,11 @@ class Likeness:
         total = count_a + count_b
         return 1.0 if not total else 2.0 * min(count_a, count_b) / total
 
+    def bounds(self, a: str, b: str) -> Iterator[float]:
+        """:meth:`upper`, then :meth:`shared`: each made only when the one before did not rule the pair out."""
+        yield self.upper(a, b)
+        yield self.shared(a, b)
+
     def shared(self, a: str, b: str) -> float:
         """An upper bound of :meth:`similarity` from the tokens the two texts share, counted with repeats.
 

@@ -208,8 +208,8 @@ class Suggester(LineSuggester):
                 if named < NAME_FLOOR or versions(name, other_name) or bound(text, other) < THRESHOLD:
                     continue
                 # Never below the score: a candidate it puts under the threshold or the best so far is not scored.
-                upper = self.likeness.upper(text, other)
-                if upper < THRESHOLD or (here in best and upper < best[here][0][0]):
+                if any(upper < THRESHOLD or (here in best and upper < best[here][0][0])
+                       for upper in self.likeness.bounds(text, other)):
                     continue
                 score = self.likeness.similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
