@@ -10,6 +10,7 @@ the path with the same blob. :func:`similarity` is the one measure of every sugg
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
@@ -49,8 +50,12 @@ def line_similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold(), autojunk=False).ratio()
 
 
+@functools.lru_cache(maxsize=8192)
 def name_similarity(a: str, b: str) -> float:
-    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
+    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names).
+
+    Kept: a missing name is compared with the same candidates' names by several rules.
+    """
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
 
 
