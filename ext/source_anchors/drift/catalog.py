@@ -67,11 +67,11 @@ class Catalog:
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
-        self.by_module: dict[str, list[int]] = {}
-        self.words: dict[str, list[int]] = {}
+        self.by_module: dict[str, tuple[int, ...]] = {}
+        self.words: dict[str, tuple[int, ...]] = {}
         #: The definitions of each name (the last part of the dotted path), at any level.
-        self.by_name: dict[str, list[int]] = {}
-        self._of_kind: dict[tuple[str, str], list[int]] = {}
+        self.by_name: dict[str, tuple[int, ...]] = {}
+        self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
         self._by_file: dict[str, frozenset[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
@@ -80,17 +80,25 @@ class Catalog:
         #: Every definition (of module bodies and of classes).
         self.everything = frozenset(range(len(self.defs)))
         words_of_files: dict[str, tuple[list[str], list[int]]] = {}  # each file's identifiers, read once
+        by_module: dict[str, list[int]] = {}
+        by_name: dict[str, list[int]] = {}
+        words: dict[str, list[int]] = {}
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
-            self.by_module.setdefault(found.module, []).append(number)
-            self.by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
-            words, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
+            by_module.setdefault(found.module, []).append(number)
+            by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
+            known, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
             # The identifiers of its normal() text: no identifier spans lines or holds blanks.
-            used = set(words[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
+            used = set(known[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
             used.discard("\n")
             for word in used:
-                self.words.setdefault(word, []).append(number)
+                words.setdefault(word, []).append(number)
+        # Tuples of numbers: the collector stops tracking them once it has seen them (lists it walks at each
+        # full collection, tens of thousands of them).
+        self.by_module = {key: tuple(numbers) for key, numbers in by_module.items()}
+        self.by_name = {key: tuple(numbers) for key, numbers in by_name.items()}
+        self.words = {key: tuple(numbers) for key, numbers in words.items()}
 
     def at(self, file: str, start: int) -> Definition | None:
         """The definition whose lines start at *start* in *file*, if any."""
@@ -147,11 +155,11 @@ class Catalog:
                         scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
-    def _holders(self, word: str, kind: str, holders: list[int]) -> list[int]:
+    def _holders(self, word: str, kind: str, holders: tuple[int, ...]) -> tuple[int, ...]:
         """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
         kept = self._of_kind.get((word, kind))
         if kept is None:
-            kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
+            kept = self._of_kind[word, kind] = tuple(n for n in holders if self.defs[n].kind == kind)
         return kept
 
 
