@@ -221,6 +221,12 @@ def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new:
     # checked as a build's role checks it, the resolutions stored as a build stores them.
     locked, cold = timed(lambda: engine(old, cache), texts)
     engine(old, cache).relock(o for o in locked if o.status is not Status.error)
+    # Only anchors the lock holds can drift (*missing*): one that did not resolve at the old commit either (a
+    # name imported from outside the packages, say) is counted apart.
+    never = sum(1 for o in locked if o.status in (Status.missing, Status.error))
+    # A check --pin starts in a fresh process: the cold pass's outcomes are not kept alive through it (they
+    # would only make each of its garbage collections walk them).
+    del locked
     # check --pin NAME=NEW: a fresh engine at the new commit with the lock and the cache the last build left
     # (the old tree and the old commit's resolutions; nothing of the new commit), so the new tree is exported
     # in this pass too.
@@ -234,9 +240,6 @@ def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new:
     without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
     statuses = Counter(o.status.value for o in outcomes)
     classes = Counter(str(o.change_class) for o in outcomes if o.status is Status.changed)
-    # Only anchors the lock holds can drift (*missing*): one that did not resolve at the old commit either (a
-    # name imported from outside the packages, say) is counted apart.
-    never = sum(1 for o in locked if o.status in (Status.missing, Status.error))
     suggested = [o for o in missing if o.suggestion is not None]
     # Every anchor's outcome, to compare two runs (a speed-up must change none of them).
     (OUT / f"outcomes-{name}.json").write_text(json.dumps(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -359,3 +360,52 @@ def test_a_second_build_takes_the_suggestions_from_the_cache(bumped: tuple[Book,
     assert (second.stats()["ast_parses"], second.stats()["resolved"]) == (0, 0)
     files = list((book.cache / "suggestions").glob("*.json"))
     assert len(files) == 1 and len(json.loads(files[0].read_text("utf-8"))) == 6  # five found, one "none"
+
+
+def test_likeness_bounds_are_never_below_the_score() -> None:
+    """The bounds that spare scoring a candidate: never below the similarity, the shared one difflib's quick_ratio."""
+    import difflib
+    import random
+
+    from source_anchors.drift.linesuggest import _TOKENS, Likeness
+
+    rng = random.Random(31)
+    vocabulary = ["self", "x", "(", ")", "return", "=", "value", "name", ".", ",", "if", ":", "None", "1"]
+    likeness = Likeness()
+    for _ in range(300):
+        a, b = (" ".join(rng.choices(vocabulary, k=rng.randint(0, 40))) for _ in range(2))
+        score = likeness.similarity(a, b)
+        upper, shared = likeness.bounds(a, b)
+        assert score == similarity(a, b)
+        assert upper >= shared >= score
+        matcher = difflib.SequenceMatcher(None, _TOKENS.findall(a.casefold()), _TOKENS.findall(b.casefold()))
+        assert shared == (matcher.quick_ratio() if a.casefold() != b.casefold() or a else 1.0)
+
+
+def test_nearest_finds_the_same_candidates_in_the_same_order_either_way(
+        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A few allowed definitions are looked up in each word's holders (bisection): the walk's very answers."""
+    from source_anchors.drift import catalog as catalogs
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+
+    functions = "\n\n".join(f"def f{n}(value, other):\n    total = value + other * {n % 7}\n"
+                            f"    return total if value else helper_{n % 5}(other)\n" for n in range(120))
+    classes = "\n\n".join(f"class C{n}:\n    def f{n}(self, value):\n        return helper_{n % 3}(value)\n"
+                          for n in range(6))
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/many.py", functions)
+    upstream.write("pkg/few.py", classes)
+    sha = upstream.commit()
+    engine = Engine(settings_from({"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
+                                   "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+    catalog = catalogs.Catalog(engine.resolver("up"))
+    queries = [catalog.texts[n] for n in range(len(catalog.defs))]
+    asked = [(text, "function", module, among) for text in queries
+             for module, among in (("pkg.few", catalog.everything), (None, catalog.members(catalog.defs[-1])),
+                                   (None, catalog.top_level), (None, catalog.everything))]
+    bisected = [catalog.nearest(*question) for question in asked]
+    monkeypatch.setattr(catalogs, "_FEW", 10**9)  # every allowed definition checked in each word's walk
+    walked = [catalog.nearest(*question) for question in asked]
+    assert bisected == walked
+    assert any(0 < len(answer) < catalogs.CANDIDATES for answer in bisected)

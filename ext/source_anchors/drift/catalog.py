@@ -7,6 +7,7 @@ by module, and by the identifiers it uses (for a candidate search that does not 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import heapq
 import math
@@ -15,6 +16,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from ..model.errors import SourceAnchorsError
+from ..reading.files import collector_paused
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
 
@@ -23,6 +25,8 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
+#: Allowed definitions fewer than the holders of a word by this factor are looked up in them (:meth:`Catalog.nearest`).
+_FEW = 8
 _WORDS_OR_NEWLINE = re.compile(r"[^\W\d]\w*|\n")
 
 
@@ -53,15 +57,21 @@ class Catalog:
     """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
 
     def __init__(self, resolver: Resolver) -> None:
+        # Tens of thousands of objects that hold no cycles: collections while they are made would only walk
+        # them (and a build's heap) again and again; the first after the block walks them once.
+        with collector_paused():
+            self._index(resolver)
+
+    def _index(self, resolver: Resolver) -> None:
         self.defs = list(definitions(resolver))
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
         self.by_sha: dict[tuple[str, str], list[Definition]] = {}
-        self.by_module: dict[str, list[int]] = {}
-        self.words: dict[str, list[int]] = {}
+        self.by_module: dict[str, tuple[int, ...]] = {}
+        self.words: dict[str, tuple[int, ...]] = {}
         #: The definitions of each name (the last part of the dotted path), at any level.
-        self.by_name: dict[str, list[int]] = {}
-        self._of_kind: dict[tuple[str, str], list[int]] = {}
+        self.by_name: dict[str, tuple[int, ...]] = {}
+        self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
         self._by_file: dict[str, frozenset[int]] = {}
         self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
         self._at = {(d.file, d.start): d for d in reversed(self.defs)}
@@ -70,17 +80,25 @@ class Catalog:
         #: Every definition (of module bodies and of classes).
         self.everything = frozenset(range(len(self.defs)))
         words_of_files: dict[str, tuple[list[str], list[int]]] = {}  # each file's identifiers, read once
+        by_module: dict[str, list[int]] = {}
+        by_name: dict[str, list[int]] = {}
+        words: dict[str, list[int]] = {}
         for number, found in enumerate(self.defs):
             lines = resolver.file_lines(found.file)
             self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
-            self.by_module.setdefault(found.module, []).append(number)
-            self.by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
-            words, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
+            by_module.setdefault(found.module, []).append(number)
+            by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
+            known, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
             # The identifiers of its normal() text: no identifier spans lines or holds blanks.
-            used = set(words[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
+            used = set(known[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
             used.discard("\n")
             for word in used:
-                self.words.setdefault(word, []).append(number)
+                words.setdefault(word, []).append(number)
+        # Tuples of numbers: the collector stops tracking them once it has seen them (lists it walks at each
+        # full collection, tens of thousands of them).
+        self.by_module = {key: tuple(numbers) for key, numbers in by_module.items()}
+        self.by_name = {key: tuple(numbers) for key, numbers in by_name.items()}
+        self.words = {key: tuple(numbers) for key, numbers in words.items()}
 
     def at(self, file: str, start: int) -> Definition | None:
         """The definition whose lines start at *start* in *file*, if any."""
@@ -112,6 +130,9 @@ class Catalog:
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
         """
         allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
+        # The same sums in the same order whichever way the holders are found: each word's holders are in
+        # ascending numbers, and so is a few allowed definitions' walk, looked up in them by bisection.
+        few = sorted(allowed) if len(allowed) < len(self.defs) // _FEW else None
         scores: dict[int, float] = {}
         total = len(self.defs) or 1
         for word in set(_WORDS.findall(text.casefold())):
@@ -119,16 +140,26 @@ class Catalog:
             if not holders:
                 continue
             weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
-            for number in self._holders(word, kind, holders):
-                if number in allowed:
+            kept = self._holders(word, kind, holders)
+            if few is not None and len(few) * _FEW < len(kept):
+                for number in few:
+                    at = bisect.bisect_left(kept, number)
+                    if at < len(kept) and kept[at] == number:
+                        scores[number] = scores.get(number, 0.0) + weight
+            elif allowed is self.everything:
+                for number in kept:
                     scores[number] = scores.get(number, 0.0) + weight
+            else:
+                for number in kept:
+                    if number in allowed:
+                        scores[number] = scores.get(number, 0.0) + weight
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
-    def _holders(self, word: str, kind: str, holders: list[int]) -> list[int]:
+    def _holders(self, word: str, kind: str, holders: tuple[int, ...]) -> tuple[int, ...]:
         """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
         kept = self._of_kind.get((word, kind))
         if kept is None:
-            kept = self._of_kind[word, kind] = [n for n in holders if self.defs[n].kind == kind]
+            kept = self._of_kind[word, kind] = tuple(n for n in holders if self.defs[n].kind == kind)
         return kept
 
 

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion, line_range
 from .catalog import Catalog, Definition, fresh
-from .linesuggest import NAME_FLOOR, THRESHOLD, line_similarity, name_similarity, similarity, versions
+from .linesuggest import NAME_FLOOR, THRESHOLD, Likeness, line_similarity, name_similarity, similarity, versions
 
 if TYPE_CHECKING:
     from ..model.target import Target
@@ -55,6 +55,7 @@ class Suggester(Protocol):
 
     old: Resolver
     new: Resolver
+    likeness: Likeness
 
     def catalog(self) -> Catalog:
         """The new tree's definitions."""
@@ -107,9 +108,14 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
         up_or_down = found.module == ref.module and ("." in found.qual) != ("." in ref.qual)
         if not (up_or_down or (long_enough and not _dunder(name))):
             continue  # ``self.obj = obj``, ``__repr__`` of another class: names and lines that many share
-        score = similarity(text, catalog.texts[number])
-        key = (score, found.module == ref.module)
-        if score < (THRESHOLD if up_or_down else RENAMED_FLOOR) or (best is not None and key <= best[0]):
+        floor = THRESHOLD if up_or_down else RENAMED_FLOOR
+        here, theirs = found.module == ref.module, catalog.texts[number]
+        if any(upper < floor or (best is not None and (upper, here) <= best[0])
+               for upper in suggester.likeness.bounds(text, theirs)):
+            continue  # never below the score: neither would the score pass
+        score = suggester.likeness.similarity(text, theirs)
+        key = (score, here)
+        if score < floor or (best is not None and key <= best[0]):
             continue
         if fresh(suggester.old, found, ref):
             best = (key, found, "same name")
@@ -193,12 +199,18 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
     name = ref.qual.rpartition(".")[2]
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     best: tuple[float, Definition] | None = None
+    likeness = suggester.likeness
     for number in catalog.nearest(text, ref.bind.kind, None, catalog.everything):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
         if other == name or versions(name, other):
             continue  # the same name: :func:`same_name`'s; a version of it: another thing
-        score = similarity(pattern.sub(other, text), catalog.texts[number])
+        renamed, theirs = pattern.sub(other, text), catalog.texts[number]
+        # Bounds never below the score, cheapest first: a candidate they rule out is not scored.
+        if any(upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
+               for upper in likeness.bounds(renamed, theirs)):
+            continue
+        score = likeness.similarity(renamed, theirs)
         if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
             continue
         best = (score, found)

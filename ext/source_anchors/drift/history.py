@@ -153,11 +153,14 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
         other = found.qual.rpartition(".")[2]
         if versions(name, other):
             continue  # two versions of a thing (``RemovedInDjango50Warning``, ``…60…``), not one renamed
+        # Never below the score: a candidate they put under the floor or the best so far is not scored. The
+        # lower floor first, which needs no name compared.
+        if any(upper < THRESHOLD or (best is not None and upper < best[0][0])
+               for upper in suggester.likeness.bounds(text, catalog.texts[number])):
+            continue
         named = name_similarity(name, other)
         floor = THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR
-        # Never below the score: a candidate it puts under the floor or the best so far is not scored.
-        upper = suggester.likeness.upper(text, catalog.texts[number])
-        if upper < floor or (best is not None and upper < best[0][0]):
+        if floor > THRESHOLD and any(upper < floor for upper in suggester.likeness.bounds(text, catalog.texts[number])):
             continue
         score = suggester.likeness.similarity(text, catalog.texts[number])
         if score < floor or not fresh(suggester.old, found, ref):

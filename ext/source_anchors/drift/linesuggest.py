@@ -10,8 +10,9 @@ the path with the same blob. :func:`similarity` is the one measure of every sugg
 from __future__ import annotations
 
 import difflib
+import functools
 import re
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 
 from ..model.errors import ResolveError, SourceAnchorsError
@@ -49,8 +50,12 @@ def line_similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold(), autojunk=False).ratio()
 
 
+@functools.lru_cache(maxsize=8192)
 def name_similarity(a: str, b: str) -> float:
-    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names)."""
+    """SequenceMatcher's ratio of two names' characters, case-folded (for ties and file names).
+
+    Kept: a missing name is compared with the same candidates' names by several rules.
+    """
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold()).ratio()
 
 
@@ -86,6 +91,7 @@ class Likeness:
     def __init__(self) -> None:
         self._tokens: OrderedDict[str, tuple[str, list[str]]] = OrderedDict()
         self._matchers: OrderedDict[str, difflib.SequenceMatcher[str]] = OrderedDict()
+        self._counts: OrderedDict[str, Counter[str]] = OrderedDict()
 
     def _prepared(self, text: str) -> tuple[str, list[str]]:
         """(case-folded text, its tokens)."""
@@ -119,6 +125,37 @@ class Likeness:
         count_a, count_b = len(self._prepared(a)[1]), len(self._prepared(b)[1])
         total = count_a + count_b
         return 1.0 if not total else 2.0 * min(count_a, count_b) / total
+
+    def bounds(self, a: str, b: str) -> Iterator[float]:
+        """:meth:`upper`, then :meth:`shared`: each made only when the one before did not rule the pair out."""
+        yield self.upper(a, b)
+        yield self.shared(a, b)
+
+    def shared(self, a: str, b: str) -> float:
+        """An upper bound of :meth:`similarity` from the tokens the two texts share, counted with repeats.
+
+        difflib's ``quick_ratio``: every match pairs a token of *a* with an equal one of *b*, so the matches are
+        at most the shared tokens, and this is never below the score (and at most :meth:`upper`).
+        """
+        counts_a, counts_b = self._counted(a), self._counted(b)
+        total = counts_a.total() + counts_b.total()
+        if not total:
+            return 1.0
+        if len(counts_a) > len(counts_b):
+            counts_a, counts_b = counts_b, counts_a
+        both = sum(min(count, counts_b[token]) for token, count in counts_a.items() if token in counts_b)
+        return 2.0 * both / total
+
+    def _counted(self, text: str) -> Counter[str]:
+        """How many times each token occurs in *text*."""
+        got = self._counts.get(text)
+        if got is None:
+            got = self._counts[text] = Counter(self._prepared(text)[1])
+            if len(self._counts) > self.KEPT:
+                self._counts.popitem(last=False)
+        else:
+            self._counts.move_to_end(text)
+        return got
 
 
 

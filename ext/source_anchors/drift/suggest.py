@@ -204,12 +204,14 @@ class Suggester(LineSuggester):
             for number in catalog.nearest(text, kind, module if here else None, among):
                 candidate, other = catalog.defs[number], catalog.texts[number]
                 other_name = candidate.qual.rpartition(".")[2]
+                if bound(text, other) < THRESHOLD:  # the lengths alone: the cheapest test first
+                    continue
                 named = name_similarity(name, other_name)
-                if named < NAME_FLOOR or versions(name, other_name) or bound(text, other) < THRESHOLD:
+                if named < NAME_FLOOR or versions(name, other_name):
                     continue
                 # Never below the score: a candidate it puts under the threshold or the best so far is not scored.
-                upper = self.likeness.upper(text, other)
-                if upper < THRESHOLD or (here in best and upper < best[here][0][0]):
+                if any(upper < THRESHOLD or (here in best and upper < best[here][0][0])
+                       for upper in self.likeness.bounds(text, other)):
                     continue
                 score = self.likeness.similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):

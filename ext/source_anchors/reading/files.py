@@ -5,7 +5,7 @@ once, and parsed whole at most once (a star-imported module may first have only 
 parsed, to read its ``__all__``: :meth:`SourceFiles.exports`): the parse is turned into a compact
 :class:`~.modindex.ModuleIndex` and the syntax tree dropped, so keeping every index
 costs the garbage collector nothing, whatever order the pages cite modules in; the collector
-is paused while a file is parsed (see :func:`_collector_paused`).
+is paused while a file is parsed (see :func:`collector_paused`).
 :attr:`SourceFiles.parsed` holds the files parsed, :attr:`SourceFiles.ast_parses`
 counts every ``ast.parse`` call.
 """
@@ -151,7 +151,7 @@ class SourceFiles:
     def _parse(self, text: str, lines: list[str], path: str, module: str) -> ModuleIndex:
         """One ``ast.parse`` of *text* (all of *path*, or its head), indexed with the collector paused."""
         self.ast_parses += 1
-        with _collector_paused():
+        with collector_paused():
             tree = ast.parse(text)
             found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text,
                           all_mentions=text.count("__all__") if text.isascii() else None, python=self.python)
@@ -262,8 +262,8 @@ def _head(text: str) -> str | None:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while one file is parsed and indexed.
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while one file, or a changed anchor's two excerpts, are parsed.
 
     A syntax tree holds no reference cycles and is dropped once indexed, so the collections
     its allocation would trigger free nothing: they only traverse the growing tree (about 40%
