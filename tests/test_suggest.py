@@ -102,13 +102,18 @@ def bumped(upstream: Upstream, book: Book) -> tuple[Book, Upstream, str, str]:
     upstream.remove("pkg/util.py")
     upstream.write_files({"pkg/mod.py": MOD_B, "pkg/core.py": UTIL})
     b = upstream.commit("B")
-    book.repos = {"up": {"url": upstream.url, "commit": a, "packages": ["pkg"]}}
-    book.write_conf(default_repo="up")
-    book.page("index", PAGE)
-    assert book.build().returncode == 0
-    book.repos["up"]["commit"] = b
-    book.write_conf(default_repo="up")
+    _lock_then_pin(book, upstream, a, b, PAGE)
     return book, upstream, a, b
+
+
+def _lock_then_pin(book: Book, upstream: Upstream, first: str, second: str, page: str) -> None:
+    """Build *page* locked at *first* (strictly: every anchor resolves), then pin the book to *second*."""
+    book.repos = {"up": {"url": upstream.url, "commit": first, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up")
+    book.page("index", page)
+    assert book.build().returncode == 0
+    book.repos["up"]["commit"] = second
+    book.write_conf(default_repo="up")
 
 
 def check_json(book: Book, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, Any]]:
@@ -232,13 +237,9 @@ def test_file_targets_and_scoped_matches_get_suggestions(upstream: Upstream, boo
     upstream.remove("NOTICE.txt")
     upstream.write_files({"pkg/mod.py": main_b, "docs/NOTICE.txt": "Copyright the authors.\nLicensed under MIT.\n"})
     b = upstream.commit("B")
-    book.repos = {"up": {"url": upstream.url, "commit": a, "packages": ["pkg"]}}
-    book.write_conf(default_repo="up")
-    book.page("index", "# P\n\n{src}`scoped <pkg.mod.main::except ClickException as e::if not standalone_mode:>` "
-                       "{src}`notice </NOTICE.txt>` {src}`licence line </NOTICE.txt::Licensed under MIT.>`\n")
-    assert book.build().returncode == 0
-    book.repos["up"]["commit"] = b
-    book.write_conf(default_repo="up")
+    _lock_then_pin(book, upstream, a, b,
+                  "# P\n\n{src}`scoped <pkg.mod.main::except ClickException as e::if not standalone_mode:>` "
+                  "{src}`notice </NOTICE.txt>` {src}`licence line </NOTICE.txt::Licensed under MIT.>`\n")
     rows = check_json(book, capsys)
     got = {target: (row["suggestion"] or {}).get("target") for target, row in rows.items()}
     assert got == {
@@ -254,17 +255,8 @@ def test_a_match_text_now_found_twice_is_scoped_by_its_clause(upstream: Upstream
     a = ("def convert(args, value):\n    for arg in args:\n        try:\n            return arg(value)\n"
          "        except ValueError:\n            continue\n    raise ValueError(value)\n")
     b = a.replace("    for arg in args:\n", "    for arg in args:\n        if arg is None:\n            continue\n")
-    upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": a})
-    first = upstream.commit("A")
-    upstream.write_files({"pkg/mod.py": b})
-    second = upstream.commit("B")
-    book.repos = {"up": {"url": upstream.url, "commit": first, "packages": ["pkg"]}}
-    book.write_conf(default_repo="up")
-    book.page("index", "# P\n\n{src}`skip <pkg.mod.convert::continue>`\n")
-    assert book.build().returncode == 0
-    book.repos["up"]["commit"] = second
-    book.write_conf(default_repo="up")
-    row = check_json(book, capsys)["up:pkg.mod.convert::continue"]
+    row = _bump_one_page(upstream, book, capsys, a, b,
+                         "# P\n\n{src}`skip <pkg.mod.convert::continue>`\n")["up:pkg.mod.convert::continue"]
     assert "occurs on 2 lines" in row["message"]
     assert row["suggestion"] == {"target": "pkg.mod.convert::except ValueError:::continue", "similarity": 1.0,
                                  "reason": "similar line", "where": "pkg/mod.py:L8"}
@@ -276,13 +268,7 @@ def _bump_one_page(upstream: Upstream, book: Book, capsys: pytest.CaptureFixture
     upstream.write_files({"pkg/__init__.py": "", "pkg/mod.py": a})
     first = upstream.commit("A")
     upstream.write_files({"pkg/mod.py": b})
-    second = upstream.commit("B")
-    book.repos = {"up": {"url": upstream.url, "commit": first, "packages": ["pkg"]}}
-    book.write_conf(default_repo="up")
-    book.page("index", page)
-    assert book.build().returncode == 0
-    book.repos["up"]["commit"] = second
-    book.write_conf(default_repo="up")
+    _lock_then_pin(book, upstream, first, upstream.commit("B"), page)
     return check_json(book, capsys)
 
 

@@ -40,16 +40,15 @@ def derived_channel(settings: Settings, confdir: Path) -> Settings:
     GitHub or GitLab) then files reports in its own repository without a setting; the build log says
     which address it took and from where.
     """
-    if settings.feedback_repo or settings.feedback_email:
-        return settings
+    if settings.feedback_repo or settings.feedback_email or settings.quiet:
+        return settings  # the command line reads pages for their anchors, renders no report link: no git call
     found = book_repository(confdir, os.environ, timeout=settings.timeout)
     if found is None or feedback_repo_problem(found[0]) is not None:
         return settings
     url, where = found
-    if not settings.quiet:
-        logger.info(f"source_anchors: reports go to {url} (from {where}); set source_anchors_feedback_repo "
-                    "to choose another repository")
-    return dataclasses.replace(settings, feedback_repo=url, feedback_from=where)
+    logger.info(f"source_anchors: reports go to {url} (from {where}); set source_anchors_feedback_repo "
+                "to choose another repository")
+    return dataclasses.replace(settings, feedback_repo=url)
 
 
 def report_uri(settings: Settings, title: str, body: str) -> str | None:
