@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval api-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval reliability clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -163,6 +163,12 @@ bench: $(STAMP)
 ## (empty cache) and of check --pin at the new commit (_build/drift/results.json)
 drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
+
+## drift-instructions: the django bump's check --pin against a cold resolution in instructions
+## (callgrind, git's included; about 10 minutes), unmoved by other work on the machine
+## (_build/drift/instructions.json)
+drift-instructions: $(STAMP)
+	$(BIN)/python bench/drift_instructions.py
 
 ## differential: resolver ranges against ranges computed with ast, over real packages from PyPI
 ## (django, sqlalchemy, sphinx, pydantic, numpy, setuptools; flask, werkzeug, httpx, requests and

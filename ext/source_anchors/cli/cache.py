@@ -12,7 +12,8 @@ from ..model.config import PREFIX, default_cache_dir
 #: The caches under the cache directory, and what each holds.
 PARTS = {"trees": "exported pinned trees", "resolutions": "resolved targets",
          "suggestions": "where missing targets went", "licences": "identified licence texts",
-         "lines": "line indexes of pinned trees", "blobs": "single files fetched for file targets"}
+         "lines": "line indexes of pinned trees",
+         "indexes": "what was read from parsed modules", "blobs": "single files fetched for file targets"}
 
 
 def cache_dir(confdir: Path) -> Path:

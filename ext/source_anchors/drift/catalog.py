@@ -8,12 +8,16 @@ by module, and by the identifiers it uses (for a candidate search that does not 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import heapq
 import math
 import re
-from collections.abc import Collection, Iterator
+from collections import defaultdict
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add
 
 from ..model.errors import SourceAnchorsError
 from ..reading.files import collector_paused
@@ -79,21 +83,25 @@ class Catalog:
         self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
         #: Every definition (of module bodies and of classes).
         self.everything = frozenset(range(len(self.defs)))
-        words_of_files: dict[str, tuple[list[str], list[int]]] = {}  # each file's identifiers, read once
-        by_module: dict[str, list[int]] = {}
-        by_name: dict[str, list[int]] = {}
-        words: dict[str, list[int]] = {}
+        by_module: dict[str, list[int]] = defaultdict(list)
+        by_name: dict[str, list[int]] = defaultdict(list)
+        words: dict[str, list[int]] = defaultdict(list)
+        by_sha = self.by_sha
+        # Each file's lines and identifiers, read once: a file's definitions come in turn (the same if not).
+        file, lines, known, starts = "", list[str](), list[str](), [0]
         for number, found in enumerate(self.defs):
-            lines = resolver.file_lines(found.file)
-            self.by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
-            by_module.setdefault(found.module, []).append(number)
-            by_name.setdefault(found.qual.rpartition(".")[2], []).append(number)
-            known, starts = words_of_files.get(found.file) or words_of_files.setdefault(found.file, _words_of(lines))
+            if found.file != file:
+                file = found.file
+                lines = resolver.file_lines(file)
+                known, starts = _words_of(lines)
+            by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
+            by_module[found.module].append(number)
+            by_name[found.qual.rpartition(".")[2]].append(number)
             # The identifiers of its normal() text: no identifier spans lines or holds blanks.
             used = set(known[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
             used.discard("\n")
             for word in used:
-                words.setdefault(word, []).append(number)
+                words[word].append(number)
         # Tuples of numbers: the collector stops tracking them once it has seen them (lists it walks at each
         # full collection, tens of thousands of them).
         self.by_module = {key: tuple(numbers) for key, numbers in by_module.items()}
@@ -141,18 +149,14 @@ class Catalog:
                 continue
             weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
             kept = self._holders(word, kind, holders)
+            scored: Sequence[int] = kept
             if few is not None and len(few) * _FEW < len(kept):
-                for number in few:
-                    at = bisect.bisect_left(kept, number)
-                    if at < len(kept) and kept[at] == number:
-                        scores[number] = scores.get(number, 0.0) + weight
-            elif allowed is self.everything:
-                for number in kept:
-                    scores[number] = scores.get(number, 0.0) + weight
-            else:
-                for number in kept:
-                    if number in allowed:
-                        scores[number] = scores.get(number, 0.0) + weight
+                scored = [number for number in few if (at := bisect.bisect_left(kept, number)) < len(kept)
+                          and kept[at] == number]
+            elif allowed is not self.everything:
+                scored = [number for number in kept if number in allowed]
+            # Each score plus the weight, for all of them at once: the same sums in the same order.
+            scores.update(zip(scored, map(add, map(scores.get, scored, repeat(0.0)), repeat(weight)), strict=True))
         return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
 
     def _holders(self, word: str, kind: str, holders: tuple[int, ...]) -> tuple[int, ...]:
@@ -166,7 +170,12 @@ class Catalog:
 def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
     """The identifiers of *lines*, case-folded, with a newline after each line; where each line's begin."""
     words = _WORDS_OR_NEWLINE.findall("\n".join(lines).casefold())
-    return words, [0, *(i + 1 for i, word in enumerate(words) if word == "\n")]
+    starts, find, at = [0], words.index, -1
+    with contextlib.suppress(ValueError):  # no newline after the last line
+        while True:
+            at = find("\n", at + 1)
+            starts.append(at + 1)
+    return words, starts
 
 
 class _Texts:

@@ -14,7 +14,6 @@ from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
-from ..model.textlines import decode_source, split_lines
 from ..resolve.factory import Resolvers
 from ..sources.pinned import PinnedTrees
 from .changes import classify
@@ -65,16 +64,11 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
 def locked_lines(pinned: PinnedTrees, pin: RepoPin, record: LockRecord) -> list[str] | str:
     """The lines *record* locked, read from its commit's tree; or why they cannot be had."""
     try:
-        tree = pinned.locked_tree(pin.name, record.commit)
-        if tree.has(record.path):
-            data: bytes | None = tree.read_bytes(record.path, verify=False)
-        else:  # a file outside the packages (a file target): in the blob store when it was fetched before
-            data = pinned.blobs.stored(record.blob)
-        if data is None:
-            return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
-        lines = split_lines(decode_source(data))
+        lines = pinned.locked_lines(pin.name, record.commit, record.path, record.blob)
     except (SourceAnchorsError, UnicodeDecodeError) as error:
         return str(error)
+    if lines is None:
+        return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
     old = lines[record.start - 1:record.end]
     if hashlib.sha256("\n".join(old).encode("utf-8")).hexdigest() != record.sha256:
         return f"{record.describe()} at {pin.name}@{record.commit[:7]} does not match the lock's sha256"

@@ -2,13 +2,15 @@
 
 A pinned commit never changes, so neither does what a target resolves to there, where a
 missing one's locked lines went, what licence a blob holds, or which lines a pinned tree
-has. Four caches, all under the cache directory and all written atomically:
+has; and a module's index depends only on its text. Five caches, all under the cache
+directory and all written atomically:
 
 - ``resolutions/``: (URL, commit, packages, Python read for, resolver version) -> target -> location or failure;
   a warm build reads them and parses no upstream module. Writes merge with what is on disk
   under a file lock, so parallel builds only ever add entries.
 - ``suggestions/``: the same key and the suggester's version -> missing target and its lock
   record -> the suggestion, or none; a warm build with a missing anchor parses nothing either.
+- ``indexes/``: module indexes by a hash of what decides them (:mod:`.indexcache`).
 - ``licences/``: blob id -> the licence askalono identified (it takes ~0.5 s a text).
 - ``lines/``: pinned tree -> index of its package source lines (for the reproduction count).
 """

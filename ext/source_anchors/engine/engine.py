@@ -25,6 +25,7 @@ from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
 from .caches import ResolutionCache, SuggestionCache
+from .indexcache import IndexCache
 from .reresolved import reresolved, resolver_settings
 
 if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factory, for cold builds only
@@ -52,8 +53,11 @@ class Engine:
         # files), files outside the packages, resolvers at a commit, suggesters, declared licences.
         self.pinned = PinnedTrees(settings, self.cache, self.lock.blobs_for)
         self.outside = OutsideFiles(self.pinned)
+        # A resolver reads the module indexes of its commit and of the lock's commits (:mod:`.indexcache`).
+        self.indexes = IndexCache(settings.cache_dir)
         self.resolvers = Resolvers(self.pinned, self.outside, max_file_bytes=settings.max_file_bytes,
-                                   python=settings.python)
+                                   python=settings.python,
+                                   stores=lambda pin: self.indexes.store(pin, self.lock.commits(pin.name)))
         self.suggesters = Suggesters(self.resolvers, self.pinned.blobs.stored, lock=self.lock,
                                      timeout=settings.timeout)
         self.declarations = Declarations(self.outside)
@@ -233,6 +237,7 @@ class Engine:
                 self.resolutions.put(pin, target.key, outcome.location)
         self.resolutions.flush()
         self.suggestions.flush()
+        self.indexes.flush()
 
 
 def _unverified(pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None) -> Outcome:

@@ -44,6 +44,10 @@ class Lock:
         """The record of (repo, key), if any."""
         return self.records.get(repo, {}).get(key)
 
+    def commits(self, repo: str) -> set[str]:
+        """The commits the records of *repo* were locked at."""
+        return {record.commit for record in self.records.get(repo, {}).values()}
+
     def blobs_for(self, repo: str, commit: str) -> dict[str, str]:
         """{path: blob} from records made at *commit* (they vouch for distribution files)."""
         blobs: dict[str, str] = {}

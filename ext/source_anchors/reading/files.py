@@ -6,8 +6,10 @@ parsed, to read its ``__all__``: :meth:`SourceFiles.exports`): the parse is turn
 :class:`~.modindex.ModuleIndex` and the syntax tree dropped, so keeping every index
 costs the garbage collector nothing, whatever order the pages cite modules in; the collector
 is paused while a file is parsed (see :func:`collector_paused`).
-:attr:`SourceFiles.parsed` holds the files parsed, :attr:`SourceFiles.ast_parses`
-counts every ``ast.parse`` call.
+With an :class:`IndexStore` (the engine's cache of earlier runs), a whole file's index stored
+under its :func:`~.indexcodec.index_key` is used instead of a parse, and each parse is stored.
+:attr:`SourceFiles.parsed` holds the files parsed, :attr:`SourceFiles.loaded` those whose index
+came from the store, :attr:`SourceFiles.ast_parses` counts every ``ast.parse`` call.
 """
 
 from __future__ import annotations
@@ -17,23 +19,38 @@ import gc
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.textlines import decode_source, split_lines
 from ..sources.trees import Tree
 from .conditions import Python
+from .indexcodec import index_key
 from .modindex import Exports, ModuleIndex, build
 
 _STAR = re.compile(r"\bimport\s+\*")
+
+
+class IndexStore(Protocol):
+    """Module indexes kept between runs, by :func:`~.indexcodec.index_key` (the engine's on-disk cache)."""
+
+    def get(self, key: str) -> ModuleIndex | None:
+        """The index stored under *key*, if any."""
+
+    def put(self, key: str, index: ModuleIndex) -> None:
+        """Keep *index*, built by a parse, under *key*."""
 
 
 class SourceFiles:
     """Reads, decodes and parses the files of *tree*; maps dotted module names to files."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int,
-                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None,
+                 store: IndexStore | None = None) -> None:
         self.tree = tree
+        #: Indexes of earlier runs (of any commit), used instead of a parse when the key matches.
+        self.store = store
         #: The Python that tests of the version and platform are decided for (:mod:`.conditions`).
         self.python = python
         #: Reads a file of the commit that the tree did not export (a file target outside the packages).
@@ -42,6 +59,8 @@ class SourceFiles:
         self.packages = pin.package_dirs()
         #: Files parsed (successfully) so far.
         self.parsed: set[str] = set()
+        #: Files whose index came from :attr:`store` (not parsed).
+        self.loaded: set[str] = set()
         #: ``ast.parse`` calls so far, failed ones included: at most one per file.
         self.ast_parses = 0
         #: Files read for the resolution in progress (reset by the resolver for each target).
@@ -56,6 +75,8 @@ class SourceFiles:
         #: Whether a file's text names a word, by (file, word); whether it has a star import, by file.
         self._words: dict[tuple[str, str], bool] = {}
         self._stars: dict[str, bool] = {}
+        #: Each file's key in :attr:`store`.
+        self._keys: dict[str, str] = {}
 
     def data(self, path: str) -> bytes:
         """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
@@ -87,7 +108,9 @@ class SourceFiles:
     def index(self, path: str, module: str) -> ModuleIndex:
         """The index of *path*, the file of module *module*, from its one parse (a failure is kept too).
 
-        Raises :class:`UpstreamFileError` when the file cannot be read, decoded or parsed.
+        With a :attr:`store`, an index stored under the file's key is used instead of a parse, and
+        a parse is stored. Raises :class:`UpstreamFileError` when the file cannot be read, decoded
+        or parsed.
         """
         self.touched.add(path)
         found = self._indexes.get(path)
@@ -96,7 +119,11 @@ class SourceFiles:
         if path in self._failures:
             raise self._failures[path]
         try:
-            found = self._parse(self.text(path), self.lines(path), path, module)
+            text = self.text(path)
+            found = self._stored(path, text, module) if path not in self._keys else None
+            if found is not None:
+                return found
+            found = self._parse(text, self.lines(path), path, module)
         except UpstreamFileError as error:
             self._failures[path] = error
             raise
@@ -109,6 +136,8 @@ class SourceFiles:
             raise self._failures[path] from error
         self.parsed.add(path)
         self._indexes[path] = found
+        if self.store is not None:
+            self.store.put(self._keys[path], found)  # a parse of the whole file: never a head's (see exports)
         return found
 
     def exports(self, path: str, module: str, name: str) -> Exports | None:
@@ -133,6 +162,9 @@ class SourceFiles:
         if path in self._exports:
             return self._exports[path]
         text = None if path in self._failures else self.text(path)
+        stored = self._stored(path, text, module) if text is not None and path not in self._keys else None
+        if stored is not None:  # a stored whole index costs less than a head's parse
+            return stored.exports
         if text is not None and text.isascii():
             if "__all__" not in text:
                 self._exports[path] = None
@@ -148,6 +180,17 @@ class SourceFiles:
                     return names
         return self.index(path, module).exports
 
+    def _stored(self, path: str, text: str, module: str) -> ModuleIndex | None:
+        """The index of *path* kept in :attr:`store` (looked up once: its key is kept), or None."""
+        if self.store is None:
+            return None
+        key = self._keys[path] = index_key(text, module, package=path.endswith("/__init__.py"), python=self.python)
+        found = self.store.get(key)
+        if found is not None:
+            self.loaded.add(path)
+            self._indexes[path] = found
+        return found
+
     def _parse(self, text: str, lines: list[str], path: str, module: str) -> ModuleIndex:
         """One ``ast.parse`` of *text* (all of *path*, or its head), indexed with the collector paused."""
         self.ast_parses += 1
@@ -156,25 +199,6 @@ class SourceFiles:
             found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text,
                           all_mentions=text.count("__all__") if text.isascii() else None, python=self.python)
             del tree  # freed before collection resumes, or the first collection would walk all of it
-        return found
-
-    def may_bind(self, path: str, name: str) -> bool:
-        """Whether the module in *path* may bind *name* (to walk into a submodule, checked without a parse).
-
-        A text that never names it and has no star import cannot bind it. Python reads identifiers
-        normalised (NFKC: ``ﬁeld`` is ``field``), so a text that is not ASCII may bind any name.
-        """
-        self.touched.add(path)  # every answer that depends on a file names it, cached or not
-        key = (path, name)
-        found = self._words.get(key)
-        if found is None:
-            text = self.text(path)
-            stars = self._stars.get(path)
-            if stars is None:
-                stars = self._stars[path] = _STAR.search(text) is not None
-            # A substring search first (most names are absent); the word pattern only to confirm.
-            found = self._words[key] = stars or not text.isascii() or (name in text and re.search(
-                rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
         return found
 
     def module_file(self, dotted: str) -> str | None:
@@ -205,23 +229,44 @@ class SourceFiles:
         self._modules[dotted] = found
         return found
 
-    def submodule_names(self, package_file: str) -> set[str]:
-        """Names of the modules and subpackages of a package (*package_file*: its ``__init__.py`` or its folder)."""
-        if package_file.endswith("/__init__.py"):
-            folder = package_file[: -len("__init__.py")]
-        elif is_namespace(package_file):
-            folder = package_file
-        else:
-            return set()
-        names = set()
-        for path in self.tree.blobs:
-            if path.startswith(folder) and path.endswith(".py"):
-                rest = path[len(folder):]
-                if "/" not in rest and rest != "__init__.py":
-                    names.add(rest.removesuffix(".py"))
-                elif "/" in rest:
-                    names.add(rest.split("/", 1)[0])  # a subpackage, or a namespace package (PEP 420)
-        return names
+
+def may_bind(files: SourceFiles, path: str, name: str) -> bool:
+    """Whether the module in *path* of *files* may bind *name* (to walk into a submodule, checked without a parse).
+
+    A text that never names it and has no star import cannot bind it. Python reads identifiers
+    normalised (NFKC: ``ﬁeld`` is ``field``), so a text that is not ASCII may bind any name.
+    """
+    files.touched.add(path)  # every answer that depends on a file names it, cached or not
+    key = (path, name)
+    found = files._words.get(key)
+    if found is None:
+        text = files.text(path)
+        stars = files._stars.get(path)
+        if stars is None:
+            stars = files._stars[path] = _STAR.search(text) is not None
+        # A substring search first (most names are absent); the word pattern only to confirm.
+        found = files._words[key] = stars or not text.isascii() or (name in text and re.search(
+            rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
+    return found
+
+
+def submodule_names(files: SourceFiles, package_file: str) -> set[str]:
+    """Names of the modules and subpackages of a package (*package_file*: its ``__init__.py`` or its folder)."""
+    if package_file.endswith("/__init__.py"):
+        folder = package_file[: -len("__init__.py")]
+    elif is_namespace(package_file):
+        folder = package_file
+    else:
+        return set()
+    names = set()
+    for path in files.tree.blobs:
+        if path.startswith(folder) and path.endswith(".py"):
+            rest = path[len(folder):]
+            if "/" not in rest and rest != "__init__.py":
+                names.add(rest.removesuffix(".py"))
+            elif "/" in rest:
+                names.add(rest.split("/", 1)[0])  # a subpackage, or a namespace package (PEP 420)
+    return names
 
 
 def python_folders(paths: Iterable[str]) -> set[str]:

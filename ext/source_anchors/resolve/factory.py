@@ -7,10 +7,13 @@ into a :class:`~.resolver.Resolver`; a file the pinned tree does not hold comes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.python import Python
+from ..reading.files import IndexStore
 from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 
@@ -22,8 +25,10 @@ class Resolvers:
     """Makes and keeps the resolvers of *trees*' repositories; counts the parsing they did."""
 
     def __init__(self, trees: PinnedTrees, outside: OutsideFiles, *, max_file_bytes: int,
-                 python: Python | None = None) -> None:
+                 python: Python | None = None, stores: Callable[[RepoPin], IndexStore] | None = None) -> None:
         self.trees = trees
+        #: The module indexes of earlier runs that a resolver at a pin may use (the engine's cache).
+        self.stores = stores
         self.outside = outside
         self.max_file_bytes = max_file_bytes
         #: The Python version and platform the anchors are read for (``source_anchors_python``).
@@ -51,7 +56,8 @@ class Resolvers:
                     raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
 
             self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes,
-                                             listing=listing, fetch=fetch, python=self.python)
+                                             listing=listing, fetch=fetch, python=self.python,
+                                             store=self.stores(pin) if self.stores else None)
         return self._resolvers[repo]
 
     def resolver_at(self, repo: str, commit: str) -> Resolver:
@@ -66,8 +72,9 @@ class Resolvers:
             from .resolver import Resolver
 
             tree = self.trees.locked_tree(repo, commit)  # raises SourceError
-            self._others[key] = Resolver(tree, self.trees.pins[repo].with_commit(commit),
-                                         max_file_bytes=self.max_file_bytes, python=self.python)
+            pin = self.trees.pins[repo].with_commit(commit)
+            self._others[key] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes, python=self.python,
+                                         store=self.stores(pin) if self.stores else None)
         return self._others[key]
 
     def modules_parsed(self) -> int:

@@ -6,7 +6,7 @@ import contextlib
 import difflib
 
 from ..model.errors import ResolveError, UpstreamFileError
-from ..reading.files import is_namespace
+from ..reading.files import is_namespace, submodule_names
 from .descriptors import dead_hint
 from .refs import Ref, Walking
 
@@ -50,7 +50,7 @@ def known_names(self: Walking, ref: Ref) -> tuple[set[str], list[str]]:
         while modules:
             module = modules.pop()
             seen.add(module.module)
-            names |= self.files.submodule_names(module.file)
+            names |= submodule_names(self.files, module.file)
             if is_namespace(module.file):
                 continue
             try:

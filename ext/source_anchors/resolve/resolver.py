@@ -21,7 +21,7 @@ from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches
 from ..reading import statements
 from ..reading.conditions import Python
-from ..reading.files import SourceFiles, is_namespace
+from ..reading.files import IndexStore, SourceFiles, is_namespace
 from ..sources.trees import Tree
 from . import filetargets
 from .missing import probe
@@ -42,12 +42,13 @@ class Resolver:
     """Resolves targets in one pinned tree, parsing each needed module once."""
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
-                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None) -> None:
+                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None,
+                 store: IndexStore | None = None) -> None:
         self.tree = tree
         self.pin = pin
         #: Every file of the commit with its blob id, as far as it is known (for file targets).
         self.listing = listing if listing is not None else (tree.listing or {})
-        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python)
+        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python, store=store)
         self.walker = Walker(self.files, pin)
 
     def _within_packages(self, path: str) -> list[str]:

@@ -15,7 +15,7 @@ import difflib
 
 from ..model.config import RepoPin
 from ..model.errors import ResolveError, UpstreamFileError
-from ..reading.files import SourceFiles, is_namespace
+from ..reading.files import SourceFiles, is_namespace, may_bind
 from ..reading.modindex import ModuleIndex
 from ..reading.mro import InconsistentError, merge
 from ..reading.rules import COND, DEAD, Bind, choose
@@ -74,9 +74,9 @@ class Walker:
         elif ref.bind is None:
             sub = self.files.module_file(f"{ref.module}.{name}")
             submodule = Ref(f"{ref.module}.{name}", sub) if sub is not None else None
-            may_bind = submodule is None or self.files.may_bind(ref.file, name)
+            binds = submodule is None or may_bind(self.files, ref.file, name)
             try:
-                found = self._module_member(ref, name, hops, seen=set()) if may_bind else None
+                found = self._module_member(ref, name, hops, seen=set()) if binds else None
             except ResolveError as error:
                 if submodule is None or not rest:
                     raise

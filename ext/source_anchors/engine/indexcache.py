@@ -1,0 +1,140 @@
+"""Module indexes kept on disk between runs, one pack per commit (no Sphinx).
+
+A module's index (:mod:`~source_anchors.reading.modindex`) depends only on what
+:func:`~source_anchors.reading.indexcodec.index_key` hashes, so an index stored by a build at
+one commit serves every commit where the file is unchanged. A resolver at a commit reads the
+pack of that commit and the packs of the commits the lock records: after a bump, ``check --pin``
+and the first build at the new commit parse only the files that changed.
+
+A pack is ``indexes/<url and commit>-<builder code>.jsonl``: a line per module, its key, a space
+and the index as JSON (:func:`~source_anchors.reading.indexcodec.to_json`). Lines are read as
+text and each entry decoded only when asked for: the packs of a large package hold about a
+million small lists, which would otherwise stay in the heap for the garbage collector to walk.
+A line that does not decode is parsed again; a pack is rewritten whole (atomically, under a
+file lock) with the new lines after the old ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..model.config import RepoPin
+from ..model.fsio import atomic_write
+from ..reading.files import IndexStore, collector_paused
+from ..reading.indexcodec import builder_digest, from_json, to_json
+from ..reading.modindex import ModuleIndex
+from ..sources.trees import cache_key
+
+
+class IndexCache:
+    """Module indexes by key, one pack per (URL, commit, builder code); see :meth:`store`."""
+
+    folder = "indexes"
+
+    def __init__(self, root: Path) -> None:
+        self.root = root / self.folder
+        #: Each pack's entries (key -> JSON text), read when a store first needs them (unreadable: none).
+        self._packs: dict[Path, dict[str, str]] = {}
+        #: Entries to write by pack: indexes parsed in this process, or JSON texts of another commit's pack.
+        self._pending: dict[Path, dict[str, ModuleIndex | str]] = {}
+
+    def pack(self, url: str, commit: str) -> Path:
+        """The pack of the indexes of the files of *url* at *commit*."""
+        return self.root / f"{cache_key(url, commit)}-{builder_digest()[:12]}.jsonl"
+
+    def store(self, pin: RepoPin, also: Iterable[str] = ()) -> IndexStore:
+        """The indexes a resolver at *pin* may use: its commit's, and those of the commits *also*.
+
+        What it parses, and what it takes from another commit's pack, goes into its own commit's
+        pack at :meth:`flush`, so that pack serves the commit alone once the lock moves to it.
+        """
+        own = self.pack(pin.url, pin.commit)
+        others = [self.pack(pin.url, commit) for commit in sorted(set(also)) if commit != pin.commit]
+        return _PackStore(self, own, others)
+
+    def entries(self, pack: Path) -> dict[str, str]:
+        """The entries of *pack* (key -> JSON text), read once."""
+        found = self._packs.get(pack)
+        if found is None:
+            try:
+                found = _entries_of(pack.read_text("utf-8"))
+            except (OSError, UnicodeDecodeError):
+                found = {}
+            self._packs[pack] = found
+        return found
+
+    def pending(self, pack: Path) -> dict[str, ModuleIndex | str]:
+        """What :meth:`flush` adds to *pack*."""
+        return self._pending.setdefault(pack, {})
+
+    def flush(self) -> int:
+        """Add the pending entries to the packs on disk; return how many were written."""
+        if not self._pending:
+            return 0
+        from filelock import FileLock, Timeout  # imported only when there is something to write
+
+        written = 0
+        for pack, entries in self._pending.items():
+            try:
+                pack.parent.mkdir(parents=True, exist_ok=True)
+                with FileLock(f"{pack}.lock", timeout=60):
+                    try:
+                        text = pack.read_text("utf-8")
+                    except (OSError, UnicodeDecodeError):
+                        text = ""
+                    known = _entries_of(text)
+                    lines = [f"{key} {_encoded(entry)}\n" for key, entry in entries.items() if key not in known]
+                    if lines:
+                        kept = text if not text or text.endswith("\n") else text[:text.rfind("\n") + 1]
+                        atomic_write(pack, kept + "".join(lines))
+                    written += len(lines)
+            except (Timeout, OSError):
+                continue  # another build holds it, or the cache is unwritable: parsed again next time
+        self._pending.clear()
+        return written
+
+
+class _PackStore:
+    """An :class:`~source_anchors.reading.files.IndexStore` over one commit's pack and others'."""
+
+    def __init__(self, cache: IndexCache, own: Path, others: list[Path]) -> None:
+        self._cache, self._own, self._others = cache, own, others
+
+    def get(self, key: str) -> ModuleIndex | None:
+        raw = self._cache.entries(self._own).get(key)
+        if raw is None:
+            for other in self._others:
+                raw = self._cache.entries(other).get(key)
+                if raw is not None:
+                    self._cache.pending(self._own)[key] = raw  # the own pack has it next time
+                    break
+        if raw is None:
+            return None
+        try:
+            with collector_paused():  # thousands of small lists and tuples, none of them in a cycle
+                return from_json(json.loads(raw))
+        except (ValueError, RecursionError):
+            return None
+
+    def put(self, key: str, index: ModuleIndex) -> None:
+        self._cache.pending(self._own)[key] = index  # encoded when written
+
+
+def _entries_of(text: str) -> dict[str, str]:
+    """Key -> JSON text of each line of a pack (a line without a space is skipped).
+
+    Split at newlines alone: JSON escapes them in strings, but not U+2028 and the like, which
+    :meth:`str.splitlines` would split at too.
+    """
+    entries = {}
+    for line in text.split("\n"):
+        key, space, raw = line.partition(" ")
+        if space:
+            entries[key] = raw
+    return entries
+
+
+def _encoded(entry: ModuleIndex | str) -> str:
+    return entry if isinstance(entry, str) else json.dumps(to_json(entry), separators=(",", ":"), ensure_ascii=False)

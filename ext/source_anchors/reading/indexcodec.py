@@ -1,0 +1,75 @@
+"""Module indexes as JSON, keyed by what decides them, to reuse across commits and runs (pure).
+
+A :class:`~.modindex.ModuleIndex` is a function of the module's text, its dotted name, whether
+it is a package's ``__init__``, the Python its tests are decided for, and the code that builds
+it. :func:`index_key` hashes all five, so an index stored under the key is the index a parse
+would build: a file unchanged between two commits is parsed once, whichever commit comes
+next. The code is hashed from the reading stage's own source files, so a release that
+indexes differently never reads another's entries.
+
+:func:`to_json` and :func:`from_json` turn an index into lists of strings and ints and back;
+:func:`from_json` returns None for an entry of another shape (a damaged one is parsed again).
+JSON rather than pickle: a cache restored in CI from an untrusted branch must not be able to run
+code. Like the other caches' entries, the values are trusted as written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .conditions import Python, running
+from .modindex import ClassInfo, Exports, ModuleIndex
+from .rules import Bind
+
+#: The modules whose code decides an index: their source is part of every key.
+_BUILDERS = ("modindex.py", "rules.py", "statements.py", "conditions.py", "allscan.py", "displays.py",
+             "indexcodec.py")
+
+
+@cache
+def builder_digest() -> str:
+    """sha256 of the source of the modules that build and encode an index (read once per process)."""
+    digest = hashlib.sha256()
+    folder = Path(__file__).parent
+    for name in _BUILDERS:
+        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def index_key(text: str, module: str, *, package: bool, python: Python | None) -> str:
+    """The key of the index of *text*, module *module*, read for *python* (None: the running one's)."""
+    chosen = python or running()
+    head = f"{builder_digest()}\0{module}\0{int(package)}\0{chosen.version[0]}.{chosen.version[1]}\0" \
+        f"{chosen.platform}\0"
+    return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def to_json(index: ModuleIndex) -> list[Any]:
+    """*index* as JSON values (see :func:`from_json`): its tuples are written as they are, as lists."""
+    return [index.bindings, [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
+            index.stars, index.exports, index.statements, index.conditions]
+
+
+def from_json(data: Any) -> ModuleIndex | None:
+    """The index :func:`to_json` made, or None when *data* has another shape."""
+    try:
+        bindings, classes, stars, exports, statements, conditions = data
+        return ModuleIndex(
+            bindings={path: tuple(map(_bind, binds)) for path, binds in bindings.items()},
+            classes={line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes},
+            stars=tuple(stars), exports=None if exports is None else Exports(tuple(exports[0]), exports[1]),
+            statements=_statements(statements), conditions=tuple(map(tuple, conditions)))
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return None
+
+
+_bind = Bind._make
+
+
+def _statements(items: Any) -> tuple[Any, ...]:
+    """Compact statements (:data:`~.statements.Compact`) from nested lists."""
+    return tuple((start, end, tuple(map(tuple, spans)), _statements(children), line, column, end_line, end_column)
+                 for start, end, spans, children, line, column, end_line, end_column in items)
