@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -148,3 +151,25 @@ def test_a_text_with_line_separators_in_its_strings_is_stored_and_read_back(upst
     again = second.check_text("up:pkg.odd.A.m", default_repo=None)
     assert second.resolver("up").files.loaded == {"pkg/odd.py"} and second.resolver("up").files.parsed == set()
     assert (again.status, again.permalink) == (outcome.status, outcome.permalink) and again.location is not None
+
+
+def test_a_release_that_reads_modules_differently_has_other_keys(tmp_path: Path) -> None:
+    """The code that builds an index is in its key: an edited reading stage never reads the old entries."""
+    import source_anchors
+
+    package = Path(source_anchors.__file__).parent
+
+    def digest(root: Path) -> str:
+        return subprocess.run([sys.executable, "-c", "from source_anchors.reading.indexcodec import builder_digest;"
+                               "print(builder_digest())"], env={**os.environ, "PYTHONPATH": str(root)},
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    for name in ("same", "edited", "textlines"):
+        shutil.copytree(package, tmp_path / name / "source_anchors", ignore=shutil.ignore_patterns("__pycache__"))
+    with (tmp_path / "edited" / "source_anchors" / "reading" / "statements.py").open("a", encoding="utf-8") as code:
+        code.write("\n# a change to how statements are read\n")
+    with (tmp_path / "textlines" / "source_anchors" / "model" / "textlines.py").open("a", encoding="utf-8") as code:
+        code.write("\n# a change to how lines are counted\n")
+    same = digest(tmp_path / "same")
+    assert same == digest(tmp_path / "same")
+    assert len({same, digest(tmp_path / "edited"), digest(tmp_path / "textlines")}) == 3

@@ -1,11 +1,11 @@
 """Module indexes as JSON, keyed by what decides them, to reuse across commits and runs (pure).
 
 A :class:`~.modindex.ModuleIndex` is a function of the module's text, its dotted name, whether
-it is a package's ``__init__``, the Python its tests are decided for, and the code that builds
-it. :func:`index_key` hashes all five, so an index stored under the key is the index a parse
-would build: a file unchanged between two commits is parsed once, whichever commit comes
-next. The code is hashed from the reading stage's own source files, so a release that
-indexes differently never reads another's entries.
+it is a package's ``__init__``, the Python its tests are decided for, the code that builds it and
+the interpreter that parses it. :func:`index_key` hashes all six, so an index stored under the key
+is the index a parse would build: a file unchanged between two commits is parsed once, whichever
+commit comes next. The code is hashed from its own source files, so a release that indexes
+differently never reads another's entries.
 
 :func:`to_json` and :func:`from_json` turn an index into lists of strings and ints and back;
 :func:`from_json` returns None for an entry of another shape (a damaged one is parsed again).
@@ -16,26 +16,37 @@ code. Like the other caches' entries, the values are trusted as written.
 from __future__ import annotations
 
 import hashlib
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..model.version import __version__
 from .conditions import Python, running
 from .modindex import ClassInfo, Exports, ModuleIndex
 from .rules import Bind
 
-#: The modules whose code decides an index: their source is part of every key.
-_BUILDERS = ("modindex.py", "rules.py", "statements.py", "conditions.py", "allscan.py", "displays.py",
-             "indexcodec.py")
+#: The modules whose code decides an index (the reading stage's, and the text and Python types it reads with).
+_BUILDERS = ("reading/modindex.py", "reading/rules.py", "reading/statements.py", "reading/conditions.py",
+             "reading/allscan.py", "reading/displays.py", "reading/files.py", "reading/indexcodec.py",
+             "model/textlines.py", "model/python.py")
 
 
 @cache
 def builder_digest() -> str:
-    """sha256 of the source of the modules that build and encode an index (read once per process)."""
-    digest = hashlib.sha256()
-    folder = Path(__file__).parent
+    """sha256 of the code that builds and encodes an index, and of the Python that parses (read once a process).
+
+    The interpreter is part of it: :mod:`ast` places some nodes differently from one version to the
+    next (f-strings in 3.12), and the cache is shared by every environment of the user.
+    """
+    digest = hashlib.sha256(f"{sys.implementation.name} {sys.version}\0".encode())
+    package = Path(__file__).resolve().parent.parent
     for name in _BUILDERS:
-        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
+        try:
+            code = (package / name).read_bytes()
+        except OSError:  # installed without its sources (byte code only): the release must say
+            code = f"release {__version__}".encode()
+        digest.update(name.encode() + b"\0" + code + b"\0")
     return digest.hexdigest()
 
 
