@@ -30,7 +30,8 @@ does (:meth:`~source_anchors.engine.engine.Engine.check_text`) and storing what 
   parsed, cached or exported before; the pass exports the old tree (``git archive`` of the local
   repository), resolves every anchor, and writes the lock afterwards, untimed;
 * **check --pin** at the new commit: that cache as the last build left it (the old tree exported, its
-  resolutions stored; nothing of the new commit) and that lock, which is what a real
+  resolutions and the indexes of the modules it parsed stored; nothing of the new commit) and that
+  lock, which is what a real
   ``source-anchors check --pin NAME=NEW`` finds; the pass exports the new tree, resolves every anchor,
   compares each with the lock, classes every ``changed`` one and suggests for every ``missing`` one
   (git's history included).
