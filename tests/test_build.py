@@ -391,6 +391,30 @@ def test_warm_build_parses_no_upstream_module(project: Project) -> None:
     assert stats == {"ast_parses": 0, "cached": 4, "modules_parsed": 0, "resolved": 1}
 
 
+def test_a_parallel_builds_readers_store_the_modules_they_parse(project: Project) -> None:
+    """Readers are processes of their own: each stores its module indexes, and the next build parses none."""
+    _, book, _ = project
+    book.settings = {"html_theme": "basic"}
+    book.write_conf(default_repo="up")
+    for index in range(6):
+        book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
+    toc = "\n".join(f"p{index}" for index in range(6))
+    book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
+    assert book.build(out="settle").returncode == 0  # the first build records the lock
+    for folder in ("indexes", "resolutions"):
+        shutil.rmtree(book.cache / folder)
+    parallel = book.build_subprocess("-W", "-j", "2", out="parallel")
+    assert parallel.returncode == 0, parallel.stderr
+    assert json.loads((parallel.outdir / "source-anchors.stats.json").read_text("utf-8"))["modules_parsed"] >= 1
+    assert [line for pack in (book.cache / "indexes").glob("*.jsonl") for line in pack.read_text("utf-8").splitlines()]
+    shutil.rmtree(book.cache / "resolutions")
+    again = book.build_subprocess("-W", "-j", "2", "-E", out="again")
+    assert again.returncode == 0, again.stderr
+    stats = json.loads((again.outdir / "source-anchors.stats.json").read_text("utf-8"))
+    assert stats["resolved"] >= 2 and (stats["modules_parsed"], stats["ast_parses"]) == (0, 0)
+    assert again.report() == parallel.report()
+
+
 def test_preview_marks_drift_in_place(project: Project) -> None:
     upstream, book, _ = project
     assert book.build().returncode == 0

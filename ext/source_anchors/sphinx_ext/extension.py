@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
 import re
 from pathlib import Path
 from typing import Any, NoReturn
@@ -216,6 +217,10 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     before = state.work_before.pop(docname, None)
     if before is not None:
         domain.count(docname, **{key: value - before[key] for key, value in state.engine.work().items()})
+    if multiprocessing.parent_process() is not None:
+        # A parallel build's reader, a process of its own: the module indexes it parsed are stored now,
+        # for the readers after it and the next build (the main process parses nothing to store).
+        state.engine.indexes.flush()
 
 
 def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
