@@ -164,10 +164,12 @@ def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book:
     assert (rows["g"]["repo"], rows["g"]["path"], rows["g"]["start"]) == ("two", "src/beta/__init__.py", 3)
 
 
-def test_parallel_build_matches_serial(project: Project) -> None:
-    _, book, _ = project
-    # sphinx.testing builds in-process with the theme 'basic' where alabaster is the default: every
-    # build here uses it, so that the in-process build can be compared with sphinx-build's below.
+def _seven_pages(book: Book) -> None:
+    """The index and six pages that cite pkg.mod, with the lock recorded by a first (in-process) build.
+
+    sphinx.testing builds in-process with the theme 'basic' where alabaster is the default: every build
+    here uses it, so that the in-process build can be compared with sphinx-build's.
+    """
     book.settings = {"html_theme": "basic"}
     book.write_conf(default_repo="up")
     for index in range(6):
@@ -175,6 +177,11 @@ def test_parallel_build_matches_serial(project: Project) -> None:
     toc = "\n".join(f"p{index}" for index in range(6))
     book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
     assert book.build(out="settle").returncode == 0  # the first build records the lock
+
+
+def test_parallel_build_matches_serial(project: Project) -> None:
+    _, book, _ = project
+    _seven_pages(book)
     # -j 2 forks Sphinx's reader processes: both builds run as sphinx-build does, in a subprocess.
     serial = book.build_subprocess("-W", "-j", "1", out="serial")
     parallel = book.build_subprocess("-W", "-j", "2", out="parallel")
@@ -394,13 +401,7 @@ def test_warm_build_parses_no_upstream_module(project: Project) -> None:
 def test_a_parallel_builds_readers_store_the_modules_they_parse(project: Project) -> None:
     """Readers are processes of their own: each stores its module indexes, and the next build parses none."""
     _, book, _ = project
-    book.settings = {"html_theme": "basic"}
-    book.write_conf(default_repo="up")
-    for index in range(6):
-        book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
-    toc = "\n".join(f"p{index}" for index in range(6))
-    book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
-    assert book.build(out="settle").returncode == 0  # the first build records the lock
+    _seven_pages(book)
     for folder in ("indexes", "resolutions"):
         shutil.rmtree(book.cache / folder)
     parallel = book.build_subprocess("-W", "-j", "2", out="parallel")
