@@ -20,29 +20,48 @@ so it can be ``formatting`` or ``comments`` (docstrings found by a token heurist
 collapsing whitespace, else ``code``.
 
 Trees are compared as :func:`ast.dump` shows them, walked side by side without copying either
-(:class:`_Same`); two excerpts whose statement keywords differ (:data:`_STATEMENTS`) are ``code`` as
+(:class:`~.astsame.Same`); two excerpts whose statement keywords differ (:data:`_STATEMENTS`) are ``code`` as
 soon as one of them parses, so the other need not be parsed.
+
+Given the statements directly inside each excerpt's statement (*parts*, from the files' module
+indexes: a class's members, a function's body, a module's top level), two excerpts are ``code``
+without being parsed whole when two parts in the same place, each parsed alone as its excerpt's
+source has it, are ``code`` apart, or when the lists' lengths say they differ with docstrings dropped
+(:func:`_code_by_parts`). Their trees are the excerpts' subtrees, so the class is the one the whole
+excerpts give; anything the parts do not settle is read whole, as above.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import inspect
 import io
 import re
 import sys
 import textwrap
 import tokenize
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.changeclass import ChangeClass
 from ..reading.files import collector_paused
+from ..reading.statements import Compact
+from .astsame import BODIES, Same, docstring
+
+#: A statement directly inside an excerpt's statement: its first and last line in the excerpt and the
+#: whitespace before it; None for one that shares a line with another statement (not read alone).
+Part = tuple[int, int, str] | None
 
 
-def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True) -> ChangeClass:
-    """The most significant class of change from the *old* lines to the *new* ones."""
+def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True,
+             parts: tuple[Sequence[Part], Sequence[Part]] | None = None) -> ChangeClass:
+    """The most significant class of change from the *old* lines to the *new* ones.
+
+    *parts* are the statements directly inside each excerpt's statement (or module), as the module
+    indexes know them (:func:`parts_of`): when two of them, in the same place of each, are ``code``
+    apart, so are the excerpts, and neither excerpt is parsed whole (:func:`_parts_apart`).
+    """
     old_text = old if isinstance(old, str) else "\n".join(old)
     new_text = new if isinstance(new, str) else "\n".join(new)
     if not python:
@@ -50,12 +69,103 @@ def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True)
     # The excerpts' trees hold no cycles and are freed when _classified returns, inside the block: the
     # collections their allocation would start in a build's large heap would only walk it (half the time).
     with collector_paused():
-        return _classified(old_text, new_text)
+        return _classified(old_text, new_text, parts)
 
 
-def _classified(old_text: str, new_text: str) -> ChangeClass:
+def parts_of(statements: Sequence[Compact], lines: Sequence[str], start: int) -> tuple[Part, ...]:
+    """The :data:`Part` of each of *statements* in an excerpt that starts at line *start* of *lines*.
+
+    *statements* are a module's (from its index), or those directly inside one statement of it.
+    """
+    found: list[Part] = []
+    for number, node in enumerate(statements):
+        first, last = node[0], node[1]
+        line = lines[first - 1]
+        margin = line[:len(line) - len(line.lstrip(" \t"))]
+        alone = (number == 0 or statements[number - 1][1] < first) and \
+            (number + 1 == len(statements) or statements[number + 1][0] > last) and \
+            (first < node[4] or len(margin) == node[5])  # a decorator line starts with its "@"
+        found.append((first - start + 1, last - start + 1, margin) if alone else None)
+    return tuple(found)
+
+
+def _code_by_parts(old_text: str, new_text: str, before: _Excerpt, after: _Excerpt,
+                   parts: tuple[Sequence[Part], Sequence[Part]]) -> bool:
+    """Whether *parts* tell that the excerpts are ``code`` apart (:func:`_parts_apart`), neither parsed whole.
+
+    Excerpts that lose their first line's margin whole parse, as their files did (they are statements the
+    indexes know); at the same margin, and with no made-up opener, their parts compare as their subtrees would.
+    """
+    return (not before.opened and not after.opened and before.source[:1] not in (" ", "\t")
+            and after.source[:1] not in (" ", "\t") and _margin(old_text) == _margin(new_text)
+            and _parts_apart(before, after, parts))
+
+
+def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part], Sequence[Part]]) -> bool:
+    """Whether two excerpts that parse are ``code`` apart, as two of their *parts* in the same place show.
+
+    Each part is read from its excerpt's :attr:`_Excerpt.source` (dedented whole) and parsed alone,
+    inside a made-up ``if 1:`` when it is indented there: its statements are the excerpt tree's, string
+    values and all. Two such subtrees in the same place that differ (docstrings dropped, annotations
+    left out) make the excerpts' trees differ. The first part is never compared (it may be a
+    docstring), nor parts with their lines not to themselves or at other margins. Two statement lists
+    whose lengths differ by two or more differ with their docstrings dropped.
+    """
+    old_parts, new_parts = parts
+    if abs(len(old_parts) - len(new_parts)) >= 2:
+        return True
+    old_lines, new_lines = before.source.split("\n"), after.source.split("\n")
+    if len(old_parts) != len(new_parts):
+        # One statement more: the lists differ unless one side's extra is a docstring that is dropped (or
+        # the other's only statement is one, which leaves ``pass``): so when neither has one, or both with more.
+        docs = (_opens_withdocstring(old_lines, old_parts[0]), _opens_withdocstring(new_lines, new_parts[0]))
+        return docs == (False, False) or (docs == (True, True) and min(len(old_parts), len(new_parts)) >= 2)
+    same = Same(docstrings="drop", annotations=False)
+    for first, second in zip(old_parts[1:], new_parts[1:], strict=True):
+        if first is None or second is None or first[2] != second[2]:
+            continue
+        x, y = old_lines[first[0] - 1:first[1]], new_lines[second[0] - 1:second[1]]
+        if x == y:
+            continue
+        one, other = _part_statements(x), _part_statements(y)
+        try:
+            if one is not None and other is not None and not same.values(one, other):
+                return True
+        except RecursionError:
+            continue
+    return False
+
+
+def _opens_withdocstring(lines: list[str], part: Part) -> bool | None:
+    """Whether the first part is a docstring (a string statement); None when that cannot be told."""
+    if part is None:
+        return None
+    text = lines[part[0] - 1:part[1]]
+    if not _STRING_START.match(text[0]):
+        return False  # a statement that does not open with a string literal is none
+    statements = _part_statements(text)
+    return None if statements is None else docstring(statements) is not None
+
+
+def _part_statements(lines: list[str]) -> list[ast.stmt] | None:
+    """A part's statements, parsed from its lines as its excerpt's source has them (indented: in ``if 1:``)."""
+    text = "\n".join(lines) + "\n"
+    indented = text[:1] in (" ", "\t")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(("if 1:\n" + text) if indented else text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return tree.body[0].body if indented else tree.body  # type: ignore[attr-defined]  # the made-up if
+
+
+def _classified(old_text: str, new_text: str,
+                parts: tuple[Sequence[Part], Sequence[Part]] | None = None) -> ChangeClass:
     """:func:`classify` of two Python excerpts."""
     before, after = _Excerpt.read(old_text), _Excerpt.read(new_text)
+    if parts is not None and _code_by_parts(old_text, new_text, before, after, parts):
+        return ChangeClass.code
     if _READ_BY_PATTERN and before.statements != after.statements:
         # Not the same statements: code when either side parses (see _STATEMENTS); the shorter is parsed
         # first, and the other only if it does not. When neither parses, their tokens decide, below.
@@ -74,11 +184,17 @@ def _classified(old_text: str, new_text: str) -> ChangeClass:
     return _by_tokens(before, after)
 
 
+def _margin(text: str) -> str:
+    """The whitespace before the first line of *text* that is not blank."""
+    line = next((line for line in text.split("\n") if line.strip()), "")
+    return line[:len(line) - len(line.lstrip())]
+
+
 def _by_tree(before: _Excerpt, after: _Excerpt) -> ChangeClass:
-    """The class from the two trees: each level of likeness implies the next (see :class:`_Same`)."""
+    """The class from the two trees: each level of likeness implies the next (see :class:`~.astsame.Same`)."""
     assert before.tree is not None and after.tree is not None
     # Most changes are to code, and the loosest comparison, which stops at the first difference, says so.
-    if not _Same(docstrings="drop", annotations=False).values(before.tree, after.tree):
+    if not Same(docstrings="drop", annotations=False).values(before.tree, after.tree):
         return ChangeClass.code
     if _READ_BY_PATTERN:  # a source that parses also tokenizes: its comments are found by a pattern
         same_comments = before.pattern_comments == after.pattern_comments
@@ -86,9 +202,9 @@ def _by_tree(before: _Excerpt, after: _Excerpt) -> ChangeClass:
         return ChangeClass.code  # it does not tokenize (the comments cannot be told)
     else:
         same_comments = before.comments == after.comments
-    if same_comments and _Same(docstrings="clean").values(before.tree, after.tree):
+    if same_comments and Same(docstrings="clean").values(before.tree, after.tree):
         return ChangeClass.formatting
-    if _Same(docstrings="drop").values(before.tree, after.tree):
+    if Same(docstrings="drop").values(before.tree, after.tree):
         return ChangeClass.comments
     return ChangeClass.annotations
 
@@ -109,7 +225,8 @@ _LAYOUT = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, toke
 _OPENERS = {"elif": "if 0:\n    pass\n", "else": "if 0:\n    pass\n", "except": "try:\n    pass\n",
             "finally": "try:\n    pass\n"}
 _FIRST_WORD = re.compile(r"\s*(\w*)")
-_BODIES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+#: A line that opens with a string literal (a prefix, then a quote).
+_STRING_START = re.compile(r"\s*[rRuUbBfF]{0,2}['\"]")
 #: Whether strings and comments are found by :data:`_NOISE`: before Python 3.12 an f-string cannot hold its
 #: own quote, nor a ``#`` in its fields, so in a source that parses the pattern finds what the tokenizer does
 #: (in Python, and slow). From 3.12 f-strings nest, and the tokenizer, written in C, is fast: it is used.
@@ -136,6 +253,8 @@ class _Excerpt:
 
     #: The text as parsed: dedented, after a made-up opener for a clause that cannot start a module.
     source: str
+    #: Whether :attr:`source` has that opener (its lines are then not the excerpt's).
+    opened: bool = False
 
     @classmethod
     def read(cls, text: str) -> _Excerpt:
@@ -143,9 +262,9 @@ class _Excerpt:
         source = textwrap.dedent(text).strip("\n") + "\n"
         first = _FIRST_WORD.match(source)[1]  # type: ignore[index]  # the pattern matches any text
         if first in _OPENERS:
-            source = _OPENERS[first] + source
-        elif first == "case":
-            source = "match 0:\n" + textwrap.indent(source, "    ")
+            return cls(_OPENERS[first] + source, opened=True)
+        if first == "case":
+            return cls("match 0:\n" + textwrap.indent(source, "    "), opened=True)
         return cls(source)
 
     @functools.cached_property
@@ -197,25 +316,18 @@ class _Excerpt:
     def tokens(self, *, comments: bool) -> list[tuple[int, str]]:
         """(type, text) of every token but layout; without comments and docstrings unless *comments*."""
         return [(tok.type, tok.string) for tok in self.toks or () if tok.type not in _LAYOUT
-                and (comments or (tok.type != tokenize.COMMENT and not self._in_docstring(tok)))]
+                and (comments or (tok.type != tokenize.COMMENT and not self._indocstring(tok)))]
 
-    def _in_docstring(self, tok: tokenize.TokenInfo) -> bool:
+    def _indocstring(self, tok: tokenize.TokenInfo) -> bool:
         return tok.type == tokenize.STRING and tok.start in self.docstrings
-
-
-def _docstring(body: list[ast.stmt]) -> ast.Constant | None:
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        return first.value
-    return None
 
 
 def _docstrings_of(tree: ast.Module) -> frozenset[tuple[int, int]]:
     """Where each docstring of *tree* starts (as tokenize counts: 1-based rows, 0-based columns)."""
     found: set[tuple[int, int]] = set()
     for node in ast.walk(tree):
-        if isinstance(node, _BODIES):
-            doc = _docstring(node.body)
+        if isinstance(node, BODIES):
+            doc = docstring(node.body)
             if doc is not None:
                 found.add((doc.lineno, doc.col_offset))
     return frozenset(found)
@@ -245,80 +357,3 @@ def _docstrings_by_tokens(toks: tuple[tokenize.TokenInfo, ...]) -> frozenset[tup
             previous = significant[i - 1].string if i else ""
         i += 1
     return frozenset(found)
-
-
-#: Leaf values of one of these types have the same ``repr`` exactly when they are equal (not so for floats:
-#: ``0.0 == -0.0``, ``nan != nan``).
-_PLAIN = (str, int, bool, bytes, type(None))
-#: What a body whose docstring is dropped and nothing else is left becomes.
-_PASS = [ast.Pass()]
-
-
-class _Same:
-    """Whether two syntax trees have the same :func:`ast.dump` once normalised, walked side by side.
-
-    Normalised: docstrings cleaned as :func:`inspect.cleandoc` cleans them (``clean``) or dropped
-    (``drop``: a body left empty holds ``pass``); with ``annotations=False``, the annotations of
-    arguments and annotated assignments and the returns of functions left out. Nothing is copied and
-    the walk stops at the first difference. Fields are compared as ``ast.dump`` shows them: the same
-    node types, lists of the same length, leaves with the same ``repr``; positions ignored.
-
-    Each comparison implies the next: trees the same with docstrings cleaned are the same with them
-    dropped (a docstring is a string statement first in a body, on both sides), and the same with
-    annotations left out.
-    """
-
-    def __init__(self, *, docstrings: str, annotations: bool = True) -> None:
-        self.drop = docstrings == "drop"
-        self.annotations = annotations
-
-    def values(self, x: object, y: object) -> bool:
-        """Whether two field values (a node, a list or a leaf) dump the same."""
-        if isinstance(x, ast.AST):
-            return isinstance(y, ast.AST) and self._nodes(x, y)
-        if isinstance(x, list):
-            return isinstance(y, list) and self._lists(x, y, 0)
-        if isinstance(y, (ast.AST, list)):
-            return False
-        if x is y:
-            return True
-        kind = type(x)
-        return x == y if kind is type(y) and kind in _PLAIN else repr(x) == repr(y)
-
-    def _lists(self, x: list[object], y: list[object], start: int) -> bool:
-        return len(x) == len(y) and all(map(self.values, x[start:] if start else x, y[start:] if start else y))
-
-    def _nodes(self, a: ast.AST, b: ast.AST) -> bool:
-        kind = type(a)
-        if kind is not type(b):
-            return False
-        for name in kind._fields:
-            if not self.annotations and ((name == "annotation" and kind in _ANNOTATED)
-                                         or (name == "returns" and kind in _FUNCTIONS)):
-                continue  # left out on both sides
-            # A parsed tree holds every field; ast.dump leaves out a None one on both sides alike.
-            x, y = getattr(a, name, None), getattr(b, name, None)
-            if name == "body" and kind in _BODIES:
-                if not self._bodies(x, y):  # type: ignore[arg-type]  # a body is a list of statements
-                    return False
-            elif not self.values(x, y):
-                return False
-        return True
-
-    def _bodies(self, x: list[ast.stmt], y: list[ast.stmt]) -> bool:
-        """Two bodies, each without its docstring (``drop``) or with it cleaned."""
-        first, second = _docstring(x), _docstring(y)
-        if self.drop:
-            return self.values((x[1:] or _PASS) if first is not None else x,
-                               (y[1:] or _PASS) if second is not None else y)
-        if first is None or second is None:
-            # A docstring on one side only: that side's first statement is a string expression and the
-            # other's is something else, so they differ (unless neither has one).
-            return first is second and self._lists(x, y, 0)  # type: ignore[arg-type]  # statements
-        return (len(x) == len(y) and inspect.cleandoc(str(first.value)) == inspect.cleandoc(str(second.value))
-                and self.values(getattr(first, "kind", None), getattr(second, "kind", None))
-                and self._lists(x, y, 1))  # type: ignore[arg-type]  # statements
-
-
-_ANNOTATED = (ast.arg, ast.AnnAssign)
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

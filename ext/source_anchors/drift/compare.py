@@ -14,9 +14,13 @@ from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
+from ..reading.files import known_index
+from ..reading.statements import Compact
 from ..resolve.factory import Resolvers
+from ..resolve.resolver import Resolver
 from ..sources.pinned import PinnedTrees
-from .changes import classify
+from .catalog import module_of
+from .changes import Part, classify, parts_of
 
 #: How many diff lines a message shows (``check --markdown`` shows them all).
 DIFF_LINES = 12
@@ -58,7 +62,53 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
     import difflib  # changed anchors only
 
     diff = tuple(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
-    return Comparison(classify(old, new, python=location.path.endswith((".py", ".pyi"))), diff)
+    python = location.path.endswith((".py", ".pyi"))
+    parts = _parts(resolvers, pin, location, record) if python else None
+    return Comparison(classify(old, new, python=python, parts=parts), diff)
+
+
+def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
+           record: LockRecord) -> tuple[tuple[Part, ...], tuple[Part, ...]] | None:
+    """The statements directly inside the anchor's statement (or module) at the lock's commit and now.
+
+    Read from the two files' module indexes when they are at hand (made or stored before: no parse
+    for this); None otherwise, and :func:`~.changes.classify` then reads the excerpts whole.
+    """
+    whole = location.kind == "module"
+    try:
+        new = _inside(resolvers.resolver(pin.name), location.path, location.start, location.end, whole=whole)
+        old = _inside(resolvers.resolver_at(pin.name, record.commit), record.path, record.start, record.end,
+                      whole=whole) if new is not None else None
+    except (SourceAnchorsError, UnicodeDecodeError):
+        return None
+    return None if old is None or new is None else (old, new)
+
+
+def _inside(resolver: Resolver, path: str, start: int, end: int, *, whole: bool) -> tuple[Part, ...] | None:
+    """The parts (:func:`~.changes.parts_of`) of lines *start*..*end* of *path*: a whole module, or one statement."""
+    files = resolver.files
+    module = next((found for name, folder in sorted(files.packages.items())
+                   if (found := module_of(path, name, folder)) is not None), None)
+    index = known_index(files, path, module) if module is not None else None
+    if index is None:
+        return None
+    lines = resolver.file_lines(path)
+    if whole:
+        return parts_of(index.statements, lines, 1) if (start, end) == (1, max(len(lines), 1)) else None
+    children = _children(index.statements, start, end)
+    return None if children is None else parts_of(children, lines, start)
+
+
+def _children(statements: tuple[Compact, ...], start: int, end: int) -> tuple[Compact, ...] | None:
+    """The statements directly inside the statement spanning exactly *start*..*end*; None when there is none."""
+    level = statements
+    while True:
+        node = next((node for node in level if node[0] <= start and end <= node[1]), None)
+        if node is None:
+            return None
+        if (node[0], node[1]) == (start, end):
+            return node[3] or None
+        level = node[3]
 
 
 def locked_lines(pinned: PinnedTrees, pin: RepoPin, record: LockRecord) -> list[str] | str:

@@ -230,6 +230,21 @@ class SourceFiles:
         return found
 
 
+def known_index(files: SourceFiles, path: str, module: str) -> ModuleIndex | None:
+    """The index of *path* (module *module*) of *files* when it is at hand, made or stored before; never a parse.
+
+    Not a resolution's input: nothing is added to :attr:`SourceFiles.touched`.
+    """
+    found = files._indexes.get(path)
+    if found is None and path not in files._failures and path not in files._keys:
+        try:
+            text = files.text(path)
+        except UpstreamFileError:
+            return None
+        found = files._stored(path, text, module)
+    return found
+
+
 def may_bind(files: SourceFiles, path: str, name: str) -> bool:
     """Whether the module in *path* of *files* may bind *name* (to walk into a submodule, checked without a parse).
 

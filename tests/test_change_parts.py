@@ -1,0 +1,121 @@
+"""A changed excerpt told ``code`` by the statements inside it (:func:`~source_anchors.drift.changes.classify`'s parts).
+
+The oracle is the same function without the parts: over class and function statements of real
+modules (the standard library's, read as text), each changed as upstream code changes (a member
+moved, copied or removed, a comment or a docstring edited, a line reflowed), the class with the
+parts must be the class without them, and the parts must decide most ``code`` changes alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from source_anchors.drift import changes
+from source_anchors.drift.changes import classify, parts_of
+from source_anchors.model.changeclass import ChangeClass
+from source_anchors.model.textlines import split_lines
+from source_anchors.reading.statements import Compact, compact
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+FILES = ("argparse.py", "email/_header_value_parser.py", "logging/__init__.py", "json/decoder.py",
+         "asyncio/base_events.py", "textwrap.py")
+
+
+def _statements(text: str) -> tuple[list[str], tuple[Compact, ...]]:
+    lines = split_lines(text)
+    return lines, compact(ast.parse(text).body, lines)
+
+
+def _holders(statements: tuple[Compact, ...]) -> Iterator[Compact]:
+    """Every statement with three statements or more directly inside it, at any depth."""
+    for node in statements:
+        if len(node[3]) >= 3:
+            yield node
+        yield from _holders(node[3])
+
+
+def _find(statements: tuple[Compact, ...], start: int) -> Compact | None:
+    for node in _holders(statements):
+        if node[0] == start:
+            return node
+    return None
+
+
+def _variants(lines: list[str], node: Compact) -> Iterator[tuple[str, list[str], int]]:
+    """(what, the file's new lines, the statement's new first line) for edits inside *node*."""
+    children = node[3]
+    a, b = children[1], children[2]
+    first, second = lines[a[0] - 1:a[1]], lines[b[0] - 1:b[1]]
+    # Two members swapped, one copied, one removed: code (unless they are the same).
+    yield "swapped", [*lines[:a[0] - 1], *second, *lines[a[1]:b[0] - 1], *first, *lines[b[1]:]], node[0]
+    yield "copied", [*lines[:a[1]], *first, *lines[a[1]:]], node[0]
+    yield "removed", [*lines[:a[0] - 1], *lines[a[1]:]], node[0]
+    last = children[-1]
+    margin = lines[last[0] - 1][:len(lines[last[0] - 1]) - len(lines[last[0] - 1].lstrip())]
+    # A comment added, a statement added at the end, a line of the second member reflowed.
+    yield "comment", [*lines[:b[0] - 1], f"{margin}# a note", *lines[b[0] - 1:]], node[0]
+    yield "added", [*lines[:last[1]], f"{margin}_added = 1", *lines[last[1]:]], node[0]
+    yield "reflowed", [*lines[:b[0] - 1], lines[b[0] - 1].rstrip() + "  ", *lines[b[0]:]], node[0]
+    # A docstring word changed, where the second member opens with one.
+    for at in range(b[0], b[1] + 1):
+        if '"""' in lines[at - 1]:
+            yield "docstring", [*lines[:at - 1], lines[at - 1].replace('"""', '""" Note:', 1), *lines[at:]], node[0]
+            break
+
+
+def _cases() -> Iterator[tuple[str, str, list[str], list[str], object]]:
+    for name in FILES:
+        text = (STDLIB / name).read_text("utf-8")
+        lines, statements = _statements(text)
+        for node in list(_holders(statements))[:40]:
+            old = lines[node[0] - 1:node[1]]
+            old_parts = parts_of(node[3], lines, node[0])
+            for what, new_lines, start in _variants(lines, node):
+                try:
+                    _, new_statements = _statements("\n".join(new_lines) + "\n")
+                except SyntaxError:
+                    continue  # a member that cannot stand there: not a change upstream makes
+                found = _find(new_statements, start)
+                if found is None:
+                    continue
+                new = new_lines[found[0] - 1:found[1]]
+                yield f"{name}:{node[0]} {what}", what, old, new, (old_parts, parts_of(found[3], new_lines, found[0]))
+
+
+def test_the_parts_give_the_class_the_whole_excerpts_give() -> None:
+    checked, code, decided = 0, 0, 0
+    for label, _what, old, new, parts in _cases():
+        whole = classify(old, new)
+        assert classify(old, new, parts=parts) is whole, label  # type: ignore[arg-type]
+        checked += 1
+        old_text, new_text = "\n".join(old), "\n".join(new)
+        before, after = changes._Excerpt.read(old_text), changes._Excerpt.read(new_text)
+        told = changes._code_by_parts(old_text, new_text, before, after, parts)  # type: ignore[arg-type]
+        assert not told or whole is ChangeClass.code, label
+        code += whole is ChangeClass.code
+        decided += told
+    assert checked >= 500
+    assert code >= 200 and decided >= code * 0.6, (checked, code, decided)
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # One statement more, and the first is a docstring on both sides: code.
+    ('class A:\n    """Doc."""\n    x = 1\n', 'class A:\n    """Doc."""\n    x = 1\n    y = 2\n', ChangeClass.code),
+    # A docstring only, then the same docstring and ``pass``: the same tree once docstrings are dropped.
+    ('class A:\n    """Doc."""\n', 'class A:\n    """Doc."""\n    pass\n', ChangeClass.comments),
+    # A docstring added where there was none: one more statement, and not code.
+    ("def f():\n    return 1\n", 'def f():\n    """Doc."""\n    return 1\n', ChangeClass.comments),
+    # A string statement that is not first is no docstring: a change to it is code.
+    ('class A:\n    x = 1\n    "a"\n', 'class A:\n    x = 1\n    "b"\n', ChangeClass.code),
+])
+def test_docstrings_and_statement_counts(old: str, new: str, expected: ChangeClass) -> None:
+    parts = []
+    for text in (old, new):
+        lines, statements = _statements(text)
+        parts.append(parts_of(statements[0][3], lines, 1))
+    assert classify(old.rstrip("\n"), new.rstrip("\n")) is expected
+    assert classify(old.rstrip("\n"), new.rstrip("\n"), parts=(parts[0], parts[1])) is expected
