@@ -14,9 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import Upstream
 from source_anchors.drift import changes
 from source_anchors.drift.changes import classify, parts_of
+from source_anchors.engine.engine import Engine
 from source_anchors.model.changeclass import ChangeClass
+from source_anchors.model.config import settings_from
 from source_anchors.model.textlines import split_lines
 from source_anchors.reading.statements import Compact, compact
 
@@ -119,3 +122,36 @@ def test_docstrings_and_statement_counts(old: str, new: str, expected: ChangeCla
         parts.append(parts_of(statements[0][3], lines, 1))
     assert classify(old.rstrip("\n"), new.rstrip("\n")) is expected
     assert classify(old.rstrip("\n"), new.rstrip("\n"), parts=(parts[0], parts[1])) is expected
+
+
+def test_a_check_after_a_bump_reads_the_parts_from_the_stored_indexes(upstream: Upstream, tmp_path: Path) -> None:
+    """On a repository made with git: the parts come from the indexes the first build stored (no parse of the
+    old file), and every class is the one an engine without those indexes gives (it reads the excerpts whole)."""
+    members = "".join(f"    def m{n}(self, x):\n        return x + {n}\n\n" for n in range(4))
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/a.py", f'class C:\n    """C."""\n\n{members}\nclass D:\n    """D."""\n\n{members}')
+    old = upstream.commit()
+    targets = ("up:pkg.a.C", "up:pkg.a.D", "up:pkg.a")
+    first = _engine(upstream, old, tmp_path, tmp_path / "cache")
+    outcomes = [first.check_text(text, default_repo=None) for text in targets]
+    first.relock(outcomes)
+    first.remember(outcomes)
+    # C: a member rewritten (code); D: its docstring only (comments); the module: both.
+    upstream.write("pkg/a.py", f'class C:\n    """C."""\n\n{members.replace("x + 2", "x * 2")}\nclass D:\n'
+                               f'    """D, changed."""\n\n{members}')
+    new = upstream.commit()
+    warm = _engine(upstream, new, tmp_path, tmp_path / "cache")
+    seen = [(o.name, o.status.value, o.change_class) for o in (warm.check_text(t, default_repo=None) for t in targets)]
+    assert seen == [("up:pkg.a.C", "changed", ChangeClass.code), ("up:pkg.a.D", "changed", ChangeClass.comments),
+                    ("up:pkg.a", "changed", ChangeClass.code)]
+    assert warm.resolvers.statements_at("up", old, "pkg/a.py", "pkg.a") is not None
+    assert warm.resolvers.resolver_at("up", old).files.parsed == set()  # the old file's index was stored
+    cold = _engine(upstream, new, tmp_path, tmp_path / "other-cache")
+    assert [(o.name, o.status.value, o.change_class) for o in (cold.check_text(t, default_repo=None)
+                                                                 for t in targets)] == seen
+
+
+def _engine(upstream: Upstream, commit: str, root: Path, cache: Path) -> Engine:
+    config = {"repos": {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
+              "cache_dir": str(cache), "lock_file": str(root / "source-anchors.lock")}
+    return Engine(settings_from(config, confdir=root, environ={}))

@@ -14,10 +14,8 @@ from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
-from ..reading.files import known_index
 from ..reading.statements import Compact
 from ..resolve.factory import Resolvers
-from ..resolve.resolver import Resolver
 from ..sources.pinned import PinnedTrees
 from .catalog import module_of
 from .changes import Part, classify, parts_of
@@ -76,26 +74,27 @@ def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
     """
     whole = location.kind == "module"
     try:
-        new = _inside(resolvers.resolver(pin.name), location.path, location.start, location.end, whole=whole)
-        old = _inside(resolvers.resolver_at(pin.name, record.commit), record.path, record.start, record.end,
+        new = _inside(resolvers, pin.name, pin.commit, location.path, location.start, location.end, whole=whole)
+        old = _inside(resolvers, pin.name, record.commit, record.path, record.start, record.end,
                       whole=whole) if new is not None else None
     except (SourceAnchorsError, UnicodeDecodeError):
         return None
     return None if old is None or new is None else (old, new)
 
 
-def _inside(resolver: Resolver, path: str, start: int, end: int, *, whole: bool) -> tuple[Part, ...] | None:
+def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int, end: int, *,
+            whole: bool) -> tuple[Part, ...] | None:
     """The parts (:func:`~.changes.parts_of`) of lines *start*..*end* of *path*: a whole module, or one statement."""
-    files = resolver.files
-    module = next((found for name, folder in sorted(files.packages.items())
+    resolver = resolvers.resolver_at(repo, commit)
+    module = next((found for name, folder in sorted(resolver.files.packages.items())
                    if (found := module_of(path, name, folder)) is not None), None)
-    index = known_index(files, path, module) if module is not None else None
-    if index is None:
+    statements = resolvers.statements_at(repo, commit, path, module) if module is not None else None
+    if statements is None:
         return None
     lines = resolver.file_lines(path)
     if whole:
-        return parts_of(index.statements, lines, 1) if (start, end) == (1, max(len(lines), 1)) else None
-    children = _children(index.statements, start, end)
+        return parts_of(statements, lines, 1) if (start, end) == (1, max(len(lines), 1)) else None
+    children = _children(statements, start, end)
     return None if children is None else parts_of(children, lines, start)
 
 

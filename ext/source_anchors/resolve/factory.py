@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.python import Python
-from ..reading.files import IndexStore
+from ..reading.files import IndexStore, known_index
+from ..reading.statements import Compact
 from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 
@@ -36,6 +37,7 @@ class Resolvers:
         self._resolvers: dict[str, Resolver] = {}
         #: Resolvers at other commits than the pinned one (the lock's, for suggestions).
         self._others: dict[tuple[str, str], Resolver] = {}
+        self._statements: dict[tuple[str, str, str], tuple[Compact, ...] | None] = {}
 
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree; raises :class:`SourceError` when the tree cannot be had."""
@@ -76,6 +78,18 @@ class Resolvers:
             self._others[key] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes, python=self.python,
                                          store=self.stores(pin) if self.stores else None)
         return self._others[key]
+
+    def statements_at(self, repo: str, commit: str, path: str, module: str) -> tuple[Compact, ...] | None:
+        """The statements of *path* (module *module*) at *commit*, from a module index at hand; never a parse.
+
+        None when no index of the file was made or stored before. Only the statements are kept: an index
+        read for them alone is dropped (:func:`~source_anchors.reading.files.known_index`).
+        """
+        key = (repo, commit, path)
+        if key not in self._statements:
+            index = known_index(self.resolver_at(repo, commit).files, path, module, keep=False)
+            self._statements[key] = None if index is None else index.statements
+        return self._statements[key]
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far (a lock's older trees, for drift and suggestions, too)."""
