@@ -155,3 +155,21 @@ def _engine(upstream: Upstream, commit: str, root: Path, cache: Path) -> Engine:
     config = {"repos": {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
               "cache_dir": str(cache), "lock_file": str(root / "source-anchors.lock")}
     return Engine(settings_from(config, confdir=root, environ={}))
+
+
+@pytest.mark.parametrize(("old", "new", "told"), [
+    # The first statements compare when neither is a docstring: a class's first method rewritten.
+    ("class A:\n    def f(self):\n        return 1\n    x = 1\n",
+     "class A:\n    def f(self):\n        return 2\n    x = 1\n", True),
+    # Not when they are docstrings: in another quote style they are the same.
+    ('class A:\n    """Doc."""\n    x = 1\n', 'class A:\n    "Doc."\n    x = 1\n', False),
+])
+def test_the_first_statements_compare_only_without_docstrings(old: str, new: str, told: bool) -> None:
+    parts = []
+    for text in (old, new):
+        lines, statements = _statements(text)
+        parts.append(parts_of(statements[0][3], lines, 1))
+    old_text, new_text = old.rstrip("\n"), new.rstrip("\n")
+    before, after = changes._Excerpt.read(old_text), changes._Excerpt.read(new_text)
+    assert changes._code_by_parts(old_text, new_text, before, after, (parts[0], parts[1])) is told
+    assert classify(old_text, new_text, parts=(parts[0], parts[1])) is classify(old_text, new_text)

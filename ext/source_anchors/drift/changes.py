@@ -107,8 +107,8 @@ def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part],
     Each part is read from its excerpt's :attr:`_Excerpt.source` (dedented whole) and parsed alone,
     inside a made-up ``if 1:`` when it is indented there: its statements are the excerpt tree's, string
     values and all. Two such subtrees in the same place that differ (docstrings dropped, annotations
-    left out) make the excerpts' trees differ. The first part is never compared (it may be a
-    docstring), nor parts with their lines not to themselves or at other margins. Two statement lists
+    left out) make the excerpts' trees differ. The first parts are compared only when neither is a
+    docstring; parts with their lines not to themselves, or at other margins, never. Two statement lists
     whose lengths differ by two or more differ with their docstrings dropped.
     """
     old_parts, new_parts = parts
@@ -118,10 +118,13 @@ def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part],
     if len(old_parts) != len(new_parts):
         # One statement more: the lists differ unless one side's extra is a docstring that is dropped (or
         # the other's only statement is one, which leaves ``pass``): so when neither has one, or both with more.
-        docs = (_opens_withdocstring(old_lines, old_parts[0]), _opens_withdocstring(new_lines, new_parts[0]))
+        docs = (_opens_with_docstring(old_lines, old_parts[0]), _opens_with_docstring(new_lines, new_parts[0]))
         return docs == (False, False) or (docs == (True, True) and min(len(old_parts), len(new_parts)) >= 2)
     same = Same(docstrings="drop", annotations=False)
-    for first, second in zip(old_parts[1:], new_parts[1:], strict=True):
+    # The first parts compare too when neither is a docstring (a class's first method, a function's first line).
+    skip = 0 if _opens_with_docstring(old_lines, old_parts[0]) is _opens_with_docstring(new_lines, new_parts[0]) \
+        is False else 1
+    for first, second in zip(old_parts[skip:], new_parts[skip:], strict=True):
         if first is None or second is None or first[2] != second[2]:
             continue
         x, y = old_lines[first[0] - 1:first[1]], new_lines[second[0] - 1:second[1]]
@@ -136,7 +139,7 @@ def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part],
     return False
 
 
-def _opens_withdocstring(lines: list[str], part: Part) -> bool | None:
+def _opens_with_docstring(lines: list[str], part: Part) -> bool | None:
     """Whether the first part is a docstring (a string statement); None when that cannot be told."""
     if part is None:
         return None
