@@ -395,3 +395,40 @@ def test_nearest_finds_the_same_candidates_in_the_same_order_either_way(
     walked = [catalog.nearest(*question) for question in asked]
     assert bisected == walked
     assert any(0 < len(answer) < catalogs.CANDIDATES for answer in bisected)
+
+
+def test_the_rarities_and_candidates_are_the_changed_files_and_lookups_see_every_file(
+        upstream: Upstream, tmp_path: Path) -> None:
+    """A file with the same blob at the lock's commit defined what it defines before the bump: never a candidate.
+
+    On trees made with git: its definitions are left out of the word index (the rarities and the nearest
+    candidates), and still found by name and by lines, which the rules of a copy kept and of members
+    moved read.
+    """
+    from source_anchors.drift import catalog as catalogs
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+
+    def engine(sha: str) -> Engine:
+        return Engine(settings_from({"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
+                                     "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+
+    kept = "def merge_totals(values, other):\n    total = sum(values) + other\n    return total\n"
+    upstream.write("pkg/__init__.py", "")
+    upstream.write("pkg/kept.py", kept)
+    upstream.write("pkg/moved.py", "def old_name(values):\n    return values\n")
+    old = upstream.commit()
+    upstream.write("pkg/moved.py", kept.replace("merge_totals", "merge_all_totals"))
+    new = upstream.commit()
+    before = engine(old).tree("up")
+    catalog = catalogs.Catalog(engine(new).resolver("up"), before.listing or before.blobs)
+    files = {d.file for d in catalog.defs}
+    assert files == {"pkg/kept.py", "pkg/moved.py"} and catalog.worded == 1
+    text = catalogs.normal(kept.splitlines())
+    assert [catalog.defs[n].path for n in catalog.nearest(text, "function", None, catalog.everything)] \
+        == ["pkg.moved.merge_all_totals"]
+    assert [catalog.defs[n].path for n in catalog.by_name["merge_totals"]] == ["pkg.kept.merge_totals"]
+    whole = catalogs.Catalog(engine(new).resolver("up"))  # without the lock's commit: every file
+    assert whole.worded == 2
+    assert {whole.defs[n].path for n in whole.nearest(text, "function", None, whole.everything)} \
+        == {"pkg.moved.merge_all_totals", "pkg.kept.merge_totals"}

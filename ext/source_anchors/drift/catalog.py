@@ -3,6 +3,10 @@
 Every class, function and attribute that the modules of the pinned packages define, with its
 lines normalised for comparison (indentation stripped), indexed by kind and sha256 of the lines,
 by module, and by the identifiers it uses (for a candidate search that does not score every one).
+Given the blobs of the lock's commit, only the definitions of files new or changed since then are
+indexed by identifiers: a file with the same blob defined the same things before the bump, so none
+of its definitions is where a missing one went (:func:`fresh`), and the rules that look for what was
+there before (a copy kept, the votes of members moved) find them by name and by lines.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
@@ -60,7 +64,10 @@ def sha_of(lines: list[str], start: int, end: int) -> str:
 class Catalog:
     """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
 
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, before: Mapping[str, str] | None = None) -> None:
+        #: The files of the lock's commit with their blob ids: the definitions of a file with the same blob
+        #: now were there before, so never a candidate of :meth:`nearest` nor counted in its rarities.
+        self._before = before or {}
         # Tens of thousands of objects that hold no cycles: collections while they are made would only walk
         # them (and a build's heap) again and again; the first after the block walks them once.
         with collector_paused():
@@ -88,15 +95,22 @@ class Catalog:
         words: dict[str, list[int]] = defaultdict(list)
         by_sha = self.by_sha
         # Each file's lines and identifiers, read once: a file's definitions come in turn (the same if not).
-        file, lines, known, starts = "", list[str](), list[str](), [0]
+        file, lines, known, starts, fresh = "", list[str](), list[str](), [0], True
+        blobs, before = resolver.tree.blobs, self._before
+        #: How many definitions :meth:`nearest` weighs words among (those of files new or changed since then).
+        self.worded = 0
         for number, found in enumerate(self.defs):
             if found.file != file:
                 file = found.file
                 lines = resolver.file_lines(file)
-                known, starts = _words_of(lines)
+                fresh = before.get(file) != blobs[file]
+                known, starts = _words_of(lines) if fresh else ([], [0])
             by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
             by_module[found.module].append(number)
             by_name[found.qual.rpartition(".")[2]].append(number)
+            if not fresh:
+                continue
+            self.worded += 1
             # The identifiers of its normal() text: no identifier spans lines or holds blanks.
             used = set(known[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
             used.discard("\n")
@@ -135,19 +149,20 @@ class Catalog:
     def nearest(self, text: str, kind: str, module: str | None, among: Collection[int]) -> list[int]:
         """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
 
-        Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``).
+        Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``) among
+        the definitions of files new or changed since the lock's commit (all of them without that commit).
         """
         allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
         # The same sums in the same order whichever way the holders are found: each word's holders are in
         # ascending numbers, and so is a few allowed definitions' walk, looked up in them by bisection.
         few = sorted(allowed) if len(allowed) < len(self.defs) // _FEW else None
         scores: dict[int, float] = {}
-        total = len(self.defs) or 1
+        total = self.worded or 1
         for word in set(_WORDS.findall(text.casefold())):
             holders = self.words.get(word, ())
             if not holders:
                 continue
-            weight = math.log(total / len(holders)) + 1e-3  # the rarity among definitions of every kind
+            weight = math.log(total / len(holders)) + 1e-3  # the rarity among worded definitions of every kind
             kept = self._holders(word, kind, holders)
             scored: Sequence[int] = kept
             if few is not None and len(few) * _FEW < len(kept):

@@ -13,7 +13,8 @@ function, attribute):
    is gone went where most of its members went with the same lines (the share is its similarity);
 3. else the most similar definition, in the same module first, then in every pinned package;
    of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
-   lines (each weighted by its rarity, ``log(N/df)``) are scored;
+   lines (each weighted by its rarity, ``log(N/df)``, among the definitions of the files new or changed
+   since the lock's commit: those of a file with the same blob there are no candidates) are scored;
 4. else, for a name or a level that changed, the rules of :mod:`.elsewhere` (a method become a
    function, the same lines renamed, a member renamed in its class, a module name become a local).
 
@@ -246,7 +247,7 @@ class Suggester(LineSuggester):
     def catalog(self) -> Catalog:
         """The new tree's definitions, indexed on first use."""
         if self._defs is None:
-            self._defs = Catalog(self.new)
+            self._defs = Catalog(self.new, self.old.tree.listing or self.old.tree.blobs)
         return self._defs
 
 
