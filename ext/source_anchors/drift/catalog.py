@@ -65,15 +65,17 @@ class Catalog:
     """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
 
     def __init__(self, resolver: Resolver, before: Mapping[str, str] | None = None) -> None:
-        #: The files of the lock's commit with their blob ids: the definitions of a file with the same blob
-        #: now were there before, so never a candidate of :meth:`nearest` nor counted in its rarities.
-        self._before = before or {}
         # Tens of thousands of objects that hold no cycles: collections while they are made would only walk
         # them (and a build's heap) again and again; the first after the block walks them once.
         with collector_paused():
-            self._index(resolver)
+            self._index(resolver, before or {})
 
-    def _index(self, resolver: Resolver) -> None:
+    def _index(self, resolver: Resolver, before: Mapping[str, str]) -> None:
+        """Index *resolver*'s definitions, those of files changed since *before* by their words too.
+
+        *before* maps the lock's commit's files to their blob ids: the definitions of a file with the
+        same blob now were there before, so they are never a candidate of :meth:`nearest`.
+        """
         self.defs = list(definitions(resolver))
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
@@ -96,7 +98,7 @@ class Catalog:
         by_sha = self.by_sha
         # Each file's lines and identifiers, read once: a file's definitions come in turn (the same if not).
         file, lines, known, starts, fresh = "", list[str](), list[str](), [0], True
-        blobs, before = resolver.tree.blobs, self._before
+        blobs = resolver.tree.blobs
         #: How many definitions :meth:`nearest` weighs words among (those of files new or changed since then).
         self.worded = 0
         for number, found in enumerate(self.defs):

@@ -122,8 +122,9 @@ def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part],
         return docs == (False, False) or (docs == (True, True) and min(len(old_parts), len(new_parts)) >= 2)
     same = Same(docstrings="drop", annotations=False)
     # The first parts compare too when neither is a docstring (a class's first method, a function's first line).
-    skip = 0 if _opens_with_docstring(old_lines, old_parts[0]) is _opens_with_docstring(new_lines, new_parts[0]) \
-        is False else 1
+    neither = _opens_with_docstring(old_lines, old_parts[0]) is False \
+        and _opens_with_docstring(new_lines, new_parts[0]) is False
+    skip = 0 if neither else 1
     for first, second in zip(old_parts[skip:], new_parts[skip:], strict=True):
         if first is None or second is None or first[2] != second[2]:
             continue

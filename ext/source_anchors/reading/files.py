@@ -230,12 +230,12 @@ class SourceFiles:
         return found
 
 
-def known_index(files: SourceFiles, path: str, module: str, *, keep: bool = True) -> ModuleIndex | None:
+def known_index(files: SourceFiles, path: str, module: str) -> ModuleIndex | None:
     """The index of *path* (module *module*) of *files* when it is at hand, made or stored before; never a parse.
 
-    Not a resolution's input: nothing is added to :attr:`SourceFiles.touched`. With *keep* False, an
-    index that only the store has is not kept for later (a caller that reads one part of it, once:
-    kept, its many objects would be walked by the collector again and again).
+    Not a resolution's input: nothing is added to :attr:`SourceFiles.touched`. An index that only the
+    store has is returned, not kept (a caller that reads one part of it, once: kept, its many objects
+    would be walked by the collector again and again).
     """
     found = files._indexes.get(path)
     if found is not None or path in files._failures or path in files._keys or files.store is None:
@@ -244,8 +244,6 @@ def known_index(files: SourceFiles, path: str, module: str, *, keep: bool = True
         text = files.text(path)
     except UpstreamFileError:
         return None
-    if keep:
-        return files._stored(path, text, module)
     return files.store.get(index_key(text, module, package=path.endswith("/__init__.py"), python=files.python))
 
 

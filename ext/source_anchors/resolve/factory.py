@@ -87,7 +87,7 @@ class Resolvers:
         """
         key = (repo, commit, path)
         if key not in self._statements:
-            index = known_index(self.resolver_at(repo, commit).files, path, module, keep=False)
+            index = known_index(self.resolver_at(repo, commit).files, path, module)
             self._statements[key] = None if index is None else index.statements
         return self._statements[key]
 
