@@ -173,3 +173,25 @@ def test_the_first_statements_compare_only_without_docstrings(old: str, new: str
     before, after = changes._Excerpt.read(old_text), changes._Excerpt.read(new_text)
     assert changes._code_by_parts(old_text, new_text, before, after, (parts[0], parts[1])) is told
     assert classify(old_text, new_text, parts=(parts[0], parts[1])) is classify(old_text, new_text)
+
+
+def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modules() -> None:
+    """:func:`~source_anchors.drift.changes.dedent` (line by line) against :func:`textwrap.dedent` itself."""
+    import random
+    import textwrap
+
+    pieces = (" ", "\t", "\n", "x", "\r", "\x0c", "  ", "    ", "\t ", "é", "#")
+    rng = random.Random(31)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(20000)]
+    for name in FILES:
+        source = (STDLIB / name).read_text("utf-8")
+        lines = source.split("\n")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.stmt) and node.end_lineno is not None:
+                texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
+                texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]).replace("    ", "\t", 1))
+    differ = [text for text in texts if changes.dedent(text) != textwrap.dedent(text)]
+    assert len(texts) > 30000
+    assert not differ[:3]
+    # Not a copy of the input: most statements inside a body lose their margin.
+    assert sum(changes.dedent(text) != text for text in texts) > 10000
