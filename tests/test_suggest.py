@@ -422,13 +422,101 @@ def test_the_rarities_and_candidates_are_the_changed_files_and_lookups_see_every
     new = upstream.commit()
     before = engine(old).tree("up")
     catalog = catalogs.Catalog(engine(new).resolver("up"), before.listing or before.blobs)
-    files = {d.file for d in catalog.defs}
-    assert files == {"pkg/kept.py", "pkg/moved.py"} and catalog.worded == 1
+    assert {d.file for d in catalog.defs} == {"pkg/moved.py"} and catalog.worded == 1  # the rest when asked
     text = catalogs.normal(kept.splitlines())
     assert [catalog.defs[n].path for n in catalog.nearest(text, "function", None, catalog.everything)] \
         == ["pkg.moved.merge_all_totals"]
-    assert [catalog.defs[n].path for n in catalog.by_name["merge_totals"]] == ["pkg.kept.merge_totals"]
+    assert catalog.named("merge") == [] and {d.file for d in catalog.defs} == {"pkg/moved.py"}  # a part of a word
+    assert [catalog.defs[n].path for n in catalog.named("merge_totals")] == ["pkg.kept.merge_totals"]
+    assert [d.path for d in catalog.same_lines("function", kept.rstrip("\n"))] == ["pkg.kept.merge_totals"]
     whole = catalogs.Catalog(engine(new).resolver("up"))  # without the lock's commit: every file
     assert whole.worded == 2
     assert {whole.defs[n].path for n in whole.nearest(text, "function", None, whole.everything)} \
         == {"pkg.moved.merge_all_totals", "pkg.kept.merge_totals"}
+
+
+def test_a_catalog_that_reads_unchanged_files_when_asked_answers_as_one_that_read_every_file(
+        upstream: Upstream, tmp_path: Path) -> None:
+    """The oracle is the catalog that reads every file at once: by name, by lines, by place, by class, the same.
+
+    On a tree made with git from standard-library modules (read as text), a third of them changed between
+    the two commits, one not ASCII (an NFKC spelling of a name) and one with CRLF line ends. Each question
+    is asked of the catalog that reads unchanged files only when asked, while it has read few of them.
+    """
+    import sysconfig
+
+    from source_anchors.drift import catalog as catalogs
+    from source_anchors.engine.engine import Engine
+    from source_anchors.model.config import settings_from
+
+    def engine(sha: str) -> Engine:
+        return Engine(settings_from({"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
+                                     "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    names = ("argparse.py", "textwrap.py", "json/decoder.py", "json/encoder.py", "difflib.py", "csv.py",
+             "dataclasses.py", "tokenize.py", "shlex.py", "string.py", "fractions.py", "calendar.py")
+    texts = {f"pkg/m{n}.py": (stdlib / name).read_text("utf-8") for n, name in enumerate(names)}
+    texts["pkg/spelled.py"] = "ﬁeld = 1\n\n\nclass Café:\n    ﬁeld = 2\n\n    def get(self):\n        return 1\n"
+    texts["pkg/crlf.py"] = "def get(value):\r\n    return value\r\n\r\nclass Kept:\r\n    def get(self):\r\n" \
+                           "        return 1\r\n"
+    upstream.write("pkg/__init__.py", "")
+    for path, text in texts.items():
+        (upstream.path / path).parent.mkdir(parents=True, exist_ok=True)
+        (upstream.path / path).write_bytes(text.encode("utf-8"))
+    old = upstream.commit()
+    for n in range(0, len(names), 3):  # every third module changed: a method copied, a function added
+        upstream.write(f"pkg/m{n}.py", texts[f"pkg/m{n}.py"] + "\n\ndef get(self):\n    return 1\n")
+    new = upstream.commit()
+    before = engine(old).tree("up")
+    eager = catalogs.Catalog(engine(new).resolver("up"))
+    lazy = catalogs.Catalog(engine(new).resolver("up"), before.listing or before.blobs)
+    assert {d.file for d in lazy.defs} == {f"pkg/m{n}.py" for n in range(0, len(names), 3)}
+    assert lazy.worded < eager.worded == len(eager.defs) > 900
+
+    def paths(catalog: catalogs.Catalog, numbers: list[int]) -> list[str]:
+        return [catalog.defs[n].path for n in numbers]
+
+    by_lines = catalogs.Catalog(engine(new).resolver("up"), before.listing or before.blobs)
+    for found in eager.defs:  # by lines alone first: no other question has read a file for it
+        text = catalogs.lines_of(eager._resolver.file_lines(found.file), found.start, found.end)
+        assert by_lines.same_lines(found.kind, text) == eager.same_lines(found.kind, text)
+    for asked, found in enumerate(eager.defs):
+        name = found.qual.rpartition(".")[2]
+        for key in (name, "_" + name, name[:-1] or name):
+            assert paths(lazy, lazy.named(key)) == paths(eager, eager.named(key)), key
+        if asked % 7 == 0:  # by place: its file read only now
+            assert lazy.at(found.file, found.start) == eager.at(found.file, found.start) is not None
+            assert {lazy.defs[n] for n in lazy.in_file(found.file)} \
+                == {eager.defs[n] for n in eager.in_file(found.file)}
+            owner = lazy.owner(found)
+            assert owner == eager.owner(found)
+            if owner is not None:
+                assert paths(lazy, lazy.members(owner)) == paths(eager, eager.members(owner))
+    assert lazy.named("field") and paths(lazy, lazy.named("field")) == paths(eager, eager.named("field"))
+    assert sorted(d.path for d in lazy.defs) == sorted(d.path for d in eager.defs)  # all read in the end
+
+
+def test_the_catalogs_words_are_the_patterns_on_random_texts_and_real_modules() -> None:
+    r"""The words the catalog indexes (without a pattern, on ASCII text) against ``[^\W\d]\w*`` line by line."""
+    import random
+    import re
+    import sysconfig
+
+    from source_anchors.drift import catalog as catalogs
+
+    def oracle(lines: list[str]) -> tuple[list[str], list[int]]:
+        words, starts = [], [0]
+        for line in "\n".join(lines).casefold().split("\n"):
+            words += re.findall(r"[^\W\d]\w*", line)
+            starts.append(len(words))
+        return words, starts
+
+    rng = random.Random(7)
+    pieces = ("a", "Z", "_", "9", "0x1F", "1_000", " ", "\t", "\x0c", ".", "(", "#", "é", "ß", "٣", "\n")
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12))) for _ in range(20000)]
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    texts += [(stdlib / name).read_text("utf-8") for name in ("argparse.py", "_pydecimal.py", "fractions.py")]
+    differ = [text for text in texts if catalogs._words_of(text.split("\n")) != oracle(text.split("\n"))]
+    assert not differ[:3]
+    assert sum(len(catalogs._words_of(text.split("\n"))[0]) for text in texts[-3:]) > 10000

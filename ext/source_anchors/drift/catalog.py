@@ -1,24 +1,29 @@
 """The definitions of a pinned tree, indexed for the suggestions of :mod:`.suggest` (pure).
 
 Every class, function and attribute that the modules of the pinned packages define, with its
-lines normalised for comparison (indentation stripped), indexed by kind and sha256 of the lines,
-by module, and by the identifiers it uses (for a candidate search that does not score every one).
-Given the blobs of the lock's commit, only the definitions of files new or changed since then are
-indexed by identifiers: a file with the same blob defined the same things before the bump, so none
-of its definitions is where a missing one went (:func:`fresh`), and the rules that look for what was
-there before (a copy kept, the votes of members moved) find them by name and by lines.
+lines normalised for comparison (indentation stripped), found by kind and lines, by name, by
+place and by module, and by the identifiers it uses (for a candidate search that does not score
+every one).
+
+Given the blobs of the lock's commit, only the files new or changed since then are read at once,
+and only their definitions are indexed by identifiers: a file with the same blob defined the same
+things before the bump, so none of its definitions is where a missing one went (:func:`fresh`). The
+rules that look for what was there before (a copy kept, the votes of members moved, a class of the
+same place) still find them: a lookup by name reads the unchanged files that name it as a whole
+word (or that are not ASCII, where another spelling may be the name), a lookup by lines those whose
+text holds the lines, a lookup by place its file. Each answer is the one every file read at once
+would give, in the same order (the files' order, then the definitions' in each file).
 """
 
 from __future__ import annotations
 
 import bisect
-import contextlib
-import hashlib
 import heapq
 import math
 import re
+import string
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
@@ -35,7 +40,6 @@ KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
 #: Allowed definitions fewer than the holders of a word by this factor are looked up in them (:meth:`Catalog.nearest`).
 _FEW = 8
-_WORDS_OR_NEWLINE = re.compile(r"[^\W\d]\w*|\n")
 
 
 @dataclass(frozen=True)
@@ -56,13 +60,13 @@ def normal(lines: list[str]) -> str:
     return "\n".join(line.strip() for line in lines)
 
 
-def sha_of(lines: list[str], start: int, end: int) -> str:
-    """sha256 of lines *start*..*end* joined with newlines (as the lock records them)."""
-    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+def lines_of(lines: list[str], start: int, end: int) -> str:
+    """Lines *start*..*end* joined with newlines, as they are (what the lock's sha256 is of)."""
+    return "\n".join(lines[start - 1:end])
 
 
 class Catalog:
-    """The new tree's definitions, indexed by kind and lines, by module, and by the identifiers they use."""
+    """The new tree's definitions: by kind and lines, by name, place and module, and by the identifiers they use."""
 
     def __init__(self, resolver: Resolver, before: Mapping[str, str] | None = None) -> None:
         # Tens of thousands of objects that hold no cycles: collections while they are made would only walk
@@ -71,76 +75,137 @@ class Catalog:
             self._index(resolver, before or {})
 
     def _index(self, resolver: Resolver, before: Mapping[str, str]) -> None:
-        """Index *resolver*'s definitions, those of files changed since *before* by their words too.
+        """Read the files changed since *before*, indexing their definitions' words too; keep the others for later.
 
         *before* maps the lock's commit's files to their blob ids: the definitions of a file with the
         same blob now were there before, so they are never a candidate of :meth:`nearest`.
         """
-        self.defs = list(definitions(resolver))
+        self._resolver = resolver
+        self.defs: list[Definition] = []
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
-        self.by_sha: dict[tuple[str, str], list[Definition]] = {}
-        self.by_module: dict[str, tuple[int, ...]] = {}
-        self.words: dict[str, tuple[int, ...]] = {}
-        #: The definitions of each name (the last part of the dotted path), at any level.
-        self.by_name: dict[str, tuple[int, ...]] = {}
+        self._same: dict[tuple[str, str], list[int]] = {}
+        self._by_module: dict[str, list[int]] = defaultdict(list)
+        self._by_name: dict[str, list[int]] = defaultdict(list)
+        self._by_file: dict[str, list[int]] = defaultdict(list)
+        self._classes: dict[tuple[str, str], Definition] = {}
+        self._at: dict[tuple[str, int], Definition] = {}
         self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
-        self._by_file: dict[str, frozenset[int]] = {}
-        self._classes = {(d.module, d.qual): d for d in self.defs if d.kind == "class"}
-        self._at = {(d.file, d.start): d for d in reversed(self.defs)}
-        #: The definitions of module bodies (not of a class).
-        self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
-        #: Every definition (of module bodies and of classes).
-        self.everything = frozenset(range(len(self.defs)))
-        by_module: dict[str, list[int]] = defaultdict(list)
-        by_name: dict[str, list[int]] = defaultdict(list)
+        #: Each file's place in the order of :func:`modules` (the order of every answer).
+        self._rank: dict[str, int] = {}
+        #: The files not read yet (the same blob as at the lock's commit), with their modules.
+        self._later: dict[str, list[str]] = {}
+        #: The files not read yet by the words (ASCII) they hold, and those not ASCII, made when first asked for.
+        self._words_later: dict[str, list[str]] | None = None
+        self._not_ascii: list[str] = []
+        #: The files not read yet by the lines they hold, made when first asked for.
+        self._lines_later: dict[str, list[str]] | None = None
         words: dict[str, list[int]] = defaultdict(list)
-        by_sha = self.by_sha
-        # Each file's lines and identifiers, read once: a file's definitions come in turn (the same if not).
-        file, lines, known, starts, fresh = "", list[str](), list[str](), [0], True
         blobs = resolver.tree.blobs
+        for path, module in modules(resolver):
+            self._rank.setdefault(path, len(self._rank))
+            if before.get(path) == blobs[path]:
+                self._later.setdefault(path, []).append(module)
+            else:
+                self._read(path, module, words)
         #: How many definitions :meth:`nearest` weighs words among (those of files new or changed since then).
-        self.worded = 0
-        for number, found in enumerate(self.defs):
-            if found.file != file:
-                file = found.file
-                lines = resolver.file_lines(file)
-                fresh = before.get(file) != blobs[file]
-                known, starts = _words_of(lines) if fresh else ([], [0])
-            by_sha.setdefault((found.kind, sha_of(lines, found.start, found.end)), []).append(found)
-            by_module[found.module].append(number)
-            by_name[found.qual.rpartition(".")[2]].append(number)
-            if not fresh:
-                continue
-            self.worded += 1
-            # The identifiers of its normal() text: no identifier spans lines or holds blanks.
-            used = set(known[starts[found.start - 1]:starts[found.end] if found.end < len(starts) else None])
-            used.discard("\n")
-            for word in used:
-                words[word].append(number)
+        self.worded = len(self.defs)
         # Tuples of numbers: the collector stops tracking them once it has seen them (lists it walks at each
         # full collection, tens of thousands of them).
-        self.by_module = {key: tuple(numbers) for key, numbers in by_module.items()}
-        self.by_name = {key: tuple(numbers) for key, numbers in by_name.items()}
         self.words = {key: tuple(numbers) for key, numbers in words.items()}
+        #: The definitions of module bodies (not of a class) that :meth:`nearest` may give.
+        self.top_level = frozenset(n for n, d in enumerate(self.defs) if "." not in d.qual)
+        #: Every definition that :meth:`nearest` may give (of module bodies and of classes).
+        self.everything = frozenset(range(len(self.defs)))
+
+    def _read(self, path: str, module: str, words: dict[str, list[int]] | None = None) -> None:
+        """Index the definitions of *path* (the file of *module*), by their words too when given *words*."""
+        try:
+            index = self._resolver.files.index(path, module)
+        except SourceAnchorsError:
+            return
+        lines = self._resolver.file_lines(path)
+        known, starts = _words_of(lines) if words is not None else ([], [0])
+        for qual, binds in index.bindings.items():
+            for bind in binds:
+                if bind.kind not in KINDS:
+                    continue
+                number, found = len(self.defs), Definition(f"{module}.{qual}", module, qual, path, bind.start,
+                                                           bind.end, bind.kind)
+                self.defs.append(found)
+                self._same.setdefault((found.kind, lines_of(lines, found.start, found.end)), []).append(number)
+                self._by_module[module].append(number)
+                self._by_name[qual.rpartition(".")[2]].append(number)
+                self._by_file[path].append(number)
+                self._at.setdefault((path, found.start), found)
+                if found.kind == "class":
+                    self._classes[module, qual] = found
+                if words is None:
+                    continue
+                # The identifiers of its normal() text: no identifier spans lines or holds blanks.
+                used = set(known[starts[found.start - 1]:starts[found.end]])
+                for word in used:
+                    words[word].append(number)
+
+    def _read_later(self, paths: Iterator[str] | list[str]) -> None:
+        """Read the files of *paths* not read yet."""
+        for path in list(paths):
+            for module in self._later.pop(path, ()):
+                self._read(path, module)
+
+    def _ordered(self, numbers: Collection[int]) -> list[int]:
+        """*numbers* in the order of the definitions had every file been read at once."""
+        defs, rank = self.defs, self._rank
+        return sorted(numbers, key=lambda number: (rank[defs[number].file], number))
+
+    def named(self, name: str) -> list[int]:
+        """The definitions of *name* (the last part of their dotted paths), at any level."""
+        if self._later:
+            if self._words_later is None:
+                self._words_later = self._later_index(_ascii_words)
+            self._read_later([path for path in self._words_later.get(name, ()) if path in self._later]
+                             + [path for path in self._not_ascii if path in self._later])
+        return self._ordered(self._by_name.get(name, ()))
+
+    def same_lines(self, kind: str, text: str) -> list[Definition]:
+        """The definitions of *kind* whose lines, as they are, are *text* (:func:`lines_of`)."""
+        if self._later:
+            if self._lines_later is None:
+                self._lines_later = self._later_index(set)
+            first = text.partition("\n")[0]  # a file whose lines hold text has this line
+            self._read_later([path for path in self._lines_later.get(first, ()) if path in self._later
+                              and text in "\n".join(self._resolver.file_lines(path))])
+        return [self.defs[number] for number in self._ordered(self._same.get((kind, text), ()))]
+
+    def _later_index(self, keys: Callable[[list[str]], set[str]]) -> dict[str, list[str]]:
+        """The files not read yet by each of the *keys* of their lines (those of a file that cannot be read: none)."""
+        index: dict[str, list[str]] = defaultdict(list)
+        for path in self._later:
+            try:
+                lines = self._resolver.file_lines(path)
+            except SourceAnchorsError:
+                continue
+            if keys is _ascii_words and not all(map(str.isascii, lines)):
+                self._not_ascii.append(path)  # Python reads names NFKC-normalised: another spelling may be any name
+                continue
+            for key in keys(lines):
+                index[key].append(path)
+        return index
 
     def at(self, file: str, start: int) -> Definition | None:
         """The definition whose lines start at *start* in *file*, if any."""
+        self._read_later([file])
         return self._at.get((file, start))
 
     def in_file(self, file: str) -> frozenset[int]:
         """The definitions of *file*."""
-        if not self._by_file:
-            by_file: dict[str, list[int]] = {}
-            for number, found in enumerate(self.defs):
-                by_file.setdefault(found.file, []).append(number)
-            self._by_file = {path: frozenset(numbers) for path, numbers in by_file.items()}
-        return self._by_file.get(file, frozenset())
+        self._read_later([file])
+        return frozenset(self._by_file.get(file, ()))
 
     def members(self, cls: Definition) -> list[int]:
         """The definitions a class statement binds itself (one level down)."""
         prefix = cls.qual + "."
-        return [n for n in self.by_module.get(cls.module, ()) if self.defs[n].qual.startswith(prefix)
+        return [n for n in self._ordered(self._by_module.get(cls.module, ())) if self.defs[n].qual.startswith(prefix)
                 and "." not in self.defs[n].qual[len(prefix):]]
 
     def owner(self, found: Definition) -> Definition | None:
@@ -154,7 +219,7 @@ class Catalog:
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``) among
         the definitions of files new or changed since the lock's commit (all of them without that commit).
         """
-        allowed = among if module is None else {n for n in self.by_module.get(module, ()) if n in among}
+        allowed = among if module is None else {n for n in self._by_module.get(module, ()) if n in among}
         # The same sums in the same order whichever way the holders are found: each word's holders are in
         # ascending numbers, and so is a few allowed definitions' walk, looked up in them by bisection.
         few = sorted(allowed) if len(allowed) < len(self.defs) // _FEW else None
@@ -184,14 +249,38 @@ class Catalog:
         return kept
 
 
+#: The ASCII characters not in a word (a letter, digit or underscore).
+_NOT_WORD = "".join(chr(code) for code in range(128) if not (chr(code).isalnum() or chr(code) == "_"))
+#: Each of them a blank but a line's end (one character for one: :meth:`str.translate`'s quick way).
+_BLANKS = str.maketrans(_NOT_WORD.replace("\n", ""), " " * (len(_NOT_WORD) - 1))
+
+
+def _ascii_words(lines: list[str]) -> set[str]:
+    r"""The words of ASCII *lines*: what ``(?<!\w)name(?!\w)`` finds of each name in them."""
+    return set("\n".join(lines).translate(_BLANKS).split())
+
+
 def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
-    """The identifiers of *lines*, case-folded, with a newline after each line; where each line's begin."""
-    words = _WORDS_OR_NEWLINE.findall("\n".join(lines).casefold())
-    starts, find, at = [0], words.index, -1
-    with contextlib.suppress(ValueError):  # no newline after the last line
-        while True:
-            at = find("\n", at + 1)
-            starts.append(at + 1)
+    r"""The identifiers of *lines* (``[^\W\d]\w*``), case-folded; where each line's begin among them, and the end.
+
+    An ASCII text's words are its runs of letters, digits and underscores less their leading digits,
+    found by :meth:`str.translate` and :meth:`str.split`: the pattern tries a match at each character,
+    which over a bump's changed files cost four times as many instructions.
+    """
+    text = "\n".join(lines).casefold()
+    words: list[str] = []
+    starts = [0]
+    if not text.isascii():  # Unicode's letters and digits: the pattern's, line by line (no word spans lines)
+        for line in text.split("\n"):
+            words += _WORDS.findall(line)
+            starts.append(len(words))
+        return words, starts
+    for line in text.translate(_BLANKS).split("\n"):
+        found = line.split()
+        if found and min(found)[0] <= "9":  # a run that begins with digits (they sort first): a number, or less them
+            found = [word for word in (run.lstrip(string.digits) for run in found) if word]
+        words += found
+        starts.append(len(words))
     return words, starts
 
 
@@ -214,22 +303,14 @@ class _Texts:
         return len(self._defs)
 
 
-def definitions(resolver: Resolver) -> Iterator[Definition]:
-    """Every class, function and attribute defined in the modules of *resolver*'s pinned packages."""
+def modules(resolver: Resolver) -> Iterator[tuple[str, str]]:
+    """Each Python file of *resolver*'s pinned packages with its dotted module, packages and paths in order."""
     files = resolver.files
     for name, folder in sorted(files.packages.items()):
         for path in sorted(resolver.tree.blobs):
             module = module_of(path, name, folder)
-            if module is None:
-                continue
-            try:
-                index = files.index(path, module)
-            except SourceAnchorsError:
-                continue
-            for qual, binds in index.bindings.items():
-                for bind in binds:
-                    if bind.kind in KINDS:
-                        yield Definition(f"{module}.{qual}", module, qual, path, bind.start, bind.end, bind.kind)
+            if module is not None:
+                yield path, module
 
 
 def module_of(path: str, name: str, folder: str) -> str | None:

@@ -99,7 +99,7 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     name = ref.qual.rpartition(".")[2]
     bare = name.lstrip("_")
     long_enough = len(_TOKENS.findall(text)) >= RENAMED_TOKENS
-    named = [n for key in {bare, "_" + bare, "__" + bare} for n in catalog.by_name.get(key, ())
+    named = [n for key in {bare, "_" + bare, "__" + bare} for n in catalog.named(key)
              if catalog.defs[n].kind == ref.bind.kind and (catalog.defs[n].module, catalog.defs[n].qual)
              != (ref.module, ref.qual)]
     best: tuple[tuple[float, bool], Definition, str] | None = None

@@ -40,7 +40,7 @@ from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
 from ..resolve.refs import Ref
 from ..resolve.resolver import Resolver
-from .catalog import KINDS, Catalog, Definition, fresh, normal, sha_of
+from .catalog import KINDS, Catalog, Definition, fresh, lines_of, normal
 from .elsewhere import elsewhere
 from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
 
@@ -108,10 +108,10 @@ class Suggester(LineSuggester):
         old_lines = self.old.file_lines(ref.file)
         start, end = (record.start, record.end) if record is not None and record.path == ref.file \
             else (ref.bind.start, ref.bind.end)
-        text, sha = normal(old_lines[start - 1:end]), sha_of(old_lines, start, end)
+        text, exact = normal(old_lines[start - 1:end]), lines_of(old_lines, start, end)
         if "." in ref.qual:
             return self._member(target, ref, text)
-        found = self._same_lines(ref, sha)
+        found = self._same_lines(ref, exact)
         if found is not None:
             return self.made(target, ref.qual, found, 1.0, "same lines")
         told = _told_by(self, target, ref, text)
@@ -180,9 +180,9 @@ class Suggester(LineSuggester):
     def _fresh(self, found: Definition, missing: Ref) -> bool:
         return fresh(self.old, found, missing)
 
-    def _same_lines(self, ref: Ref, sha: str) -> Definition | None:
+    def _same_lines(self, ref: Ref, exact: str) -> Definition | None:
         assert ref.bind is not None
-        hits = [d for d in self.catalog().by_sha.get((ref.bind.kind, sha), []) if "." not in d.qual
+        hits = [d for d in self.catalog().same_lines(ref.bind.kind, exact) if "." not in d.qual
                 and self._fresh(d, ref)]
         if not hits:
             return None
@@ -274,7 +274,7 @@ def _by_members(suggester: Suggester, target: Target, ref: Ref) -> Suggestion | 
                if bind.owner == ref.bind.start and bind.kind in KINDS]
     votes: dict[Definition, float] = {}
     for bind in members:
-        hits = catalog.by_sha.get((bind.kind, sha_of(lines, bind.start, bind.end)), [])
+        hits = catalog.same_lines(bind.kind, lines_of(lines, bind.start, bind.end))
         owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
         for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
             votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
