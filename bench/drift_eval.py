@@ -159,10 +159,10 @@ def targets(resolver: Any, limit: int | None, exclude: str | None = None) -> lis
 
     *exclude*, a regular expression, leaves out the symbols whose dotted path it matches.
     """
-    from source_anchors.drift.catalog import definitions
+    from source_anchors.drift.catalog import Catalog
 
     seen: dict[str, Any] = {}
-    for found in definitions(resolver):
+    for found in Catalog(resolver).defs:  # every file read at once (no lock's commit): all, in order
         if any(part.startswith("_") for part in found.path.split(".")) or found.path in seen \
                 or (exclude and re.search(exclude, found.path)):
             continue
