@@ -368,12 +368,31 @@ def test_likeness_bounds_are_never_below_the_score() -> None:
         assert shared == (matcher.quick_ratio() if a.casefold() != b.casefold() or a else 1.0)
 
 
-def test_nearest_finds_the_same_candidates_in_the_same_order_either_way(
+def test_nearest_answers_as_scoring_every_holder_for_each_question_does(
         upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A few allowed definitions are looked up in each word's holders (bisection): the walk's very answers."""
+    """A text's scores are kept and filtered by the definitions each question allows: the very answers.
+
+    The oracle scores each question alone: every holder of every word of the text, of the kind and
+    allowed, its weight added in the words' order; ties to the one scored first. Asked in two orders,
+    with one text's scores kept and with many.
+    """
+    import heapq
+    import math
+    import re
+
     from source_anchors.drift import catalog as catalogs
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
+
+    def oracle(catalog: catalogs.Catalog, text: str, kind: str, module: str | None, among: Any) -> list[int]:
+        allowed = among if module is None else {n for n in catalog._by_module.get(module, ()) if n in among}
+        scores: dict[int, float] = {}
+        for word in set(re.findall(r"[^\W\d]\w*", text.casefold())):
+            holders = catalog.words.get(word, ())
+            for number in holders:
+                if catalog.defs[number].kind == kind and number in allowed:
+                    scores[number] = scores.get(number, 0.0) + math.log(catalog.worded / len(holders)) + 1e-3
+        return heapq.nlargest(catalogs.CANDIDATES, scores, key=scores.__getitem__)
 
     functions = "\n\n".join(f"def f{n}(value, other):\n    total = value + other * {n % 7}\n"
                             f"    return total if value else helper_{n % 5}(other)\n" for n in range(120))
@@ -387,14 +406,18 @@ def test_nearest_finds_the_same_candidates_in_the_same_order_either_way(
                                    "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
     catalog = catalogs.Catalog(engine.resolver("up"))
     queries = [catalog.texts[n] for n in range(len(catalog.defs))]
-    asked = [(text, "function", module, among) for text in queries
+    asked = [(text, kind, module, among) for text in queries for kind in ("function", "class")
              for module, among in (("pkg.few", catalog.everything), (None, catalog.members(catalog.defs[-1])),
-                                   (None, catalog.top_level), (None, catalog.everything))]
-    bisected = [catalog.nearest(*question) for question in asked]
-    monkeypatch.setattr(catalogs, "_FEW", 10**9)  # every allowed definition checked in each word's walk
-    walked = [catalog.nearest(*question) for question in asked]
-    assert bisected == walked
-    assert any(0 < len(answer) < catalogs.CANDIDATES for answer in bisected)
+                                   (None, catalog.top_level), (None, catalog.everything),
+                                   ("pkg.many", frozenset(range(0, len(catalog.defs), 3))))]
+    expected = [oracle(catalog, *question) for question in asked]
+    assert [catalog.nearest(*question) for question in asked] == expected
+    assert [catalog.nearest(*question) for question in reversed(asked)] == expected[::-1]
+    monkeypatch.setattr(catalogs, "_TEXTS_KEPT", 1)
+    fresh = catalogs.Catalog(engine.resolver("up"))
+    assert [fresh.nearest(*question) for question in reversed(asked)] == expected[::-1]
+    assert any(0 < len(answer) < catalogs.CANDIDATES for answer in expected)
+    assert sum(len(answer) == catalogs.CANDIDATES for answer in expected) > 100
 
 
 def test_the_rarities_and_candidates_are_the_changed_files_and_lookups_see_every_file(

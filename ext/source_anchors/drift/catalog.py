@@ -17,13 +17,12 @@ would give, in the same order (the files' order, then the definitions' in each f
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import math
 import re
 import string
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
@@ -38,8 +37,8 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
-#: Allowed definitions fewer than the holders of a word by this factor are looked up in them (:meth:`Catalog.nearest`).
-_FEW = 8
+#: How many texts' scores :meth:`Catalog.nearest` keeps (a missing definition's text is asked of several times).
+_TEXTS_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -91,6 +90,7 @@ class Catalog:
         self._classes: dict[tuple[str, str], Definition] = {}
         self._at: dict[tuple[str, int], Definition] = {}
         self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
+        self._scored: dict[tuple[str, str], dict[int, float]] = {}
         #: Each file's place in the order of :func:`modules` (the order of every answer).
         self._rank: dict[str, int] = {}
         #: The files not read yet (the same blob as at the lock's commit), with their modules.
@@ -214,32 +214,39 @@ class Catalog:
         return self._classes.get((found.module, qual)) if qual else None
 
     def nearest(self, text: str, kind: str, module: str | None, among: Collection[int]) -> list[int]:
-        """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) most like *text*.
+        """The :data:`CANDIDATES` definitions of *kind* (in *module*, or anywhere) among *among* most like *text*.
 
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``) among
         the definitions of files new or changed since the lock's commit (all of them without that commit).
+        Ties go to the definition scored first (:meth:`_scores`).
         """
+        scores = self._scores(text, kind)
         allowed = among if module is None else {n for n in self._by_module.get(module, ()) if n in among}
-        # The same sums in the same order whichever way the holders are found: each word's holders are in
-        # ascending numbers, and so is a few allowed definitions' walk, looked up in them by bisection.
-        few = sorted(allowed) if len(allowed) < len(self.defs) // _FEW else None
-        scores: dict[int, float] = {}
-        total = self.worded or 1
-        for word in set(_WORDS.findall(text.casefold())):
-            holders = self.words.get(word, ())
-            if not holders:
-                continue
-            weight = math.log(total / len(holders)) + 1e-3  # the rarity among worded definitions of every kind
-            kept = self._holders(word, kind, holders)
-            scored: Sequence[int] = kept
-            if few is not None and len(few) * _FEW < len(kept):
-                scored = [number for number in few if (at := bisect.bisect_left(kept, number)) < len(kept)
-                          and kept[at] == number]
-            elif allowed is not self.everything:
-                scored = [number for number in kept if number in allowed]
-            # Each score plus the weight, for all of them at once: the same sums in the same order.
-            scores.update(zip(scored, map(add, map(scores.get, scored, repeat(0.0)), repeat(weight)), strict=True))
-        return heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+        return heapq.nlargest(CANDIDATES, (number for number in scores if number in allowed), key=scores.__getitem__)
+
+    def _scores(self, text: str, kind: str) -> dict[int, float]:
+        """Each definition of *kind* that uses a word of *text*, with the weights of those words summed.
+
+        In the order first scored: the words in one order, each word's holders ascending. A text is asked of
+        several times (in its module, then everywhere; by history; by the rules of :mod:`.elsewhere`), with
+        other definitions allowed each time: a definition's score does not depend on them, so it is kept.
+        """
+        found = self._scored.pop((text, kind), None)
+        if found is None:
+            found = {}
+            total = self.worded or 1
+            for word in set(_WORDS.findall(text.casefold())):
+                holders = self.words.get(word, ())
+                if not holders:
+                    continue
+                weight = math.log(total / len(holders)) + 1e-3  # the rarity among worded definitions of every kind
+                kept = self._holders(word, kind, holders)
+                # Each score plus the weight, for all of them at once: the same sums in the same order.
+                found.update(zip(kept, map(add, map(found.get, kept, repeat(0.0)), repeat(weight)), strict=True))
+            if len(self._scored) >= _TEXTS_KEPT:
+                del self._scored[next(iter(self._scored))]  # the least recently asked
+        self._scored[text, kind] = found
+        return found
 
     def _holders(self, word: str, kind: str, holders: tuple[int, ...]) -> tuple[int, ...]:
         """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
