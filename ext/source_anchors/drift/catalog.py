@@ -17,7 +17,6 @@ would give, in the same order (the files' order, then the definitions' in each f
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 import string
@@ -90,7 +89,7 @@ class Catalog:
         self._classes: dict[tuple[str, str], Definition] = {}
         self._at: dict[tuple[str, int], Definition] = {}
         self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
-        self._scored: dict[tuple[str, str], dict[int, float]] = {}
+        self._scored: dict[tuple[str, str], list[int]] = {}
         #: Each file's place in the order of :func:`modules` (the order of every answer).
         self._rank: dict[str, int] = {}
         #: The files not read yet (the same blob as at the lock's commit), with their modules.
@@ -220,20 +219,25 @@ class Catalog:
         the definitions of files new or changed since the lock's commit (all of them without that commit).
         Ties go to the definition scored first (:meth:`_scores`).
         """
-        scores = self._scores(text, kind)
         allowed = among if module is None else {n for n in self._by_module.get(module, ()) if n in among}
-        return heapq.nlargest(CANDIDATES, (number for number in scores if number in allowed), key=scores.__getitem__)
+        best: list[int] = []
+        for number in self._ranked(text, kind):  # the best allowed, in order: as heapq.nlargest of them
+            if number in allowed:
+                best.append(number)
+                if len(best) == CANDIDATES:
+                    break
+        return best
 
-    def _scores(self, text: str, kind: str) -> dict[int, float]:
-        """Each definition of *kind* that uses a word of *text*, with the weights of those words summed.
+    def _ranked(self, text: str, kind: str) -> list[int]:
+        """Each definition of *kind* that uses a word of *text*, by the weights of those words summed, highest first.
 
-        In the order first scored: the words in one order, each word's holders ascending. A text is asked of
-        several times (in its module, then everywhere; by history; by the rules of :mod:`.elsewhere`), with
-        other definitions allowed each time: a definition's score does not depend on them, so it is kept.
+        Ties in the order first scored: the words in one order, each word's holders ascending. A text is asked
+        of several times (in its module, then everywhere; by history; by the rules of :mod:`.elsewhere`), with
+        other definitions allowed each time: a definition's score does not depend on them, so the order is kept.
         """
         found = self._scored.pop((text, kind), None)
         if found is None:
-            found = {}
+            scores: dict[int, float] = {}
             total = self.worded or 1
             for word in set(_WORDS.findall(text.casefold())):
                 holders = self.words.get(word, ())
@@ -242,7 +246,8 @@ class Catalog:
                 weight = math.log(total / len(holders)) + 1e-3  # the rarity among worded definitions of every kind
                 kept = self._holders(word, kind, holders)
                 # Each score plus the weight, for all of them at once: the same sums in the same order.
-                found.update(zip(kept, map(add, map(found.get, kept, repeat(0.0)), repeat(weight)), strict=True))
+                scores.update(zip(kept, map(add, map(scores.get, kept, repeat(0.0)), repeat(weight)), strict=True))
+            found = sorted(scores, key=scores.__getitem__, reverse=True)  # stable: ties in the order scored
             if len(self._scored) >= _TEXTS_KEPT:
                 del self._scored[next(iter(self._scored))]  # the least recently asked
         self._scored[text, kind] = found
