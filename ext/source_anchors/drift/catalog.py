@@ -36,7 +36,7 @@ CANDIDATES = 25
 #: Kinds of definition a missing symbol may be matched with.
 KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
-#: How many texts' scores :meth:`Catalog.nearest` keeps (a missing definition's text is asked of several times).
+#: How many texts' rankings :meth:`Catalog.nearest` keeps (a missing definition's text is asked of several times).
 _TEXTS_KEPT = 64
 
 
