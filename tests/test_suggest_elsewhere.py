@@ -507,3 +507,31 @@ def test_a_duplicate_removed_points_to_the_copy_kept(upstream: Upstream, book: B
     assert suggest(book, upstream, old, new, "pkg.validators.URLValidator.ul", history=history) == \
         ("pkg.validators.DomainNameValidator.ul", "same name, a copy kept")
     assert suggest(book, upstream, old, new, "pkg.validators.URLValidator.units", history=history) == (None, None)
+
+
+def test_renamed_tokens_are_the_patterns_on_real_definitions() -> None:
+    """The tokens of the locked lines renamed, made from theirs, against renaming by the pattern and tokenizing."""
+    import ast
+    import re
+    import sysconfig
+    from pathlib import Path
+
+    from source_anchors.drift.elsewhere import _TOKENS, renamed_tokens
+
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    checked = 0
+    for name in ("argparse.py", "textwrap.py", "difflib.py"):
+        source = (stdlib / name).read_text("utf-8")
+        lines = source.split("\n")
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, (ast.FunctionDef, ast.ClassDef)) or node.end_lineno is None:
+                continue
+            text = "\n".join(line.strip() for line in lines[node.lineno - 1:node.end_lineno])
+            tell = renamed_tokens(text, _TOKENS.findall(text), node.name)
+            if tell is None:
+                continue
+            for other in ("renamed", node.name.upper(), "_" + node.name, "Ünïcode", "self"):
+                assert tell(other) == _TOKENS.findall(re.sub(rf"\b{re.escape(node.name)}\b", other, text).casefold())
+                checked += 1
+    assert checked > 1000
+    assert renamed_tokens("def é(): pass", ["def", "é", "(", ")", ":", "pass"], "é") is None

@@ -37,6 +37,7 @@ two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from ..model.errors import ResolveError, SourceAnchorsError
@@ -193,19 +194,23 @@ def _dunder(name: str) -> bool:
 def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
     """A definition of another name and the same kind anywhere, whose lines are the locked ones renamed."""
     assert ref.bind is not None
-    if len(_TOKENS.findall(text)) < RENAMED_TOKENS:
+    tokens = _TOKENS.findall(text)
+    if len(tokens) < RENAMED_TOKENS:
         return None
     catalog = suggester.catalog()
     name = ref.qual.rpartition(".")[2]
     pattern = re.compile(rf"\b{re.escape(name)}\b")
     best: tuple[float, Definition] | None = None
     likeness = suggester.likeness
+    tell = renamed_tokens(text, tokens, name)
     for number in catalog.nearest(text, ref.bind.kind, None, catalog.everything):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
         if other == name or versions(name, other):
             continue  # the same name: :func:`same_name`'s; a version of it: another thing
         renamed, theirs = pattern.sub(other, text), catalog.texts[number]
+        if tell is not None:
+            likeness.known(renamed, tell(other))
         # Bounds never below the score, cheapest first: a candidate they rule out is not scored.
         if any(upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
                for upper in likeness.bounds(renamed, theirs)):
@@ -217,6 +222,29 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
     if best is None:
         return None
     return _made(suggester, target, ref, best[1], best[0], "same lines, renamed")
+
+
+def renamed_tokens(text: str, tokens: list[str], name: str) -> Callable[[str], list[str]] | None:
+    r"""The case-folded tokens of *text* with the word *name* renamed, as a function of the new name; or None.
+
+    That is ``_TOKENS.findall(re.sub(rf"\b{name}\b", other, text).casefold())`` for each *other*, made from
+    *text*'s *tokens* when *text* and *name* are ASCII: there a word matched whole (``\b`` on both sides) is
+    a token, the identifier put in its place is one too, and folding case changes each character alone.
+    """
+    if not (text.isascii() and name.isascii()):
+        return None
+    folded = [token.lower() for token in tokens]
+    places = [place for place, token in enumerate(tokens) if token == name]
+
+    def tell(other: str) -> list[str]:
+        if not other.isascii():
+            return _TOKENS.findall(re.sub(rf"\b{re.escape(name)}\b", other, text).casefold())
+        made = folded.copy()
+        for place in places:
+            made[place] = other.lower()
+        return made
+
+    return tell
 
 
 def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:

@@ -105,6 +105,13 @@ class Likeness:
             self._tokens.move_to_end(text)
         return got
 
+    def known(self, text: str, tokens: list[str]) -> None:
+        """Take *tokens* as the case-folded tokens of *text*, made by a caller that knows them without a scan."""
+        if text not in self._tokens:
+            self._tokens[text] = (text.casefold(), tokens)
+            if len(self._tokens) > self.KEPT:
+                self._tokens.popitem(last=False)
+
     def similarity(self, a: str, b: str) -> float:
         """:func:`similarity` of *a* and *b*."""
         (folded_a, tokens_a), (folded_b, tokens_b) = self._prepared(a), self._prepared(b)
