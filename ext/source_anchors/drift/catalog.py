@@ -21,7 +21,7 @@ import math
 import re
 import string
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
@@ -89,7 +89,7 @@ class Catalog:
         self._classes: dict[tuple[str, str], Definition] = {}
         self._at: dict[tuple[str, int], Definition] = {}
         self._of_kind: dict[tuple[str, str], tuple[int, ...]] = {}
-        self._scored: dict[tuple[str, str], list[int]] = {}
+        self._rankings: dict[tuple[str, str], list[int]] = {}
         #: Each file's place in the order of :func:`modules` (the order of every answer).
         self._rank: dict[str, int] = {}
         #: The files not read yet (the same blob as at the lock's commit), with their modules.
@@ -146,9 +146,9 @@ class Catalog:
                 for word in used:
                     words[word].append(number)
 
-    def _read_later(self, paths: Iterator[str] | list[str]) -> None:
+    def _read_later(self, paths: list[str]) -> None:
         """Read the files of *paths* not read yet."""
-        for path in list(paths):
+        for path in paths:
             for module in self._later.pop(path, ()):
                 self._read(path, module)
 
@@ -161,7 +161,7 @@ class Catalog:
         """The definitions of *name* (the last part of their dotted paths), at any level."""
         if self._later:
             if self._words_later is None:
-                self._words_later = self._later_index(_ascii_words)
+                self._words_later = self._later_index(words=True)
             self._read_later([path for path in self._words_later.get(name, ()) if path in self._later]
                              + [path for path in self._not_ascii if path in self._later])
         return self._ordered(self._by_name.get(name, ()))
@@ -170,24 +170,28 @@ class Catalog:
         """The definitions of *kind* whose lines, as they are, are *text* (:func:`lines_of`)."""
         if self._later:
             if self._lines_later is None:
-                self._lines_later = self._later_index(set)
+                self._lines_later = self._later_index(words=False)
             first = text.partition("\n")[0]  # a file whose lines hold text has this line
             self._read_later([path for path in self._lines_later.get(first, ()) if path in self._later
                               and text in "\n".join(self._resolver.file_lines(path))])
         return [self.defs[number] for number in self._ordered(self._same.get((kind, text), ()))]
 
-    def _later_index(self, keys: Callable[[list[str]], set[str]]) -> dict[str, list[str]]:
-        """The files not read yet by each of the *keys* of their lines (those of a file that cannot be read: none)."""
+    def _later_index(self, *, words: bool) -> dict[str, list[str]]:
+        """The files not read yet by each of their words (ASCII files only), or of their lines.
+
+        A file that is not ASCII goes to :attr:`_not_ascii` instead of the word index (Python reads names
+        NFKC-normalised: another spelling may be any name); one that cannot be read is in neither.
+        """
         index: dict[str, list[str]] = defaultdict(list)
         for path in self._later:
             try:
                 lines = self._resolver.file_lines(path)
             except SourceAnchorsError:
                 continue
-            if keys is _ascii_words and not all(map(str.isascii, lines)):
-                self._not_ascii.append(path)  # Python reads names NFKC-normalised: another spelling may be any name
+            if words and not all(map(str.isascii, lines)):
+                self._not_ascii.append(path)
                 continue
-            for key in keys(lines):
+            for key in _ascii_words(lines) if words else set(lines):
                 index[key].append(path)
         return index
 
@@ -235,7 +239,7 @@ class Catalog:
         of several times (in its module, then everywhere; by history; by the rules of :mod:`.elsewhere`), with
         other definitions allowed each time: a definition's score does not depend on them, so the order is kept.
         """
-        found = self._scored.pop((text, kind), None)
+        found = self._rankings.pop((text, kind), None)
         if found is None:
             scores: dict[int, float] = {}
             total = self.worded or 1
@@ -248,9 +252,9 @@ class Catalog:
                 # Each score plus the weight, for all of them at once: the same sums in the same order.
                 scores.update(zip(kept, map(add, map(scores.get, kept, repeat(0.0)), repeat(weight)), strict=True))
             found = sorted(scores, key=scores.__getitem__, reverse=True)  # stable: ties in the order scored
-            if len(self._scored) >= _TEXTS_KEPT:
-                del self._scored[next(iter(self._scored))]  # the least recently asked
-        self._scored[text, kind] = found
+            if len(self._rankings) >= _TEXTS_KEPT:
+                del self._rankings[next(iter(self._rankings))]  # the least recently asked
+        self._rankings[text, kind] = found
         return found
 
     def _holders(self, word: str, kind: str, holders: tuple[int, ...]) -> tuple[int, ...]:
