@@ -183,6 +183,12 @@ def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modu
     pieces = (" ", "\t", "\n", "x", "\r", "\x0c", "  ", "    ", "\t ", "é", "#")
     rng = random.Random(31)
     texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(20000)]
+    # Texts of lines, most with a margin every line has or none: what dedent() reads without a line loop.
+    margins, contents = ("", " ", "  ", "\t", "    ", "  \t"), ("", "x", "#", "\r", "é", " ", "\x0c")
+    texts += ["\n".join(rng.choice(margins[:3]) + rng.choice(margins) + rng.choice(contents)
+                        for _ in range(rng.randint(1, 8))) for _ in range(20000)]
+    texts += ["\n".join(("    " if rng.random() < 0.9 else "") + rng.choice(margins) + rng.choice(contents[1:4])
+                        if rng.random() < 0.8 else "" for _ in range(rng.randint(1, 8))) for _ in range(20000)]
     for name in FILES:
         source = (STDLIB / name).read_text("utf-8")
         lines = source.split("\n")
@@ -191,7 +197,7 @@ def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modu
                 texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
                 texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]).replace("    ", "\t", 1))
     differ = [text for text in texts if changes.dedent(text) != textwrap.dedent(text)]
-    assert len(texts) > 30000
+    assert len(texts) > 70000
     assert not differ[:3]
     # Not a copy of the input: most statements inside a body lose their margin.
     assert sum(changes.dedent(text) != text for text in texts) > 10000
