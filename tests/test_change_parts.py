@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers import Upstream
 from source_anchors.drift import changes
-from source_anchors.drift.changes import classify, parts_of
+from source_anchors.drift.changes import Parts, classify
 from source_anchors.engine.engine import Engine
 from source_anchors.model.changeclass import ChangeClass
 from source_anchors.model.config import settings_from
@@ -76,7 +76,7 @@ def _cases() -> Iterator[tuple[str, str, list[str], list[str], object]]:
         lines, statements = _statements(text)
         for node in list(_holders(statements))[:40]:
             old = lines[node[0] - 1:node[1]]
-            old_parts = parts_of(node[3], lines, node[0])
+            old_parts = Parts(node[3], lines, node[0])
             for what, new_lines, start in _variants(lines, node):
                 try:
                     _, new_statements = _statements("\n".join(new_lines) + "\n")
@@ -86,7 +86,7 @@ def _cases() -> Iterator[tuple[str, str, list[str], list[str], object]]:
                 if found is None:
                     continue
                 new = new_lines[found[0] - 1:found[1]]
-                yield f"{name}:{node[0]} {what}", what, old, new, (old_parts, parts_of(found[3], new_lines, found[0]))
+                yield f"{name}:{node[0]} {what}", what, old, new, (old_parts, Parts(found[3], new_lines, found[0]))
 
 
 def test_the_parts_give_the_class_the_whole_excerpts_give() -> None:
@@ -105,6 +105,81 @@ def test_the_parts_give_the_class_the_whole_excerpts_give() -> None:
     assert code >= 200 and decided >= code * 0.6, (checked, code, decided)
 
 
+def _deep_cases() -> Iterator[tuple[str, list[str], list[str], Parts, Parts]]:
+    """Each top-level class or function of real modules, with one statement two levels in or more edited."""
+    for name in FILES:
+        text = (STDLIB / name).read_text("utf-8")
+        lines, statements = _statements(text)
+        tree = ast.parse(text)
+        for top in tree.body:
+            if not isinstance(top, (ast.ClassDef, ast.FunctionDef)):
+                continue
+            deep = [node for outer in top.body for inner in ast.walk(outer) if inner is not outer
+                    and isinstance(inner, ast.stmt) and hasattr(inner, "body")
+                    for node in inner.body if node.lineno == node.end_lineno][:6]  # type: ignore[attr-defined]
+            start = min([top.lineno, *(d.lineno for d in top.decorator_list)])
+            for number, node in enumerate(deep):
+                line = lines[node.lineno - 1]
+                margin = line[:len(line) - len(line.lstrip())]
+                # code: a statement added; formatting: a comment; code, or not: the first name doubled.
+                edits = {"added": [line, f"{margin}_probe = {number}"], "comment": [f"{line}  # note"],
+                         "doubled": [_doubled(line)]}
+                for what, replacement in edits.items():
+                    new_lines = [*lines[:node.lineno - 1], *replacement, *lines[node.lineno:]]
+                    try:
+                        _, new_statements = _statements("\n".join(new_lines) + "\n")
+                    except SyntaxError:
+                        continue
+                    found = next(item for item in new_statements if item[0] == start)
+                    old_top = next(item for item in statements if item[0] == start)
+                    yield (f"{name}:{node.lineno} {what}", lines[start - 1:old_top[1]], new_lines[start - 1:found[1]],
+                           Parts(old_top[3], lines, start), Parts(found[3], new_lines, start))
+
+
+def _doubled(line: str) -> str:
+    """*line* with its first name written twice (``x = 1`` as ``xx = 1``), or as it is without one."""
+    for at, char in enumerate(line):
+        if char.isalpha():
+            return line[:at] + char + line[at:]
+        if char in "#'\"":
+            break
+    return line
+
+
+def test_the_statements_inside_the_parts_give_the_class_and_only_they_are_parsed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An edit two or more levels inside a class or function is told by parsing little more than its statement."""
+    parsed: list[int] = []
+    parse = changes._part_statements
+    monkeypatch.setattr(changes, "_part_statements", lambda lines: parsed.append(len(lines)) or parse(lines))
+    checked, code, decided, excerpt_lines, parsed_lines = 0, 0, 0, 0, 0
+    for label, old, new, old_parts, new_parts in _deep_cases():
+        whole = classify(old, new)
+        assert classify(old, new, parts=(old_parts, new_parts)) is whole, label
+        checked += 1
+        if whole is ChangeClass.code:
+            old_text, new_text = "\n".join(old), "\n".join(new)
+            before, after = changes._Excerpt.read(old_text), changes._Excerpt.read(new_text)
+            parsed.clear()
+            told = changes._code_by_parts(old_text, new_text, before, after, (old_parts, new_parts))
+            code += 1
+            decided += told
+            excerpt_lines += len(old) if told else 0
+            parsed_lines += sum(parsed) if told else 0
+    assert checked >= 400 and code >= 150, (checked, code)
+    assert decided >= code * 0.8, (code, decided)
+    # A tenth of the excerpts' lines or less (parsing each differing member whole reads nearly half of them).
+    assert parsed_lines * 10 <= excerpt_lines, (parsed_lines, excerpt_lines)
+
+
+def test_a_module_that_gained_a_first_blank_line_is_not_told_by_parts() -> None:
+    """Parts count lines from the excerpt's first; a module's first line of blanks is not in the parsed source."""
+    old, new = "\nimport a\nimport b\n", "import a\nimport b\n"
+    parts = [Parts(_statements(text)[1], split_lines(text), 1) for text in (old, new)]
+    assert classify(old.rstrip("\n"), new.rstrip("\n")) is ChangeClass.formatting
+    assert classify(old.rstrip("\n"), new.rstrip("\n"), parts=(parts[0], parts[1])) is ChangeClass.formatting
+
+
 @pytest.mark.parametrize(("old", "new", "expected"), [
     # One statement more, and the first is a docstring on both sides: code.
     ('class A:\n    """Doc."""\n    x = 1\n', 'class A:\n    """Doc."""\n    x = 1\n    y = 2\n', ChangeClass.code),
@@ -119,7 +194,7 @@ def test_docstrings_and_statement_counts(old: str, new: str, expected: ChangeCla
     parts = []
     for text in (old, new):
         lines, statements = _statements(text)
-        parts.append(parts_of(statements[0][3], lines, 1))
+        parts.append(Parts(statements[0][3], lines, 1))
     assert classify(old.rstrip("\n"), new.rstrip("\n")) is expected
     assert classify(old.rstrip("\n"), new.rstrip("\n"), parts=(parts[0], parts[1])) is expected
 
@@ -168,7 +243,7 @@ def test_the_first_statements_compare_only_without_docstrings(old: str, new: str
     parts = []
     for text in (old, new):
         lines, statements = _statements(text)
-        parts.append(parts_of(statements[0][3], lines, 1))
+        parts.append(Parts(statements[0][3], lines, 1))
     old_text, new_text = old.rstrip("\n"), new.rstrip("\n")
     before, after = changes._Excerpt.read(old_text), changes._Excerpt.read(new_text)
     assert changes._code_by_parts(old_text, new_text, before, after, (parts[0], parts[1])) is told

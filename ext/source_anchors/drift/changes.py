@@ -23,12 +23,14 @@ Trees are compared as :func:`ast.dump` shows them, walked side by side without c
 (:class:`~.astsame.Same`); two excerpts whose statement keywords differ (:data:`_STATEMENTS`) are ``code`` as
 soon as one of them parses, so the other need not be parsed.
 
-Given the statements directly inside each excerpt's statement (*parts*, from the files' module
+Given the statements directly inside each excerpt's statement (:class:`Parts`, from the files' module
 indexes: a class's members, a function's body, a module's top level), two excerpts are ``code``
 without being parsed whole when two parts in the same place, each parsed alone as its excerpt's
 source has it, are ``code`` apart, or when the lists' lengths say they differ with docstrings dropped
-(:func:`_code_by_parts`). Their trees are the excerpts' subtrees, so the class is the one the whole
-excerpts give; anything the parts do not settle is read whole, as above.
+(:func:`_code_by_parts`). Two compound parts are first compared by the statements inside them, the same
+way, so that only the innermost statements that differ are parsed. Their trees are the excerpts'
+subtrees, so the class is the one the whole excerpts give; anything the parts do not settle is read
+whole, as above.
 """
 
 from __future__ import annotations
@@ -55,11 +57,11 @@ Part = tuple[int, int, str] | None
 
 
 def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True,
-             parts: tuple[Sequence[Part], Sequence[Part]] | None = None) -> ChangeClass:
+             parts: tuple[Parts, Parts] | None = None) -> ChangeClass:
     """The most significant class of change from the *old* lines to the *new* ones.
 
     *parts* are the statements directly inside each excerpt's statement (or module), as the module
-    indexes know them (:func:`parts_of`): when two of them, in the same place of each, are ``code``
+    indexes know them (:class:`Parts`): when two of them, in the same place of each, are ``code``
     apart, so are the excerpts, and neither excerpt is parsed whole (:func:`_parts_apart`).
     """
     old_text = old if isinstance(old, str) else "\n".join(old)
@@ -89,32 +91,64 @@ def parts_of(statements: Sequence[Compact], lines: Sequence[str], start: int) ->
     return tuple(found)
 
 
+@dataclass(frozen=True)
+class Parts:
+    """Statements of a file that an excerpt holds, with the statements inside each, read when asked for."""
+
+    #: A module's statements (from its index), or those directly inside one statement of it.
+    statements: Sequence[Compact]
+    #: The file's lines.
+    lines: Sequence[str]
+    #: The excerpt's first line in the file.
+    start: int
+
+    @functools.cached_property
+    def each(self) -> tuple[Part, ...]:
+        """The :data:`Part` of each statement (:func:`parts_of`)."""
+        return parts_of(self.statements, self.lines, self.start)
+
+    def inside(self, number: int) -> Parts:
+        """The statements directly inside statement *number*, placed in the same excerpt."""
+        return Parts(self.statements[number][3], self.lines, self.start)
+
+
 def _code_by_parts(old_text: str, new_text: str, before: _Excerpt, after: _Excerpt,
-                   parts: tuple[Sequence[Part], Sequence[Part]]) -> bool:
+                   parts: tuple[Parts, Parts]) -> bool:
     """Whether *parts* tell that the excerpts are ``code`` apart (:func:`_parts_apart`), neither parsed whole.
 
     Excerpts that lose their first line's margin whole parse, as their files did (they are statements the
     indexes know); at the same margin, and with no made-up opener, their parts compare as their subtrees would.
+    A part's lines are counted from the excerpt's first line, so that line must be the source's first: one of
+    blanks alone (a module's) is dropped from the source.
     """
     return (not before.opened and not after.opened and before.source[:1] not in (" ", "\t")
-            and after.source[:1] not in (" ", "\t") and _margin(old_text) == _margin(new_text)
-            and _parts_apart(before, after, parts))
+            and after.source[:1] not in (" ", "\t") and _first_kept(old_text) and _first_kept(new_text)
+            and _margin(old_text) == _margin(new_text)
+            and _parts_apart(before.source.split("\n"), after.source.split("\n"), *parts))
 
 
-def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part], Sequence[Part]]) -> bool:
-    """Whether two excerpts that parse are ``code`` apart, as two of their *parts* in the same place show.
+def _first_kept(text: str) -> bool:
+    """Whether the first line of *text* is not blank (:func:`dedent` empties it, and the source drops it)."""
+    return text.partition("\n")[0].strip(" \t") != ""
 
-    Each part is read from its excerpt's :attr:`_Excerpt.source` (dedented whole) and parsed alone,
-    inside a made-up ``if 1:`` when it is indented there: its statements are the excerpt tree's, string
-    values and all. Two such subtrees in the same place that differ (docstrings dropped, annotations
-    left out) make the excerpts' trees differ. The first parts are compared only when neither is a
-    docstring; parts with their lines not to themselves, or at other margins, never. Two statement lists
-    whose lengths differ by two or more differ with their docstrings dropped.
+
+def _parts_apart(old_lines: list[str], new_lines: list[str], old: Parts, new: Parts) -> bool:
+    """Whether two excerpts that parse are ``code`` apart, as two of their parts in the same place show.
+
+    *old_lines* and *new_lines* are the excerpts' sources (:attr:`_Excerpt.source`, dedented whole) by line.
+    Each part is read from them and parsed alone, inside a made-up ``if 1:`` when it is indented there: its
+    statements are the excerpt tree's, string values and all. Two such subtrees in the same place that differ
+    (docstrings dropped, annotations left out) make the excerpts' trees differ. The first parts are compared
+    only when neither is a docstring; parts with their lines not to themselves, or at other margins, never. Two
+    statement lists whose lengths differ by two or more differ with their docstrings dropped.
+
+    Two compound statements in the same place are first compared by the statements inside them (their bodies,
+    one after another), by these same rules: statements inside that differ make them differ, and only those
+    are parsed. When that does not tell, the two are parsed whole.
     """
-    old_parts, new_parts = parts
+    old_parts, new_parts = old.each, new.each
     if abs(len(old_parts) - len(new_parts)) >= 2:
         return True
-    old_lines, new_lines = before.source.split("\n"), after.source.split("\n")
     if len(old_parts) != len(new_parts):
         # One statement more: the lists differ unless one side's extra is a docstring that is dropped (or
         # the other's only statement is one, which leaves ``pass``): so when neither has one, or both with more.
@@ -124,13 +158,16 @@ def _parts_apart(before: _Excerpt, after: _Excerpt, parts: tuple[Sequence[Part],
     # The first parts compare too when neither is a docstring (a class's first method, a function's first line).
     neither = _opens_with_docstring(old_lines, old_parts[0]) is False \
         and _opens_with_docstring(new_lines, new_parts[0]) is False
-    skip = 0 if neither else 1
-    for first, second in zip(old_parts[skip:], new_parts[skip:], strict=True):
+    for number in range(0 if neither else 1, len(old_parts)):
+        first, second = old_parts[number], new_parts[number]
         if first is None or second is None or first[2] != second[2]:
             continue
         x, y = old_lines[first[0] - 1:first[1]], new_lines[second[0] - 1:second[1]]
         if x == y:
             continue
+        if old.statements[number][3] and new.statements[number][3] and \
+                _parts_apart(old_lines, new_lines, old.inside(number), new.inside(number)):
+            return True
         one, other = _part_statements(x), _part_statements(y)
         try:
             if one is not None and other is not None and not same.values(one, other):
@@ -164,8 +201,7 @@ def _part_statements(lines: list[str]) -> list[ast.stmt] | None:
     return tree.body[0].body if indented else tree.body  # type: ignore[attr-defined]  # the made-up if
 
 
-def _classified(old_text: str, new_text: str,
-                parts: tuple[Sequence[Part], Sequence[Part]] | None = None) -> ChangeClass:
+def _classified(old_text: str, new_text: str, parts: tuple[Parts, Parts] | None = None) -> ChangeClass:
     """:func:`classify` of two Python excerpts."""
     before, after = _Excerpt.read(old_text), _Excerpt.read(new_text)
     if parts is not None and _code_by_parts(old_text, new_text, before, after, parts):
@@ -190,8 +226,9 @@ def _classified(old_text: str, new_text: str,
 
 def _margin(text: str) -> str:
     """The whitespace before the first line of *text* that is not blank."""
-    line = next((line for line in text.split("\n") if line.strip()), "")
-    return line[:len(line) - len(line.lstrip())]
+    body = text.lstrip()
+    at = len(text) - len(body)  # the first character that is not whitespace, on the first line not blank
+    return text[text.rfind("\n", 0, at) + 1:at] if body else ""
 
 
 def _by_tree(before: _Excerpt, after: _Excerpt) -> ChangeClass:

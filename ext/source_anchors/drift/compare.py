@@ -18,7 +18,7 @@ from ..reading.statements import Compact
 from ..resolve.factory import Resolvers
 from ..sources.pinned import PinnedTrees
 from .catalog import module_of
-from .changes import Part, classify, parts_of
+from .changes import Parts, classify
 
 #: How many diff lines a message shows (``check --markdown`` shows them all).
 DIFF_LINES = 12
@@ -66,7 +66,7 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
 
 
 def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
-           record: LockRecord) -> tuple[tuple[Part, ...], tuple[Part, ...]] | None:
+           record: LockRecord) -> tuple[Parts, Parts] | None:
     """The statements directly inside the anchor's statement (or module) at the lock's commit and now.
 
     Read from the two files' module indexes when they are at hand (made or stored before: no parse
@@ -83,8 +83,8 @@ def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
 
 
 def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int, end: int, *,
-            whole: bool) -> tuple[Part, ...] | None:
-    """The parts (:func:`~.changes.parts_of`) of lines *start*..*end* of *path*: a whole module, or one statement."""
+            whole: bool) -> Parts | None:
+    """The parts (:class:`~.changes.Parts`) of lines *start*..*end* of *path*: a whole module, or one statement."""
     resolver = resolvers.resolver_at(repo, commit)
     module = next((found for name, folder in sorted(resolver.files.packages.items())
                    if (found := module_of(path, name, folder)) is not None), None)
@@ -93,9 +93,9 @@ def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int,
         return None
     lines = resolver.file_lines(path)
     if whole:
-        return parts_of(statements, lines, 1) if (start, end) == (1, max(len(lines), 1)) else None
+        return Parts(statements, lines, 1) if (start, end) == (1, max(len(lines), 1)) else None
     children = _children(statements, start, end)
-    return None if children is None else parts_of(children, lines, start)
+    return None if children is None else Parts(children, lines, start)
 
 
 def _children(statements: tuple[Compact, ...], start: int, end: int) -> tuple[Compact, ...] | None:
