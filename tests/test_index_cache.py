@@ -15,13 +15,14 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 from helpers import Upstream
 from source_anchors.engine.engine import Engine
 from source_anchors.model.config import settings_from
 from source_anchors.model.python import Python
 from source_anchors.model.textlines import decode_source, split_lines
-from source_anchors.reading.indexcodec import from_json, index_key, to_json
+from source_anchors.reading.indexcodec import from_json, index_key, statements_of, to_json
 from source_anchors.reading.modindex import build
 
 TARGETS = ("up:pkg.a.f", "up:pkg.a.C.m", "up:pkg.b.B.m", "up:pkg.b.B.value", "up:pkg.b::return 2")
@@ -39,6 +40,12 @@ def test_every_stdlib_module_index_comes_back_from_json_as_a_parse_builds_it() -
         module = "stdlib." + path.stem
         index = build(ast.parse(text), split_lines(text), module, package=path.name == "__init__.py")
         assert from_json(json.loads(json.dumps(to_json(index)))) == index, path.name
+        # The statements alone, from the text as a pack holds it: the nested lists the tuples are written as,
+        # read without the rest (which here no longer decodes).
+        text = json.dumps(to_json(index), separators=(",", ":"), ensure_ascii=False)
+        found = statements_of(text[:len(json.dumps(index.statements, separators=(",", ":"))) + 2] + "{broken")
+        assert found == json.loads(json.dumps(index.statements)), path.name
+        assert statements_of(text) == found and _tuples(found) == index.statements, path.name
 
 
 def test_the_key_changes_with_the_text_the_module_the_package_flag_and_the_python() -> None:
@@ -57,6 +64,14 @@ def test_a_shape_it_does_not_know_is_no_index() -> None:
     damaged: object
     for damaged in (None, [], [1, 2], {"a": 1}, [{}, [], [], None, [[1]], []], "text"):
         assert from_json(damaged) is None
+    for text in ("", "{}", "[1,[]]", '[{"a":1},[]]', "[[1,2", "not json"):
+        assert statements_of(text) is None, text
+
+
+def _tuples(items: list[Any]) -> tuple[Any, ...]:
+    """Nested lists of statements as the index's tuples."""
+    return tuple((start, end, tuple(map(tuple, spans)), _tuples(children), *rest)
+                 for start, end, spans, children, *rest in items)
 
 
 def _engine(upstream: Upstream, commit: str, root: Path, cache: Path, python: str | None = None) -> Engine:

@@ -8,6 +8,7 @@ record's sha256; when they cannot be had, the change is classed as ``code`` and 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..model.changeclass import ChangeClass
@@ -98,7 +99,7 @@ def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int,
     return None if children is None else Parts(children, lines, start)
 
 
-def _children(statements: tuple[Compact, ...], start: int, end: int) -> tuple[Compact, ...] | None:
+def _children(statements: Sequence[Compact], start: int, end: int) -> Sequence[Compact] | None:
     """The statements directly inside the statement spanning exactly *start*..*end*; None when there is none."""
     level = statements
     while True:

@@ -17,13 +17,14 @@ file lock) with the new lines after the old ones.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..model.config import RepoPin
 from ..model.fsio import atomic_write
 from ..reading.files import IndexStore, collector_paused
-from ..reading.indexcodec import builder_digest, from_json, to_json
+from ..reading.indexcodec import builder_digest, from_json, statements_of, to_json
 from ..reading.modindex import ModuleIndex
 from ..sources.trees import cache_key
 
@@ -103,13 +104,7 @@ class _PackStore:
         self._cache, self._own, self._others = cache, own, others
 
     def get(self, key: str) -> ModuleIndex | None:
-        raw = self._cache.entries(self._own).get(key)
-        if raw is None:
-            for other in self._others:
-                raw = self._cache.entries(other).get(key)
-                if raw is not None:
-                    self._cache.pending(self._own)[key] = raw  # the own pack has it next time
-                    break
+        raw = self._raw(key)
         if raw is None:
             return None
         try:
@@ -117,6 +112,24 @@ class _PackStore:
                 return from_json(json.loads(raw))
         except (ValueError, RecursionError):
             return None
+
+    def statements(self, key: str) -> Sequence[Any] | None:
+        raw = self._raw(key)
+        if raw is None:
+            return None
+        with collector_paused():
+            return statements_of(raw)
+
+    def _raw(self, key: str) -> str | None:
+        """The JSON text stored under *key*: in the own pack, else in another (then added to the own)."""
+        raw = self._cache.entries(self._own).get(key)
+        if raw is None:
+            for other in self._others:
+                raw = self._cache.entries(other).get(key)
+                if raw is not None:
+                    self._cache.pending(self._own)[key] = raw  # the own pack has it next time
+                    break
+        return raw
 
     def put(self, key: str, index: ModuleIndex) -> None:
         self._cache.pending(self._own)[key] = index  # encoded when written

@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 import gc
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
@@ -40,6 +40,9 @@ class IndexStore(Protocol):
 
     def put(self, key: str, index: ModuleIndex) -> None:
         """Keep *index*, built by a parse, under *key*."""
+
+    def statements(self, key: str) -> Sequence[Any] | None:
+        """The statements of the index stored under *key*, if any (:func:`~.indexcodec.statements_of`)."""
 
 
 class SourceFiles:
@@ -230,21 +233,22 @@ class SourceFiles:
         return found
 
 
-def known_index(files: SourceFiles, path: str, module: str) -> ModuleIndex | None:
-    """The index of *path* (module *module*) of *files* when it is at hand, made or stored before; never a parse.
+def known_statements(files: SourceFiles, path: str, module: str) -> Sequence[Any] | None:
+    """The statements of *path* (module *module*) of *files* when its index is at hand, made or stored before.
 
-    Not a resolution's input: nothing is added to :attr:`SourceFiles.touched`. An index that only the
-    store has is returned, not kept (a caller that reads one part of it, once: kept, its many objects
-    would be walked by the collector again and again).
+    Never a parse, and not a resolution's input: nothing is added to :attr:`SourceFiles.touched`. Statements
+    that only the store has are read alone, as nested lists (:func:`~.indexcodec.statements_of`), and not kept.
     """
     found = files._indexes.get(path)
-    if found is not None or path in files._failures or path in files._keys or files.store is None:
-        return found
+    if found is not None:
+        return found.statements
+    if path in files._failures or path in files._keys or files.store is None:
+        return None
     try:
         text = files.text(path)
     except UpstreamFileError:
         return None
-    return files.store.get(index_key(text, module, package=path.endswith("/__init__.py"), python=files.python))
+    return files.store.statements(index_key(text, module, package=path.endswith("/__init__.py"), python=files.python))
 
 
 def may_bind(files: SourceFiles, path: str, name: str) -> bool:

@@ -16,6 +16,7 @@ code. Like the other caches' entries, the values are trusted as written.
 from __future__ import annotations
 
 import hashlib
+import json
 import sys
 from functools import cache
 from pathlib import Path
@@ -59,15 +60,19 @@ def index_key(text: str, module: str, *, package: bool, python: Python | None) -
 
 
 def to_json(index: ModuleIndex) -> list[Any]:
-    """*index* as JSON values (see :func:`from_json`): its tuples are written as they are, as lists."""
-    return [index.bindings, [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
-            index.stars, index.exports, index.statements, index.conditions]
+    """*index* as JSON values (see :func:`from_json`): its tuples are written as they are, as lists.
+
+    The statements come first, so that :func:`statements_of` reads them alone.
+    """
+    return [index.statements, index.bindings,
+            [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
+            index.stars, index.exports, index.conditions]
 
 
 def from_json(data: Any) -> ModuleIndex | None:
     """The index :func:`to_json` made, or None when *data* has another shape."""
     try:
-        bindings, classes, stars, exports, statements, conditions = data
+        statements, bindings, classes, stars, exports, conditions = data
         return ModuleIndex(
             bindings={path: tuple(map(_bind, binds)) for path, binds in bindings.items()},
             classes={line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes},
@@ -77,6 +82,20 @@ def from_json(data: Any) -> ModuleIndex | None:
         return None
 
 
+def statements_of(text: str) -> list[Any] | None:
+    """The statements of the index whose JSON text (:func:`to_json`, written without blanks) is *text*.
+
+    Only they are decoded, as the nested lists they are written as (a :data:`~.statements.Compact` is read
+    by place: lists serve as its tuples do); None when *text* does not open with them.
+    """
+    try:
+        found = _DECODER.raw_decode(text, 1)[0] if text.startswith("[") else None
+    except (ValueError, RecursionError):
+        return None
+    return found if isinstance(found, list) else None
+
+
+_DECODER = json.JSONDecoder()
 _bind = Bind._make
 
 

@@ -7,19 +7,23 @@ into a :class:`~.resolver.Resolver`; a file the pinned tree does not hold comes 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.python import Python
-from ..reading.files import IndexStore, known_index
+from ..reading.files import IndexStore, known_statements
 from ..reading.statements import Compact
 from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 
 if TYPE_CHECKING:  # the resolution machinery is imported when a resolver is made (cold builds only)
     from .resolver import Resolver
+
+
+#: How many files' statements :meth:`Resolvers.statements_at` keeps.
+STATEMENTS_KEPT = 8
 
 
 class Resolvers:
@@ -37,7 +41,7 @@ class Resolvers:
         self._resolvers: dict[str, Resolver] = {}
         #: Resolvers at other commits than the pinned one (the lock's, for suggestions).
         self._others: dict[tuple[str, str], Resolver] = {}
-        self._statements: dict[tuple[str, str, str], tuple[Compact, ...] | None] = {}
+        self._statements: dict[tuple[str, str, str], Sequence[Compact] | None] = {}
 
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree; raises :class:`SourceError` when the tree cannot be had."""
@@ -79,17 +83,23 @@ class Resolvers:
                                          store=self.stores(pin) if self.stores else None)
         return self._others[key]
 
-    def statements_at(self, repo: str, commit: str, path: str, module: str) -> tuple[Compact, ...] | None:
+    def statements_at(self, repo: str, commit: str, path: str, module: str) -> Sequence[Compact] | None:
         """The statements of *path* (module *module*) at *commit*, from a module index at hand; never a parse.
 
-        None when no index of the file was made or stored before. Only the statements are kept: an index
-        read for them alone is dropped (:func:`~source_anchors.reading.files.known_index`).
+        None when no index of the file was made or stored before. Those read from the store alone
+        (:func:`~source_anchors.reading.files.known_statements`) are nested lists, tens of thousands in a
+        large module: the last :data:`STATEMENTS_KEPT` files' are kept (the anchors of a file come together),
+        so that the collector does not walk every file's again and again.
         """
         key = (repo, commit, path)
-        if key not in self._statements:
-            index = known_index(self.resolver_at(repo, commit).files, path, module)
-            self._statements[key] = None if index is None else index.statements
-        return self._statements[key]
+        if key in self._statements:
+            found = self._statements.pop(key)
+        else:
+            found = known_statements(self.resolver_at(repo, commit).files, path, module)
+            if len(self._statements) >= STATEMENTS_KEPT:
+                del self._statements[next(iter(self._statements))]  # the least recently asked
+        self._statements[key] = found
+        return found
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far (a lock's older trees, for drift and suggestions, too)."""
