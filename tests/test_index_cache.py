@@ -45,7 +45,7 @@ def test_every_stdlib_module_index_comes_back_from_json_as_a_parse_builds_it() -
         text = json.dumps(to_json(index), separators=(",", ":"), ensure_ascii=False)
         found = statements_of(text[:len(json.dumps(index.statements, separators=(",", ":"))) + 2] + "{broken")
         assert found == json.loads(json.dumps(index.statements)), path.name
-        assert statements_of(text) == found and _tuples(found) == index.statements, path.name
+        assert found is not None and statements_of(text) == found and _tuples(found) == index.statements, path.name
 
 
 def test_the_key_changes_with_the_text_the_module_the_package_flag_and_the_python() -> None:
