@@ -287,6 +287,9 @@ LOCK_CASES = [
     LockCase("path missing", _edit("up", FUNC, path=_DELETE), r"up:pkg.mod.func.*path", key_line("up", FUNC)),
     LockCase("uses holds a bad blob", _edit("up", FUNC, uses={"pkg/__init__.py": "nope"}), r"field 'uses'",
              key_line("up", FUNC)),
+    LockCase("uses is null", _edit("up", FUNC, uses=None), r"field 'uses'", key_line("up", FUNC)),
+    LockCase("uses blobs of 39 and 41 digits", _edit("up", FUNC, uses={"pkg/__init__.py": "a" * 39, "pkg/b.py": "b" * 41}),
+             r"field 'uses'", key_line("up", FUNC)),
     LockCase("bad record under the second pin of a shared key", _edit("up2", FUNC, start=9, end=4),
              r"up2:pkg.mod.func", key_line("up2", FUNC)),
     LockCase("lock is a directory", lambda t: "", r"read|directory"),
@@ -442,7 +445,7 @@ BOUNDED = {
     "commit is a branch name", "commit is an int", "unknown host without host/permalink", "missing 'url'",
     "missing 'packages'", "entry is a string", "'permalink' names an unknown field", "'host' is a list",
     "cache_dir is a regular file", "invalid JSON (a doubled comma)", "truncated to half", "newer format version",
-    "start is a string", "start > end", "commit not hex", "bad record under the second pin of a shared key",
+    "start is a string", "start > end", "commit not hex", "uses is null", "bad record under the second pin of a shared key",
     "JSON nested 100,000 deep", "lines shifted by hand", "compact hand-formatted lock, complete",
     "locked build meets an anchor the lock lacks",
 }

@@ -156,14 +156,11 @@ def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int)
     return LockRecord.from_json(raw)
 
 
-_HEXES = re.compile("[0-9a-f]*")
-
-
 def _well_formed(raw: Any) -> bool:
     """The common case, checked at once (a lock has thousands of records): :func:`_problem` says why not."""
     try:
         commit, sha256, blob, start, end, path = _FIELDS_OF(raw)
-        uses = raw.get("uses") or {}
+        uses = raw.get("uses", _NO_USES)
         # join() raises TypeError for anything but strings: the paths and blob ids of 'uses' too.
         hexes = "".join((commit, sha256, blob, *uses.values()))
         "".join(uses)
@@ -171,10 +168,24 @@ def _well_formed(raw: Any) -> bool:
         return False
     return (type(raw) is dict and type(uses) is dict and type(path) is str
             and type(start) is int and type(end) is int and 1 <= start <= end
-            and len(commit) == 40 and len(sha256) == 64 and len(blob) == 40 and len(hexes) == 144 + 40 * len(uses)
-            and _HEXES.fullmatch(hexes) is not None)
+            and len(commit) == 40 and len(sha256) == 64 and len(blob) == 40
+            and all(len(used) == 40 for used in uses.values()) and _lower_hex(hexes))
 
 
+def _lower_hex(text: str) -> bool:
+    """Whether *text* is an even number of lowercase hexadecimal digits (``[0-9a-f]`` in pairs).
+
+    Read as bytes by :meth:`bytes.fromhex`, which takes either case and skips blanks between pairs: a
+    text of as many pairs as it has characters over two, with no uppercase letter, is one.
+    """
+    try:
+        pairs = bytes.fromhex(text)
+    except ValueError:
+        return False
+    return 2 * len(pairs) == len(text) and (text.islower() or text.isdigit() or not text)
+
+
+_NO_USES: dict[str, str] = {}
 _FIELDS_OF = operator.itemgetter("commit", "sha256", "blob", "start", "end", "path")
 
 
