@@ -51,14 +51,14 @@ def _broken(rng: random.Random, raw: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_quick_check_passes_exactly_the_records_the_explicit_one_finds_no_problem_in() -> None:
     rng = random.Random(7)
-    raws = [_record(rng) for _ in range(3000)]
-    raws += [_broken(rng, raw) for raw in raws for _ in range(3)]
+    records = [_record(rng) for _ in range(3000)]
+    raws: list[Any] = [*records, *(_broken(rng, raw) for raw in records for _ in range(3))]
     raws += [[], "record", None, 4]  # not objects
     disagree = [raw for raw in raws if lockfile._well_formed(raw) != (lockfile._problem(raw) is None)]
     assert not disagree[:3]
     assert sum(lockfile._problem(raw) is not None for raw in raws) > 5000
     # Uses of 39 and 41 digits make 80: each is counted.
-    uneven = {**raws[0], "uses": {"pkg/a.py": "a" * 39, "pkg/b.py": "b" * 41}}
+    uneven = {**records[0], "uses": {"pkg/a.py": "a" * 39, "pkg/b.py": "b" * 41}}
     assert not lockfile._well_formed(uneven) and lockfile._problem(uneven) is not None
 
 

@@ -169,20 +169,19 @@ def _well_formed(raw: Any) -> bool:
     return (type(raw) is dict and type(uses) is dict and type(path) is str
             and type(start) is int and type(end) is int and 1 <= start <= end
             and len(commit) == 40 and len(sha256) == 64 and len(blob) == 40
-            and all(len(used) == 40 for used in uses.values()) and _lower_hex(hexes))
+            and (not uses or all(len(used) == 40 for used in uses.values())) and _lower_hex(hexes))
 
 
 def _lower_hex(text: str) -> bool:
     """Whether *text* is an even number of lowercase hexadecimal digits (``[0-9a-f]`` in pairs).
 
-    Read as bytes by :meth:`bytes.fromhex`, which takes either case and skips blanks between pairs: a
-    text of as many pairs as it has characters over two, with no uppercase letter, is one.
+    :meth:`bytes.fromhex` reads either case and skips blanks; written back, the bytes are *text* only
+    when it had neither.
     """
     try:
-        pairs = bytes.fromhex(text)
+        return bytes.fromhex(text).hex() == text
     except ValueError:
         return False
-    return 2 * len(pairs) == len(text) and (text.islower() or text.isdigit() or not text)
 
 
 _NO_USES: dict[str, str] = {}
