@@ -17,7 +17,6 @@ from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
 from ..reading.statements import Compact
 from ..resolve.factory import Resolvers
-from ..sources.pinned import PinnedTrees
 from .catalog import module_of
 from .changes import Parts, classify
 
@@ -55,7 +54,7 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
         new = resolvers.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
     except (SourceAnchorsError, UnicodeDecodeError) as error:
         return Comparison(ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code")
-    old = locked_lines(resolvers.trees, pin, record)
+    old = locked_lines(resolvers, pin, record)
     if isinstance(old, str):
         return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")
     import difflib  # changed anchors only
@@ -111,12 +110,20 @@ def _children(statements: Sequence[Compact], start: int, end: int) -> Sequence[C
         level = node[3]
 
 
-def locked_lines(pinned: PinnedTrees, pin: RepoPin, record: LockRecord) -> list[str] | str:
-    """The lines *record* locked, read from its commit's tree; or why they cannot be had."""
+def locked_lines(resolvers: Resolvers, pin: RepoPin, record: LockRecord) -> list[str] | str:
+    """The lines *record* locked, read from its commit's tree; or why they cannot be had.
+
+    Read by the resolver at that commit when it can (the statements of :func:`_parts` are found from the same
+    text, read once), else as :meth:`.PinnedTrees.locked_lines` reads them (a file outside the tree, or above the
+    size a resolver reads, from the blob store).
+    """
     try:
-        lines = pinned.locked_lines(pin.name, record.commit, record.path, record.blob)
-    except (SourceAnchorsError, UnicodeDecodeError) as error:
-        return str(error)
+        lines: list[str] | None = resolvers.resolver_at(pin.name, record.commit).file_lines(record.path)
+    except (SourceAnchorsError, UnicodeDecodeError):
+        try:
+            lines = resolvers.trees.locked_lines(pin.name, record.commit, record.path, record.blob)
+        except (SourceAnchorsError, UnicodeDecodeError) as error:
+            return str(error)
     if lines is None:
         return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
     old = lines[record.start - 1:record.end]
