@@ -501,9 +501,14 @@ def test_a_catalog_that_reads_unchanged_files_when_asked_answers_as_one_that_rea
         return [catalog.defs[n].path for n in numbers]
 
     by_lines = catalogs.Catalog(engine(new).resolver("up"), before.listing or before.blobs)
-    for found in eager.defs:  # by lines alone first: no other question has read a file for it
-        text = catalogs.lines_of(eager._resolver.file_lines(found.file), found.start, found.end)
-        assert by_lines.same_lines(found.kind, text) == eager.same_lines(found.kind, text)
+    every = [(d.kind, catalogs.lines_of(eager._resolver.file_lines(d.file), d.start, d.end)) for d in eager.defs]
+    for found, (kind, text) in zip(eager.defs, every, strict=True):  # by lines alone first: nothing else read
+        # The other oracle: every definition of the kind whose lines are the text, in the catalog's order.
+        assert by_lines.same_lines(kind, text) == eager.same_lines(kind, text) \
+            == [d for d, (k, t) in zip(eager.defs, every, strict=True) if (k, t) == (kind, text)] != []
+        for edited in (text + " ", text[:-1], text.replace("\n", "\n ", 1)):  # the same first line and length
+            assert by_lines.same_lines(found.kind, edited) == eager.same_lines(found.kind, edited) \
+                == [d for d, (k, t) in zip(eager.defs, every, strict=True) if (k, t) == (kind, edited)]
     for asked, found in enumerate(eager.defs):
         name = found.qual.rpartition(".")[2]
         for key in (name, "_" + name, name[:-1] or name):

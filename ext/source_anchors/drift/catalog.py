@@ -82,7 +82,8 @@ class Catalog:
         self.defs: list[Definition] = []
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
-        self._same: dict[tuple[str, str], list[int]] = {}
+        #: Definitions by kind, first line and number of lines more: where :meth:`same_lines` looks.
+        self._same: dict[tuple[str, str, int], list[int]] = {}
         self._by_module: dict[str, list[int]] = defaultdict(list)
         self._by_name: dict[str, list[int]] = defaultdict(list)
         self._by_file: dict[str, list[int]] = defaultdict(list)
@@ -132,7 +133,7 @@ class Catalog:
                 number, found = len(self.defs), Definition(f"{module}.{qual}", module, qual, path, bind.start,
                                                            bind.end, bind.kind)
                 self.defs.append(found)
-                self._same.setdefault((found.kind, lines_of(lines, found.start, found.end)), []).append(number)
+                self._same.setdefault((found.kind, lines[found.start - 1], found.end - found.start), []).append(number)
                 self._by_module[module].append(number)
                 self._by_name[qual.rpartition(".")[2]].append(number)
                 self._by_file[path].append(number)
@@ -168,13 +169,16 @@ class Catalog:
 
     def same_lines(self, kind: str, text: str) -> list[Definition]:
         """The definitions of *kind* whose lines, as they are, are *text* (:func:`lines_of`)."""
+        first = text.partition("\n")[0]  # a file whose lines hold text has this line
         if self._later:
             if self._lines_later is None:
                 self._lines_later = self._later_index(words=False)
-            first = text.partition("\n")[0]  # a file whose lines hold text has this line
             self._read_later([path for path in self._lines_later.get(first, ()) if path in self._later
                               and text in "\n".join(self._resolver.file_lines(path))])
-        return [self.defs[number] for number in self._ordered(self._same.get((kind, text), ()))]
+        defs, file_lines = self.defs, self._resolver.file_lines
+        # Those of the same first line and length, then their lines whole (joined only for these few).
+        return [defs[number] for number in self._ordered(self._same.get((kind, first, text.count("\n")), ()))
+                if lines_of(file_lines(defs[number].file), defs[number].start, defs[number].end) == text]
 
     def _later_index(self, *, words: bool) -> dict[str, list[str]]:
         """The files not read yet by each of their words (ASCII files only), or of their lines.
