@@ -96,7 +96,7 @@ class Catalog:
         #: The files not read yet (the same blob as at the lock's commit), with their modules.
         self._later: dict[str, list[str]] = {}
         #: The files not read yet by the words (ASCII) they hold, and those not ASCII, made when first asked for.
-        self._words_later: dict[str, list[str]] | None = None
+        self._words_later: dict[str, frozenset[str]] | None = None
         self._not_ascii: list[str] = []
         #: The files not read yet by the lines they hold, made when first asked for.
         self._lines_later: dict[str, list[str]] | None = None
@@ -150,6 +150,8 @@ class Catalog:
     def _read_later(self, paths: list[str]) -> None:
         """Read the files of *paths* not read yet."""
         for path in paths:
+            if self._words_later is not None:
+                self._words_later.pop(path, None)
             for module in self._later.pop(path, ()):
                 self._read(path, module)
 
@@ -162,8 +164,8 @@ class Catalog:
         """The definitions of *name* (the last part of their dotted paths), at any level."""
         if self._later:
             if self._words_later is None:
-                self._words_later = self._later_index(words=True)
-            self._read_later([path for path in self._words_later.get(name, ()) if path in self._later]
+                self._words_later = self._later_words()
+            self._read_later([path for path, words in self._words_later.items() if name in words]
                              + [path for path in self._not_ascii if path in self._later])
         return self._ordered(self._by_name.get(name, ()))
 
@@ -172,7 +174,7 @@ class Catalog:
         first = text.partition("\n")[0]  # a file whose lines hold text has this line
         if self._later:
             if self._lines_later is None:
-                self._lines_later = self._later_index(words=False)
+                self._lines_later = self._later_lines()
             self._read_later([path for path in self._lines_later.get(first, ()) if path in self._later
                               and text in "\n".join(self._resolver.file_lines(path))])
         defs, file_lines = self.defs, self._resolver.file_lines
@@ -180,23 +182,36 @@ class Catalog:
         return [defs[number] for number in self._ordered(self._same.get((kind, first, text.count("\n")), ()))
                 if lines_of(file_lines(defs[number].file), defs[number].start, defs[number].end) == text]
 
-    def _later_index(self, *, words: bool) -> dict[str, list[str]]:
-        """The files not read yet by each of their words (ASCII files only), or of their lines.
+    def _later_words(self) -> dict[str, frozenset[str]]:
+        """The words of each file not read yet (ASCII files only; a file is dropped once read).
 
-        A file that is not ASCII goes to :attr:`_not_ascii` instead of the word index (Python reads names
-        NFKC-normalised: another spelling may be any name); one that cannot be read is in neither.
+        A file that is not ASCII goes to :attr:`_not_ascii` instead (Python reads names NFKC-normalised:
+        another spelling may be any name); one that cannot be read is in neither. A set per file, not the
+        files of each word: :meth:`named` asks of a few hundred names, and a list for each of the tens of
+        thousands of words would cost more to make than those questions.
         """
+        found: dict[str, frozenset[str]] = {}
+        for path in self._later:
+            try:
+                lines = self._resolver.file_lines(path)
+            except SourceAnchorsError:
+                continue
+            if all(map(str.isascii, lines)):
+                found[path] = frozenset(_ascii_words(lines))
+            else:
+                self._not_ascii.append(path)
+        return found
+
+    def _later_lines(self) -> dict[str, list[str]]:
+        """The files not read yet by each of their lines (one that cannot be read is in none)."""
         index: dict[str, list[str]] = defaultdict(list)
         for path in self._later:
             try:
                 lines = self._resolver.file_lines(path)
             except SourceAnchorsError:
                 continue
-            if words and not all(map(str.isascii, lines)):
-                self._not_ascii.append(path)
-                continue
-            for key in _ascii_words(lines) if words else set(lines):
-                index[key].append(path)
+            for line in set(lines):
+                index[line].append(path)
         return index
 
     def at(self, file: str, start: int) -> Definition | None:
@@ -275,9 +290,9 @@ _NOT_WORD = "".join(chr(code) for code in range(128) if not (chr(code).isalnum()
 _BLANKS = str.maketrans(_NOT_WORD.replace("\n", ""), " " * (len(_NOT_WORD) - 1))
 
 
-def _ascii_words(lines: list[str]) -> set[str]:
+def _ascii_words(lines: list[str]) -> list[str]:
     r"""The words of ASCII *lines*: what ``(?<!\w)name(?!\w)`` finds of each name in them."""
-    return set("\n".join(lines).translate(_BLANKS).split())
+    return "\n".join(lines).translate(_BLANKS).split()
 
 
 def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
