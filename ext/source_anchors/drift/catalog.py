@@ -23,7 +23,7 @@ import string
 from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 from operator import add
 
 from ..model.errors import SourceAnchorsError
@@ -80,6 +80,8 @@ class Catalog:
         """
         self._resolver = resolver
         self.defs: list[Definition] = []
+        #: Each definition's kind, by its number (what :meth:`_holders` filters by, read in C).
+        self._kinds: list[str] = []
         #: Each definition's lines as similarities compare them (:func:`normal`), made when first asked for.
         self.texts = _Texts(resolver, self.defs)
         #: Definitions by kind, first line and number of lines more: where :meth:`same_lines` looks.
@@ -133,6 +135,7 @@ class Catalog:
                 number, found = len(self.defs), Definition(f"{module}.{qual}", module, qual, path, bind.start,
                                                            bind.end, bind.kind)
                 self.defs.append(found)
+                self._kinds.append(bind.kind)
                 self._same.setdefault((found.kind, lines[found.start - 1], found.end - found.start), []).append(number)
                 self._by_module[module].append(number)
                 self._by_name[qual.rpartition(".")[2]].append(number)
@@ -280,7 +283,8 @@ class Catalog:
         """The definitions of *kind* among *holders*, those that use *word* (kept: a word is asked for again)."""
         kept = self._of_kind.get((word, kind))
         if kept is None:
-            kept = self._of_kind[word, kind] = tuple(n for n in holders if self.defs[n].kind == kind)
+            kinds = map(self._kinds.__getitem__, holders)
+            kept = self._of_kind[word, kind] = tuple(compress(holders, map(kind.__eq__, kinds)))
         return kept
 
 
