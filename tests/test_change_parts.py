@@ -17,6 +17,7 @@ import pytest
 from helpers import Upstream
 from source_anchors.drift import changes
 from source_anchors.drift.changes import Parts, classify
+from source_anchors.drift.dedent import dedent
 from source_anchors.engine.engine import Engine
 from source_anchors.model.changeclass import ChangeClass
 from source_anchors.model.config import settings_from
@@ -256,7 +257,7 @@ def test_the_first_statements_compare_only_without_docstrings(old: str, new: str
 
 
 def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modules() -> None:
-    """:func:`~source_anchors.drift.changes.dedent` (line by line) against :func:`textwrap.dedent` itself."""
+    """:func:`~source_anchors.drift.dedent.dedent` against :func:`textwrap.dedent` itself."""
     import random
     import textwrap
 
@@ -276,8 +277,8 @@ def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modu
             if isinstance(node, ast.stmt) and node.end_lineno is not None:
                 texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]))
                 texts.append("\n".join(lines[node.lineno - 1:node.end_lineno]).replace("    ", "\t", 1))
-    differ = [text for text in texts if changes.dedent(text) != textwrap.dedent(text)]
+    differ = [text for text in texts if dedent(text) != textwrap.dedent(text)]
     assert len(texts) > 70000
     assert not differ[:3]
     # Not a copy of the input: most statements inside a body lose their margin.
-    assert sum(changes.dedent(text) != text for text in texts) > 10000
+    assert sum(dedent(text) != text for text in texts) > 10000

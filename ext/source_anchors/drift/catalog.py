@@ -21,7 +21,7 @@ import math
 import re
 import string
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add
@@ -167,7 +167,7 @@ class Catalog:
         """The definitions of *name* (the last part of their dotted paths), at any level."""
         if self._later:
             if self._words_later is None:
-                self._words_later = self._later_words()
+                self._words_later = _words_by_file(self._resolver, self._later, self._not_ascii)
             self._read_later([path for path, words in self._words_later.items() if name in words]
                              + [path for path in self._not_ascii if path in self._later])
         return self._ordered(self._by_name.get(name, ()))
@@ -177,45 +177,13 @@ class Catalog:
         first = text.partition("\n")[0]  # a file whose lines hold text has this line
         if self._later:
             if self._lines_later is None:
-                self._lines_later = self._later_lines()
+                self._lines_later = _files_by_line(self._resolver, self._later)
             self._read_later([path for path in self._lines_later.get(first, ()) if path in self._later
                               and text in "\n".join(self._resolver.file_lines(path))])
         defs, file_lines = self.defs, self._resolver.file_lines
         # Those of the same first line and length, then their lines whole (joined only for these few).
         return [defs[number] for number in self._ordered(self._same.get((kind, first, text.count("\n")), ()))
                 if lines_of(file_lines(defs[number].file), defs[number].start, defs[number].end) == text]
-
-    def _later_words(self) -> dict[str, frozenset[str]]:
-        """The words of each file not read yet (ASCII files only; a file is dropped once read).
-
-        A file that is not ASCII goes to :attr:`_not_ascii` instead (Python reads names NFKC-normalised:
-        another spelling may be any name); one that cannot be read is in neither. A set per file, not the
-        files of each word: :meth:`named` asks of a few hundred names, and a list for each of the tens of
-        thousands of words would cost more to make than those questions.
-        """
-        found: dict[str, frozenset[str]] = {}
-        for path in self._later:
-            try:
-                lines = self._resolver.file_lines(path)
-            except SourceAnchorsError:
-                continue
-            if all(map(str.isascii, lines)):
-                found[path] = frozenset(_ascii_words(lines))
-            else:
-                self._not_ascii.append(path)
-        return found
-
-    def _later_lines(self) -> dict[str, list[str]]:
-        """The files not read yet by each of their lines (one that cannot be read is in none)."""
-        index: dict[str, list[str]] = defaultdict(list)
-        for path in self._later:
-            try:
-                lines = self._resolver.file_lines(path)
-            except SourceAnchorsError:
-                continue
-            for line in set(lines):
-                index[line].append(path)
-        return index
 
     def at(self, file: str, start: int) -> Definition | None:
         """The definition whose lines start at *start* in *file*, if any."""
@@ -286,6 +254,39 @@ class Catalog:
             kinds = map(self._kinds.__getitem__, holders)
             kept = self._of_kind[word, kind] = tuple(compress(holders, map(kind.__eq__, kinds)))
         return kept
+
+
+def _words_by_file(resolver: Resolver, paths: Iterable[str], not_ascii: list[str]) -> dict[str, frozenset[str]]:
+    """The words of each file of *paths* that is ASCII; those that are not go to *not_ascii*.
+
+    Python reads names NFKC-normalised: in a text that is not ASCII another spelling may be any name. A
+    file that cannot be read is in neither. A set per file, not the files of each word: :meth:`Catalog.named`
+    asks of a few hundred names, and a list for each of the tens of thousands of words costs more to make.
+    """
+    found: dict[str, frozenset[str]] = {}
+    for path in paths:
+        try:
+            lines = resolver.file_lines(path)
+        except SourceAnchorsError:
+            continue
+        if all(map(str.isascii, lines)):
+            found[path] = frozenset(_ascii_words(lines))
+        else:
+            not_ascii.append(path)
+    return found
+
+
+def _files_by_line(resolver: Resolver, paths: Iterable[str]) -> dict[str, list[str]]:
+    """The files of *paths* by each of their lines (one that cannot be read is in none)."""
+    index: dict[str, list[str]] = defaultdict(list)
+    for path in paths:
+        try:
+            lines = resolver.file_lines(path)
+        except SourceAnchorsError:
+            continue
+        for line in set(lines):
+            index[line].append(path)
+    return index
 
 
 #: The ASCII characters not in a word (a letter, digit or underscore).

@@ -40,7 +40,7 @@ import functools
 import io
 import re
 import sys
-import textwrap  # its indent only: dedent() below
+import textwrap  # its indent only: see .dedent
 import tokenize
 import warnings
 from collections.abc import Sequence
@@ -50,6 +50,7 @@ from ..model.changeclass import ChangeClass
 from ..reading.files import collector_paused
 from ..reading.statements import Compact
 from .astsame import BODIES, Same, docstring
+from .dedent import dedent
 
 #: A statement directly inside an excerpt's statement: its first and last line in the excerpt and the
 #: whitespace before it; None for one that shares a line with another statement (not read alone).
@@ -122,14 +123,11 @@ def _code_by_parts(old_text: str, new_text: str, before: _Excerpt, after: _Excer
     blanks alone (a module's) is dropped from the source.
     """
     return (not before.opened and not after.opened and before.source[:1] not in (" ", "\t")
-            and after.source[:1] not in (" ", "\t") and _first_kept(old_text) and _first_kept(new_text)
+            and after.source[:1] not in (" ", "\t")
+            and bool(old_text.partition("\n")[0].strip(" \t")) and bool(new_text.partition("\n")[0].strip(" \t"))
             and _margin(old_text) == _margin(new_text)
             and _parts_apart(before.source.split("\n"), after.source.split("\n"), *parts))
 
-
-def _first_kept(text: str) -> bool:
-    """Whether the first line of *text* is not blank (:func:`dedent` empties it, and the source drops it)."""
-    return text.partition("\n")[0].strip(" \t") != ""
 
 
 def _parts_apart(old_lines: list[str], new_lines: list[str], old: Parts, new: Parts) -> bool:
@@ -398,49 +396,3 @@ def _docstrings_by_tokens(toks: tuple[tokenize.TokenInfo, ...]) -> frozenset[tup
             previous = significant[i - 1].string if i else ""
         i += 1
     return frozenset(found)
-
-
-def dedent(text: str) -> str:
-    """:func:`textwrap.dedent`'s result, found with the text's own methods rather than its regular expressions.
-
-    Lines of spaces and tabs alone become empty; the longest run of spaces and tabs that begins every
-    other line is removed from each. ``textwrap.dedent`` finds both with multi-line patterns that try
-    a match at each character: on the excerpts of a bump's changed classes (over a hundred thousand
-    lines on django) that was a tenth of a ``check --pin``'s instructions.
-
-    Most excerpts are a statement whose first line is the least indented and has no line of blanks:
-    that line's indent is then the margin, which every other line has or is empty, and it is removed
-    from the whole text at once. Any other text is read line by line.
-    """
-    if not (" \n" in text or "\t\n" in text or text.endswith((" ", "\t"))):  # no line of blanks but empty ones
-        body = text.lstrip("\n")
-        margin = body[:len(body) - len(body.lstrip(" \t"))]  # the first line's that is not empty
-        if not margin:
-            return text
-        lines = text.split("\n")
-        starts = text.startswith(margin)
-        if text.count("\n" + margin) + starts + lines.count("") == len(lines):  # each has it, or is empty
-            found = text.replace("\n" + margin, "\n")
-            return found[len(margin):] if starts else found
-    return _dedent_lines(text)
-
-
-def _dedent_lines(text: str) -> str:
-    """:func:`dedent` of any text, line by line."""
-    lines = text.split("\n")
-    margin: str | None = None
-    for number, line in enumerate(lines):
-        content = line.lstrip(" \t")
-        if not content:
-            lines[number] = ""
-            continue
-        indent = line[:len(line) - len(content)]
-        if margin is None or margin.startswith(indent):
-            margin = indent
-        elif not indent.startswith(margin):
-            same = 0
-            while margin[same] == indent[same]:  # neither begins the other: they differ before either ends
-                same += 1
-            margin = margin[:same]
-    cut = len(margin or "")
-    return "\n".join(line[cut:] for line in lines) if cut else "\n".join(lines)
