@@ -97,7 +97,7 @@ class Catalog:
         self._rank: dict[str, int] = {}
         #: The files not read yet (the same blob as at the lock's commit), with their modules.
         self._later: dict[str, list[str]] = {}
-        #: The files not read yet by the words (ASCII) they hold, and those not ASCII, made when first asked for.
+        #: The words of each file not read yet (ASCII ones), and the files not ASCII, made when first asked for.
         self._words_later: dict[str, frozenset[str]] | None = None
         self._not_ascii: list[str] = []
         #: The files not read yet by the lines they hold, made when first asked for.
@@ -211,7 +211,7 @@ class Catalog:
 
         Likeness here is the identifiers shared with *text*, each weighted by its rarity (``log(N/df)``) among
         the definitions of files new or changed since the lock's commit (all of them without that commit).
-        Ties go to the definition scored first (:meth:`_scores`).
+        Ties go to the definition scored first (:meth:`_ranked`).
         """
         allowed = among if module is None else {n for n in self._by_module.get(module, ()) if n in among}
         best: list[int] = []

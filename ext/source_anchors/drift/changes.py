@@ -124,10 +124,9 @@ def _code_by_parts(old_text: str, new_text: str, before: _Excerpt, after: _Excer
     """
     return (not before.opened and not after.opened and before.source[:1] not in (" ", "\t")
             and after.source[:1] not in (" ", "\t")
-            and bool(old_text.partition("\n")[0].strip(" \t")) and bool(new_text.partition("\n")[0].strip(" \t"))
+            and all(text.partition("\n")[0].strip(" \t") for text in (old_text, new_text))
             and _margin(old_text) == _margin(new_text)
             and _parts_apart(before.source.split("\n"), after.source.split("\n"), *parts))
-
 
 
 def _parts_apart(old_lines: list[str], new_lines: list[str], old: Parts, new: Parts) -> bool:

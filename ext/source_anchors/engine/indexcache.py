@@ -117,7 +117,7 @@ class _PackStore:
         raw = self._raw(key)
         if raw is None:
             return None
-        with collector_paused():
+        with collector_paused():  # nested lists of numbers, none of them in a cycle
             return statements_of(raw)
 
     def _raw(self, key: str) -> str | None:
