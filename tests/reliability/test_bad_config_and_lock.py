@@ -144,7 +144,7 @@ CONFIG_CASES = [
     ConfigCase("commit is None", _set("up", "commit", None), _ENTRY + r"\['commit'\]"),
     ConfigCase("unknown host without host/permalink", _set("up", "url", "https://example.org/x/y"),
                _ENTRY + r": unknown host 'example.org'"),
-    ConfigCase("unknown 'host' value", _set("up", "host", "bitbucket"), _ENTRY + r": unknown host 'bitbucket'"),
+    ConfigCase("unknown 'host' value", _set("up", "host", "sourcehut"), _ENTRY + r": unknown host 'sourcehut'"),
     ConfigCase("'host' is a list", _set("up", "host", ["github"]), _ENTRY + r".*host"),
     ConfigCase("'permalink' is not a string", _set("up", "permalink", 123), _ENTRY + r".*permalink"),
     ConfigCase("'permalink' names an unknown field", _set("up", "permalink", "{url}/src/{nope}/{path}#L{start}"),
