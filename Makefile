@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval reliability clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval reliability dist clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -189,6 +189,14 @@ api-eval: $(STAMP)
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)
 	RELIABILITY_SCALE=full $(BIN)/python -m pytest -q tests/reliability
+
+## dist: the sdist and the wheel into dist/, as a release is built (build isolation, setuptools from
+## the index, the wheel made from the sdist), then `twine check --strict` (the metadata, and the README
+## as PyPI renders it). Before the first release a user installs that wheel (docs/install.md).
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .  # the sdist, then the wheel built from it
+	$(BIN)/twine check --strict dist/*
 
 clean:
 	rm -rf $(BUILD)

@@ -161,3 +161,23 @@ Page
 :src:`gamma <pkg.mod.gamma>`, :src:`delta <pkg.mod.delta>`,
 :src:`epsilon <pkg.mod.epsilon>` and :src:`zeta <pkg.mod.zeta>`.
 """
+
+
+def test_the_manuals_local_hook_runs_the_installed_command(repo: Released, tmp_path: Path) -> None:
+    """Before a release there is no tag to name: the manual's ``repo: local`` hook works under real pre-commit."""
+    manual = (ROOT / "docs" / "publishing.md").read_text("utf-8")
+    blocks = [block.partition("\n")[2] for block in manual.split("```")[1::2] if block.startswith("yaml")]
+    (local,) = [block for block in blocks if "repo: local" in block]
+    book = repo.book.root
+    (book / ".pre-commit-config.yaml").write_text(local, "utf-8")
+    git("add", "-A", cwd=book)
+    git("commit", "-q", "-m", "hook", cwd=book)
+    env = build_env({"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PATH":
+                     f"{BIN}{os.pathsep}{os.environ['PATH']}", "GIT_CONFIG_GLOBAL": os.devnull}, proxies=True)
+    run = [_tool("pre-commit"), "run", "source-anchors", "--verbose", "--files", "index.md"]
+    done = subprocess.run(run, cwd=book, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0 and "Passed" in done.stdout, done.stdout + done.stderr
+    page = (book / "index.md").read_text("utf-8")
+    (book / "index.md").write_text(page.replace("pkg.mod.alpha", "pkg.mod.nowhere"), "utf-8")
+    done = subprocess.run(run, cwd=book, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 1 and "pkg.mod.nowhere" in done.stdout, done.stdout + done.stderr

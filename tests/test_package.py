@@ -216,17 +216,22 @@ def test_the_quickstart_goes_from_a_tag_to_a_green_strict_build(venv: Path, tmp_
         assert "build succeeded." in built.stdout
     assert f"{up.url}/blob/{sha}/pkg/mod.py#L12" in (book / "_build" / "html" / "index.html").read_text("utf-8")
     assert "1 ok" in run(["source-anchors", "check"], book, env).stdout
-def test_pypi_leads_to_the_manual(wheel: Path) -> None:
-    """The metadata's Project-URLs and the README (the PyPI page) link the manual, and the pages they name exist."""
+
+
+def test_the_package_names_only_addresses_a_reader_can_open(wheel: Path) -> None:
+    """No Project-URL or README link on a reserved domain (issue 40), and the README says how to install today.
+
+    The project has no public address yet; it had ``.example`` URLs, which PyPI would show as links to
+    nowhere. Before a release, ``pip install sphinx-source-anchors`` finds nothing: the README (the PyPI
+    page) and the manual name ``make dist`` and the wheel it builds, by the version the package has.
+    """
     with zipfile.ZipFile(wheel) as archive:
         metadata = next(archive.read(n).decode() for n in archive.namelist() if n.endswith("METADATA"))
-    urls = dict(line.removeprefix("Project-URL: ").split(", ", 1) for line in metadata.splitlines()
-                if line.startswith("Project-URL: "))
-    assert set(urls) == {"Documentation", "Changelog", "Source", "Issues"}, urls
-    manual = urls["Documentation"]
-    assert manual.endswith("/") and urls["Changelog"] == f"{manual}changelog.html"
     readme = metadata.partition("\n\n")[2]  # the long description: ext/README.md
-    linked = set(re.findall(r"\]\((https?://[^)]+)\)", readme))
-    assert set(urls.values()) <= linked, linked
-    for page in {url.removeprefix(manual) for url in linked if url.startswith(manual)} - {""}:
-        assert (ROOT / "docs" / page.replace(".html", ".md")).is_file(), page
+    hosts = re.findall(r"https?://([^/\s)\"'>]+)", metadata)
+    reserved = [host for host in hosts if host.rsplit(".", 1)[-1] in {"example", "test", "invalid", "localhost"}]
+    assert not reserved, reserved
+    for text in (readme, (ROOT / "docs" / "install.md").read_text("utf-8")):
+        assert "make dist" in text and "sphinx_source_anchors-0.1.0-py3-none-any.whl" in text
+    version = re.search(r"^Version: (\S+)$", metadata, re.MULTILINE)
+    assert version and version.group(1) == "0.1.0", "the README's wheel name follows the version"
