@@ -99,9 +99,9 @@ def measure(*, instructions: bool = True) -> dict[str, Any]:
                            ast_parses=int(parses[2]))
             figures["each_module_parsed_once"] = figures["ast_parses"] == figures["modules_parsed"]
     if instructions and shutil.which("valgrind"):
-        import run  # the bench's callgrind runner (fixed addresses, all at once)
+        from callgrind import callgrind  # fixed addresses, all at once
 
-        counts = run.callgrind({name: (OUT / f"callgrind.{name}.out", _argv(docs))
+        counts = callgrind({name: (OUT / f"callgrind.{name}.out", _argv(docs))
                                 for name, docs in (("plain", plain), ("linked", linked))}, _env(path))
         figures.update(plain_instructions=counts["plain"], linked_instructions=counts["linked"],
                        linked_over_plain=round(counts["linked"] / counts["plain"], 4))

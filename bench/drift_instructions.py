@@ -223,7 +223,7 @@ def _run(name: str, work: Path) -> None:
 
 def _counted(phases: dict[str, str], work: Path) -> dict[str, int]:
     """Each phase in its own process under callgrind (children too), all at once; their instruction counts."""
-    from run import fixed_addresses
+    from callgrind import fixed_addresses
 
     running = {name: subprocess.Popen(
         [*fixed_addresses(), "valgrind", "--tool=callgrind", "--trace-children=yes",

@@ -29,6 +29,7 @@ import api_bench
 import fixture
 import report
 import scattered
+from callgrind import callgrind, fixed_addresses
 
 ROOT = fixture.ROOT
 OUT = ROOT / "_build" / "bench"
@@ -89,32 +90,6 @@ def extension_version() -> str:
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
     return head + ("" if git("diff", "--quiet", "HEAD", "--", "ext").returncode == 0 else " + local changes")
-
-
-def fixed_addresses() -> list[str]:
-    """``setarch <arch> -R`` (no address randomisation) where it exists, else nothing.
-
-    Sets and dicts keyed by object identity iterate in address order, so with randomised
-    addresses the same build's count varied by 0.6% from run to run here; without, by 0.0001%.
-    """
-    setarch = shutil.which("setarch")
-    return [setarch, os.uname().machine, "-R"] if setarch else []
-
-
-def callgrind(commands: dict[str, tuple[Path, list[str]]], env: dict[str, str]) -> dict[str, int]:
-    """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts."""
-    running = {name: subprocess.Popen([*fixed_addresses(), "valgrind", "--tool=callgrind",
-                                       f"--callgrind-out-file={out}", *argv],
-                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-               for name, (out, argv) in commands.items()}
-    counts = {}
-    for name, process in running.items():
-        _, stderr = process.communicate()
-        found = [line for line in stderr.splitlines() if "Collected :" in line]
-        if process.returncode != 0 or not found:
-            raise SystemExit(f"bench: {name} under valgrind failed:\n{stderr[-3000:]}")
-        counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
-    return counts
 
 
 def rm(path: Path) -> None:

@@ -121,3 +121,41 @@ def test_the_contracts_hold_and_fail_on_an_upward_import_a_cycle_and_sphinx_in_t
     assert ".wanted -> .trees" in broken.stdout
     assert "source_anchors.lock.lockfile -> docutils" in broken.stdout
     assert "0 kept, 3 broken" in broken.stdout
+
+
+def _script_imports(folder: Path) -> dict[str, set[str]]:
+    """Each script of *folder* and the sibling scripts it imports (anywhere in it, functions included)."""
+    names = {path.stem for path in folder.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+        graph[path.stem] = found & names - {path.stem}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of *graph* (the names in order, the first repeated last), or []."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return [*path[path.index(name):], name]
+        if name in done:
+            return []
+        for other in sorted(graph[name]):
+            if found := visit(other, [*path, name]):
+                return found
+        done.add(name)
+        return []
+
+    return next((found for name in sorted(graph) if (found := visit(name, []))), [])
+
+
+def test_the_bench_scripts_import_one_another_without_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]  # the check can fail
+    assert _cycle(_script_imports(ROOT / "bench")) == []
