@@ -20,12 +20,6 @@ def link(text: str, uri: str) -> nodes.reference:
     return nodes.reference("", text, refuri=uri)
 
 
-def _root_licence(engine: Engine, repo: str, docname: str) -> tuple[str | None, str]:
-    """(path, "SPDX-ID (score)") of the root licence of *repo*'s pin."""
-    path, label, _ids = root_licences(engine, repo, docname)
-    return path, label
-
-
 def root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, str, frozenset[str]]:
     """(path, "SPDX-ID (score)", every SPDX id identified in the root licence files) of *repo*'s pin."""
     try:
