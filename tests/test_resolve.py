@@ -1,7 +1,7 @@
 """Tests for ``source_anchors.resolve.resolver`` through the Engine, on git repositories made by the tests.
 
 Each upstream is a real git repository exported through the real ``file://``
-fetch; griffe reads it statically. Expected lines are computed from the text
+fetch; the resolver reads it statically (ast, never an import). Expected lines are computed from the text
 each test wrote (``line_of``), never copied from the resolver's output.
 """
 
@@ -563,7 +563,7 @@ def test_resolving_parses_only_the_modules_needed(tree_upstream: Upstream, tmp_p
     repo.resolve("pkg.m7.f7")
     repo.resolve("pkg.m7")
     assert resolver.modules_parsed == 1  # each module is parsed once
-    repo.resolve("pkg.f1")  # an import: griffe reads pkg/__init__.py and follows the alias to pkg.m1
+    repo.resolve("pkg.f1")  # an import: the resolver reads pkg/__init__.py and follows the alias to pkg.m1
     assert resolver.modules_parsed == 3
 
 

@@ -1,9 +1,9 @@
 """Configuration: one frozen dataclass of options, validated once (no Sphinx).
 
 Each field of :class:`Options` is a ``conf.py`` value named ``source_anchors_<field>``;
-its metadata carries the help text shown in the author's guide. :func:`settings_from`
+its metadata carries the help text shown in the manual (docs/options.md). :func:`settings_from`
 validates the raw values and returns :class:`Settings`, or raises one
-:class:`~source_anchors.errors.ConfigError` listing every problem with its position.
+:class:`~source_anchors.model.errors.ConfigError` listing every problem with its position.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ class Location:
     path: str
     start: int
     end: int
-    #: griffe's kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``;
+    #: The kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``;
     #: for a file target, ``file`` (the whole file) or ``line`` (one line of a file that is not Python).
     kind: str
     #: sha256 of the lines, joined with ``\n``.

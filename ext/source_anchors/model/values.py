@@ -90,7 +90,7 @@ def feedback_repo(value: Any) -> str | None:
 
 
 def python(value: Any) -> str | None:
-    """A Python version and optional platform (:func:`.conditions.parse_python`)."""
+    """A Python version and optional platform (:func:`.python.parse_python`)."""
     problem = parse_python(value)
     return problem if isinstance(problem, str) else None
 

@@ -1,4 +1,4 @@
-"""Tables for the author's guide, generated from the code so they cannot drift from it."""
+"""Tables for the manual (docs/), generated from the code so they cannot drift from it."""
 
 from __future__ import annotations
 
