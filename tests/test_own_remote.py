@@ -1,0 +1,130 @@
+"""The docs' own repository: its address as configured, never a rewrite or a credential.
+
+Each test makes a small project with git (a package and a ``docs`` folder) and builds it with
+``sphinx-build`` in a subprocess. git's ``url.<base>.insteadOf`` rewrites are set in a global
+configuration file of the test's own (``GIT_CONFIG_GLOBAL``) or in the project's, as a CI runner
+or a corporate mirror sets them.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+from helpers import PY, build_env, git
+
+SECRET = "SECRET-7f3a"
+PAGE = """\
+API
+===
+
+.. py:module:: tinypkg
+
+.. py:function:: greet(name)
+
+   Says hello.
+"""
+LINK = re.compile(r'class="reference external sa-api-source" href="([^"]+)"')
+
+
+def _project(root: Path, origin: str | None, *, conf: str = "", page: str = PAGE) -> Path:
+    """A committed project (``tinypkg`` and ``docs/``) whose ``origin`` is *origin*; its docs folder."""
+    (root / "tinypkg").mkdir(parents=True)
+    (root / "tinypkg" / "__init__.py").write_text('"""Tiny."""\n\n\ndef greet(name):\n    return name\n', "utf-8")
+    docs = root / "docs"
+    docs.mkdir()
+    (docs / "conf.py").write_text('extensions = ["source_anchors"]\nsource_anchors_api_links = "self"\n' + conf,
+                                  "utf-8")
+    (docs / "index.rst").write_text(page, "utf-8")
+    git("init", "-q", "-b", "main", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "release", cwd=root)
+    if origin is not None:
+        git("remote", "add", "origin", origin, cwd=root)
+    return docs
+
+
+def _global_config(tmp_path: Path, text: str) -> dict[str, str | None]:
+    """The variables that make *text* git's global configuration (and no system one)."""
+    path = tmp_path / "gitconfig"
+    path.write_text(textwrap.dedent(text), "utf-8")
+    return {"GIT_CONFIG_GLOBAL": str(path), "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def _build(docs: Path, env: dict[str, str | None] | None = None, *options: str) -> tuple[str, Path]:
+    """Build *docs* to HTML with ``sphinx-build``; its log (stdout and stderr) and output folder."""
+    out = docs / "_build" / "html"
+    done = subprocess.run([PY, "-m", "sphinx", *options, str(docs), str(out)], capture_output=True, text=True,
+                          env=build_env({"SOURCE_ANCHORS_CACHE": str(docs.parent.parent / "cache"), **(env or {})}),
+                          cwd=docs, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout + done.stderr, out
+
+
+def _links(out: Path) -> list[str]:
+    return LINK.findall((out / "index.html").read_text("utf-8"))
+
+
+def _files_holding(text: str, *folders: Path) -> list[Path]:
+    """Every file under *folders* whose bytes contain *text*."""
+    return [path for folder in folders for path in folder.rglob("*")
+            if path.is_file() and text.encode() in path.read_bytes()]
+
+
+@pytest.mark.parametrize("where", ["global", "repository"])
+def test_a_mirror_rewrite_leaves_the_links_on_the_configured_address(tmp_path: Path, where: str) -> None:
+    mirror = tmp_path / "mirror.git"
+    git("init", "-q", "--bare", str(mirror), cwd=tmp_path)
+    docs = _project(tmp_path / "proj", "https://github.com/owner/repo.git")
+    rule = f'[url "{mirror.as_uri()}"]\n\tinsteadOf = https://github.com/owner/repo\n'
+    env = _global_config(tmp_path, rule if where == "global" else "")
+    if where == "repository":
+        with open(docs.parent / ".git" / "config", "a", encoding="utf-8") as config:
+            config.write(rule)
+    # git itself now names the mirror as the origin's address ...
+    rewritten = subprocess.run(["git", "remote", "get-url", "origin"], cwd=docs, capture_output=True, text=True,
+                               env=build_env(env), check=True).stdout
+    assert rewritten.strip().startswith("file://")
+    log, out = _build(docs, env)
+    commit = git("rev-parse", "HEAD", cwd=docs)
+    # ... and the links keep the address the repository is configured with.
+    assert _links(out) == [f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py",
+                           f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py#L4-L5"]
+    assert "file://" not in log and "no web address" not in log
+
+
+def test_a_token_rewrite_shows_nowhere(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj", "https://github.com/owner/repo.git",
+                    page=PAGE + "\n.. feedback-channel::\n")
+    env = _global_config(tmp_path, f'[url "https://x-access-token:{SECRET}@github.com/"]\n'
+                                   "\tinsteadOf = https://github.com/\n")
+    rewritten = subprocess.run(["git", "remote", "get-url", "origin"], cwd=docs, capture_output=True, text=True,
+                               env=build_env(env), check=True).stdout
+    assert SECRET in rewritten
+    log, out = _build(docs, env)
+    assert _links(out)[0].startswith("https://github.com/owner/repo/blob/")
+    assert "reports go to https://github.com/owner/repo (from the 'origin' remote of proj)" in log
+    assert SECRET not in log
+    assert _files_holding(SECRET, out, tmp_path / "cache") == []
+
+
+def test_credentials_in_the_configured_origin_show_nowhere(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj", f"https://user:{SECRET}@github.com/o/r.git",
+                    page=PAGE + "\n.. feedback-channel::\n")
+    log, out = _build(docs, _global_config(tmp_path, ""))
+    assert all(link.startswith("https://github.com/o/r/blob/") for link in _links(out))
+    assert 'href="https://github.com/o/r/issues/new?' in (out / "index.html").read_text("utf-8")
+    assert "reports go to https://github.com/o/r (from " in log
+    assert SECRET not in log
+    assert _files_holding(SECRET, out, tmp_path / "cache") == []
+
+
+def test_an_origin_that_is_no_web_address_is_named_without_its_credentials(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj", f"https://x-access-token:{SECRET}@example.org")
+    log, out = _build(docs, _global_config(tmp_path, ""))
+    assert "its 'origin' remote 'https://example.org' is no web address" in log
+    assert SECRET not in log
+    assert _links(out) == []
