@@ -1,4 +1,4 @@
-"""The docs' own repository: its address as configured, never a rewrite or a credential.
+"""The docs' own repository: its address as configured, never a rewrite or a credential; quiet when unused.
 
 Each test makes a small project with git (a package and a ``docs`` folder) and builds it with
 ``sphinx-build`` in a subprocess. git's ``url.<base>.insteadOf`` rewrites are set in a global
@@ -128,3 +128,33 @@ def test_an_origin_that_is_no_web_address_is_named_without_its_credentials(tmp_p
     assert "its 'origin' remote 'https://example.org' is no web address" in log
     assert SECRET not in log
     assert _links(out) == []
+
+
+def test_api_links_alone_print_nothing_about_anchors_or_feedback(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj", "git@github.com:owner/repo.git")
+    env = _global_config(tmp_path, "")
+    log, out = _build(docs, env)
+    assert len(_links(out)) == 2
+    assert "source_anchors: reports go to" not in log
+    assert "anchors resolved" not in log
+    # -v asks for the figures, anchors or not.
+    log, _ = _build(docs, env, "-v", "-E")
+    assert "source-anchors: 0 anchors resolved, 0 from the resolution cache" in log
+    assert "source_anchors: reports go to" not in log
+
+
+def test_anchors_bring_the_figures_and_a_feedback_directive_the_channel(tmp_path: Path) -> None:
+    # The project pins itself, by its folder, for one anchor beside the API links.
+    docs = _project(tmp_path / "proj", "git@github.com:owner/repo.git")
+    commit = git("rev-parse", "HEAD", cwd=docs).strip()
+    git("config", "uploadpack.allowFilter", "true", cwd=docs)
+    (docs / "conf.py").write_text((docs / "conf.py").read_text("utf-8") + textwrap.dedent(f"""\
+        source_anchors_repos = {{"own": {{"url": {docs.parent.as_uri()!r}, "commit": {commit!r},
+                                          "packages": ["tinypkg"]}}}}
+        source_anchors_default_repo = "own"
+        """), "utf-8")
+    (docs / "index.rst").write_text(PAGE + "\nSee :src:`greet <tinypkg.greet>`.\n\n.. feedback-line::\n", "utf-8")
+    log, _ = _build(docs, _global_config(tmp_path, ""))
+    assert re.search(r"source-anchors: \d+ anchors resolved, \d+ from the resolution cache", log)
+    assert "source_anchors: reports go to https://github.com/owner/repo (from the 'origin' remote of proj); set " \
+           "source_anchors_feedback_repo" in log

@@ -217,6 +217,8 @@ class Settings:
     feedback_email: str
     #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
     feedback_repo: str = ""
+    #: Where :attr:`feedback_repo` was learnt when conf.py names no channel (the build's note); ``""`` otherwise.
+    feedback_from: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
     #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
