@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from source_anchors.model.hosts import template_for
-from source_anchors.sources.apigit import web_url, without_credentials
+from source_anchors.model.hosts import template_for, without_credentials
+from source_anchors.sources.apigit import web_url
 from source_anchors.sources.apiself import discover_packages
 
 

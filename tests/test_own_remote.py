@@ -130,6 +130,30 @@ def test_an_origin_that_is_no_web_address_is_named_without_its_credentials(tmp_p
     assert _links(out) == []
 
 
+@pytest.mark.parametrize("setting", ["api_url", "feedback_repo"])
+def test_credentials_in_a_configured_address_show_nowhere(tmp_path: Path, setting: str) -> None:
+    conf = f"source_anchors_{setting} = 'https://user:{SECRET}@github.com/o/r.git'\n"
+    docs = _project(tmp_path / "proj", None, conf=conf, page=PAGE + "\n.. feedback-channel::\n")
+    log, out = _build(docs, _global_config(tmp_path, ""))
+    html = (out / "index.html").read_text("utf-8")
+    if setting == "api_url":
+        assert all(link.startswith("https://github.com/o/r/blob/") for link in _links(out))
+    else:
+        assert 'href="https://github.com/o/r/issues/new?' in html
+    assert SECRET not in log
+    # Sphinx keeps conf.py's values, as written, in its pickled environment; nothing else holds the secret.
+    assert [p.name for p in _files_holding(SECRET, out, tmp_path / "cache")] == ["environment.pickle"]
+
+
+def test_a_refused_feedback_repository_is_named_without_its_credentials(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj", None, conf=f"source_anchors_feedback_repo = 'http://u:{SECRET}@github.com/o/r'\n")
+    done = subprocess.run([PY, "-m", "sphinx", str(docs), str(docs / "_build")], capture_output=True, text=True,
+                          env=build_env({"SOURCE_ANCHORS_CACHE": str(tmp_path / "cache")}), timeout=300, check=False)
+    assert done.returncode != 0
+    assert "got 'http://github.com/o/r'" in done.stderr
+    assert SECRET not in done.stdout + done.stderr
+
+
 def test_api_links_alone_print_nothing_about_anchors_or_feedback(tmp_path: Path) -> None:
     docs = _project(tmp_path / "proj", "git@github.com:owner/repo.git")
     env = _global_config(tmp_path, "")

@@ -14,9 +14,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..model.errors import GitError
+from ..model.hosts import without_credentials
 
-__all__ = ["LocalRepo", "book_repository", "changed_files", "export_commit", "find_repo", "web_url",
-           "without_credentials"]
+__all__ = ["LocalRepo", "book_repository", "changed_files", "export_commit", "find_repo", "web_url"]
 
 _REGULAR_MODES = {"100644", "100755"}
 
@@ -61,23 +61,6 @@ def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
         configured = ""  # no 'origin': the URL must come from the configuration
     remote = without_credentials(configured) or None
     return LocalRepo(root=root, commit=commit, tags=tags, remote=remote)
-
-
-def without_credentials(url: str) -> str:
-    """*url* without the user and password before its host: ``https://user:token@host/p`` gives ``https://host/p``.
-
-    Any scheme, and the scp form (``git@host:owner/repo`` gives ``host:owner/repo``); a local path
-    is returned as it is.
-    """
-    url = url.strip()
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        scheme, rest = "", url
-    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))  # where the host part ends
-    at = rest.rfind("@", 0, end)
-    if at < 0 or (not sep and ":" not in rest[at + 1:end]):  # no user, or an '@' in a local path
-        return url
-    return f"{scheme}{sep}{rest[at + 1:]}"
 
 
 _SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$")
