@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from source_anchors.model.hosts import template_for
+from source_anchors.model.hosts import template_for, without_credentials
 from source_anchors.sources.apigit import web_url
 from source_anchors.sources.apiself import discover_packages
 
@@ -22,6 +22,23 @@ from source_anchors.sources.apiself import discover_packages
 ])
 def test_web_url_of_ssh_and_https_remotes(remote: str, web: str | None) -> None:
     assert web_url(remote) == web
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("https://x-access-token:TOKEN@github.com/o/r.git", "https://github.com/o/r.git"),
+    ("https://TOKEN@github.com/o/r", "https://github.com/o/r"),
+    ("http://user:pass@example.org:8080/o/r?x=1", "http://example.org:8080/o/r?x=1"),
+    ("ssh://git@bitbucket.org:22/team/proj.git", "ssh://bitbucket.org:22/team/proj.git"),
+    ("https://user:pass@example.org", "https://example.org"),
+    ("git@github.com:o/r.git", "github.com:o/r.git"),
+    ("user:pass@host:o/r", "host:o/r"),
+    ("https://github.com/o/r", "https://github.com/o/r"),
+    ("github.com:org@2/repo", "github.com:org@2/repo"),
+    ("/srv/git/a@b/proj.git", "/srv/git/a@b/proj.git"),
+    ("file:///srv/git/a@b", "file:///srv/git/a@b"),
+])
+def test_credentials_are_dropped_from_any_remote(url: str, shown: str) -> None:
+    assert without_credentials(url) == shown
 
 
 def test_bitbucket_permalinks() -> None:

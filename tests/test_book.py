@@ -68,7 +68,8 @@ def test_reports_go_to_the_books_repository_and_no_page_names_an_address_that_ca
     assert not any("mailto:" in text for text in pages.values())
     # conf.py names no repository: the build takes the one it is built from (here the clone's origin,
     # when that is on GitHub or GitLab), or the pages say there is no channel.
-    origin = subprocess.run(["git", "remote", "get-url", "origin"], cwd=ROOT, capture_output=True, text=True).stdout
+    origin = subprocess.run(["git", "config", "--get", "remote.origin.url"], cwd=ROOT, capture_output=True,
+                            text=True).stdout
     public = re.match(r"(https://|git@)(github|gitlab)\.com[/:]", origin.strip())
     feedback = pages[the_book.outdir / "feedback.html"]
     chapter = pages[the_book.outdir / "gpt-researcher" / "hybrid.html"]

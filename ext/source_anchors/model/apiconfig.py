@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ConfigError
-from .hosts import HOSTS, PermalinkTemplate, template_for
+from .hosts import HOSTS, PermalinkTemplate, template_for, without_credentials
 from .values import flag
 
 __all__ = ["SELF", "ApiSettings", "api_settings"]
@@ -80,7 +80,7 @@ def api_settings(opts: Mapping[str, Any], repos: Mapping[str, Any]) -> tuple[Api
         packages = ()
     if problems:
         return None, problems
-    return ApiSettings(links=links, url=url.strip() if isinstance(url, str) else None, host=host,
+    return ApiSettings(links=links, url=without_credentials(url) if isinstance(url, str) else None, host=host,
                        commit=commit.strip() if isinstance(commit, str) else None,
                        packages=tuple(p.strip("/") for p in packages),
                        list_unlinked=bool(flag(opts.get("api_list_unlinked", False)))), []

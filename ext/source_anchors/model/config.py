@@ -18,7 +18,7 @@ from typing import Any
 
 from .apiconfig import ApiSettings, api_settings
 from .errors import ConfigError
-from .hosts import PermalinkTemplate, template_for
+from .hosts import PermalinkTemplate, template_for, without_credentials
 from .pinfields import SHA_RE, commit_problem, parse_pinned, ref_problem, url_problem
 from .python import Python, parse_python, running
 from .values import (
@@ -217,6 +217,8 @@ class Settings:
     feedback_email: str
     #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
     feedback_repo: str = ""
+    #: Where :attr:`feedback_repo` was learnt when conf.py names no channel (the build's note); ``""`` otherwise.
+    feedback_from: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
     #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
@@ -275,7 +277,7 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
         lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
         timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
         reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
-        feedback_repo=(opts["feedback_repo"] or "").strip(),
+        feedback_repo=without_credentials(opts["feedback_repo"] or ""),
         quiet=bool(flag(opts["quiet"])), cache_from=cache_from, python=_python_of(opts["python"]), api=api,
     )
 

@@ -38,7 +38,24 @@ class PermalinkTemplate:
 
 @lru_cache(maxsize=64)
 def _base(url: str) -> str:
-    return url.rstrip("/").removesuffix(".git")
+    return without_credentials(url).rstrip("/").removesuffix(".git")  # a fetch's token is no reader's
+
+
+def without_credentials(url: str) -> str:
+    """*url* without the user and password before its host: ``https://user:token@host/p`` gives ``https://host/p``.
+
+    Any scheme, and the scp form (``git@host:owner/repo`` gives ``host:owner/repo``); a local path
+    is returned as it is.
+    """
+    url = url.strip()
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))  # where the host part ends
+    at = rest.rfind("@", 0, end)
+    if at < 0 or (not sep and ":" not in rest[at + 1:end]):  # no user, or an '@' in a local path
+        return url
+    return f"{scheme}{sep}{rest[at + 1:]}"
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode, urlsplit
 
-from .hosts import KNOWN_HOSTNAMES
+from .hosts import KNOWN_HOSTNAMES, without_credentials
 
 __all__ = ["feedback_repo_problem", "issue_url"]
 
@@ -30,7 +30,8 @@ def feedback_repo_problem(value: object) -> str | None:
         return f"expected the https URL of the book's repository, got {value!r}"
     if not value:
         return None
-    parts = urlsplit(value.strip())
+    value = without_credentials(value)  # the message shows it: a token must not
+    parts = urlsplit(value)
     if parts.scheme != "https" or len([p for p in parts.path.split("/") if p]) < 2:
         return f"expected the https URL of the book's repository such as 'https://github.com/OWNER/NAME', got {value!r}"
     if _host(value) not in _FORMS:
@@ -42,5 +43,5 @@ def feedback_repo_problem(value: object) -> str | None:
 def issue_url(repo: str, title: str, body: str) -> str:
     """The new-issue page of *repo* with *title* and *body* filled in (*repo* passed the check above)."""
     page, title_key, body_key = _FORMS[_host(repo) or "github"]
-    base = repo.strip().rstrip("/").removesuffix(".git")
+    base = without_credentials(repo).rstrip("/").removesuffix(".git")
     return page.format(base=base) + "?" + urlencode({title_key: title, body_key: body})

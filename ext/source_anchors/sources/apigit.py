@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..model.errors import GitError
+from ..model.hosts import without_credentials
 
 __all__ = ["LocalRepo", "book_repository", "changed_files", "export_commit", "find_repo", "web_url"]
 
@@ -27,6 +28,7 @@ class LocalRepo:
     root: Path
     commit: str
     tags: tuple[str, ...]
+    #: ``remote.origin.url`` as configured, without credentials (see :func:`find_repo`).
     remote: str | None
 
 
@@ -37,7 +39,13 @@ def _git(args: list[str], cwd: Path, timeout: float, stdin: bytes | None = None)
 
 
 def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
-    """The git working copy holding *start*, or None outside one (or without git, or before a first commit)."""
+    """The git working copy holding *start*, or None outside one (or without git, or before a first commit).
+
+    Its remote is ``remote.origin.url`` as configured, not ``git remote get-url origin``: that applies
+    ``url.<base>.insteadOf``, which points a checkout at a mirror (a CI cache, a ``file://`` folder) or
+    adds a token, and neither is the address readers should be sent to. Credentials are dropped here,
+    so that no message, page, lock or cache key can show them.
+    """
     try:
         root = Path(_git(["rev-parse", "--show-toplevel"], start, timeout).decode().strip())
         commit = _git(["rev-parse", "--verify", "HEAD^{commit}"], root, timeout).decode().strip()
@@ -48,9 +56,10 @@ def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
     except GitError:
         tags = ()
     try:
-        remote: str | None = _git(["remote", "get-url", "origin"], root, timeout).decode().strip() or None
+        configured = _git(["config", "--get", "remote.origin.url"], root, timeout).decode().strip()
     except GitError:
-        remote = None  # no 'origin': the URL must come from the configuration
+        configured = ""  # no 'origin': the URL must come from the configuration
+    remote = without_credentials(configured) or None
     return LocalRepo(root=root, commit=commit, tags=tags, remote=remote)
 
 
@@ -62,7 +71,7 @@ def web_url(remote: str) -> str | None:
 
     ``https`` remotes lose their user and password; ``file`` remotes and local paths have none (None).
     """
-    remote = remote.strip()
+    remote = without_credentials(remote)
     if remote.startswith(("https://", "http://", "ssh://", "git://", "git+ssh://")):
         scheme, _, rest = remote.partition("://")
         hostpart, _, path = rest.partition("/")

@@ -268,8 +268,10 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     # This build's work, summed over parallel readers: for benchmarks and the curious.
     stats = get_domain(app.env).figures()
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
-    LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
-                "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
+    # The figures are for books with anchors; a project with API links alone hears of them with -v.
+    if any(get_domain(app.env).anchors.values()) or app.verbosity > 0:
+        LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
+                    "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
     _annotate(app)
 
 

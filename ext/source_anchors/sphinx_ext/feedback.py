@@ -5,7 +5,8 @@ opens its new-issue form prefilled with the page, the anchor (for an anchor's li
 the pin and a place for what the reader saw. Without a repository an address that receives mail
 (``source_anchors_feedback_email``) gets a prefilled message instead. Without either, the page says
 so in one sentence and the build log notes it once (:func:`check_channel`), wherever a directive asks.
-Without a setting, the repository the book is built from is used (:func:`derived_channel`).
+Without a setting, the repository the book is built from is used (:func:`derived_channel`); the log
+names it once, in a book that offers feedback.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def derived_channel(settings: Settings, confdir: Path) -> Settings:
     """*settings* with the book's repository learnt from where it is built, when conf.py names no channel.
 
     A published build (GitHub Actions, GitLab CI, Read the Docs, or a checkout with an ``origin`` on
-    GitHub or GitLab) then files reports in its own repository without a setting; the build log says
-    which address it took and from where.
+    GitHub or GitLab) then files reports in its own repository without a setting; where the address
+    was read is kept for the build log, which names it only when the book offers feedback
+    (:func:`check_channel`).
     """
     if settings.feedback_repo or settings.feedback_email or settings.quiet:
         return settings  # the command line reads pages for their anchors, renders no report link: no git call
@@ -46,9 +48,7 @@ def derived_channel(settings: Settings, confdir: Path) -> Settings:
     if found is None or feedback_repo_problem(found[0]) is not None:
         return settings
     url, where = found
-    logger.info(f"source_anchors: reports go to {url} (from {where}); set source_anchors_feedback_repo "
-                "to choose another repository")
-    return dataclasses.replace(settings, feedback_repo=url)
+    return dataclasses.replace(settings, feedback_repo=url, feedback_from=where)
 
 
 def report_uri(settings: Settings, title: str, body: str) -> str | None:
@@ -145,14 +145,29 @@ class FeedbackChannelDirective(SphinxDirective):
         return [para]
 
 
-def check_channel(app: Sphinx) -> None:
-    """One note per build, in the log, when a page asks for feedback and no channel is configured or found.
+def offers_feedback(app: Sphinx) -> bool:
+    """Whether the book asks readers for reports: a feedback directive, a ledger page, or a page ``feedback``."""
+    domain = get_domain(app.env)
+    return bool(domain.data.get("feedback") or domain.data.get("ledgers") or "feedback" in app.env.found_docs)
 
-    A note, not a warning: a preview built where the book has no public home yet (a local clone) is
-    not broken, and its pages already say in one sentence that there is no channel.
+
+def check_channel(app: Sphinx) -> None:
+    """One note per build, in the log, about where reports go, when the book offers feedback at all.
+
+    With a channel learnt from where the book is built, the note names it and where it was read.
+    Without any, when a page asks for feedback, the note says how to set one: a note, not a warning,
+    since a preview built where the book has no public home yet (a local clone) is not broken, and
+    its pages already say in one sentence that there is no channel. A book that offers no feedback
+    (API links only, say) hears nothing of it.
     """
     state = get_state(str(app.srcdir))
-    if state.quiet or state.settings.feedback_repo or state.settings.feedback_email:
+    if state.quiet or state.settings.feedback_email or not offers_feedback(app):
+        return
+    if state.settings.feedback_repo:
+        if state.settings.feedback_from:
+            logger.info(f"source_anchors: reports go to {state.settings.feedback_repo} (from "
+                        f"{state.settings.feedback_from}); set source_anchors_feedback_repo to choose another "
+                        "repository")
         return
     asked = get_domain(app.env).data.setdefault("feedback", {})
     if asked:
