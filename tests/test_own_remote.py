@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import PY, build_env, git
+from helpers import PY, Book, SharedUpstream, build_env, git
 
 SECRET = "SECRET-7f3a"
 PAGE = """\
@@ -182,3 +182,30 @@ def test_anchors_bring_the_figures_and_a_feedback_directive_the_channel(tmp_path
     assert re.search(r"source-anchors: \d+ anchors resolved, \d+ from the resolution cache", log)
     assert "source_anchors: reports go to https://github.com/owner/repo (from the 'origin' remote of proj); set " \
            "source_anchors_feedback_repo" in log
+
+
+def test_a_pins_credentials_stay_out_of_the_ledger_and_the_messages(
+        shared_upstream: SharedUpstream, book: Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pin's URL with a token fetches (git rewrites it to the upstream here); pages and messages show none."""
+    tokened = f"https://bot:{SECRET}@github.com/o/r"
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", _global_config(tmp_path, f"""\
+        [url "{shared_upstream.url}"]
+            insteadOf = {tokened}
+        """)["GIT_CONFIG_GLOBAL"] or "")
+    sha = shared_upstream.commits["ledger"]
+    book.repos = {"up": {"url": tokened, "commit": sha, "packages": ["pkg"]}}
+    book.settings = {"html_search_language": "en"}
+    book.write_conf(default_repo="up", feedback_email="book@example.org")
+    book.from_root("ledger")
+    result = book.build(strict=False)
+    assert result.returncode == 0, result.stderr
+    ledger = (result.outdir / "ledger.html").read_text("utf-8")
+    assert f'href="https://github.com/o/r/blob/{sha}/"' in ledger and ">https://github.com/o/r<" in ledger
+    assert SECRET not in result.stdout + result.stderr
+    assert _files_holding(SECRET, result.outdir) == []
+    # Unreachable: git's own message names the URL it was given; the warning does not carry the token.
+    book.repos = {"up": {"url": f"https://bot:{SECRET}@127.0.0.1:9/o/r", "host": "github",
+                         "commit": "1" * 40, "packages": ["pkg"]}}
+    book.write_conf(default_repo="up", feedback_email="book@example.org", cache_dir=str(tmp_path / "cold"))
+    failed = book.build(strict=False, fresh=True)
+    assert "127.0.0.1:9/o/r" in failed.stderr and SECRET not in failed.stdout + failed.stderr, failed.stderr

@@ -71,7 +71,7 @@ def to_commit(pin: RepoPin, ref: str, *, timeout: float) -> str:
     except RefError as error:
         raise BookError(str(error)) from None
     except GitError as error:
-        raise BookError(f"{pin.name}: cannot resolve {ref!r} at {pin.url}: {error}") from None
+        raise BookError(f"{pin.name}: cannot resolve {ref!r} at {pin.shown_url}: {error}") from None
 
 
 def resolve_pins(confdir: Path, items: list[str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -91,7 +91,7 @@ def resolve_pins(confdir: Path, items: list[str]) -> tuple[dict[str, str], dict[
         shas[name] = to_commit(pin, ref, timeout=settings.timeout)
         if shas[name] != ref:
             refs[name] = ref
-            print(f"note: {name}: {ref!r} is {shas[name]} at {pin.url}", file=sys.stderr)
+            print(f"note: {name}: {ref!r} is {shas[name]} at {pin.shown_url}", file=sys.stderr)
     return shas, refs
 
 

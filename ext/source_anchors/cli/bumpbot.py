@@ -76,11 +76,11 @@ def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, bo
         try:
             tags = release_tags(pin.url, timeout=settings.timeout)
         except GitError as error:
-            raise BookError(f"{name}: cannot list the tags of {pin.url}: {error}") from None
+            raise BookError(f"{name}: cannot list the tags of {pin.shown_url}: {error}") from None
         found = newest(tags, pre=pre)
         if found is None:
             kinds = "version tags" if pre else "release tags (add --pre to count pre-releases)"
-            raise BookError(f"{name}: no {kinds} at {pin.url} ({len(tags)} tag(s) in all)")
+            raise BookError(f"{name}: no {kinds} at {pin.shown_url} ({len(tags)} tag(s) in all)")
         tag, sha = found
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -151,7 +151,7 @@ def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
                                                           "formatting,comments` after the bump"
     out = [f"## Bump `{pin.name}` to {tag}", "",
            f"`{PREFIX}repos[{pin.name!r}]`: {pin.ref or pin.short} ({pin.commit[:12]}) → {tag} ({sha[:12]}), "
-           f"{pin.url}", "",
+           f"{pin.shown_url}", "",
            f"{len(preview)} anchors, {len(targets)} distinct targets: "
            + ", ".join(f"{sum(1 for r in targets.values() if r.status is s)} {s}" for s in Status
                        if any(r.status is s for r in targets.values())), ""]

@@ -182,6 +182,11 @@ class RepoPin:
         """The short commit shown to readers."""
         return self.commit[:7]
 
+    @property
+    def shown_url(self) -> str:
+        """The URL as pages and messages show it: without a user or token (``url`` keeps them, to fetch)."""
+        return without_credentials(self.url)
+
     def package_dirs(self) -> dict[str, str]:
         """Map each top-level package name to its directory in the tree ('src/pkg' -> 'pkg')."""
         return {path.rsplit("/", 1)[-1]: path for path in self.packages}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import quote, urlsplit
@@ -56,6 +57,14 @@ def without_credentials(url: str) -> str:
     if at < 0 or (not sep and ":" not in rest[at + 1:end]):  # no user, or an '@' in a local path
         return url
     return f"{scheme}{sep}{rest[at + 1:]}"
+
+
+_USERINFO = re.compile(r"(?<=://)[^/\s@'\"]+@")
+
+
+def redact_credentials(text: str) -> str:
+    """*text* with the user and password of every ``scheme://user:token@host`` URL in it removed (for messages)."""
+    return _USERINFO.sub("", text)
 
 
 @lru_cache(maxsize=4096)

@@ -44,7 +44,7 @@ def export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
             raise SourceError(f"the remote has no commit {pin.commit}: a commit of another repository, a typo, or "
                               f"not pushed yet? (git: {said}); fix source_anchors_repos[{pin.name!r}]['commit'] "
                               f"in conf.py: 'source-anchors pin {pin.name} TAG' writes the commit of a tag or "
-                              f"branch there, and 'git ls-remote {pin.url}' lists them all") from error
+                              f"branch there, and 'git ls-remote {pin.shown_url}' lists them all") from error
         kind = g("cat-file", "-t", pin.commit).decode().strip()
         if kind != "commit":
             peeled = g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}").decode().strip()

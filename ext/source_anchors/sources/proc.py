@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..model.errors import CommandError, GitError, PipError
+from ..model.hosts import redact_credentials
 
 #: Environment for git: never prompt, never read the user's askpass helper.
 _GIT_ENV = {
@@ -44,7 +45,7 @@ def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = N
         # The last lines say what failed; earlier network lines often say why (pip retries, proxies).
         why = [line for line in lines[:-3] if _NETWORK.search(line)][-2:]
         detail = "; ".join(why + lines[-3:]) or f"exit status {done.returncode}"
-        raise error(f"{label}: {detail}")
+        raise error(f"{label}: {redact_credentials(detail)}")  # git names the URL it was given, token and all
     return done.stdout
 
 

@@ -106,7 +106,7 @@ def mismatch(pin: RepoPin, now: str, *, timeout: float) -> str:
         short = [full.removeprefix("refs/tags/").removeprefix("refs/heads/") for full in others]
         if short:
             return (f"{where}: {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, which is "
-                    f"{' and '.join(repr(name) for name in short[:3])} at {pin.url}: the ref is mistyped; "
+                    f"{' and '.join(repr(name) for name in short[:3])} at {pin.shown_url}: the ref is mistyped; "
                     f"set it to {short[0]!r}")
         return (f"{where}: the tag {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, and no tag or "
                 f"branch names {pin.short}; tags are not meant to move, so this 'ref' does not belong to the "

@@ -182,7 +182,7 @@ class TreeCache:
                 raise  # the pin itself is wrong: another source would only hide it
             except SourceError as error:
                 attempts.append(f"{kind}: {error}")
-        raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.url}); tried "
+        raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.shown_url}); tried "
                           + "; ".join(attempts))
 
     def populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:

@@ -90,7 +90,8 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
                  location=None)
             continue
         except GitError as error:
-            LOGGER.info("source-anchors: %s %r not checked, %s is unreachable (%s)", where, pin.ref, pin.url, error)
+            LOGGER.info("source-anchors: %s %r not checked, %s is unreachable (%s)", where, pin.ref,
+                        pin.shown_url, error)
             continue
         if now is not None:
             warn(f"{conf}: {mismatch(pin, now, timeout=timeout)}", Subtype.ref, location=None)

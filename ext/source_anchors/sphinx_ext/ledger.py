@@ -144,7 +144,7 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
             continue
         _path, licence, ids = root_licences(engine, repo, docname)
         pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
-        summary_rows.append([repo, link(pin.url, pin.url), link(pinned, pin.permalink("")),
+        summary_rows.append([repo, link(pin.shown_url, pin.shown_url), link(pinned, pin.permalink("")),
                              _tree_note(engine, repo, by_repo[repo]), licence,
                              declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
     words = labels()
