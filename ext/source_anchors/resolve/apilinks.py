@@ -116,8 +116,9 @@ def served_by(resolver: Resolver, path: str) -> str | None:
     """The module whose ``__getattr__`` serves *path* at run time, or None.
 
     That is the longest prefix of *path* that resolves, when it is a module whose body defines
-    ``__getattr__`` (PEP 562): Python calls it for a name the module does not bind. A prefix that is a
-    class, a function or a value is not served by it.
+    ``__getattr__`` (PEP 562), which Python calls for a name the module does not bind, and whose text
+    spells the missing name as a string (``if name == "old"``, a table of deprecated names): what the
+    function returns is not followed. A prefix that is a class, a function or a value is not served by it.
     """
     parts = path.split(".")
     for n in range(len(parts) - 1, 0, -1):
@@ -128,7 +129,11 @@ def served_by(resolver: Resolver, path: str) -> str | None:
             binds = resolver.walker.index(ref).bindings.get("__getattr__", ())
         except (ResolveError, UpstreamFileError):
             continue
-        return ref.module if any(b.owner == 0 for b in binds) else None
+        if not any(b.owner == 0 for b in binds):
+            return None
+        missing = parts[n]
+        spelled = (f'"{missing}"', f"'{missing}'")
+        return ref.module if any(q in line for line in resolver.file_lines(ref.file) for q in spelled) else None
     return None
 
 
