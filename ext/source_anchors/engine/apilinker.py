@@ -8,11 +8,23 @@ locked and drift is reported as an anchor's. Both answer :class:`~.apilinks.ApiL
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..model.records import Outcome, Status
 from ..model.target import Target
-from ..resolve.apilinks import ApiLink, NoLink, Reason, dotted, extend_accessors, link_for, locate
+from ..resolve.apilinks import (
+    OVERRIDE_RULE,
+    ApiLink,
+    NoLink,
+    Reason,
+    dotted,
+    extend_accessors,
+    link_for,
+    locate,
+    unbound,
+)
 
 if TYPE_CHECKING:
     from ..resolve.resolver import Resolver
@@ -31,6 +43,13 @@ class Linker:
 
     #: The repository and commit links point into (pages linked at another one are read again).
     source: str = ""
+    #: ``source_anchors_api_overrides``: documented dotted name -> the dotted name of its definition.
+    overrides: Mapping[str, str] = {}  # never changed: each linker is given its own
+
+    def target(self, module: str | None, fullname: str) -> tuple[str, bool]:
+        """The dotted path to resolve for *module*.*fullname*, and whether an override gave it."""
+        path = dotted(module, fullname)
+        return (self.overrides[path], True) if path in self.overrides else (path, False)
 
     def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
         """The link of *module*.*fullname*, or why it has none."""
@@ -52,8 +71,9 @@ class Linker:
 class OwnLinker(Linker):
     """Links into the docs' own repository at its commit; the resolver is made on first use."""
 
-    def __init__(self, source: OwnSource, *, max_file_bytes: int) -> None:
+    def __init__(self, source: OwnSource, *, max_file_bytes: int, overrides: Mapping[str, str] | None = None) -> None:
         self.own = source
+        self.overrides = dict(overrides or {})
         self.max_file_bytes = max_file_bytes
         self.source = f"{source.pin.url}@{source.pin.commit}"
         self._resolver: Resolver | None = None
@@ -62,15 +82,23 @@ class OwnLinker(Linker):
     def resolver(self) -> Resolver:
         """The resolver of the commit's tree."""
         if self._resolver is None:
+            from ..resolve.environment import importable
             from ..resolve.resolver import Resolver
 
-            self._resolver = Resolver(self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes)
+            # autodoc documents the branches that run in this environment: so do the links (import-availability).
+            self._resolver = Resolver(self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes,
+                                      found=importable)
         return self._resolver
 
     def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
         """The link of *module*.*fullname* at the commit, or why it has none."""
-        found = locate(self.resolver, module, fullname)
-        return found if isinstance(found, NoLink) else link_for(self.own.pin, found, shown=self.own.shown)
+        path, overridden = self.target(module, fullname)
+        found = locate(self.resolver, *((None, path) if overridden else (module, fullname)))
+        if isinstance(found, NoLink):
+            return found
+        if overridden:
+            found = replace(found, rule=OVERRIDE_RULE)
+        return link_for(self.own.pin, found, shown=self.own.shown)
 
     def modules_parsed(self) -> int:
         """Modules parsed so far."""
@@ -84,8 +112,9 @@ class OwnLinker(Linker):
 class PinnedLinker(Linker):
     """Links into a pinned repository, each object checked against the lock as an anchor is."""
 
-    def __init__(self, engine: Engine, repo: str) -> None:
+    def __init__(self, engine: Engine, repo: str, *, overrides: Mapping[str, str] | None = None) -> None:
         self.engine = engine
+        self.overrides = dict(overrides or {})
         self.repo = repo
         pin = engine.pins[repo]
         self.source = f"{repo}:{pin.url}@{pin.commit}"
@@ -94,7 +123,7 @@ class PinnedLinker(Linker):
     def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
         """The link of *module*.*fullname* at the pinned commit, or why it has none."""
         pin = self.engine.pins[self.repo]
-        path = dotted(module, fullname)
+        path, overridden = self.target(module, fullname)
         if path.split(".", 1)[0] not in pin.package_dirs():
             return NoLink(Reason.no_source, f"{path.split('.', 1)[0]!r} is not a package of {self.repo}")
         outcome = self.engine.check(Target(self.repo, path))
@@ -102,11 +131,15 @@ class PinnedLinker(Linker):
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
         if outcome.location is None:
             if outcome.status is Status.missing:
-                outside = any(sign in outcome.message for sign in _OUTSIDE)
-                return NoLink(Reason.no_source if outside else Reason.not_bound, outcome.message)
+                if any(sign in outcome.message for sign in _OUTSIDE):
+                    return NoLink(Reason.no_source, outcome.message)
+                return unbound(self.engine.resolver(self.repo), path, outcome.message)
             return NoLink(Reason.unreadable, outcome.message)
         lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
-        return link_for(pin, extend_accessors(outcome.location, lines), shown=pin.ref or pin.short)
+        location = extend_accessors(outcome.location, lines)
+        if overridden:
+            location = replace(location, rule=OVERRIDE_RULE)
+        return link_for(pin, location, shown=pin.ref or pin.short)
 
     def take_outcome(self) -> Outcome | None:
         """The outcome of the last :meth:`link` to lock, once."""

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ConfigError
 from .hosts import HOSTS, PermalinkTemplate, template_for, without_credentials
 from .values import flag
 
-__all__ = ["SELF", "ApiSettings", "api_settings"]
+__all__ = ["SELF", "ApiSettings", "api_settings", "overrides_problem"]
 
 PREFIX = "source_anchors_"
 #: ``source_anchors_api_links`` for the git repository that holds ``conf.py``.
 SELF = "self"
 _COMMITISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/+-]*$")
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class ApiSettings:
     packages: tuple[str, ...] = ()
     #: Print every object without a link (a check-style list), not only their count.
     list_unlinked: bool = False
+    #: Documented names no statement binds (served by a module ``__getattr__``, made at run time), each
+    #: linked where the dotted name it maps to resolves.
+    overrides: Mapping[str, str] = field(default_factory=dict)
 
     def template(self, url: str) -> PermalinkTemplate:
         """The permalink template for the docs' own repository at *url* (raises :class:`ConfigError`)."""
@@ -83,4 +87,17 @@ def api_settings(opts: Mapping[str, Any], repos: Mapping[str, Any]) -> tuple[Api
     return ApiSettings(links=links, url=without_credentials(url) if isinstance(url, str) else None, host=host,
                        commit=commit.strip() if isinstance(commit, str) else None,
                        packages=tuple(p.strip("/") for p in packages),
-                       list_unlinked=bool(flag(opts.get("api_list_unlinked", False)))), []
+                       list_unlinked=bool(flag(opts.get("api_list_unlinked", False))),
+                       overrides=dict(opts.get("api_overrides") or {})), []
+
+
+def overrides_problem(value: Any) -> str | None:
+    """``source_anchors_api_overrides``: documented dotted name -> the dotted name of its definition."""
+    example = "{'pkg.name': 'pkg.module.real_name'}"
+    if not isinstance(value, Mapping):
+        return f"expected a dict of documented name to the name of its definition, such as {example}, " \
+            f"got {type(value).__name__}"
+    bad = [f"{key!r}: {target!r}" for key, target in value.items()
+           if not (isinstance(key, str) and _DOTTED.match(key) and isinstance(target, str) and _DOTTED.match(target)
+                   and key != target)]
+    return f"expected dotted names on both sides, such as {example}, got {', '.join(bad)}" if bad else None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .apiconfig import ApiSettings, api_settings
+from .apiconfig import ApiSettings, api_settings, overrides_problem
 from .errors import ConfigError
 from .hosts import PermalinkTemplate, template_for, without_credentials
 from .pinfields import SHA_RE, commit_problem, parse_pinned, ref_problem, url_problem
@@ -142,6 +142,11 @@ class Options:
     api_list_unlinked: bool = field(
         default=False, metadata=_meta(types=(bool, str), check=boolean,
         help="List every documented object without a source link, not only their count."))
+    api_overrides: dict[str, str] = field(
+        default_factory=dict, metadata=_meta(types=(dict,), check=overrides_problem,
+        help="Documented names that no statement binds (served by a module __getattr__, made at run time), "
+             "each with the dotted name of its definition: {'pkg.name': 'pkg.module.real_name'} links "
+             "pkg.name where pkg.module.real_name resolves."))
 
 
 def option_default(option: dataclasses.Field[Any]) -> Any:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.version import __version__
+from .availability import Optional
 from .conditions import Python, running
 from .modindex import ClassInfo, Exports, ModuleIndex
 from .rules import Bind
@@ -30,7 +31,7 @@ from .rules import Bind
 #: The modules whose code decides an index (the reading stage's, and the text and Python types it reads with).
 _BUILDERS = ("reading/modindex.py", "reading/rules.py", "reading/statements.py", "reading/conditions.py",
              "reading/allscan.py", "reading/displays.py", "reading/files.py", "reading/indexcodec.py",
-             "model/textlines.py", "model/python.py")
+             "reading/availability.py", "model/textlines.py", "model/python.py")
 
 
 @cache
@@ -66,18 +67,20 @@ def to_json(index: ModuleIndex) -> list[Any]:
     """
     return [index.statements, index.bindings,
             [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
-            index.stars, index.exports, index.conditions]
+            index.stars, index.exports, index.conditions, index.optional]
 
 
 def from_json(data: Any) -> ModuleIndex | None:
     """The index :func:`to_json` made, or None when *data* has another shape."""
     try:
-        statements, bindings, classes, stars, exports, conditions = data
+        statements, bindings, classes, stars, exports, conditions, optional = data
         return ModuleIndex(
             bindings={path: tuple(map(_bind, binds)) for path, binds in bindings.items()},
             classes={line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes},
             stars=tuple(stars), exports=None if exports is None else Exports(tuple(exports[0]), exports[1]),
-            statements=_statements(statements), conditions=tuple(map(tuple, conditions)))
+            statements=_statements(statements), conditions=tuple(map(tuple, conditions)),
+            optional=tuple(Optional(start, end, tuple(modules), found, test)
+                           for start, end, modules, found, test in optional))
     except (TypeError, ValueError, AttributeError, RecursionError):
         return None
 

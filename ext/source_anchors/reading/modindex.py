@@ -18,6 +18,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .allscan import mentions, other_uses_of_all
+from .availability import Branches, Optional
 from .conditions import Python, branches, running, wrapper
 from .rules import ACCESSOR, AUG, COND, DATA, INIT, INSTANCE, OVERLOAD, WRAP, Bind
 from .statements import SAME_SCOPE, Compact, child_bodies, compact, node_span
@@ -66,6 +67,8 @@ class ModuleIndex:
     statements: tuple[Compact, ...]
     #: Tests decided statically (:mod:`.conditions`): (first line, last line, what was decided).
     conditions: tuple[tuple[int, int, str], ...] = ()
+    #: Branches that run only when a module can (or cannot) be imported (:mod:`.availability`), undecided.
+    optional: tuple[Optional, ...] = ()
 
 
 def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True,
@@ -96,7 +99,8 @@ def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool,
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
     return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
                        classes=builder.classes, stars=tuple(builder.stars), exports=exports,
-                       statements=compact(tree.body, lines), conditions=tuple(builder.conditions))
+                       statements=compact(tree.body, lines), conditions=tuple(builder.conditions),
+                       optional=tuple(builder.optional.found))
 
 
 _START = attrgetter("start")
@@ -121,6 +125,7 @@ class _Builder:
     def __init__(self, package: str, imports: dict[str, str], python: Python) -> None:
         self.package, self.imports, self.python = package, imports, python
         self.conditions: list[tuple[int, int, str]] = []
+        self.optional = Branches()  # the import-availability branches, recorded undecided
         self.found: dict[str, list[Bind]] = defaultdict(list)
         self.classes: dict[int, ClassInfo] = {}
         self.stars: list[str] = []
@@ -192,6 +197,8 @@ class _Builder:
             self.add(prefix + name, "attribute", span, flags, owner)
         if isinstance(node, ast.Expr) and not prefix and self.all_call(node.value):
             self.all_statements.append(node)
+        if isinstance(node, (ast.If, ast.Try)):
+            self.optional.read(node, module_level=not prefix)
         if isinstance(node, ast.If):  # a test decided statically (conditions), else both branches conditional
             then, otherwise, decided = branches(node, flags, self.python)
             self.conditions += [decided] if decided else []

@@ -25,6 +25,9 @@ AUG = 64  #: an augmented assignment (``x += …``)
 DEAD = 128  #: in a branch that cannot run for the Python read for (:mod:`.conditions`): not a definition
 DATA = 256  #: a property (``@property``, ``@x.setter``, ``x = property(…)``): a data descriptor
 WRAP = 512  #: ``name = wrapper(name, …)`` right after ``def name``: the ``def`` is the definition
+#: In a branch that does not run in the docs' build environment (a module found or not): set for API links
+#: only, by the walker, never stored in an index (:mod:`.availability`).
+ABSENT = 1024
 
 
 class Bind(NamedTuple):
@@ -44,6 +47,7 @@ class Bind(NamedTuple):
 #: The filters, in order: (flag dropped when other candidates remain, rule name).
 FILTERS = (
     (DEAD, "static-condition"),
+    (ABSENT, "import-availability"),
     (TYPING, "runtime-over-typing"),
     (AUG, "assignment-over-augmented"),
     (INSTANCE, "class-over-instance"),
@@ -58,6 +62,11 @@ RULES: dict[str, tuple[str, str]] = {
                          "decided for the Python of `source_anchors_python` as type checkers decide it",
                          "a binding in a branch that runs; a branch that cannot run is no definition (its "
                          "bindings are listed), one that always runs binds as an unconditional statement"),
+    "import-availability": ("API links only: bound under `try: import x` / `except ImportError`, or under an "
+                            "`if` on a name that `try` binds (`if x is None:`) or on `importlib.util.find_spec(\"x\")`",
+                            "a binding in the branch that runs in the docs' build environment, where "
+                            "`importlib.util.find_spec` finds the top-level module `x` or not; anchors keep "
+                            "`first-branch`"),
     "runtime-over-typing": ("bound under `if TYPE_CHECKING:` and also at runtime",
                             "the runtime binding; the typing-only declaration is listed"),
     "assignment-over-augmented": ("assigned, then extended with `+=` and the like (`__all__ +=`)",

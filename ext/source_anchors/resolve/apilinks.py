@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from ..model.records import Location
     from .resolver import Resolver
 
-__all__ = ["ApiLink", "NoLink", "Reason", "extend_accessors", "link_for", "locate"]
+__all__ = ["OVERRIDE_RULE", "ApiLink", "NoLink", "Reason", "extend_accessors", "link_for", "locate", "served_by",
+           "unbound"]
+
+#: The rule an API link names when ``source_anchors_api_overrides`` chose its definition.
+OVERRIDE_RULE = "api-override"
 
 
 class Reason(StrEnum):
@@ -35,6 +39,8 @@ class Reason(StrEnum):
     not_bound = "not bound statically"
     #: The file that would define it cannot be read statically (syntax error, not UTF-8, too large).
     unreadable = "source not readable"
+    #: No statement binds it, and its module defines ``__getattr__``, which serves it at run time.
+    served = "served by a module __getattr__"
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,8 @@ class ApiLink:
     end: int
     #: The tag or short commit shown to readers.
     shown: str
+    #: The binding rules that chose the definition (``+``-joined; "" when the name is bound once).
+    rule: str = ""
 
     def where(self) -> str:
         """``path:Lstart–Lend@shown``, as the location printed after a signature."""
@@ -89,9 +97,44 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
 
         outside = isinstance(error, OutsideError) or _INHERITED_OUTSIDE in str(error) or \
             resolver.files.module_file(module or top) is None
-        return NoLink(Reason.no_source if outside else Reason.not_bound, str(error))
+        if outside:
+            return NoLink(Reason.no_source, str(error))
+        return unbound(resolver, path, str(error))
     except SourceAnchorsError as error:
         return NoLink(Reason.unreadable, str(error))
+
+
+def unbound(resolver: Resolver, path: str, message: str) -> NoLink:
+    """Why *path*, which no statement binds, has no link: served by a module ``__getattr__``, or not bound."""
+    served = served_by(resolver, path)
+    if served is None:
+        return NoLink(Reason.not_bound, message)
+    return NoLink(Reason.served, f"served by {served}.__getattr__ (set source_anchors_api_overrides)")
+
+
+def served_by(resolver: Resolver, path: str) -> str | None:
+    """The module whose ``__getattr__`` serves *path* at run time, or None.
+
+    That is the longest prefix of *path* that resolves, when it is a module whose body defines
+    ``__getattr__`` (PEP 562), which Python calls for a name the module does not bind, and whose text
+    spells the missing name as a string (``if name == "old"``, a table of deprecated names): what the
+    function returns is not followed. A prefix that is a class, a function or a value is not served by it.
+    """
+    parts = path.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        try:
+            ref = resolver.walker.object(".".join(parts[:n]))
+            if ref.bind is not None:
+                return None
+            binds = resolver.walker.index(ref).bindings.get("__getattr__", ())
+        except (ResolveError, UpstreamFileError):
+            continue
+        if not any(b.owner == 0 for b in binds):
+            return None
+        missing = parts[n]
+        spelled = (f'"{missing}"', f"'{missing}'")
+        return ref.module if any(q in line for line in resolver.file_lines(ref.file) for q in spelled) else None
+    return None
 
 
 def extend_accessors(location: Location, lines: list[str]) -> Location:
@@ -119,4 +162,5 @@ def link_for(pin: RepoPin, location: Location, *, shown: str, commit: str | None
     url = pin.permalink_template.render(url=pin.url, commit=commit or pin.commit, path=location.path,
                                         start=None if whole else location.start,
                                         end=None if whole else location.end)
-    return ApiLink(url=url, path=location.path, start=location.start, end=location.end, shown=shown)
+    return ApiLink(url=url, path=location.path, start=location.start, end=location.end, shown=shown,
+                   rule=location.rule)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from ..model.errors import ResolveError, UpstreamFileError
 from ..model.records import line_range
 from ..reading.modindex import ModuleIndex
-from ..reading.rules import DATA, DEAD, INSTANCE, TYPING, Bind
+from ..reading.rules import ABSENT, DATA, DEAD, INSTANCE, TYPING, Bind
 from .refs import Ref, Walking
 
 #: A class's own methods that make its instances data descriptors.
@@ -27,8 +27,8 @@ _DATA_METHODS = ("__set__", "__delete__")
 
 
 def runtime(binds: Sequence[Bind]) -> list[Bind]:
-    """The bindings that exist at run time (not typing-only, not in a branch that cannot run)."""
-    return [b for b in binds if not b.flags & (TYPING | DEAD)]
+    """The bindings that exist at run time (not typing-only, not in a branch that cannot run or does not here)."""
+    return [b for b in binds if not b.flags & (TYPING | DEAD | ABSENT)]
 
 
 def class_body(binds: Sequence[Bind]) -> list[Bind]:
@@ -79,7 +79,7 @@ def notes(index: ModuleIndex, chosen: Bind, others: Sequence[Bind]) -> list[str]
     Those around *chosen* only when another binding exists at run time: where the others are typing-only
     declarations, the rule ``runtime-over-typing`` says it all.
     """
-    lines = [*([chosen.start] if runtime(others) else []), *(b.start for b in others if b.flags & DEAD)]
+    lines = [*([chosen.start] if runtime(others) else []), *(b.start for b in others if b.flags & (DEAD | ABSENT))]
     return list(dict.fromkeys(text for start, end, text in index.conditions
                               if any(start <= line <= end for line in lines)))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model.errors import ResolveError
 from ..model.records import line_range
-from ..reading.rules import COND, DEAD, INSTANCE, Bind
+from ..reading.rules import ABSENT, COND, DEAD, INSTANCE, Bind
 from .descriptors import assignments, class_body, is_data, runtime
 from .refs import OutsideError, Ref, Walking
 
@@ -48,7 +48,7 @@ def class_member(self: Walking, ref: Ref, name: str, hops: int) -> Ref | None:
         binds = [b for b in self.index(entry).bindings.get(f"{entry.qual}.{name}", ())
                  if b.owner == entry.bind.start]
         if not runtime(binds):
-            if binds and not all(b.flags & DEAD for b in binds):
+            if binds and not all(b.flags & (DEAD | ABSENT) for b in binds):
                 declared = declared or (entry, binds, list(hidden))
             continue
         if not class_body(binds):

@@ -43,13 +43,15 @@ class Resolver:
 
     def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
                  fetch: Callable[[str], bytes] | None = None, python: Python | None = None,
-                 store: IndexStore | None = None) -> None:
+                 store: IndexStore | None = None, found: Callable[[str], bool] | None = None) -> None:
+        # found, for API links only: whether a top-level module is found in the build's environment, which
+        # then decides the import-availability branches (resolve/environment.py); None for anchors.
         self.tree = tree
         self.pin = pin
         #: Every file of the commit with its blob id, as far as it is known (for file targets).
         self.listing = listing if listing is not None else (tree.listing or {})
         self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python, store=store)
-        self.walker = Walker(self.files, pin)
+        self.walker = Walker(self.files, pin, found=found)
 
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import builtins
 import difflib
+from collections.abc import Callable
 
 from ..model.config import RepoPin
 from ..model.errors import ResolveError, UpstreamFileError
 from ..reading.files import SourceFiles, is_namespace, may_bind
 from ..reading.modindex import ModuleIndex
 from ..reading.mro import InconsistentError, merge
-from ..reading.rules import COND, DEAD, Bind, choose
+from ..reading.rules import ABSENT, COND, DEAD, Bind, choose
 from .descriptors import notes
+from .environment import decided
 from .members import class_member, fallback, join
 from .missing import no_member
 from .refs import Entry, OutsideError, Ref
@@ -30,9 +32,13 @@ _MAX_HOPS = 50
 class Walker:
     """Resolves dotted paths in one pinned tree's packages to modules and bindings."""
 
-    def __init__(self, files: SourceFiles, pin: RepoPin) -> None:
+    def __init__(self, files: SourceFiles, pin: RepoPin, *, found: Callable[[str], bool] | None = None) -> None:
         self.files = files
         self.pin = pin
+        #: For API links: whether a top-level module is found in the build's environment
+        #: (:mod:`.environment`); None for anchors, whose branches keep the rules for branches.
+        self.found = found
+        self._decided: dict[str, ModuleIndex] = {}
         self._packages = files.packages
         self.bases = Bases(self)
         #: Above 0 while closest names are tried (see :func:`probe`).
@@ -59,8 +65,13 @@ class Walker:
         return Ref(dotted, file)
 
     def index(self, ref: Ref) -> ModuleIndex:
-        """The index of *ref*'s module."""
-        return self.files.index(ref.file, ref.module)
+        """The index of *ref*'s module (its import-availability branches decided, for API links)."""
+        index = self.files.index(ref.file, ref.module)
+        if self.found is None or not index.optional:
+            return index
+        if ref.file not in self._decided:
+            self._decided[ref.file] = decided(index, self._packages, self.found)
+        return self._decided[ref.file]
 
     # -- members ---------------------------------------------------------------
 
@@ -110,7 +121,7 @@ class Walker:
             return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
-        if binds and not all(b.flags & DEAD for b in binds):  # bound only where nothing runs: not bound
+        if binds and not all(b.flags & (DEAD | ABSENT) for b in binds):  # bound only where nothing runs: not bound
             return self._chosen(ref, name, binds, hops)
         for star in reversed(index.stars):
             if star in seen:
@@ -146,7 +157,7 @@ class Walker:
         """The definition among *binds* of *qual*, an import followed to what it imports."""
         bind, rule, others = choose(binds)
         said = notes(self.index(container), bind, others) if len(binds) > 1 else []
-        if said and "static-condition" not in rule:
+        if said and not {"static-condition", "import-availability"} & set(rule.split("+")):
             rule = join("static-condition", rule)
         if bind.kind != "alias":
             return Ref(container.module, container.file, qual, bind, rule, tuple((b.start, b.end) for b in others),

@@ -10,8 +10,9 @@ from sphinx.environment import BuildEnvironment
 
 from ..model.records import AnchorRecord
 
-#: One documented object: (module, name in it, line, file, start, end, reason without a link or "").
-ApiRow = tuple[str, str, int, str, int, int, str]
+#: One documented object: (module, name in it, line, file, start, end, reason without a link or "", note): the
+#: note is the binding rules that chose a linked object's definition, or what serves an unlinked one.
+ApiRow = tuple[str, str, int, str, int, int, str, str]
 
 
 class ApiLinksDomain(Domain):

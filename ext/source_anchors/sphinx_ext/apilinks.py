@@ -21,7 +21,7 @@ from ..engine.apilinker import Linker, OwnLinker, PinnedLinker
 from ..engine.engine import UPDATE_COMMAND
 from ..model.apiconfig import SELF, ApiSettings
 from ..model.records import Outcome, Status
-from ..resolve.apilinks import ApiLink, dotted
+from ..resolve.apilinks import ApiLink, Reason, dotted
 from ..sources import apigit
 from . import apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
@@ -61,9 +61,9 @@ def _config_inited(app: Sphinx, config: Config) -> None:
             LOGGER.warning("%s: source_anchors: %s", Path(app.confdir) / "conf.py", own, type=WARNING_TYPE,
                            subtype=Subtype.api.value)
         else:
-            linker = OwnLinker(own, max_file_bytes=state.settings.max_file_bytes)
+            linker = OwnLinker(own, max_file_bytes=state.settings.max_file_bytes, overrides=api.overrides)
     elif api is not None:
-        linker = PinnedLinker(state.engine, api.links)
+        linker = PinnedLinker(state.engine, api.links, overrides=api.overrides)
     _LINKERS[str(app.srcdir)] = linker
     linkcode.use(linker)
 
@@ -140,9 +140,11 @@ def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Elem
         node = apinodes.make(result)
         node["sa_html"] = html
         into += node
-        domain.add(docname, (module or "", fullname, line, result.path, result.start, result.end, ""))
+        domain.add(docname, (module or "", fullname, line, result.path, result.start, result.end, "", result.rule))
         return True
-    domain.add(docname, (module or "", fullname, line, "", 0, 0, result.reason.value))
+    # The listing says which module's __getattr__ serves a name; the summary counts the reason.
+    said = result.detail if result.reason is Reason.served else ""
+    domain.add(docname, (module or "", fullname, line, "", 0, 0, result.reason.value, said))
     return False
 
 
@@ -196,4 +198,4 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
             where = f"{app.env.doc2path(doc)}:{row[2]}" if row[2] else str(app.env.doc2path(doc))
-            LOGGER.info("%s: %s: no link: %s", where, dotted(row[0], row[1]), row[6])
+            LOGGER.info("%s: %s: no link: %s", where, dotted(row[0], row[1]), row[7] or row[6])
