@@ -77,6 +77,8 @@ class OwnLinker(Linker):
         self.max_file_bytes = max_file_bytes
         self.source = f"{source.pin.url}@{source.pin.commit}"
         self._resolver: Resolver | None = None
+        #: The optional modules asked about since :meth:`take_found`, and whether each was found.
+        self._found: dict[str, bool] = {}
 
     @property
     def resolver(self) -> Resolver:
@@ -86,9 +88,21 @@ class OwnLinker(Linker):
             from ..resolve.resolver import Resolver
 
             # autodoc documents the branches that run in this environment: so do the links (import-availability).
+            def found(name: str) -> bool:
+                self._found[name] = there = importable(name)
+                return there
+
             self._resolver = Resolver(self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes,
-                                      found=importable)
+                                      found=found)
         return self._resolver
+
+    def take_found(self) -> dict[str, bool]:
+        """The optional modules asked about since the last call, and whether each was found (then forgotten).
+
+        A page whose links depend on them is read again when one of them comes or goes.
+        """
+        taken, self._found = self._found, {}
+        return taken
 
     def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
         """The link of *module*.*fullname* at the commit, or why it has none."""

@@ -15,6 +15,9 @@ from ..model.records import AnchorRecord
 ApiRow = tuple[str, str, int, str, int, int, str, str]
 
 
+_PER_DOC = ("objects", "outcomes", "found")
+
+
 class ApiLinksDomain(Domain):
     """Holds what each document's object descriptions were linked to, and the commit they were read at."""
 
@@ -24,6 +27,7 @@ class ApiLinksDomain(Domain):
         "objects": {},    # docname -> [ApiRow, ...] in reading order
         "outcomes": {},   # docname -> [Outcome, ...]: a pinned repository's links, for its lock
         "source": "",     # the repository and commit the pages were linked at
+        "found": {},      # docname -> {optional module: found?}: what its "self" links were decided by
     }
 
     def add(self, docname: str, row: ApiRow) -> None:
@@ -36,12 +40,12 @@ class ApiLinksDomain(Domain):
 
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
-        for key in ("objects", "outcomes"):
+        for key in _PER_DOC:
             self.data[key].pop(docname, None)
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         """Take the records of *docnames* from a parallel reader."""
-        for key in ("objects", "outcomes"):
+        for key in _PER_DOC:
             for docname in docnames:
                 if docname in otherdata[key]:
                     self.data[key][docname] = otherdata[key][docname]

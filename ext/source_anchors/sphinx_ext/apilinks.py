@@ -75,10 +75,29 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     linker = linker_of(app)
     source = linker.source if linker is not None else ""
     if domain.data["source"] == source:
-        return []
+        return _environment_changed(domain, added | changed)
     domain.data["source"] = source
     again = set(domain.data["objects"]) if domain.data["objects"] or not source else set(env.all_docs)
     return sorted((again & set(env.found_docs)) - added - changed)
+
+
+def _environment_changed(domain: ApiLinksDomain, read: set[str]) -> list[str]:
+    """Every linked page, when an optional module that decided a link has come or gone since (else none).
+
+    A module's branches are decided once per build, for whichever page links it first, so every page
+    with links is read again, not only the one that recorded the module.
+    """
+    from ..resolve.environment import importable
+
+    asked: dict[str, bool] = {}
+    for found in domain.data["found"].values():
+        asked.update(found)
+    moved = sorted(name for name, was in asked.items() if importable(name) != was)
+    if not moved:
+        return []
+    LOGGER.info("source-anchors: API links: pages read again: %s %s since the last build",
+                ", ".join(moved), "was installed or removed" if len(moved) == 1 else "were installed or removed")
+    return sorted(set(domain.data["objects"]) - read)
 
 
 def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
@@ -95,6 +114,10 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             if isinstance(sig, addnodes.desc_signature) and sig.get("fullname"):
                 _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html,
                       line=_page_line(sig, str(app.env.doc2path(docname))))
+    if isinstance(linker, OwnLinker):
+        found = linker.take_found()
+        if found:
+            domain.data["found"][docname] = found
     modules = app.env.domaindata["py"]["modules"]
     for name, entry in sorted(modules.items()):
         place = _module_place(doctree, entry[1]) if entry[0] == docname else None
