@@ -45,6 +45,15 @@ except ImportError:
         """Render without fakeopt."""
         return x
 
+def clean(x):
+    """Clean without fakeopt."""
+    return x
+
+try:  # a stand-in first, then the real one when fakeopt is found: the later binding that runs wins
+    from fakeopt import clean
+except ImportError:
+    pass
+
 if importlib.util.find_spec("fakeopt") is not None:
     def speed():
         """Fast, with fakeopt."""
@@ -72,6 +81,11 @@ FAKEOPT = '''\
 def render(x):
     """Render with fakeopt."""
     return x
+
+
+def clean(x):
+    """Clean with fakeopt."""
+    return x
 '''
 PAGE = """\
 API
@@ -80,6 +94,7 @@ API
 .. autofunction:: pkg._show.show
 .. autofunction:: pkg._show.render
 .. autofunction:: pkg._show.speed
+.. autofunction:: pkg._show.clean
 .. autofunction:: pkg.compat.old_name
 
 .. py:function:: pkg.compat.nowhere()
@@ -168,6 +183,7 @@ def test_links_follow_the_branch_the_environment_runs(tmp_path: Path) -> None:
     assert links["pkg._show.speed"] == base + _span("    def speed():", "        return 2")
     assert "pkg._show.render" not in links  # fakeopt's own render, outside the package
     assert "Render with fakeopt." in html
+    assert "Clean with fakeopt." in html and "pkg._show.clean" not in links  # rebound to fakeopt's
 
     # fakeopt not found now; the same output folder: the page is read again, because of that alone.
     done = _sphinx(docs, tmp_path / "cache", None)
@@ -179,6 +195,8 @@ def test_links_follow_the_branch_the_environment_runs(tmp_path: Path) -> None:
     assert links["pkg._show.speed"] == base + _span("    def speed():", "        return 1",
                                                     _line(SHOW, "else:", _line(SHOW, "    def speed():")))
     assert links["pkg._show.render"] == base + _span("    def render(x):", "        return x")
+    assert "Clean without fakeopt." in html
+    assert links["pkg._show.clean"] == base + _span("def clean(x):", "    return x")
 
 
 def test_a_name_served_by_getattr_is_listed_then_linked_by_an_override(tmp_path: Path) -> None:

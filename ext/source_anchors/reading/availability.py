@@ -40,6 +40,9 @@ class Optional(NamedTuple):
     found: bool
     #: The test as written: ``import rich``, ``except ImportError``, ``rich is None``.
     test: str
+    #: First lines of the branch's own simple statements, which run whenever the branch does (not those
+    #: nested in another ``if``, ``try`` or loop); empty when the branch itself is nested in one.
+    direct: tuple[int, ...] = ()
 
 
 #: Names a ``try`` binds one way when its modules are found and another when not: name -> (modules,
@@ -55,16 +58,31 @@ class Branches:
         #: Module-level names a ``try: import`` binds one way and its ``except ImportError`` another.
         self.proxies: Proxies = {}
 
-    def read(self, node: ast.If | ast.Try, *, module_level: bool) -> None:
-        """Record the branches of *node* (a ``try`` in the module body also gives its names)."""
+    def read(self, node: ast.If | ast.Try, *, module_level: bool, nested: bool) -> None:
+        """Record the branches of *node* (a ``try`` in the module body also gives its names).
+
+        *nested*: *node* is itself under a condition, so what its branches hold may not run even when
+        the branch does (their :attr:`Optional.direct` lines are dropped).
+        """
         if isinstance(node, ast.If):
-            self.found += of_if(node, self.proxies)
+            found = of_if(node, self.proxies)
         else:
-            self.found += of_try(node, self.proxies if module_level else None)
+            found = of_try(node, self.proxies if module_level else None)
+        self.found += [branch._replace(direct=()) for branch in found] if nested else found
 
 
-def _span(body: Sequence[ast.stmt]) -> tuple[int, int]:
-    return node_span(body[0])[0], node_span(body[-1])[1]
+_COMPOUND = (ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match)
+
+
+def _span(body: Sequence[ast.stmt]) -> tuple[int, int, tuple[int, ...]]:
+    """(first line, last line, first lines of its simple statements) of *body*."""
+    direct = tuple(node_span(node)[0] for node in body if not isinstance(node, _COMPOUND))
+    return node_span(body[0])[0], node_span(body[-1])[1], direct
+
+
+def _branch(body: Sequence[ast.stmt], modules: tuple[str, ...], found: bool, test: str) -> Optional:
+    start, end, direct = _span(body)
+    return Optional(start, end, modules, found, test, direct)
 
 
 def _catches(handler: ast.ExceptHandler) -> bool:
@@ -117,11 +135,11 @@ def of_try(node: ast.Try, proxies: Proxies | None) -> list[Optional]:
         return []
     first, modules = imported
     test = "import " + ", ".join(modules)
-    found = [Optional(*_span(node.body[first:]), modules, True, test)]
+    found = [_branch(node.body[first:], modules, True, test)]
     if node.orelse:
-        found.append(Optional(*_span(node.orelse), modules, True, test))
+        found.append(_branch(node.orelse, modules, True, test))
     caught = "except " + "/".join(ast.unparse(h.type) for h in handlers if h.type)
-    found += [Optional(*_span(h.body), modules, False, caught) for h in handlers]
+    found += [_branch(h.body, modules, False, caught) for h in handlers]
     if proxies is not None and len(handlers) == 1:
         present, absent = _values([*node.body, *node.orelse]), _values(handlers[0].body)
         for name in present.keys() & absent.keys():
@@ -138,9 +156,9 @@ def of_if(node: ast.If, proxies: Proxies) -> list[Optional]:
     if when_found is None or when_not is None or when_found == when_not:
         return []
     test = ast.unparse(node.test)
-    found = [Optional(*_span(node.body), modules, when_found, test)]
+    found = [_branch(node.body, modules, when_found, test)]
     if node.orelse:
-        found.append(Optional(*_span(node.orelse), modules, not when_found, f"not ({test})"))
+        found.append(_branch(node.orelse, modules, not when_found, f"not ({test})"))
     return found
 
 

@@ -79,8 +79,8 @@ def from_json(data: Any) -> ModuleIndex | None:
             classes={line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes},
             stars=tuple(stars), exports=None if exports is None else Exports(tuple(exports[0]), exports[1]),
             statements=_statements(statements), conditions=tuple(map(tuple, conditions)),
-            optional=tuple(Optional(start, end, tuple(modules), found, test)
-                           for start, end, modules, found, test in optional))
+            optional=tuple(Optional(start, end, tuple(modules), found, test, tuple(direct))
+                           for start, end, modules, found, test, direct in optional))
     except (TypeError, ValueError, AttributeError, RecursionError):
         return None
 

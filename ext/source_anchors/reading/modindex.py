@@ -198,7 +198,7 @@ class _Builder:
         if isinstance(node, ast.Expr) and not prefix and self.all_call(node.value):
             self.all_statements.append(node)
         if isinstance(node, (ast.If, ast.Try)):
-            self.optional.read(node, module_level=not prefix)
+            self.optional.read(node, module_level=not prefix, nested=bool(flags & COND))
         if isinstance(node, ast.If):  # a test decided statically (conditions), else both branches conditional
             then, otherwise, decided = branches(node, flags, self.python)
             self.conditions += [decided] if decided else []

@@ -22,7 +22,7 @@ from dataclasses import replace
 from functools import cache
 
 from ..reading.modindex import ModuleIndex
-from ..reading.rules import ABSENT
+from ..reading.rules import ABSENT, COND, Bind
 
 __all__ = ["decided", "importable"]
 
@@ -41,6 +41,7 @@ def importable(name: str) -> bool:
 def decided(index: ModuleIndex, packages: Collection[str], found: Callable[[str], bool]) -> ModuleIndex:
     """*index* with the bindings of branches that do not run here flagged ``ABSENT``, and why, as conditions."""
     absent: list[tuple[int, int]] = []
+    sure: set[int] = set()  # bindings that run whenever the module body does, here: unconditional
     said: list[tuple[int, int, str]] = []
     for branch in index.optional:
         if any(module in packages for module in branch.modules):
@@ -53,8 +54,14 @@ def decided(index: ModuleIndex, packages: Collection[str], found: Callable[[str]
                      f"(importlib.util.find_spec), so L{branch.start} {'runs' if runs else 'does not run'}"))
         if not runs:
             absent.append((branch.start, branch.end))
+        else:
+            sure.update(branch.direct)
     if not said:
         return index
-    bindings = {path: tuple(b._replace(flags=b.flags | ABSENT) if any(s <= b.start <= e for s, e in absent) else b
-                            for b in binds) for path, binds in index.bindings.items()}
+    def flagged(b: Bind) -> Bind:
+        if any(s <= b.start <= e for s, e in absent):
+            return b._replace(flags=b.flags | ABSENT)
+        return b._replace(flags=b.flags & ~COND) if b.start in sure else b
+
+    bindings = {path: tuple(map(flagged, binds)) for path, binds in index.bindings.items()}
     return replace(index, bindings=bindings, conditions=(*index.conditions, *said))
