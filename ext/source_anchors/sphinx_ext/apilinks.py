@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from docutils import nodes
-from docutils.utils import get_source_line as get_node_line_source
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -23,7 +22,7 @@ from ..model.apiconfig import SELF, ApiSettings
 from ..model.records import Outcome, Status
 from ..resolve.apilinks import ApiLink, dotted
 from ..sources import apigit
-from . import apinodes, linkcode
+from . import apilines, apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
 from .state import get_state
@@ -36,6 +35,7 @@ def setup(app: Sphinx) -> None:
     app.add_domain(ApiLinksDomain)
     apinodes.setup(app)
     app.connect("config-inited", _config_inited, priority=600)  # after the extension's own settings
+    app.connect("builder-inited", _builder_inited)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _doctree_read)
     app.connect("env-updated", _env_updated)
@@ -68,6 +68,12 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     linkcode.use(linker)
 
 
+def _builder_inited(app: Sphinx) -> None:
+    """With API links on, autodoc's descriptions are stamped with their directive's page line."""
+    if linker_of(app) is not None:
+        apilines.locate_autodoc(app)
+
+
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
               removed: set[str]) -> list[str]:
     """Pages linked at another commit (or with links now off, or on) are read again."""
@@ -88,26 +94,22 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         return
     domain, docname = get_api_domain(app.env), app.env.docname
     html = not linkcode.is_dropin(app.config) or "sphinx.ext.linkcode" not in app.extensions
+    page = str(app.env.doc2path(docname))
     for desc in list(doctree.findall(addnodes.desc)):
         if desc.get("domain") != "py":
             continue
         for sig in desc.children:
             if isinstance(sig, addnodes.desc_signature) and sig.get("fullname"):
                 _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html,
-                      line=_page_line(sig, str(app.env.doc2path(docname))))
+                      line=apilines.page_line(sig, page))
     modules = app.env.domaindata["py"]["modules"]
     for name, entry in sorted(modules.items()):
         place = _module_place(doctree, entry[1]) if entry[0] == docname else None
         if place is not None:
             holder = nodes.paragraph(classes=["sa-api-module"])
-            if _link(linker, domain, docname, holder, name, "", html=True, line=place[0].line):
+            line = apilines.module_line(doctree, entry[1], page)
+            if _link(linker, domain, docname, holder, name, "", html=True, line=line):
                 place[0].insert(place[1], holder)
-
-
-def _page_line(node: nodes.Element, page: str) -> int:
-    """The page's line of *node*, or 0 when it came from elsewhere (autodoc's docstrings)."""
-    source, line = get_node_line_source(node)
-    return line or 0 if source == page else 0
 
 
 def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element, int] | None:
@@ -129,10 +131,9 @@ def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element,
 
 
 def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Element, module: str | None,
-          fullname: str, *, html: bool, line: int | None = None) -> bool:
-    """Link one object into *into* and record it; whether it got a link."""
+          fullname: str, *, html: bool, line: int) -> bool:
+    """Link one object, described at *line* of the page, into *into* and record it; whether it got a link."""
     result = linker.link(module, fullname)
-    line = line or 0
     outcome = linker.take_outcome()
     if outcome is not None:
         domain.data["outcomes"].setdefault(docname, []).append((line, outcome))
@@ -195,5 +196,4 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
                 linker.modules_parsed(), linker.ast_parses())
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
-            where = f"{app.env.doc2path(doc)}:{row[2]}" if row[2] else str(app.env.doc2path(doc))
-            LOGGER.info("%s: %s: no link: %s", where, dotted(row[0], row[1]), row[6])
+            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]), row[6])
