@@ -24,7 +24,7 @@ from ..resolve.apilinks import ApiLink, dotted
 from ..sources import apigit
 from . import apilines, apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
-from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype, setting_location, warn
 from .state import get_state
 
 _LINKERS: dict[str, Linker | None] = {}
@@ -66,6 +66,24 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         linker = PinnedLinker(state.engine, api.links)
     _LINKERS[str(app.srcdir)] = linker
     linkcode.use(linker)
+    if linker is not None:
+        _doubled_links(app, config)
+
+
+def _doubled_links(app: Sphinx, config: Config) -> None:
+    """One warning, at conf.py, when another extension writes a second ``[source]`` link on every signature."""
+    others = [name for name in ("sphinx.ext.viewcode", "sphinx.ext.linkcode") if name in app.extensions
+              and not (name == "sphinx.ext.linkcode" and linkcode.is_dropin(config))]
+    if not others:
+        return
+    names = " and ".join(repr(name) for name in others)
+    also = "; or keep sphinx.ext.linkcode with 'from source_anchors.linkcode import linkcode_resolve' in conf.py" \
+        if "sphinx.ext.linkcode" in others else ""
+    conf = Path(app.confdir)
+    warn(f"{names} {'write' if len(others) > 1 else 'writes'} a second [source] link on every signature beside "
+         f"source_anchors_api_links: remove {names} from extensions: source_anchors_api_links already links every "
+         f"object{also} (suppress_warnings = ['{WARNING_TYPE}.{Subtype.doubled}'] keeps both)",
+         Subtype.doubled, location=setting_location(conf, "extensions") or str(conf / "conf.py"))
 
 
 def _builder_inited(app: Sphinx) -> None:
