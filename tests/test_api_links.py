@@ -194,7 +194,10 @@ def test_the_resolver_never_imports_the_documented_package(sdist: Path, tmp_path
         def _from_resolver():
             frame = sys._getframe(2)
             while frame is not None:
-                if frame.f_globals.get("__name__", "").startswith("source_anchors"):
+                name = frame.f_globals.get("__name__", "")
+                if name.startswith("sphinx.ext.autodoc"):
+                    return False  # autodoc's own import, inside the directive the extension stamps with its line
+                if name.startswith("source_anchors"):
                     return True
                 frame = frame.f_back
             return False

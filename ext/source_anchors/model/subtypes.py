@@ -82,6 +82,14 @@ class Subtype(StrEnum):
     ``source_anchors_api_commit``, no web address, no package), or documented files differ from the
     commit the links name (uncommitted edits). The message names the setting or the files."""
 
+    doubled = "doubled"
+    """Another extension writes a second ``[source]`` link on every signature beside
+    ``source_anchors_api_links``: ``sphinx.ext.viewcode``, or ``sphinx.ext.linkcode`` with a
+    ``linkcode_resolve`` of its own. Said once, at the ``extensions`` line of ``conf.py``. Remove
+    that extension from ``extensions`` (the API links already link every object; ``linkcode`` may
+    stay with ``from source_anchors.linkcode import linkcode_resolve``), or silence this subtype to
+    keep both links on purpose (for viewcode's highlighted ``_modules`` pages, say)."""
+
     reproduced = "reproduced"
     """The book's literal blocks reproduce more upstream lines of real content than
     ``source_anchors_reproduced_lines_max`` allows."""

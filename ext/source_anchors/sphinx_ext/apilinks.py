@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from docutils import nodes
-from docutils.utils import get_source_line as get_node_line_source
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -23,9 +22,9 @@ from ..model.apiconfig import SELF, ApiSettings
 from ..model.records import Outcome, Status
 from ..resolve.apilinks import ApiLink, Reason, dotted
 from ..sources import apigit
-from . import apinodes, linkcode
+from . import apilines, apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain
-from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype, setting_location, warn
 from .state import get_state
 
 _LINKERS: dict[str, Linker | None] = {}
@@ -36,6 +35,7 @@ def setup(app: Sphinx) -> None:
     app.add_domain(ApiLinksDomain)
     apinodes.setup(app)
     app.connect("config-inited", _config_inited, priority=600)  # after the extension's own settings
+    app.connect("builder-inited", _builder_inited)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _doctree_read)
     app.connect("env-updated", _env_updated)
@@ -66,6 +66,30 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         linker = PinnedLinker(state.engine, api.links, overrides=api.overrides)
     _LINKERS[str(app.srcdir)] = linker
     linkcode.use(linker)
+    if linker is not None:
+        _doubled_links(app, config)
+
+
+def _doubled_links(app: Sphinx, config: Config) -> None:
+    """One warning, at conf.py, when another extension writes a second ``[source]`` link on every signature."""
+    others = [name for name in ("sphinx.ext.viewcode", "sphinx.ext.linkcode") if name in app.extensions
+              and not (name == "sphinx.ext.linkcode" and linkcode.is_dropin(config))]
+    if not others:
+        return
+    names = " and ".join(repr(name) for name in others)
+    also = "; or keep sphinx.ext.linkcode with 'from source_anchors.linkcode import linkcode_resolve' in conf.py" \
+        if "sphinx.ext.linkcode" in others else ""
+    conf = Path(app.confdir)
+    warn(f"{names} {'write' if len(others) > 1 else 'writes'} a second [source] link on every signature beside "
+         f"source_anchors_api_links: remove {names} from extensions: source_anchors_api_links already links every "
+         f"object{also} (suppress_warnings = ['{WARNING_TYPE}.{Subtype.doubled}'] keeps both)",
+         Subtype.doubled, location=setting_location(conf, "extensions") or str(conf / "conf.py"))
+
+
+def _builder_inited(app: Sphinx) -> None:
+    """With API links on, autodoc's descriptions are stamped with their directive's page line."""
+    if linker_of(app) is not None:
+        apilines.locate_autodoc(app)
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -107,13 +131,14 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         return
     domain, docname = get_api_domain(app.env), app.env.docname
     html = not linkcode.is_dropin(app.config) or "sphinx.ext.linkcode" not in app.extensions
+    page = str(app.env.doc2path(docname))
     for desc in list(doctree.findall(addnodes.desc)):
         if desc.get("domain") != "py":
             continue
         for sig in desc.children:
             if isinstance(sig, addnodes.desc_signature) and sig.get("fullname"):
                 _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html,
-                      line=_page_line(sig, str(app.env.doc2path(docname))))
+                      line=apilines.page_line(sig, page))
     if isinstance(linker, OwnLinker):
         found = linker.take_found()
         if found:
@@ -123,14 +148,9 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
         place = _module_place(doctree, entry[1]) if entry[0] == docname else None
         if place is not None:
             holder = nodes.paragraph(classes=["sa-api-module"])
-            if _link(linker, domain, docname, holder, name, "", html=True, line=place[0].line):
+            line = apilines.module_line(doctree, entry[1], page)
+            if _link(linker, domain, docname, holder, name, "", html=True, line=line):
                 place[0].insert(place[1], holder)
-
-
-def _page_line(node: nodes.Element, page: str) -> int:
-    """The page's line of *node*, or 0 when it came from elsewhere (autodoc's docstrings)."""
-    source, line = get_node_line_source(node)
-    return line or 0 if source == page else 0
 
 
 def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element, int] | None:
@@ -152,10 +172,9 @@ def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element,
 
 
 def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Element, module: str | None,
-          fullname: str, *, html: bool, line: int | None = None) -> bool:
-    """Link one object into *into* and record it; whether it got a link."""
+          fullname: str, *, html: bool, line: int) -> bool:
+    """Link one object, described at *line* of the page, into *into* and record it; whether it got a link."""
     result = linker.link(module, fullname)
-    line = line or 0
     outcome = linker.take_outcome()
     if outcome is not None:
         domain.data["outcomes"].setdefault(docname, []).append((line, outcome))
@@ -220,5 +239,5 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
                 linker.modules_parsed(), linker.ast_parses())
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
-            where = f"{app.env.doc2path(doc)}:{row[2]}" if row[2] else str(app.env.doc2path(doc))
-            LOGGER.info("%s: %s: no link: %s", where, dotted(row[0], row[1]), row[7] or row[6])
+            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]),
+                        row[7] or row[6])

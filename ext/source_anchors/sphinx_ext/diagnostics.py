@@ -7,13 +7,16 @@ diagnostics is built from the enum's attribute docstrings, read with Sphinx's ow
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from docutils import nodes
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
 
 from ..model.subtypes import WARNING_TYPE, Subtype
 
-__all__ = ["LOGGER", "WARNING_TYPE", "Subtype", "subtype_docs", "warn"]
+__all__ = ["LOGGER", "WARNING_TYPE", "Subtype", "setting_location", "subtype_docs", "warn"]
 
 LOGGER = logging.getLogger("source_anchors")
 
@@ -28,6 +31,17 @@ def warn(message: str, subtype: Subtype, *, location: str | tuple[str, int | Non
     if subtype is Subtype.changed and "\n" in message and not message.endswith("\n"):
         message += "\n"
     LOGGER.warning(message, type=WARNING_TYPE, subtype=subtype.value, location=location)
+
+
+def setting_location(confdir: Path, name: str) -> str | None:
+    """``conf.py:LINE`` where *name* is assigned (a warning's location), or None."""
+    conf = confdir / "conf.py"
+    try:
+        lines = conf.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = next((n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None)
+    return f"{conf}:{found}" if found else None
 
 
 def subtype_docs() -> list[tuple[str, str]]:

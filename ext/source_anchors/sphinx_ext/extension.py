@@ -21,7 +21,7 @@ from ..model.config import PREFIX, Options, option_default, settings_from
 from ..model.errors import ConfigError, LockError
 from ..model.records import Status
 from . import annotate, apilinks, checks, docs, feedback, i18n, ledger, printed, render
-from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
+from .diagnostics import LOGGER, WARNING_TYPE, Subtype, setting_location, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
 from .state import get_state, register
@@ -75,7 +75,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     if settings.cache_note and not settings.quiet:
         chosen_in_conf = "conf.py" in settings.cache_from
         warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable,
-             location=_line_of_setting(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
+             location=setting_location(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
     _linkcheck_skips_line_fragments(config, engine)
     _add_static(app)
     if "linkcheck-process-uri" in app.events.events:
@@ -86,17 +86,6 @@ def _permalink_prefixes(engine: Engine) -> list[str]:
     """What every permalink of each pin starts with (its URL and commit, as the host's template puts them)."""
     marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
     return sorted({prefix for pin in engine.pins.values() if (prefix := pin.permalink(marker).split(quote(marker))[0])})
-
-
-def _line_of_setting(confdir: Path, name: str) -> str | None:
-    """``conf.py:LINE`` where *name* is assigned (a warning's location), or None."""
-    conf = confdir / "conf.py"
-    try:
-        lines = conf.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    found = next((n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None)
-    return f"{conf}:{found}" if found else None
 
 
 def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
