@@ -204,7 +204,8 @@ def test_a_name_served_by_getattr_is_listed_then_linked_by_an_override(tmp_path:
     done = _sphinx(docs, tmp_path / "cache", None)
     assert done.returncode == 0, done.stderr
     assert "pkg.compat.old_name" not in _links(docs)[1]
-    assert "index.rst: pkg.compat.old_name: no link: served by pkg.compat.__getattr__ (set " \
+    line = _line(PAGE, ".. autofunction:: pkg.compat.old_name")  # the directive's line
+    assert f"index.rst:{line}: pkg.compat.old_name: no link: served by pkg.compat.__getattr__ (set " \
         "source_anchors_api_overrides)" in done.stdout, done.stdout
     assert "(1 not bound statically, 1 served by a module __getattr__)" in done.stdout
     assert "pkg.compat.nowhere: no link: not bound statically" in done.stdout
