@@ -1,4 +1,7 @@
-"""``source-anchors check``: every anchor's status, as lines, JSON or a review checklist; 1 on any drift."""
+"""``source-anchors check``: every anchor's status, as lines, JSON or a review checklist; 1 on any drift.
+
+With ``CI`` set, also 1 when autodoc could not import what the pages document (see :mod:`.unread`).
+"""
 
 from __future__ import annotations
 
@@ -48,7 +51,10 @@ def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], 
     if not pages:  # a hook's check stays offline: whether a pin's ref moved is asked of the remote
         note_moved_refs(engine, skip=pins)
     if unimported:
-        text = notice(list(unimported), files, from_lock=len(from_lock))
+        text = notice(list(unimported), files, "their API links are not checked on these pages" if pages else
+                      f"their API links were not read from the pages: {len(from_lock)} locked record(s) no page "
+                      "gave were checked from the lock alone, at its lines, and an object the lock does not "
+                      "record is not checked")
         if ci_locked(os.environ):
             print(f"error: {text}", file=sys.stderr)
             return 1

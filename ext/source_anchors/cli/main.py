@@ -172,8 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "update":
         if unimported:  # the API links autodoc could not give are relocked from the lock, never pruned
             records = [*records, *lock_only(records, engine)]
-            print(f"warning: {notice(unimported, annotate.page_paths(paths, Path.cwd()), from_lock=0)}; their "
-                  "locked records are relocked by their keys, not pruned", file=sys.stderr)
+            print("warning: " + notice(unimported, annotate.page_paths(paths, Path.cwd()),
+                                       "their API links were not read from the pages: their locked records are "
+                                       "relocked by their keys, not pruned, and an object the lock does not "
+                                       "record is not locked"), file=sys.stderr)
         return update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":
         return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)

@@ -117,11 +117,8 @@ def _key_lines(path: Path, repo: str) -> dict[str, int]:
     return lines
 
 
-def notice(unimported: list[Unimported], pages: dict[str, str], *, from_lock: int) -> str:
-    """What was not checked and why: *unimported* (by page file, *pages*), *from_lock* records checked from the lock."""
+def notice(unimported: list[Unimported], pages: dict[str, str], consequence: str) -> str:
+    """What autodoc could not import (by page file, *pages*), then *consequence*, then the fix."""
     places = "; ".join(f"{pages.get(item.doc, item.doc)}: {item.what}" + (f": {item.why}" if item.why else "")
                        for item in unimported[:5]) + ("; …" if len(unimported) > 5 else "")
-    checked = (f"{from_lock} locked record(s) of the pinned repository no page gave were checked from the lock "
-               "alone, at its lines; " if from_lock else "")
-    return (f"autodoc could not import {len(unimported)} object(s) ({places}), so their API links were not read "
-            f"from the pages: {checked}an object the lock does not record is not checked; {INSTALL}")
+    return f"autodoc could not import {len(unimported)} object(s) ({places}), so {consequence}; {INSTALL}"
