@@ -9,6 +9,7 @@ try-repo`` in a repository made here, from the anchor cache alone: the upstream 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -181,3 +182,86 @@ def test_the_manuals_local_hook_runs_the_installed_command(repo: Released, tmp_p
     (book / "index.md").write_text(page.replace("pkg.mod.alpha", "pkg.mod.nowhere"), "utf-8")
     done = subprocess.run(run, cwd=book, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 1 and "pkg.mod.nowhere" in done.stdout, done.stdout + done.stderr
+
+
+# -- a library that documents itself (issue 40) -----------------------------------------------------------
+
+
+@pytest.fixture
+def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A library's repository: ``src/lib``, a ``docs`` extra, and docs whose API links point at itself."""
+    root = tmp_path / "lib"
+    files = {
+        "pyproject.toml": '[project]\nname = "lib"\nversion = "1"\n\n[project.optional-dependencies]\n'
+                          'docs = ["sphinx"]\n',
+        "src/lib/__init__.py": '"""The library."""\n\n\ndef area(w, h):\n    """The area."""\n    return w * h\n',
+        "docs/requirements.txt": "sphinx\n",
+        "docs/conf.py": "import os, sys\nsys.path.insert(0, os.path.abspath('../src'))\n"
+                        "extensions = ['sphinx.ext.autodoc', 'source_anchors']\n"
+                        "source_anchors_api_links = 'self'\nexclude_patterns = ['_build']\n",
+        "docs/index.rst": "Lib\n===\n\n.. automodule:: lib\n\n.. autofunction:: lib.area\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, "utf-8")
+    git("init", "-q", "-b", "main", cwd=root)
+    git("remote", "add", "origin", "https://github.com/me/lib.git", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", "lib", cwd=root)
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_a_library_without_pins_gets_the_strict_build_alone(library: Path, capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    assert run_cli(["init-ci", "github"]) == 0
+    out = capsys.readouterr().out
+    assert "no bump job" in out and "pins no repository" in out, out
+    workflow = library / ".github" / "workflows" / "source-anchors.yml"
+    lint = subprocess.run([_tool("actionlint"), "-no-color", str(workflow)], capture_output=True, text=True,
+                          cwd=library, check=False)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    schema = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
+                            capture_output=True, text=True, check=False)
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+    data = yaml.safe_load(workflow.read_text("utf-8"))
+    assert set(data["jobs"]) == {"build"} and set(data[True]) == {"pull_request", "push"}  # YAML 1.1: on is True
+    steps = data["jobs"]["build"]["steps"]
+    # The project with its docs extra (autodoc imports it), the docs' requirements and the extension.
+    assert {"run": "pip install -r docs/requirements.txt '.[docs]' sphinx-source-anchors"} in steps
+    strict = next(step for step in steps if step.get("name") == "strict build (locked)")
+    assert strict["run"] == "python -m sphinx -nW --keep-going docs _build/html"
+    # The strict build passes, then fails once a documented function is gone from the library.
+    env = _script_env(tmp_path)
+    done = subprocess.run(["bash", "-eo", "pipefail", "-c", strict["run"]], cwd=library, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    (library / "src" / "lib" / "__init__.py").write_text('"""The library."""\n', "utf-8")
+    git("commit", "-q", "-a", "-m", "area removed", cwd=library)
+    done = subprocess.run(["bash", "-eo", "pipefail", "-c", strict["run"]], cwd=library, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode != 0 and re.search(r"autodoc: failed to import .*area", done.stderr), done.stderr
+
+
+def test_a_library_without_pins_gets_a_valid_gitlab_ci(library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["init-ci", "gitlab"]) == 0
+    assert "no bump job" in capsys.readouterr().out
+    path = library / ".gitlab-ci.yml"
+    schema = subprocess.run([_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
+                            capture_output=True, text=True, check=False)
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+    data = yaml.safe_load(path.read_text("utf-8"))
+    assert "bump" not in data and data["stages"] == ["build"]
+    assert data["build"]["script"] == ["pip install -r docs/requirements.txt '.[docs]' sphinx-source-anchors",
+                                       "python -m sphinx -nW --keep-going docs _build/html"]
+
+
+def test_the_install_step_takes_what_the_repository_names(tmp_path: Path) -> None:
+    from source_anchors.cli.initci import install_command
+
+    root = tmp_path / "r"
+    (root / "docs").mkdir(parents=True)
+    assert install_command(root, root / "docs", root / "docs") == "pip install sphinx-source-anchors"
+    (root / "setup.py").write_text("", "utf-8")
+    (root / "docs" / "requirements.txt").write_text("furo\nSphinx_Source_Anchors>=1\n", "utf-8")
+    assert install_command(root, root / "docs", root / "docs") == "pip install -r docs/requirements.txt ."

@@ -9,6 +9,7 @@ warnings, no lock writes) and ``source_anchors_pin_commits`` (``--pin``).
 from __future__ import annotations
 
 import io
+import logging
 import os
 import re
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 from ..engine.engine import Engine
 from ..model.config import PREFIX
 from ..model.records import AnchorRecord
+from .unread import ImportWatch, Unimported
 
 _PAGES = (".rst", ".md", ".txt", ".ipynb")
 
@@ -47,11 +49,12 @@ class BookError(Exception):
     """The book could not be read (bad config, bad lock, unknown --pin name)."""
 
 
-def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
-              paths: dict[str, Path] | None = None) -> tuple[list[AnchorRecord], Engine]:
+def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str], paths: dict[str, Path] | None = None,
+              unimported: list[Unimported] | None = None) -> tuple[list[AnchorRecord], Engine]:
     """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine.
 
-    *paths*, when given, receives each page's source file by document name.
+    *paths*, when given, receives each page's source file by document name; *unimported*, the objects
+    autodoc could not import (their API links are not among the records, see :mod:`.unread`).
     """
     if not (confdir / "conf.py").is_file():
         raise BookError(f"no conf.py in {confdir}; run in the folder of conf.py or just above its source/, "
@@ -59,6 +62,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils
+    from sphinx.util.logging import NAMESPACE
 
     from ..sphinx_ext.apidomain import api_records
     from ..sphinx_ext.domain import get_domain
@@ -73,7 +77,12 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
             overrides = {f"{PREFIX}quiet": True, f"{PREFIX}pin_commits": pins}
             app = Sphinx(str(srcdir), str(confdir), os.path.join(tmp, "out"), os.path.join(tmp, "doctrees"),
                          "dummy", confoverrides=overrides, status=None, warning=warnings, freshenv=True)
-            app.build(force_all=True)
+            watch = ImportWatch(lambda: app.env.docname)
+            logging.getLogger(NAMESPACE).addHandler(watch)
+            try:
+                app.build(force_all=True)
+            finally:
+                logging.getLogger(NAMESPACE).removeHandler(watch)
         except SphinxError as error:
             raise BookError(str(error)) from None
         except SystemExit:
@@ -83,5 +92,7 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str],
         records = [*get_domain(app.env).all_anchors(), *api_records(app.env)]  # API links into a pin, too
         if paths is not None:
             paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
+        if unimported is not None:
+            unimported.extend(watch.found)
         engine = get_state(str(app.srcdir)).engine
     return sorted(records, key=lambda r: r.order), engine

@@ -1,30 +1,48 @@
-"""``source-anchors check``: every anchor's status, as lines, JSON or a review checklist; 1 on any drift."""
+"""``source-anchors check``: every anchor's status, as lines, JSON or a review checklist; 1 on any drift.
+
+With ``CI`` set, also 1 when autodoc could not import what the pages document (see :mod:`.unread`).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..engine.engine import Engine
 from ..model.config import PREFIX
 from ..model.errors import GitError, RefError
 from ..model.records import AnchorRecord
+from ..model.values import ci_locked
 from ..sphinx_ext import annotate
 from .output import markdown, report
+from .unread import Unimported, lock_only, notice
 
 
 def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], refs: dict[str, str],
-          paths: dict[str, Path], pages: list[str], as_json: bool, fmt: str, as_markdown: bool) -> int:
+          paths: dict[str, Path], pages: list[str], as_json: bool, fmt: str, as_markdown: bool,
+          unimported: Sequence[Unimported] = ()) -> int:
     """Print the check of *records* (read with *pins*, given as *refs*); 1 when any anchor drifted, else 0.
 
     *pages*: only the anchors of these page files (*paths* gives each document's file); *fmt*: text,
-    json, or a CI annotation format (:mod:`source_anchors.sphinx_ext.annotate`).
+    json, or a CI annotation format (:mod:`source_anchors.sphinx_ext.annotate`). *unimported*: what
+    autodoc could not import while the book was read; the book's whole check adds the locked API
+    links no page gave (:func:`.unread.lock_only`). Either way what was not checked is named, and in
+    CI (``CI`` set) it fails the check.
     """
+    from_lock: list[AnchorRecord] = []
     if pages:
         records = annotate.on_pages(records, paths, pages)
+        docs = annotate.docs_of(paths, pages)
+        unimported = [item for item in unimported if item.doc in docs]
+    else:
+        from_lock = lock_only(records, engine)
+        records = [*records, *from_lock]
+    lock = engine.settings.lock_path
+    files = annotate.page_paths({**paths, lock.name: lock}, Path.cwd())
     if as_json or fmt != "text":
-        text = annotate.render("json" if as_json else fmt, records, annotate.page_paths(paths, Path.cwd()))
+        text = annotate.render("json" if as_json else fmt, records, files)
         print(text, end="\n" if text else "")
     elif as_markdown:
         print(markdown(records, pins, refs))
@@ -32,6 +50,15 @@ def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], 
         report(records)
     if not pages:  # a hook's check stays offline: whether a pin's ref moved is asked of the remote
         note_moved_refs(engine, skip=pins)
+    if unimported:
+        text = notice(list(unimported), files, "their API links are not checked on these pages" if pages else
+                      f"their API links were not read from the pages: {len(from_lock)} locked record(s) no page "
+                      "gave were checked from the lock alone, at its lines, and an object the lock does not "
+                      "record is not checked")
+        if ci_locked(os.environ):
+            print(f"error: {text}", file=sys.stderr)
+            return 1
+        print(f"warning: {text} (CI fails on this)", file=sys.stderr)
     return 1 if any(record.status.failed for record in records) else 0
 
 

@@ -22,6 +22,7 @@ from . import cache as cachecmd
 from .book import BookError, find_book, read_book
 from .check import check
 from .fix import fix
+from .unread import Unimported, lock_only, notice
 from .update import update
 
 __all__ = ["find_book", "get_parser", "main"]
@@ -161,18 +162,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         paths: dict[str, Path] = {}
-        records, engine = read_book(confdir, srcdir, pins=pins, paths=paths)
+        unimported: list[Unimported] = []
+        records, engine = read_book(confdir, srcdir, pins=pins, paths=paths, unimported=unimported)
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if engine.settings.cache_note:
         print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
     if args.command == "update":
+        if unimported:  # the API links autodoc could not give are relocked from the lock, never pruned
+            records = [*records, *lock_only(records, engine)]
+            print("warning: " + notice(unimported, annotate.page_paths(paths, Path.cwd()),
+                                       "their API links were not read from the pages: their locked records are "
+                                       "relocked by their keys, not pruned, and an object the lock does not "
+                                       "record is not locked"), file=sys.stderr)
         return update(records, engine, as_json=args.json, accept=accept)
     if args.command == "fix":
         return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
     return check(records, engine, pins=pins, refs=refs, paths=paths, pages=args.pages, as_json=args.json,
-                 fmt=args.format, as_markdown=args.markdown)
+                 fmt=args.format, as_markdown=args.markdown, unimported=unimported)
 
 
 def _similarity(text: str) -> float:

@@ -84,9 +84,14 @@ def message(record: AnchorRecord) -> str:
 
 def on_pages(records: list[AnchorRecord], paths: Mapping[str, Path], pages: list[str]) -> list[AnchorRecord]:
     """The records written in the page files *pages* (paths as given, relative to the current directory)."""
-    wanted = {os.path.realpath(page) for page in pages}
-    docs = {doc for doc, path in paths.items() if os.path.realpath(path) in wanted}
+    docs = docs_of(paths, pages)
     return [record for record in records if record.doc in docs]
+
+
+def docs_of(paths: Mapping[str, Path], pages: list[str]) -> set[str]:
+    """The documents whose page files are among *pages*."""
+    wanted = {os.path.realpath(page) for page in pages}
+    return {doc for doc, path in paths.items() if os.path.realpath(path) in wanted}
 
 
 def page_paths(paths: Mapping[str, Path], base: Path) -> dict[str, str]:
