@@ -244,7 +244,7 @@ def test_deciding_imports_neither_the_optional_module_nor_the_package(tmp_path: 
         import sys
         from pathlib import Path
         from source_anchors.engine.apilinker import OwnLinker
-        from source_anchors.model.apiconfig import ApiSettings
+        from source_anchors.model.config.api import ApiSettings
         from source_anchors.sources.apiself import own_source
         from source_anchors.sources.trees import TreeCache
         own = own_source(ApiSettings(links="self"), confdir=Path({str(docs)!r}),

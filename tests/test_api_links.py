@@ -225,7 +225,7 @@ def test_the_resolver_never_imports_the_documented_package(sdist: Path, tmp_path
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from source_anchors.model.apiconfig import ApiSettings
+        from source_anchors.model.config.api import ApiSettings
         from source_anchors.engine.apilinker import OwnLinker
         from source_anchors.sources.apiself import own_source
         from source_anchors.sources.trees import TreeCache

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from ..engine.engine import Engine
 from ..model.config import PREFIX
+from ..model.config.values import ci_locked
 from ..model.errors import GitError, RefError
 from ..model.records import AnchorRecord
-from ..model.values import ci_locked
 from ..sphinx_ext import annotate
 from .output import markdown, report
 from .unread import Unimported, lock_only, notice

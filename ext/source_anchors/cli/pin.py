@@ -17,8 +17,8 @@ from typing import Any
 
 from ..drift.confedit import set_entry
 from ..model.config import PREFIX, SHA_RE
+from ..model.config.pinfields import ref_problem, url_problem
 from ..model.errors import ConfigError, GitError, RefError
-from ..model.pinfields import ref_problem, url_problem
 from ..sources.refs import resolve_ref
 from .book import BookError
 from .bump import conf_values, configured, write_conf_file

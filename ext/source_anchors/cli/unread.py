@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.engine import Engine
-from ..model.apiconfig import SELF
+from ..model.config.api import SELF
 from ..model.records import AnchorRecord
 from ..model.target import Target
 

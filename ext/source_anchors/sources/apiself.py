@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from ..model.apiconfig import PREFIX, ApiSettings
-from ..model.config import RepoPin
+from ..model.config import PREFIX, ApiSettings, RepoPin
 from ..model.errors import ConfigError, GitError, SourceError
 from . import apigit
 from .trees import Tree, TreeCache, content_key

@@ -1,7 +1,7 @@
 """Tags and branches: the commit a ref names at a URL (``git ls-remote``; no Sphinx).
 
 What a pin's ``url``, ``commit`` and ``ref`` must look like is the model's
-(:mod:`source_anchors.model.pinfields`).
+(:mod:`source_anchors.model.config.pinfields`).
 
 A pin's ``commit`` is always the 40-hex SHA; a ``ref`` beside it records the tag or branch it came
 from. :func:`resolve_ref` asks the remote once (``git ls-remote``, peeled: an annotated tag gives
@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 
 from ..model.config import RepoPin
+from ..model.config.pinfields import SHA_RE, ref_problem
 from ..model.errors import RefError
-from ..model.pinfields import SHA_RE, ref_problem
 
 __all__ = ["SHA_RE", "candidates", "mismatch", "moved_ref", "ref_problem", "remote_refs", "resolve_ref"]
 

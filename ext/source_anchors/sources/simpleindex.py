@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..model.config.pinfields import parse_pinned
 from ..model.errors import PipError, SourceError
-from ..model.pinfields import parse_pinned
 from . import proc
 
 __all__ = ["Candidate", "Locations", "download_sdist", "normalize", "parse_pinned", "pip_locations", "redact"]

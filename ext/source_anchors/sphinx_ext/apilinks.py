@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 
 from ..engine.apilinker import Linker, OwnLinker, PinnedLinker
 from ..engine.engine import UPDATE_COMMAND
-from ..model.apiconfig import SELF, ApiSettings
+from ..model.config.api import SELF, ApiSettings
 from ..model.records import Outcome, Status
 from ..resolve.apilinks import ApiLink, Reason, dotted
 from ..sources import apigit

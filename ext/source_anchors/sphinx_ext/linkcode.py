@@ -62,8 +62,8 @@ def _standalone() -> Linker | None:
     import os
 
     from ..engine.apilinker import OwnLinker
-    from ..model.apiconfig import ApiSettings
     from ..model.config import default_cache_dir
+    from ..model.config.api import ApiSettings
     from ..sources.apiself import own_source
     from ..sources.trees import TreeCache
 

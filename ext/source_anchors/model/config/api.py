@@ -1,6 +1,6 @@
 """The settings of API source links (``source_anchors_api_*``), validated once (no Sphinx).
 
-:func:`api_settings` reads the raw options that :class:`~.config.Options` declares and returns an
+:func:`api_settings` reads the raw options that :class:`~.options.Options` declares and returns an
 :class:`ApiSettings`, or the problems found, each naming its option.
 """
 
@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConfigError
-from .hosts import HOSTS, PermalinkTemplate, template_for, without_credentials
-from .values import flag
+from ..errors import ConfigError
+from ..hosts import HOSTS, PermalinkTemplate, template_for, without_credentials
+from .values import PREFIX, flag
 
 __all__ = ["SELF", "ApiSettings", "api_settings", "overrides_problem"]
 
-PREFIX = "source_anchors_"
 #: ``source_anchors_api_links`` for the git repository that holds ``conf.py``.
 SELF = "self"
 _COMMITISH = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/+-]*$")

@@ -1,7 +1,7 @@
 """How option values are read and checked, with no Sphinx: the words of ``CI``, booleans, validators.
 
 Each validator takes a value from ``conf.py`` and returns the problem as text, or None when the value
-is fine; :mod:`.config` names the option and its place in one ``ConfigError``.
+is fine; :mod:`.settings` names the option and its place in one ``ConfigError``.
 """
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..python import parse_python
 from .pinfields import SHA_RE
-from .python import parse_python
+
+#: The prefix of every ``conf.py`` option of the extension.
+PREFIX = "source_anchors_"
 
 #: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).
 CI_OFF = ("", "0", "false", "no")
@@ -83,8 +86,8 @@ def boolean(value: Any) -> str | None:
 
 
 def feedback_repo(value: Any) -> str | None:
-    """The book's repository for reports (:func:`.reports.feedback_repo_problem`)."""
-    from .reports import feedback_repo_problem
+    """The book's repository for reports (:func:`..reports.feedback_repo_problem`)."""
+    from ..reports import feedback_repo_problem
 
     return feedback_repo_problem(value)
 
