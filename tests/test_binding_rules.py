@@ -57,12 +57,16 @@ def imported(files: dict[str, str], copy: Path, monkeypatch: pytest.MonkeyPatch)
     for rel, text in files.items():
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         (copy / rel).write_text(text, "utf-8")
+    def forget() -> None:
+        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
+            del sys.modules[name]
+
+    forget()  # another test's in-process build (autodoc) may have imported a package of that name
     monkeypatch.syspath_prepend(str(copy))
     try:
         yield
     finally:
-        for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
-            del sys.modules[name]
+        forget()
 
 
 RULED = '''\
