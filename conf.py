@@ -21,7 +21,7 @@ html_theme = "sphinx_book_theme"
 html_title = project
 html_theme_options = {
     # The preview notice, on every page of the web build (the theme's site-wide banner); the print
-    # builds (LaTeX, EPUB) use their own themes and options and never show it.
+    # builds (LaTeX, EPUB) never show the banner and carry PRINT_PREVIEW_NOTICE instead.
     "announcement": "在线预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。",
     "show_toc_level": 2,
     "use_download_button": False,
@@ -70,10 +70,16 @@ latex_use_xindy = False
 # Links print no URL: each anchor prints its compact location, and each chapter ends with a table of
 # its permalinks (source_anchors).
 latex_show_urls = "no"
+#: The preview notice of the printed books (the web pages carry theirs in the theme's banner): on the
+#: PDF's title page above the title, and on the EPUB's first page (index.md, `only` epub).
+PRINT_PREVIEW_NOTICE = "预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。"
 latex_elements = {
     "papersize": "a4paper",
     "pointsize": "10pt",
     "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
+    # The title page's logo slot (above the title, right-aligned) holds the preview notice.
+    "maketitle": (r"\renewcommand{\sphinxlogo}{\begin{minipage}{\textwidth}\raggedleft\large\sffamily "
+                  + PRINT_PREVIEW_NOTICE + r"\end{minipage}\par\vspace{3em}}\sphinxmaketitle"),
     "preamble": r"""
 % Chinese has no italic: an emphasis stays upright; bold is the sans (heiti), as Chinese books set it.
 \setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
@@ -112,8 +118,10 @@ epub_author = author
 epub_publisher = author
 epub_copyright = copyright
 epub_language = "zh"
-epub_identifier = "https://code-reading-guide.example/"
-epub_scheme = "URL"
+# The book has no public address yet, so its EPUB identifier is a fixed UUID, not a made-up URL
+# (EPUB readers key their libraries and reading positions on it: it must never change).
+epub_identifier = "urn:uuid:490db907-50e1-5db5-a1db-8022c8d40d9d"
+epub_scheme = "uuid"
 epub_basename = "code-reading-guide"
 epub_show_urls = "footnote"
 epub_css_files = ["book-epub.css"]

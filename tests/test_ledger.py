@@ -112,6 +112,7 @@ def test_reports_open_a_prefilled_issue_in_the_books_repository(project: Project
     (page,) = _issue_links((result.outdir / "feedback.html").read_text("utf-8"))
     assert "我看到的：" in page["body"][0]
     assert "本书的仓库" in text_of(result.outdir / "feedback.html")
+    assert "Each report link opens a prefilled report." in text_of(result.outdir / "feedback.html")
     # Each anchor's line in the ledger: a report naming the page, the anchor, where it points and the pin.
     ledger = (result.outdir / "ledger.html").read_text("utf-8")
     anchors = _issue_links(ledger)
@@ -131,6 +132,8 @@ def test_without_a_channel_the_pages_say_so_and_the_log_notes_it_once(project: P
     for page in ("chapter", "feedback"):
         assert "本书尚未设置反馈渠道，暂时无法从这里报告问题。" in text_of(result.outdir / f"{page}.html")
     assert "报告问题" not in text_of(result.outdir / "ledger.html")
+    # The page's own words about report links are the directive's content: without a channel, not shown.
+    assert "prefilled report" not in text_of(result.outdir / "feedback.html")
 
 
 @pytest.mark.parametrize(("variables", "origin"), [

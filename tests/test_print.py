@@ -129,6 +129,8 @@ def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(pri
     body = flat(text)
     assert flat(BOOK_CONF["project"]) in body and "目录" in body  # the title page and the contents
     assert PREVIEW not in body  # the web build's banner only
+    # The print notice on page 1, the title page (pdftotext ends a page with a form feed).
+    assert flat(BOOK_CONF["PRINT_PREVIEW_NOTICE"]) in flat(text.split("\f", 1)[0])
     # The commit, once, under the chapter's title; the table at its end.
     start, end = body.index("本章的源码位置都指固定提交"), body.rindex("本章源码位置")  # the note; the table's title
     chapter, table = body[start:end], body[end + len("本章源码位置"):]

@@ -123,10 +123,16 @@ class FeedbackLineDirective(SphinxDirective):
 
 
 class FeedbackChannelDirective(SphinxDirective):
-    """``feedback-channel``: where reports go, with a link that opens a new one (the feedback page)."""
+    """``feedback-channel``: where reports go, with a link that opens a new one (the feedback page).
+
+    Its content (how to write a report, what the links open) is shown only when there is a channel:
+    a build without one says so in one sentence and promises nothing else.
+    """
+
+    has_content = True
 
     def run(self) -> list[nodes.Node]:
-        """Render the channel paragraph, or the one sentence saying there is none."""
+        """Render the channel paragraph and the content, or the one sentence saying there is none."""
         state = get_state(str(self.env.srcdir))
         get_domain(self.env).add_feedback(self.env.docname, self.lineno)
         pin = state.engine.pins.get(str(state.settings.default_repo))
@@ -142,7 +148,7 @@ class FeedbackChannelDirective(SphinxDirective):
             para += nodes.Text(_("Reports go by mail to {address}: ").format(address=state.settings.feedback_email))
         para += nodes.reference("", _("open a new report"), refuri=uri)
         para += nodes.Text(_(" (a form with the pin and the questions filled in)."))
-        return [para]
+        return [para, *self.parse_content_to_nodes()]
 
 
 def offers_feedback(app: Sphinx) -> bool:
