@@ -25,7 +25,8 @@ from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ConfigError, LockError, ResolveError
 from source_anchors.model.records import RESOLVER_VERSION, Location, LockRecord, Status
 from source_anchors.model.target import Target
-from source_anchors.reading.conditions import Python, decide, parse_python
+from source_anchors.reading.conditions import Python, branches, decide, parse_python
+from source_anchors.reading.rules import DEAD
 from source_anchors.resolve.resolver import lines_hash
 from test_binding_rules import imported, line_of
 
@@ -405,6 +406,33 @@ def test_each_decided_test_is_what_python_computes_for_every_micro_release(test:
         answers.add(bool(eval(test, {"sys": fake})))
     expected = answers.pop() if len(answers) == 1 else None
     assert decide(ast.parse(test, mode="eval").body, Python(version), set()) is expected
+
+
+@pytest.mark.parametrize("test", [
+    "sys.hexversion >= 0x30D00A2", "sys.hexversion < 0x30D00A2", "sys.hexversion >= 0x030B0000",
+    "sys.hexversion >= 0x030B00F0", "sys.hexversion > 0x030BFFFF", "sys.hexversion == 0x030B04F0",
+    "sys.hexversion != 0x03000000", "0x030800F0 <= sys.hexversion", "hexversion >= 0x30D00A2",
+    "not hexversion < 0x03090000",
+])
+@pytest.mark.parametrize("version", [(3, 8), (3, 11), (3, 13)])
+def test_each_decided_hexversion_test_is_what_python_computes_for_every_release(test: str,
+                                                                                version: tuple[int, int]) -> None:
+    # Python's own comparison for every release of the minor (micro 0-255, alpha to final, serial 0-15):
+    # decided when all agree. A bare name is read as imported by ``from sys import hexversion``.
+    code = compile(test, "<test>", "eval")
+    answers = set()
+    for micro in range(256):
+        for level in (0xA, 0xB, 0xC, 0xF):
+            for serial in range(16):
+                value = version[0] << 24 | version[1] << 16 | micro << 8 | level << 4 | serial
+                fake = type(sys)("sys")
+                fake.hexversion = value  # type: ignore[attr-defined]
+                answers.add(bool(eval(code, {"sys": fake, "hexversion": value})))
+    expected = answers.pop() if len(answers) == 1 else None
+    tree = ast.parse(f"if {test}:\n    pass\n").body[0]
+    assert isinstance(tree, ast.If)
+    body, _, note = branches(tree, 0, Python(version), {"hexversion": "hexversion"})
+    assert (None if note is None else not body & DEAD) is expected, note
 
 
 FALLBACKS = '''\

@@ -1,4 +1,4 @@
-"""Static conditions: ``sys.version_info``, ``sys.platform`` and ``TYPE_CHECKING`` tests, decided (pure).
+"""Static conditions: ``sys.version_info``, ``sys.hexversion``, ``sys.platform`` and ``TYPE_CHECKING`` tests, decided.
 
 Type checkers (mypy, pyright) decide these tests for one Python version and platform, and so
 does the resolver, for the version and platform of the ``source_anchors_python`` setting: a
@@ -9,12 +9,16 @@ run. Any other test cannot be decided statically, and its branches keep the rule
 
 The version is compared as Python compares tuples: ``sys.version_info`` is
 ``(major, minor, micro, releaselevel, serial)``, so against ``(3, 11)`` it is greater for
-every 3.11 release; a comparison that depends on the micro release is not decided.
+every 3.11 release; a comparison that depends on the micro release is not decided. ``sys.hexversion``
+is ``major << 24 | minor << 16 | micro << 8 | level << 4 | serial``: against ``0x30D00A2`` (3.13.0a2) it
+is smaller for every 3.11 release, and a number inside the known minor's range is not decided. Names
+imported from ``sys`` (``from sys import hexversion``) are read as ``sys.hexversion``. (Pure.)
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -40,8 +44,12 @@ def typing_test(test: ast.expr) -> bool | None:
     return True if name == "TYPE_CHECKING" else None
 
 
-def branches(node: ast.If, flags: int, python: Python) -> tuple[int, int, tuple[int, int, str] | None]:
-    """(flags of the ``if`` body, flags of its ``else``, the decided condition: lines and text, or None)."""
+def branches(node: ast.If, flags: int, python: Python,
+             from_sys: dict[str, str] | None = None) -> tuple[int, int, tuple[int, int, str] | None]:
+    """(flags of the ``if`` body, flags of its ``else``, the decided condition: lines and text, or None).
+
+    *from_sys*: the module's names imported from ``sys`` before *node* (local name -> attribute).
+    """
     typing = typing_test(node.test)
     if typing is not None:
         runs = node.orelse if typing else node.body
@@ -53,7 +61,7 @@ def branches(node: ast.If, flags: int, python: Python) -> tuple[int, int, tuple[
         body = flags | COND | TYPING if typing else flags
         return body, flags if typing else flags | COND | TYPING, note
     used: set[str] = set()
-    value = decide(node.test, python, used)
+    value = decide(_qualified(node.test, from_sys) if from_sys else node.test, python, used)
     if value is None:
         return flags | COND, flags | COND, None
     where = " on ".join(x for x in (f"Python {python.version[0]}.{python.version[1]}" if "version" in used
@@ -91,8 +99,12 @@ def decide(test: ast.expr, python: Python, used: set[str]) -> bool | None:
         if type(op) not in _FLIP:
             return None
         left, op, right = right, _FLIP[type(op)], left
+    if _is_sys(right, "hexversion") and type(op) in _FLIP:
+        left, op, right = right, _FLIP[type(op)], left
     if _is_sys(left, "platform"):
         return _platform(op, right, python, used)
+    if _is_sys(left, "hexversion"):
+        return _hexversion(op, right, python, used)
     part = _version_part(left)
     if part is None:
         return None
@@ -140,6 +152,34 @@ def _version(part: tuple[int, int | None], op: ast.cmpop, right: ast.expr, pytho
         return None  # equal so far; the micro release would decide
     used.add("version")
     return compare(length, len(wanted)) if length != len(wanted) else compare(0, 0)
+
+
+def _hexversion(op: ast.cmpop, right: ast.expr, python: Python, used: set[str]) -> bool | None:
+    """``sys.hexversion`` compared with an int: decided when the int is outside the known minor's range."""
+    compare = _OPS.get(type(op))
+    if compare is None or not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return None
+    major, minor = python.version
+    low = major << 24 | minor << 16 | 0xA << 4  # x.y.0a0: the first release of the minor
+    high = major << 24 | minor << 16 | 0xFFFF  # x.y.255 final, serial 15: past the last one
+    at_low, at_high = compare(low, right.value), compare(high, right.value)
+    if at_low != at_high:
+        return None  # the micro release, level or serial would decide
+    if low <= right.value <= high and isinstance(op, (ast.Eq, ast.NotEq)):
+        return None  # equal to one release of the minor: not known
+    used.add("version")
+    return at_low
+
+
+def _qualified(test: ast.expr, from_sys: dict[str, str]) -> ast.expr:
+    """*test* with each name imported from ``sys`` written ``sys.<name>``."""
+
+    class Qualify(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            attr = from_sys.get(node.id)
+            return ast.Attribute(ast.Name("sys", ast.Load()), attr, ast.Load()) if attr else node
+
+    return Qualify().visit(copy.deepcopy(test))  # type: ignore[no-any-return]
 
 
 def _version_part(node: ast.expr) -> tuple[int, int | None] | None:

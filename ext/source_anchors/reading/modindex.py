@@ -124,6 +124,8 @@ def _imports(tree: ast.Module) -> dict[str, str]:
 class _Builder:
     def __init__(self, package: str, imports: dict[str, str], python: Python) -> None:
         self.package, self.imports, self.python = package, imports, python
+        #: Names the module imports from ``sys`` (``from sys import hexversion``): local name -> attribute.
+        self.from_sys: dict[str, str] = {}
         self.conditions: list[tuple[int, int, str]] = []
         self.optional = Branches()  # the import-availability branches, recorded undecided
         self.found: dict[str, list[Bind]] = defaultdict(list)
@@ -200,7 +202,7 @@ class _Builder:
         if isinstance(node, (ast.If, ast.Try)):
             self.optional.read(node, module_level=not prefix, nested=bool(flags & COND))
         if isinstance(node, ast.If):  # a test decided statically (conditions), else both branches conditional
-            then, otherwise, decided = branches(node, flags, self.python)
+            then, otherwise, decided = branches(node, flags, self.python, self.from_sys)
             self.conditions += [decided] if decided else []
             self.body(node.body, prefix, owner, then)
             self.body(node.orelse, prefix, owner, otherwise)
@@ -214,6 +216,8 @@ class _Builder:
         module = self.source(node)
         if module is None:
             return  # a relative import above the top-level package: nothing it binds can be followed
+        if module == "sys" and not prefix:
+            self.from_sys.update((alias.asname or alias.name, alias.name) for alias in node.names)
         for alias in node.names:
             if alias.name == "*":
                 if not prefix:

@@ -58,7 +58,8 @@ FILTERS = (
 
 #: Every rule by name: (when it applies, which binding is the definition). The author's table.
 RULES: dict[str, tuple[str, str]] = {
-    "static-condition": ("bound under a test of `sys.version_info`, `sys.platform` or `TYPE_CHECKING`, "
+    "static-condition": ("bound under a test of `sys.version_info`, `sys.hexversion`, `sys.platform` or "
+                         "`TYPE_CHECKING`, "
                          "decided for the Python of `source_anchors_python` as type checkers decide it",
                          "a binding in a branch that runs; a branch that cannot run is no definition (its "
                          "bindings are listed), one that always runs binds as an unconditional statement"),
