@@ -319,6 +319,18 @@ else:
 if sys.version_info < (3, 0):
     def legacy():  # legacy only
         return 14
+
+from sys import hexversion as hv
+
+
+def _batched(n):  # batched fallback
+    return n
+
+if hv >= 0x30E00A2:
+    def batched(n):  # batched wrapper
+        return n
+else:
+    batched = _batched  # batched alias
 '''
 
 
@@ -331,6 +343,7 @@ if sys.version_info < (3, 0):
     ("where", "# linux where", "static-condition"),
     ("odd", "# linux odd", "static-condition"),
     ("fast", "# fast first", "first-branch"),  # not decidable statically: the first branch, as documented
+    ("batched", "# batched alias", "static-condition"),  # 0x30E00A2 is 3.14.0a2: the else branch runs
 ])
 def test_version_platform_and_typing_tests_are_decided_as_python_runs_them(
         upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, needle: str,
@@ -346,6 +359,8 @@ def test_version_platform_and_typing_tests_are_decided_as_python_runs_them(
         python = getattr(cond, name).__code__.co_firstlineno
     if name == "fast":
         assert python != location.start  # the documented rule, where Python's answer depends on the run
+    elif name == "batched":  # the binding that runs is `batched = _batched`: Python's object is _batched's
+        assert python == repo.line("pkg/cond.py", "# batched fallback")
     else:
         assert python == location.start
 
