@@ -326,7 +326,7 @@ from sys import hexversion as hv
 def _batched(n):  # batched fallback
     return n
 
-if hv >= 0x30E00A2:
+if hv >= 0x40000A2:
     def batched(n):  # batched wrapper
         return n
 else:
@@ -343,7 +343,7 @@ else:
     ("where", "# linux where", "static-condition"),
     ("odd", "# linux odd", "static-condition"),
     ("fast", "# fast first", "first-branch"),  # not decidable statically: the first branch, as documented
-    ("batched", "# batched alias", "static-condition"),  # 0x30E00A2 is 3.14.0a2: the else branch runs
+    ("batched", "# batched alias", "static-condition"),  # 0x40000A2 is 4.0.0a2: the else branch runs
 ])
 def test_version_platform_and_typing_tests_are_decided_as_python_runs_them(
         upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, needle: str,
