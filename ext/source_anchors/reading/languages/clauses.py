@@ -10,7 +10,8 @@ The Python rule (:mod:`source_anchors.reading.statements`, docs/anchors.md) read
   is not descended into (``if (x) { y(); }`` matched at ``if`` is the ``if``).
 - A definition is its whole range (from its first attribute line; an attribute line gives the
   definition it belongs to); a line of its header below its name's line (a parameter, the line
-  that opens its body) is its own span.
+  that opens its body) is its own span. A definition without a body (an object bound to a name)
+  is a statement like any other below its name's line: the element rule applies in it.
 - In an ``if`` chain, a line of a clause's header gives that clause: its header to the end of its
   own body (``else if`` to the end of its body, not the rest of the chain); a ``try``'s line gives
   the ``try`` block alone.
@@ -116,7 +117,7 @@ def _innermost(parsed: Parsed, shape: Shape, root: tree_sitter.Node, line: int,
 def _span(parsed: Parsed, shape: Shape, node: tree_sitter.Node, line: int, point: tuple[int, int]) -> Span:
     first, last = node.start_point.row + 1, parsed.last_line(node)
     known = parsed.by_node.get(node.id)
-    if known is not None:
+    if known is not None and (known[1] or line <= known[0].name_line):
         definition, body_line = known
         if definition.name_line < line <= body_line:
             return line, line  # a parameter, a base, the line that opens the body

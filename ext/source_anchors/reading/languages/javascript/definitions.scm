@@ -8,3 +8,6 @@
 (variable_declarator name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 (variable_declarator name: (identifier) @name value: (class)) @definition.class
+; An object bound to a name is a scope for the methods written in it (const provider = { now() {…} }).
+(variable_declarator name: (identifier) @name value: (object)) @definition.object
+(object (method_definition name: (_) @name) @definition.method)
