@@ -128,6 +128,8 @@ def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path)
     assert "source_anchors/py.typed" in names
     assert "source_anchors/locale/zh_CN/LC_MESSAGES/source_anchors.mo" in names
     assert "source_anchors/engine/engine.py" in names
+    for language in ("typescript", "javascript", "go", "rust", "c", "cpp", "java"):  # each language's query
+        assert f"source_anchors/reading/languages/{language}/definitions.scm" in names
     assert not any(n.startswith(("tests/", "bench/", "source/")) for n in names)
     assert "source-anchors = source_anchors.cli.main:main" in entry_points
     assert "Classifier: Framework :: Sphinx :: Extension" in metadata

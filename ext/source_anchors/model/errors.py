@@ -90,6 +90,18 @@ class ResolveError(SourceAnchorsError):
         self.closest = closest
 
 
+class AmbiguousDefinitionError(ResolveError):
+    """A name is defined more than once in a file and no rule of its language chooses one.
+
+    ``candidates`` holds each definition as the message names it (its path and lines); the message
+    says how to pick one (a longer path, or the file with a match on the definition's first line).
+    """
+
+    def __init__(self, message: str, *, candidates: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
 class UpstreamFileError(SourceAnchorsError):
     """An upstream file needed by an anchor is unusable (syntax, encoding, size)."""
 

@@ -1,0 +1,137 @@
+"""The interface every language implements, and the record of one definition (pure).
+
+A definition is named by its path of names, outermost first: ``("Command", "AddCommand")`` for a Go
+method by its receiver type, ``("HashTrieMap", "insert")`` for a method of a Rust inherent ``impl``,
+``("ns", "Class", "method")`` in C++, ``("Outer", "Inner", "method")`` in Java and TypeScript. Its
+lines run from its first attribute, decorator or annotation line to its last line; a doc comment
+above it is not part of them (docs/languages.md, "The range").
+"""
+
+from __future__ import annotations
+
+import difflib
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from ...model.changeclass import ChangeClass
+from ...model.errors import AmbiguousDefinitionError, ResolveError
+
+#: What to install for every language of this folder.
+EXTRA = 'pip install "sphinx-source-anchors[languages]"'
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One definition of a file: its path of names, its kind and its lines (1-based, inclusive)."""
+
+    #: The names from the outermost scope in: ``("Outer", "Inner", "method")``.
+    path: tuple[str, ...]
+    #: ``function``, ``method``, ``class``, ``struct``, ``enum``, ``interface``, ``trait``, ``type``, …
+    kind: str
+    #: The first line: the first attribute, decorator, annotation or template line, else the first of the node.
+    start: int
+    #: The last line.
+    end: int
+    #: The line of the name itself.
+    name_line: int
+    #: The path that tells this definition from others of the same :attr:`path`, where the language has one
+    #: (``("Display", "for", "Point", "fmt")`` for a Rust trait impl's method); else :attr:`path`.
+    qualified: tuple[str, ...] = ()
+    #: False for a declaration without a body: an overload signature, a prototype, a trait's required method.
+    body: bool = True
+    #: True inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``).
+    conditional: bool = False
+    #: Set by :meth:`Language.find` when a rule of the language chose this one among several: the rule's words.
+    rule: str = ""
+
+    @property
+    def dotted(self) -> str:
+        """The path written with dots, as a target names it: ``Outer.Inner.method``."""
+        return ".".join(self.path)
+
+    def describe(self) -> str:
+        """The definition as a message names it: ``Display.for.Point.fmt (method, lines 12-14)``."""
+        return f"{'.'.join(self.qualified or self.path)} ({self.kind}, lines {self.start}-{self.end})"
+
+
+class Language(ABC):
+    """A language of this folder: its name, its suffixes, and what it reads in a file's bytes."""
+
+    #: The language's name in messages: ``TypeScript``.
+    name: ClassVar[str]
+    #: The file suffixes it reads, with the dot: ``(".ts", ".mts", ".cts")``.
+    suffixes: ClassVar[tuple[str, ...]]
+    #: The words of the rules :meth:`choose` applies, for the manual and the messages.
+    rules: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def installed(self) -> bool:
+        """Whether the grammar wheel of this language can be imported."""
+
+    @abstractmethod
+    def definitions(self, source: bytes) -> list[Definition]:
+        """Every definition of *source*, in the order of their first lines."""
+
+    @abstractmethod
+    def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
+        """The statement or clause within lines *start* to *end* that holds the one line holding *match*.
+
+        Raises :class:`~source_anchors.model.errors.ResolveError` when *match* is on no line of the range,
+        or on several.
+        """
+
+    @abstractmethod
+    def change_class(self, old: bytes, new: bytes) -> ChangeClass:
+        """What changed from *old* to *new* by the grammar's tokens: ``formatting``, ``comments`` or ``code``."""
+
+    def choose(self, candidates: Sequence[Definition]) -> tuple[Definition, str] | None:
+        """The one of several same-named *candidates* a rule of this language picks, with the rule's words.
+
+        The default rules, of every language: a definition with a body before declarations without one
+        (overload signatures, prototypes); of several with the same lines, the first.
+        """
+        bodies = [candidate for candidate in candidates if candidate.body]
+        if len(bodies) == 1:
+            return bodies[0], "a definition with a body before its declarations"
+        if len({(candidate.start, candidate.end) for candidate in candidates}) == 1:
+            return candidates[0], "one definition under two names (a typedef of its struct)"
+        return None
+
+    def find(self, source: bytes, dotted: str) -> Definition:
+        """The definition of *source* named *dotted* (``Outer.Inner.method``).
+
+        Where several have that path, :meth:`choose` picks one and the result's :attr:`~Definition.rule`
+        says by which rule; where no rule picks, :class:`~source_anchors.model.errors.AmbiguousDefinitionError`
+        names the candidates and how to write each. No definition of that path: a
+        :class:`~source_anchors.model.errors.ResolveError` with the closest paths.
+        """
+        wanted = tuple(dotted.split("."))
+        found = self.definitions(source)
+        candidates = [d for d in found if d.path == wanted or d.qualified == wanted]
+        if len(candidates) == 1:
+            return candidates[0]
+        if not candidates:
+            names = sorted({d.dotted for d in found} | {".".join(d.qualified) for d in found if d.qualified})
+            closest = tuple(difflib.get_close_matches(dotted, names, n=3, cutoff=0.6))
+            hint = f"; did you mean {' or '.join(closest)}?" if closest else ""
+            raise ResolveError(f"no {self.name} definition {dotted}{hint}", closest=closest)
+        chosen = self.choose(candidates)
+        if chosen is not None:
+            return replace(chosen[0], rule=chosen[1])
+        raise _ambiguous(self.name, dotted, candidates)
+
+
+def _ambiguous(language: str, dotted: str, candidates: Sequence[Definition]) -> AmbiguousDefinitionError:
+    """The error for *candidates* no rule tells apart, naming each and how to anchor it."""
+    described = tuple(candidate.describe() for candidate in candidates)
+    qualified = {candidate.qualified for candidate in candidates if candidate.qualified}
+    if len(qualified) == len(candidates):
+        how = "name one by its longer path: " + ", ".join(".".join(path) for path in sorted(qualified))
+    else:
+        how = ("anchor one by its file and a match on its first line (/path/to/file::text of that line), "
+               "which gives the whole definition")
+    return AmbiguousDefinitionError(
+        f"{language} defines {dotted} {len(candidates)} times: {'; '.join(described)}; {how}",
+        candidates=described)

@@ -1,0 +1,25 @@
+"""C (``.c``, ``.h``), with tree-sitter-c.
+
+Takes in: a file's bytes. Gives out: :data:`C`, a :class:`~source_anchors.reading.languages.base.Language`.
+May import: the languages package's shared modules (``cfamily``).
+Naming: functions, prototypes (declarations without a body), structs, unions, enums, typedefs and
+function-like macros, by their names. A function defined in several ``#if``/``#ifdef`` branches is
+the first; a definition with a body is chosen before its prototypes.
+"""
+
+from __future__ import annotations
+
+from ..cfamily import SHAPE, CFamily
+
+
+class C(CFamily):
+    """C files (a ``.h`` header is read as C)."""
+
+    name = "C"
+    suffixes = (".c", ".h")
+    grammar = ("tree_sitter_c", "language")
+    package = __name__
+    shape = SHAPE
+
+
+C_LANGUAGE = C()

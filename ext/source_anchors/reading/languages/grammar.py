@@ -1,0 +1,228 @@
+"""A language read with a tree-sitter grammar: parsing, naming definitions by a query, their ranges.
+
+A language's query (``definitions.scm`` in its folder) captures each definition node as
+``@definition.KIND`` (``@declaration.KIND`` for one without a body), its name as ``@name``, a node
+that only opens a scope (a Rust ``impl``) as ``@scope``, a Go method's receiver type as
+``@receiver`` and a Rust impl's trait as ``@trait``. A definition's path is the names of the scopes
+around it, then its own; its lines run from the first attribute line before it (the language's
+``attributes`` node types) or the wrapper around it (``export``, ``template <…>``, a ``const``
+declaration of one name) to its last line holding code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import OrderedDict
+from importlib import resources
+from typing import TYPE_CHECKING, ClassVar
+
+from ...model.changeclass import ChangeClass
+from ...model.errors import MissingExtraError
+from .base import EXTRA, Definition, Language
+from .clauses import Shape, statement_span
+from .parsed import Parsed
+from .tokens import change_class
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+#: How many files' parses a language keeps (the files of one page's anchors, typically).
+_KEEP = 64
+
+
+class TreeSitterLanguage(Language):
+    """A :class:`~.base.Language` over a tree-sitter grammar wheel; a language folder sets the class attributes."""
+
+    #: The grammar wheel's module and the function of it that gives the grammar.
+    grammar: ClassVar[tuple[str, str]]
+    #: The package holding ``definitions.scm`` (the language's folder).
+    package: ClassVar[str]
+    #: The node types the ranges and the statement rule read (attributes, wrappers, bodies, clauses, literals).
+    shape: ClassVar[Shape] = Shape()
+
+    def __init__(self) -> None:
+        self._language: tree_sitter.Language | None = None
+        self._parser: tree_sitter.Parser | None = None
+        self._query: tree_sitter.Query | None = None
+        self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
+
+    def installed(self) -> bool:
+        """Whether tree-sitter and this language's grammar wheel can be imported."""
+        try:
+            importlib.import_module("tree_sitter")
+            importlib.import_module(self.grammar[0])
+        except ImportError:
+            return False
+        return True
+
+    def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
+        if self._parser is None or self._query is None:
+            try:
+                import tree_sitter
+
+                module = importlib.import_module(self.grammar[0])
+            except ImportError as error:
+                raise MissingExtraError(
+                    f"reading {self.name} files needs tree-sitter and its grammar {self.grammar[0]}, "
+                    f"which are not installed: {EXTRA}") from error
+            self._language = tree_sitter.Language(getattr(module, self.grammar[1])())
+            self._parser = tree_sitter.Parser(self._language)
+            text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
+            self._query = tree_sitter.Query(self._language, text)
+        return self._parser, self._query
+
+    def parse(self, source: bytes) -> Parsed:
+        """*source* parsed, with its definitions; a recent file's parse is kept and given again."""
+        parsed = self._parsed.get(source)
+        if parsed is not None:
+            self._parsed.move_to_end(source)
+            return parsed
+        parser, query = self._load()
+        parsed = Parsed(source, parser.parse(source))
+        self._read_definitions(parsed, query)
+        self._parsed[source] = parsed
+        if len(self._parsed) > _KEEP:
+            self._parsed.popitem(last=False)
+        return parsed
+
+    def definitions(self, source: bytes) -> list[Definition]:
+        """Every definition of *source*, in the order of their first lines."""
+        return list(self.parse(source).definitions)
+
+    def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
+        """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
+        return statement_span(self.parse(source), self.shape, start, end, match)
+
+    def change_class(self, old: bytes, new: bytes) -> ChangeClass:
+        """``formatting``, ``comments`` or ``code`` by the tokens of *old* and *new* (:mod:`.tokens`)."""
+        parser, _ = self._load()
+        return change_class(parser.parse(old), old, parser.parse(new), new)
+
+    # Naming: what a language folder may override.
+
+    def name_of(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The name node of a definition the query captured without ``@name`` (C declarators)."""
+        return node.child_by_field_name("name")
+
+    def names(self, text: str) -> tuple[str, ...]:
+        """The path parts a name's text gives: one name; C++'s ``ns::Class::method`` gives three."""
+        return (text,)
+
+    def kind_of(self, node: tree_sitter.Node, kind: str) -> str:
+        """The kind of a captured definition; the capture's by default (a Rust ``fn`` in an ``impl`` is a method)."""
+        return kind
+
+    def scope_names(self, text: str) -> tuple[str, ...]:
+        """The path parts of a scope's or receiver's text (a type with its generic arguments stripped)."""
+        return (type_name(text),)
+
+    # Reading the query's captures.
+
+    def _read_definitions(self, parsed: Parsed, query: tree_sitter.Query) -> None:
+        import tree_sitter
+
+        scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        found: list[tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...]]] = []
+        for _, captures in tree_sitter.QueryCursor(query).matches(parsed.tree.root_node):
+            name = _one(captures, "name")
+            if "scope" in captures:
+                node = captures["scope"][0]
+                if name is not None:
+                    short = self.scope_names(_text(name))
+                    trait = _one(captures, "trait")
+                    long = (*self.scope_names(_text(trait)), "for", *short) if trait is not None else short
+                    scopes[node.id] = (short, long)
+                continue
+            for capture, nodes in captures.items():
+                prefix, _, kind = capture.partition(".")
+                if prefix in ("definition", "declaration") and kind:
+                    node = nodes[0]
+                    name = name if name is not None else self.name_of(node)
+                    receiver = _one(captures, "receiver")
+                    before = self.scope_names(_text(receiver)) if receiver is not None else ()
+                    if name is not None and _text(name):
+                        found.append((node, self.kind_of(node, kind), prefix == "definition", name, before))
+        seen: set[int] = set()
+        for node, _kind, _body, name, _before in found:
+            scopes.setdefault(node.id, (self.names(_text(name)),) * 2)
+        records = []
+        for node, kind, body, name, before in found:
+            if node.id in seen:
+                continue
+            seen.add(node.id)
+            short, long = _scope_path(self._outer(node), scopes)
+            own = self.names(_text(name))
+            path = (*short, *before, *own)
+            qualified = (*long, *before, *own)
+            definition = Definition(
+                path=path, kind=kind, start=self._start(parsed, node), end=parsed.last_line(self._outer(node)),
+                name_line=name.start_point.row + 1, qualified=qualified if qualified != path else (),
+                body=body, conditional=self._conditional(node))
+            records.append(definition)
+            body_node = node.child_by_field_name("body")
+            body_line = body_node.start_point.row + 1 if body_node is not None else 0
+            parsed.by_node[node.id] = parsed.by_node[self._outer(node).id] = (definition, body_line)
+        records.sort(key=lambda d: (d.start, -d.end))
+        parsed.definitions = records
+
+    def _outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
+        """*node*, or the wrapper around it whose lines are its (``export``, ``template <…>``, ``const f = …``)."""
+        while (parent := node.parent) is not None and parent.type in self.shape.wrappers:
+            named = [child for child in parent.named_children if "comment" not in child.type
+                     and child.type not in self.shape.attributes]
+            if len([child for child in named if child.type == node.type]) != 1:
+                break
+            node = parent
+        return node
+
+    def _start(self, parsed: Parsed, node: tree_sitter.Node) -> int:
+        outer = self._outer(node)
+        start = outer.start_point.row + 1
+        sibling = outer.prev_named_sibling
+        while sibling is not None and (sibling.type in self.shape.attributes or "comment" in sibling.type):
+            if sibling.type in self.shape.attributes:
+                start = sibling.start_point.row + 1
+            sibling = sibling.prev_named_sibling
+        return start
+
+    def _conditional(self, node: tree_sitter.Node) -> bool:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in self.shape.conditionals:
+                return True
+            parent = parent.parent
+        return False
+
+
+def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:
+    nodes = captures.get(name)
+    return nodes[0] if nodes else None
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def type_name(text: str) -> str:
+    """A type's bare name: ``HashTrieMap<K, V>`` and ``crate::map::HashTrieMap`` give ``HashTrieMap``."""
+    text = text.split("<", 1)[0].strip().lstrip("&*").removeprefix("dyn ").removeprefix("mut ").strip()
+    return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
+
+
+def _scope_path(node: tree_sitter.Node,
+                scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The short and the qualified path of the scopes around *node*, outermost first.
+
+    *node* is a definition's outer node: a wrapper that is a definition itself (the ``typedef`` of
+    ``typedef struct Foo {…} Foo;``) does not put its name on the definition it wraps.
+    """
+    short: list[str] = []
+    long: list[str] = []
+    parent = node.parent
+    while parent is not None:
+        names = scopes.get(parent.id)
+        if names is not None:
+            short[:0] = names[0]
+            long[:0] = names[1]
+        parent = parent.parent
+    return tuple(short), tuple(long)
