@@ -87,11 +87,13 @@ def test_status_words_appear_only_in_the_records_module() -> None:
 
 @pytest.mark.parametrize("path", _modules(PACKAGE), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_modules_and_classes_stay_small(path: Path) -> None:
+    # Soft limits (docs/architecture.md): a module of about 500 lines, a class of about 250, so that a
+    # concept is never cut in two only to fit; past them, split by meaning.
     text = path.read_text("utf-8")
-    assert len(text.splitlines()) <= 400
+    assert len(text.splitlines()) <= 500
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ClassDef):
-            assert (node.end_lineno or node.lineno) - node.lineno + 1 <= 200, f"class {node.name}"
+            assert (node.end_lineno or node.lineno) - node.lineno + 1 <= 250, f"class {node.name}"
 
 
 def _lint(tmp_path: Path, edits: dict[str, str]) -> subprocess.CompletedProcess[str]:

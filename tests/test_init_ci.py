@@ -56,7 +56,7 @@ def test_github_workflow_passes_actionlint_and_the_schema(repo: Released, capsys
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data["jobs"]) == {"build", "bump"}
     build = [step.get("run", "") for step in data["jobs"]["build"]["steps"]]
-    assert "python -m sphinx -nW --keep-going . _build/html" in build
+    assert "python -m sphinx -W --keep-going . _build/html" in build
     # actionlint can fail: a broken expression is reported (so the check above means something).
     workflow.write_text(workflow.read_text("utf-8").replace("github.token", "github.tokn"), "utf-8")
     assert subprocess.run([_tool("actionlint"), "-no-color", str(workflow)], capture_output=True,
@@ -215,8 +215,11 @@ def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_library_without_pins_gets_the_strict_build_alone(library: Path, capsys: pytest.CaptureFixture[str],
                                                             tmp_path: Path) -> None:
     assert run_cli(["init-ci", "github"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "no bump job" in out and "pins no repository" in out, out
+    # This venv has the extension from this checkout (pip's direct_url.json), not from an index: the
+    # workflow's `pip install … sphinx-source-anchors` may find nothing, and init-ci says what to change.
+    assert "was installed from file://" in err and "not from a package index" in err, err
     workflow = library / ".github" / "workflows" / "source-anchors.yml"
     lint = subprocess.run([_tool("actionlint"), "-no-color", str(workflow)], capture_output=True, text=True,
                           cwd=library, check=False)
@@ -230,7 +233,7 @@ def test_a_library_without_pins_gets_the_strict_build_alone(library: Path, capsy
     # The project with its docs extra (autodoc imports it), the docs' requirements and the extension.
     assert {"run": "pip install -r docs/requirements.txt '.[docs]' sphinx-source-anchors"} in steps
     strict = next(step for step in steps if step.get("name") == "strict build (locked)")
-    assert strict["run"] == "python -m sphinx -nW --keep-going docs _build/html"
+    assert strict["run"] == "python -m sphinx -W --keep-going docs _build/html"
     # The strict build passes, then fails once a documented function is gone from the library.
     env = _script_env(tmp_path)
     done = subprocess.run(["bash", "-eo", "pipefail", "-c", strict["run"]], cwd=library, env=env,
@@ -253,7 +256,7 @@ def test_a_library_without_pins_gets_a_valid_gitlab_ci(library: Path, capsys: py
     data = yaml.safe_load(path.read_text("utf-8"))
     assert "bump" not in data and data["stages"] == ["build"]
     assert data["build"]["script"] == ["pip install -r docs/requirements.txt '.[docs]' sphinx-source-anchors",
-                                       "python -m sphinx -nW --keep-going docs _build/html"]
+                                       "python -m sphinx -W --keep-going docs _build/html"]
 
 
 def test_the_install_step_takes_what_the_repository_names(tmp_path: Path) -> None:

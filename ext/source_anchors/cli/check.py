@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..engine.engine import Engine
-from ..model.config import PREFIX
+from ..model.config import PREFIX, SELF
 from ..model.config.values import ci_locked
 from ..model.errors import GitError, RefError
 from ..model.records import AnchorRecord
@@ -50,6 +50,10 @@ def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], 
         report(records)
     if not pages:  # a hook's check stays offline: whether a pin's ref moved is asked of the remote
         note_moved_refs(engine, skip=pins)
+    api = engine.settings.api
+    if api is not None and api.links == SELF and fmt == "text" and not as_json:
+        print('note: API links to "self" are not locked and not checked here: they follow the commit being '
+              "built; the strict build (sphinx-build -W) checks them", file=sys.stderr)
     if unimported:
         text = notice(list(unimported), files, "their API links are not checked on these pages" if pages else
                       f"their API links were not read from the pages: {len(from_lock)} locked record(s) no page "

@@ -1,7 +1,8 @@
 """``source-anchors init-ci github|gitlab``: a workflow for the book's repository.
 
 On pull requests (and pushes): the anchors are checked as annotations on the page lines, then the
-book is built strictly (``CI=true``: locked; ``-nW --keep-going``). On a schedule (and by hand):
+book is built strictly (``CI=true``: locked; ``-W --keep-going``; ``-n`` is left to ``conf.py``'s
+``nitpicky``). On a schedule (and by hand):
 ``source-anchors bump NAME --latest --write`` for every pinned repository, and one pull (merge)
 request, on one branch, opened or updated with the bodies the bumps wrote. The anchor cache is kept
 between runs by the CI's own cache, keyed by the lock.
@@ -19,6 +20,7 @@ never overwritten without ``--force``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -220,6 +222,33 @@ def install_command(root: Path, confdir: Path, srcdir: Path) -> str:
     return "pip install " + " ".join(words + ([] if named else ["sphinx-source-anchors"]))
 
 
+def _not_from_an_index(workflow: str) -> str | None:
+    """A note when the workflow installs ``sphinx-source-anchors`` by name but this copy came from a file or URL.
+
+    pip records where a distribution installed from a path, a wheel file or a VCS URL came from
+    (``direct_url.json``, PEP 610); before the first release that is the only way to have it, and the
+    generated ``pip install … sphinx-source-anchors`` would find nothing on the package index.
+    """
+    if not re.search(r"pip install .*\bsphinx-source-anchors\b", workflow):
+        return None
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        origin = distribution("sphinx-source-anchors").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    if not origin:
+        return None
+    try:
+        url = json.loads(origin).get("url", "")
+    except (ValueError, AttributeError):
+        url = ""
+    return (f"note: this sphinx-source-anchors was installed from {url or 'a file or URL'}, not from a package "
+            "index; if it is not on yours, change 'sphinx-source-anchors' in the workflow's pip install line to "
+            "a wheel committed to this repository (./wheels/sphinx_source_anchors-….whl) or to 'sphinx-source-"
+            "anchors @ git+<its repository>@<commit>' (see the manual's Install page)")
+
+
 def _docs_extra(pyproject: Path) -> bool:
     """Whether *pyproject* declares the optional dependencies ``docs``."""
     try:
@@ -243,7 +272,7 @@ def render(kind: str, *, root: Path, confdir: Path, srcdir: Path, names: list[st
     book = f" --confdir {conf} --srcdir {src}" if (conf, src) != (".", ".") else ""
     config = f"-c {conf} " if conf != src else ""
     fields = {"default": default_branch, "lock": rel(lock), "install": install_command(root, confdir, srcdir),
-              "book": book, "build": f"python -m sphinx -nW --keep-going {config}{src} _build/html",
+              "book": book, "build": f"python -m sphinx -W --keep-going {config}{src} _build/html",
               "names": " ".join(names), "branch": BRANCH}
     bump = bool(names)
     purpose = PURPOSE[kind] if bump else \
@@ -279,6 +308,9 @@ def init_ci(kind: str, confdir: Path, srcdir: Path, *, output: str | None, force
         print(f"error: cannot write {target}: {error.strerror or error}", file=sys.stderr)
         return 2
     requests = f"the strict build on {'pull' if kind == 'github' else 'merge'} requests"
+    note = _not_from_an_index(text)
+    if note:
+        print(note, file=sys.stderr)
     if not settings.repos:
         print(f"wrote {target}: {requests}; no bump job, since {confdir / 'conf.py'} pins no repository "
               "(source_anchors_repos): API links to \"self\" follow the checkout's commit and are not locked")

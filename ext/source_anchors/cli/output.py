@@ -71,6 +71,8 @@ def _line(name: str, cites: list[AnchorRecord]) -> str:
 
 def summary(records: list[AnchorRecord]) -> str:
     """``4 anchors: 1 changed, 3 ok (4 distinct targets)``, and the changed targets' classes when any."""
+    if not records:
+        return "0 anchors: nothing to check"
     counts: dict[str, int] = defaultdict(int)
     for record in records:
         counts[record.status.value] += 1
