@@ -78,8 +78,10 @@ latex_elements = {
     "pointsize": "10pt",
     "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
     # The title page's logo slot (above the title, right-aligned) holds the preview notice.
+    # Broken after its first clause: right-aligned, a wrapped line left two characters alone.
     "maketitle": (r"\renewcommand{\sphinxlogo}{\begin{minipage}{\textwidth}\raggedleft\large\sffamily "
-                  + PRINT_PREVIEW_NOTICE + r"\end{minipage}\par\vspace{3em}}\sphinxmaketitle"),
+                  + PRINT_PREVIEW_NOTICE.replace("；", "；\\\\", 1)
+                  + r"\end{minipage}\par\vspace{3em}}\sphinxmaketitle"),
     "preamble": r"""
 % Chinese has no italic: an emphasis stays upright; bold is the sans (heiti), as Chinese books set it.
 \setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]

@@ -61,6 +61,33 @@ def test_the_licence_page_shows_every_package_json_and_the_conflicts_they_add(th
     assert "Workbox 7.0.0" in third
 
 
+def test_the_licence_page_lists_every_licence_and_copyright_the_files_state(the_book: BuildResult) -> None:
+    text = _text((the_book.outdir / "licences.html").read_text("utf-8"))
+    flat = re.sub(r"\s+", "", text)
+    inside = flat.split("文件内的许可与版权声明（5个文件）", 1)[1].split("已知的第三方素材", 1)[0]
+    for line in ("frontend/nextjs/public/img/news.svg—署名：元数据写明作者为JakubJankiewicz(L19);"
+                 "署名：元数据写明权利人为JakubJankiewicz(L24);文件内声明的许可证：CC-BY-SA-3.0，相同方式共享（share-alike）许可，由其<cc:license>"
+                 "元数据声明（http://creativecommons.org/licenses/by-sa/3.0/）(L30)",
+                 "frontend/nextjs/components/Footer.tsx—版权声明：原文「©{newDate().getFullYear()}GPTResearcher.All"
+                 "rightsreserved.」(L31)",
+                 "frontend/nextjs/components/layouts/MobileLayout.tsx—版权声明：原文「©{newDate().getFullYear()}"
+                 "GPTResearcher.Allrightsreserved.」(L343)",
+                 "docs/docusaurus.config.mjs—版权声明：原文「Copyright©${newDate().getFullYear()}GPTResearcher.」(L88)",
+                 "根许可证之外，文件内声明的许可证：frontend/nextjs/public/img/news.svg:L30CC-BY-SA-3.0。"):
+        assert line in inside, line
+    third = flat.split("已知的第三方素材", 1)[1].split("尚待权益终审：", 1)[0]
+    for line in ("frontend/nextjs/public/img/news.svg—文件自述的来源：来自SVGRepo，凭其标记「Uploadedto:SVGRepo」(L2)",
+                 "frontend/nextjs/public/img/search.svg—文件自述的来源：来自Lucide，凭其标记「lucidelucide-search」(L1)",
+                 "来自EmojiOne，凭其标记「iconify--emojione-monotone」(L1)",
+                 "tests/vector-store.py—改编自他处：一条「改编自」声明，指向https://paulgraham.com/persistence.html(L12)"):
+        assert line in third, line
+    assert third.count("来自SVGRepo") == 20
+    assert "其他许可/版权声明文件（按文件名找到0个；另有5个文件在文内声明许可或版权，见上文）" in flat
+    assert "LICENSE—Apache-2.0" in flat
+    assert "构建从gpt-researcher==0.15.1的gpt_researcher-0.15.1-py3-none-any.whl中读取它，即gpt_researcher-0.15.1" \
+        ".dist-info/licenses/LICENSE：blob261eeb9e9f8b，与提交中的LICENSE相同。" in flat
+
+
 def test_reports_go_to_the_books_repository_and_no_page_names_an_address_that_cannot_receive_mail(
         the_book: BuildResult) -> None:
     pages = {page: page.read_text("utf-8") for page in the_book.outdir.rglob("*.html")}

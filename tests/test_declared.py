@@ -275,7 +275,7 @@ def test_licence_notes_show_declarations_disagreements_and_every_file(book: Book
         assert f"/blob/{sha}/{path.replace(' ', '%20')}" in html or f"/blob/{sha}/{path}" in html, path
     assert "typescript (2)" in text and "html (1)" in text and "config (" in text
     review = text.split("await a final rights review", 1)[1]
-    assert review.index("root licence (1)") < review.index("Other licence or copyright files (0)") \
+    assert review.index("root licence (1)") < review.index("Other licence or copyright files, by name (0)") \
         < review.index("data (1)") < review.index("config (")  # licences, assets, then ordinary files
     if design:
         assert html.count("<details") >= 5 and "sd-dropdown" in html

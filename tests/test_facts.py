@@ -93,6 +93,69 @@ def test_logos_by_brand_name_and_quoted_web_pages_by_their_source_lines() -> Non
     assert evidence("evals/results/plain.json", b'{"a": 1}') == []
 
 
+NEWS_SVG = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!-- Uploaded to: SVG Repo, www.svgrepo.com, Generator: SVG Repo Mixer Tools -->
+<svg xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:cc="http://creativecommons.org/ns#"
+     xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" width="128" height="128">
+  <metadata><rdf:RDF><cc:Work rdf:about="">
+    <dc:creator>
+      <cc:Agent>
+        <dc:title>Ada Example</dc:title>
+      </cc:Agent>
+    </dc:creator>
+    <dc:rights><cc:Agent><dc:title>Ada Example</dc:title></cc:Agent></dc:rights>
+    <cc:license rdf:resource="http://creativecommons.org/licenses/by-sa/3.0/" />
+  </cc:Work></rdf:RDF></metadata>
+  <path d="m 1,1 z"/>
+</svg>
+"""
+VECTOR_PY = 'from x import y\n\n\n# taken from https://essays.example/persistence.html\nessay = """...\n"""\n'
+FOOTER_TSX = ("export default function Footer() {\n  return (\n    <div>\n"
+              "      © {new Date().getFullYear()} Demo Org. All rights reserved.\n    </div>\n  );\n}\n")
+
+
+def test_an_svg_states_its_licence_credits_and_source_each_on_its_line() -> None:
+    found = [(e.kind, e.line, e.text()) for e in evidence("web/public/img/news.svg", NEWS_SVG.encode())]
+    assert found == [
+        ("source", 2, 'from SVG Repo, by its marker "Uploaded to: SVG Repo"'),
+        ("credit", 8, "its metadata names Ada Example as creator"),
+        ("credit", 11, "its metadata names Ada Example as rights holder"),
+        ("licence", 12, "CC-BY-SA-3.0, a share-alike licence, named by its <cc:license> metadata "
+                        "(http://creativecommons.org/licenses/by-sa/3.0/)")]
+    by_id = '<svg><g id="SVGRepo_bgCarrier" stroke-width="0"></g></svg>'
+    assert [e.text() for e in evidence("img/globe.svg", by_id.encode())] == \
+        ['from SVG Repo, by its marker "SVGRepo_bgCarrier"']
+    icons = ('<svg class="lucide lucide-search"><circle/></svg>\n'
+             '<svg class="iconify iconify--emojione-monotone"><path/></svg>\n')
+    assert [(e.line, e.text()) for e in evidence("img/two.svg", icons.encode())] == [
+        (1, 'from Lucide, by its marker "lucide lucide-search"'),
+        (2, 'from EmojiOne, by its marker "iconify--emojione-monotone"')]
+    by_zero = '<cc:license rdf:resource="https://creativecommons.org/publicdomain/zero/1.0/"/>'
+    assert [e.text() for e in evidence("a.svg", by_zero.encode())] == [
+        "CC0-1.0, named by its <cc:license> metadata (https://creativecommons.org/publicdomain/zero/1.0/)"]
+    assert evidence("img/plain.svg", b'<svg><path d="M0 0"/></svg>') == []
+
+
+def test_source_files_are_read_for_taken_from_notices_copyright_lines_and_spdx_ids() -> None:
+    (taken,) = evidence("tests/vector-store.py", VECTOR_PY.encode())
+    assert (taken.kind, taken.line, taken.text()) == (
+        "adapted", 4, "an adapted-from notice pointing at https://essays.example/persistence.html")
+    (line,) = evidence("web/components/Footer.tsx", FOOTER_TSX.encode())
+    assert (line.kind, line.line, line.text()) == (
+        "copyright", 4, 'the line reads "© {new Date().getFullYear()} Demo Org. All rights reserved."')
+    config = b"  footer: {\n    copyright: `Copyright \xc2\xa9 ${new Date().getFullYear()} Demo Org.`,\n  },\n"
+    assert [e.text() for e in evidence("docs/site.config.mjs", config)] == [
+        'the line reads "Copyright © ${new Date().getFullYear()} Demo Org."']
+    page = b"<footer>\n  <p>Demo Org &copy; 2024</p>\n</footer>\n"
+    assert [(e.line, e.text()) for e in evidence("web/index.html", page)] == [(2, 'the line reads "Demo Org © 2024"')]
+    spdx = b"// SPDX-License-Identifier: MIT OR Apache-2.0\nexport {};\n"
+    assert [e.text() for e in evidence("web/a.ts", spdx)] == [
+        "MIT OR Apache-2.0, named by an SPDX-License-Identifier line"]
+    # Words about copyright, a licence's own template line and a folder in backticks in code are no notice.
+    prose = b"# copyright law differs; see `vendor` below\nx = 1  # Copyright [yyyy] [name of copyright owner]\n"
+    assert evidence("src/notes.py", prose) == []
+
+
 # --- the record, made with git and read offline ----------------------------------------------------------
 
 PACKAGE = {"pkg/__init__.py": "", "pkg/mod.py": "def total(items):\n    return sum(items)\n"}
@@ -106,6 +169,9 @@ OUTSIDE = {
     "evals/README.md": "# Evals\n\nThe `simple_evals` directory is adapted from [X](https://example.org/x).\n",
     "evals/simple_evals/problems/set.csv": "problem,answer\nq,a\n",
     "evals/results/out.json": json.dumps({"c": "Source: https://a.example/1"}) + "\n",
+    "web/public/img/news.svg": NEWS_SVG,
+    "tests/vector-store.py": VECTOR_PY,
+    "web/components/Footer.tsx": FOOTER_TSX,
 }
 
 
@@ -174,8 +240,37 @@ def test_the_record_is_made_where_git_is_reachable_and_read_offline(
                         ("web/public/img/github.svg", "third-party logo: named after the GitHub brand"),
                         ("evals/README.md", "adapted from elsewhere: an adapted-from notice"),
                         ("evals/simple_evals/problems/set.csv", "data set: under evals/simple_evals/"),
-                        ("evals/results/out.json", "quotes web pages: 1 'Source: <URL>' lines")):
+                        ("evals/results/out.json", "quotes web pages: 1 'Source: <URL>' lines"),
+                        ("web/public/img/news.svg", 'source named in the file: from SVG Repo, by its marker '
+                                                    '"Uploaded to: SVG Repo" (L2)'),
+                        ("tests/vector-store.py", "adapted from elsewhere: an adapted-from notice pointing at "
+                                                  "https://essays.example/persistence.html (L4)")):
         assert re.sub(r"\s+", "", f"{path} — {words}") in re.sub(r"\s+", "", third), path
+    assert "Footer.tsx" not in third  # the project's own copyright line is no third-party material
+    # Every licence and copyright the files state of themselves, from the record, with line and words.
+    inside = text.split("Licences and copyright notices inside files (2)", 1)[1].split("Known third-party", 1)[0]
+    assert re.sub(r"\s+", " ", inside).count(" — ") == 2
+
+    def flat(words: str) -> str:
+        return re.sub(r"\s+", "", words)
+
+    assert flat("web/public/img/news.svg — credit: its metadata names Ada Example as creator (L8); credit: its "
+                "metadata names Ada Example as rights holder (L11); licence named in the file: CC-BY-SA-3.0, a "
+                "share-alike licence, named by its <cc:license> metadata "
+                "(http://creativecommons.org/licenses/by-sa/3.0/) (L12)") in flat(inside)
+    assert flat('web/components/Footer.tsx — copyright line: the line reads "© {new Date().getFullYear()} Demo Org. '
+                'All rights reserved." (L4)') in flat(inside)
+    assert "Licences named inside files, beside the root licence: web/public/img/news.svg:L12 CC-BY-SA-3.0." in inside
+    assert "Other licence or copyright files, by name (0; 2 files state a licence or copyright inside, listed " \
+           "above): none" in text
+    news = record["files"]["web/public/img/news.svg"]["evidence"]
+    assert {"kind": "licence", "line": 12, "what": "{licence}, a share-alike licence, named by its <cc:license> "
+            "metadata ({url})", "args": {"licence": "CC-BY-SA-3.0",
+                                        "url": "http://creativecommons.org/licenses/by-sa/3.0/"}} in news
+    assert "m 1,1 z" not in json.dumps(record)  # facts, never the drawing
+    # The root licence the build identified is the wheel's .dist-info/licenses/LICENSE, the commit's blob.
+    assert f"The build reads it from demo-1.0-py3-none-any.whl of demo==1.0, as demo-1.0.dist-info/licenses/" \
+           f"LICENSE: blob {listing['LICENSE'][:12]}, the commit's LICENSE." in text
 
 
 def test_a_record_for_another_blob_is_not_used_and_the_page_says_so_in_one_sentence(

@@ -66,7 +66,7 @@ def test_licence_notes_identify_and_list_what_awaits_review(project: Project) ->
     result = book.build()
     text = text_of(result.outdir / "licences.html")
     assert "LICENSE — MIT（score 1.00）" in text or "LICENSE — MIT（score 0.9" in text
-    assert "其他许可/版权声明文件（1 个）" in text and "web/vendor/LICENSE.txt" in text
+    assert "其他许可/版权声明文件（按文件名找到 1 个）" in text and "web/vendor/LICENSE.txt" in text
     assert "web/static/app.min.js" in text and "docs/logo.png" in text
     assert "pkg/mod.py" not in text
     assert "本仓库（书稿与扩展）自身的许可证：" not in text  # this test book has no LICENSE of its own

@@ -3,10 +3,11 @@
 The PDF is read back with ``pdftotext``: every anchor's label is followed by its compact location,
 ``(mod.py:L3–5)``, and no footnote; the chapter says its commit once, under its title, and ends with
 a source table: the links' common beginning once, then the path and each line fragment, each entry
-a link to the anchor's permalink (a card's next line gives its location). The EPUB's
-XHTML shows ``label (path:Lx–Ly@sha)`` as text and lists each permalink in a footnote of the
-chapter. Skipped, with the reason, where xelatex, latexmk, pdftotext or the Noto CJK fonts are
-missing (``make print-packages`` installs them). ``make pdf`` and ``make epub`` build the book.
+a link to the anchor's permalink followed by what the anchor points at (a card's next line gives its
+location). The EPUB's XHTML shows ``label (path:Lx–Ly@sha)`` as text and lists each permalink in a
+footnote of the chapter, after what the anchor points at. Skipped, with the reason, where xelatex,
+latexmk, pdftotext or the Noto CJK fonts are missing (``make print-packages`` installs them).
+``make pdf`` and ``make epub`` build the book.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ PAGE = """\
 ```
 """
 IN_TITLE = {"beta"}
+#: What the PDF's source table and the EPUB's notes say each target is (white space removed).
+TARGET_WORDS = {"pkg.mod.alpha": "函数alpha", "pkg.mod.beta::elif y ==": "beta中的语句「elify==」",
+                "pkg.mod.Gamma.delta": "函数Gamma.delta", "pkg.mod.beta": "函数beta"}
 CARD = "delta 卡片"  # a card: its title, then "repo@sha · path:Lx–Ly" on its own line
 
 
@@ -109,6 +113,26 @@ def test_a_file_is_printed_by_the_shortest_end_of_its_path_no_other_file_shares(
     assert compact_lines("L162–L163") == "L162–163" and compact_lines("L7") == "L7"
 
 
+def test_a_target_is_said_by_its_kind_its_name_in_its_file_and_its_match_text() -> None:
+    from source_anchors.model.records import Location
+    from source_anchors.model.target import parse_target
+    from source_anchors.sphinx_ext.targetwords import MATCH_LIMIT, target_words
+
+    def words(text: str, path: str, kind: str) -> str:
+        return target_words(parse_target(text, default_repo="up"), Location(path, 1, 2, kind, "", ""))
+
+    assert words("pkg.skills.run.Conductor.go", "pkg/skills/run.py", "function") == "function Conductor.go"
+    assert words("pkg.Agent", "pkg/__init__.py", "class") == "class Agent"
+    assert words("pkg.mod", "pkg/mod.py", "module") == "module pkg.mod"
+    assert words("pkg.mod.f::if a:::else:", "pkg/mod.py", "statement") == "statement “if a:” › “else:” in f"
+    assert words("/pyproject.toml::license = \"MIT\"", "pyproject.toml", "line") == \
+        "line “license = \"MIT\"” in pyproject.toml"
+    assert words("/LICENSE", "LICENSE", "file") == "file LICENSE"
+    long = "x = " + "a" * 80
+    assert words(f"pkg.mod.f::{long}", "pkg/mod.py", "statement") == \
+        f"statement “{long[:MATCH_LIMIT - 1]}…” in f"
+
+
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
 def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(printed: tuple[Book, str]) -> None:
     book, sha = printed
@@ -148,8 +172,12 @@ def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(pri
     assert rows.lstrip("•").startswith("mod.py：")
     fragments = {"#" + r["permalink"].split("#", 1)[1] for r in records}
     assert len(re.findall(r"#L\d+-L\d+", rows)) == len(fragments)
-    for fragment in fragments:  # each once, followed by the next or, last, by the page number
-        assert len(re.findall(re.escape(fragment) + r"(?=、|\d*$)", rows)) == 1, fragment
+    # Each fragment once, followed by what it points at (kind, name in its file, match text), not
+    # only by a label: a permalink two anchors share lists both targets.
+    for record in records:
+        fragment = "#" + record["permalink"].split("#", 1)[1]
+        assert len(re.findall(re.escape(fragment) + r"(?!\d)", rows)) == 1, fragment
+        assert fragment + TARGET_WORDS[record["target"].split(":", 1)[1]] in rows, record["target"]
     for record in records:
         assert "\\sphinxhref{" + record["permalink"].replace("#", "\\#") + "}" in tex  # each entry links there
 
@@ -168,6 +196,9 @@ def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[B
             assert record["where"].split("@")[0] in text
         else:
             assert f"{record['label']} ({record['where']})" in text, record  # readers cannot hover
+        if record["label"] != CARD:  # each chip's note says what it points at, then the permalink
+            words = TARGET_WORDS[record["target"].split(":", 1)[1]]
+            assert any(f"<p>{words}—{record['permalink']}</p>" in flat(note) for note in notes), record
         assert any(record["permalink"] in note for note in notes), record["permalink"]
     (archive,) = Path(epub).glob("*.epub")
     assert archive.stat().st_size > 0

@@ -12,54 +12,24 @@ shows to come from elsewhere, each with what the evidence is, so that a reviewer
 * ``logo``: an image named after a third-party brand (``github.svg``, ``docker-blue.svg``);
 * ``quoted``: a results file that quotes web pages (``Source: https://…`` lines).
 
-The facts are short (a name, a version, a URL, a count) and never reproduce the file.
+Adapted-from notices are read in notices (Markdown, reStructuredText, text) and in source files
+(Python, JavaScript, TypeScript, HTML, CSS, shell), where a comment says it (``# taken from URL``);
+only a notice names folders. The notices a file states of itself (a licence, a credit, a copyright
+line, an SVG's source) are :mod:`.notices`' and come with the rest from :func:`evidence`.
+
+The facts are short (a name, a version, a URL, a count, a notice's few words) and never reproduce the file.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .evidence import TEMPLATES, Evidence
+from .notices import notices
+
 __all__ = ["BRANDS", "TEMPLATES", "Evidence", "evidence", "path_evidence", "reads_content", "spread"]
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One piece of evidence: its *kind* (see the module), the *line* it is on (0: the name), what it says.
-
-    *what* is an English template (one of a fixed few, so that a book can say it in its own
-    language) and *args* its fields: the facts themselves (a library and version, a brand, a URL).
-    """
-
-    kind: str
-    line: int
-    what: str
-    args: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "args", tuple(sorted(self.args)))  # one order: records compare equal
-
-    def text(self) -> str:
-        """The evidence in English."""
-        return self.what.format(**dict(self.args))
-
-
-#: Every template of :attr:`Evidence.what` (a message catalog translates each).
-TEMPLATES = (
-    "{library} {version}, named by its module markers (\"{marker}\")",
-    "{library} {version}, named by its module markers (\"{marker}\"); minified",
-    "{library} {version}, named by its banner comment",
-    "{library} {version}, named by its banner comment; minified",
-    "an adapted-from notice",
-    "an adapted-from notice naming {names}",
-    "an adapted-from notice pointing at {urls}",
-    "an adapted-from notice naming {names} and pointing at {urls}",
-    "under {folder}, which {notice} says is adapted from elsewhere",
-    "named after the {brand} brand",
-    "{count} 'Source: <URL>' lines: model output and the web pages it quotes",
-)
 
 
 #: Image names that are third-party brands (a stem without ``-blue``, ``-white``, ``-footer``...).
@@ -74,6 +44,9 @@ _IMAGE = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".webp")
 _VARIANT = re.compile(r"[-_](?:blue|white|black|dark|light|footer|logo|icon|mark|colou?r)$")
 _SCRIPT = (".js", ".mjs", ".cjs")
 _NOTICE = (".md", ".rst", ".txt")
+_SOURCE = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".html", ".htm",
+           ".css", ".scss", ".sh", ".vue")
+_SVG = ".svg"
 _DATA = (".csv", ".tsv", ".jsonl")
 _RESULTS = (".json", ".jsonl")
 #: Files above this size are not read for evidence (a bundle's markers are in its first bytes).
@@ -100,11 +73,11 @@ def path_evidence(path: str) -> list[Evidence]:
 
 
 def reads_content(path: str) -> bool:
-    """Whether :func:`evidence` reads *path*'s bytes (scripts, notices, data and results files)."""
+    """Whether :func:`evidence` reads *path*'s bytes (source files, notices, SVGs, data and results files)."""
     name = PurePosixPath(path.lower())
     if name.name.startswith(("package", "tsconfig", "jsconfig", ".")) or name.name == "composer.json":
         return False
-    return name.suffix in (*_SCRIPT, *_NOTICE, *_DATA, *_RESULTS)
+    return name.suffix in (*_SCRIPT, *_NOTICE, *_SOURCE, _SVG, *_DATA, *_RESULTS)
 
 
 def evidence(path: str, data: bytes) -> list[Evidence]:
@@ -116,8 +89,10 @@ def evidence(path: str, data: bytes) -> list[Evidence]:
     text = data.decode("utf-8", errors="replace")
     if suffix in _SCRIPT:
         found += _bundle(text)
-    if suffix in _NOTICE:
-        found += _adapted(text)
+    if suffix in _NOTICE or suffix in _SOURCE:
+        found += _adapted(text, folders=suffix in _NOTICE)
+    if suffix in _NOTICE or suffix in _SOURCE or suffix == _SVG:
+        found += notices(text, svg=suffix == _SVG)
     if suffix in _RESULTS:
         quoted = len(_SOURCE_LINE.findall(text))
         if quoted:
@@ -146,12 +121,13 @@ def _bundle(text: str) -> list[Evidence]:
     return found
 
 
-def _adapted(text: str) -> list[Evidence]:
+def _adapted(text: str, *, folders: bool) -> list[Evidence]:
+    """Adapted-from notices; with *folders*, the folders a notice names in backticks too."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
         if _ADAPTED.search(line):
             urls = ", ".join(dict.fromkeys(url.rstrip(".,;") for url in _URL.findall(line)))
-            names = ", ".join(f"{n}/" for n in dict.fromkeys(_TICKED.findall(line)))
+            names = ", ".join(f"{n}/" for n in dict.fromkeys(_TICKED.findall(line))) if folders else ""
             template = TEMPLATES[4 + bool(names) + 2 * bool(urls)]
             args = (("names", names),) * bool(names) + (("urls", urls),) * bool(urls)
             found.append(Evidence("adapted", number, template, args))

@@ -20,6 +20,7 @@ from ..model.config import RepoPin
 from ..model.errors import ConfigError, MissingExtraError, SourceAnchorsError
 from .diagnostics import LOGGER, Subtype, warn
 from .i18n import _
+from .licevidence import dist_licence, notices_section, third_party_section
 from .pageparts import link, root_licences, warn_once
 from .state import get_state
 
@@ -130,37 +131,6 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
     return section
 
 
-def _evidence_words(kind: str) -> str:
-    """The kind of third-party evidence, in the book's language."""
-    words = {"bundle": _("vendored bundle"), "adapted": _("adapted from elsewhere"), "data": _("data set"),
-             "logo": _("third-party logo"), "quoted": _("quotes web pages")}
-    return words.get(kind, kind)
-
-
-def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
-    """Files the tree itself shows to be third-party material, each with its evidence."""
-    found = engine.declarations.third_party(repo)
-    section = nodes.section(ids=[f"sa-third-party-{repo}"])
-    section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
-    section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "
-                                     "notice, a data set under an adapted folder, a brand's logo, web pages "
-                                     "quoted in results); every entry still awaits the rights review below."))
-    items = nodes.bullet_list(classes=["sa-third-party"])
-    for path, evidence in sorted(found.items()):
-        item = nodes.list_item()
-        para = nodes.paragraph()
-        para += link(path, pin.permalink(path))
-        for index, piece in enumerate(evidence):
-            para += nodes.Text(" — " if not index else "; ")
-            para += nodes.strong("", _evidence_words(piece.kind))
-            where = f" (L{piece.line})" if piece.line else ""
-            para += nodes.Text(_(": {what}").format(what=_(piece.what).format(**dict(piece.args))) + where)
-        item += para
-        items += item
-    section += items
-    return section
-
-
 def _category_label(category: str) -> str:
     """The review category's words, in the book's language."""
     words = {
@@ -207,9 +177,15 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
             section += nodes.paragraph("", unlisted)
             out.append(section)
             continue
+        origin = dist_licence(engine, repo, path, listing) if path else None
+        if origin is not None:
+            section += origin
+        inside = 0
         try:
             section += _declared_section(engine, repo, pin, identified, listing, docname)
-            section += _third_party_section(engine, repo, pin, listing)
+            notices, inside = notices_section(engine, repo, pin)
+            section += notices
+            section += third_party_section(engine, repo, pin)
         except ConfigError as error:  # a facts record that cannot be read: said once, located at conf.py
             warn(f"licence-notes: {error}", Subtype.config, location=(docname, None))
             section += nodes.paragraph("", _("The declared licences and the marks of third-party material are "
@@ -228,7 +204,9 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
             grouped = dict([*first, (LICENCE_CATEGORY, []), *rest[len(first):]])
         for category, paths in grouped.items():
             if category == LICENCE_CATEGORY:
-                title = _("Other licence or copyright files ({n})").format(n=len(paths))
+                title = (_("Other licence or copyright files, by name ({n}; {m} files state a licence or copyright "
+                           "inside, listed above)") if inside else
+                         _("Other licence or copyright files, by name ({n})")).format(n=len(paths), m=inside)
             else:
                 title = _("{category} ({n})").format(category=_category_label(category), n=len(paths))
             section += collapse(title, paths, pin)

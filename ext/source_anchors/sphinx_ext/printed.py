@@ -5,9 +5,10 @@ print each chip is followed by its location only, ``(researcher.py:L162–163)``
 shortest end of its path that no other file of the chapter shares, the lines without the repeated
 ``L``. The chapter says once, under its title, which commit of which repository every location is
 at, and ends with a source table: the links' common beginning once, then each file's path and the
-line fragment of each link, every entry a link to its lines. The LaTeX builder assembles the whole
-book into one tree before ``doctree-resolved``; each chapter there is the content of one
-``start_of_file`` node.
+line fragment of each link, every entry a link to its lines followed by what the anchor points at
+(:mod:`.targetwords`: its kind, name and match text), since the label alone may not say it. The
+LaTeX builder assembles the whole book into one tree before ``doctree-resolved``; each chapter there
+is the content of one ``start_of_file`` node.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for chip, path, lines, _sha in located:
             chip["sa_print"] = f"{shorts[path]}:{compact_lines(lines)}" if lines else shorts[path]
         repos = sorted({chip["sa_repo"] for chip in chips if chip.get("sa_repo") in pins})
-        links = [str(node["refuri"]) for node in (*chips, *cards) if node.get("refuri")]
+        links = [(str(node["refuri"]), str(node.get("sa_target", ""))) for node in (*chips, *cards)
+                 if node.get("refuri")]
         sections = [child for child in chapter.children if isinstance(child, nodes.section)]
         if not sections or not links:
             continue
@@ -112,9 +114,17 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
 
 
-def _table(title: str, links: list[str], ident: str) -> nodes.section:
-    """The chapter's source table: the common beginning once, then per file its line fragments, each a link."""
-    unique = sorted(set(links))
+def _table(title: str, links: list[tuple[str, str]], ident: str) -> nodes.section:
+    """The chapter's source table: the common beginning once, then per file each fragment, a link, and what it is.
+
+    *links* are ``(permalink, target in words)``; a permalink that several anchors share is listed
+    once, with each of their descriptions.
+    """
+    described: dict[str, list[str]] = defaultdict(list)
+    for link, words in links:
+        if words and words not in described[link]:
+            described[link].append(words)
+    unique = sorted(described)
     prefix = os.path.commonprefix(unique)  # noqa: RUF071  # by character, then cut back to a "/"
     prefix = prefix[:prefix.rfind("/") + 1] if len(unique) > 1 else unique[0].rsplit("/", 1)[0] + "/"
     by_file: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -125,7 +135,7 @@ def _table(title: str, links: list[str], ident: str) -> nodes.section:
     section = nodes.section(ids=[ident], classes=["sa-sources"])
     section += nodes.title("", title)
     section += nodes.paragraph("", _("Every link below begins with the line that follows; then come the file's "
-                                     "path and the fragment of its lines:"))
+                                     "path and the fragment of its lines, each followed by what it points at:"))
     common = nodes.paragraph(classes=["sa-sources-prefix"])
     common += nodes.reference("", prefix, refuri=prefix)  # a URL: LaTeX may break it after any slash
     section += common
@@ -136,9 +146,13 @@ def _table(title: str, links: list[str], ident: str) -> nodes.section:
         para = nodes.paragraph()
         # A file anchored whole: its path is the link.
         para += nodes.reference("", "", nodes.literal("", path), refuri=whole[0]) if whole else nodes.literal("", path)
+        if whole and described[whole[0]]:
+            para += nodes.Text(" " + _("; ").join(described[whole[0]]))
         for index, (fragment, link) in enumerate(f for f in fragments if f[0]):
-            para += nodes.Text(_(": ") if not index else _(", "))
+            para += nodes.Text(_(": ") if not index else _("; "))
             para += nodes.reference("", fragment, refuri=link)
+            if described[link]:
+                para += nodes.Text(" " + _(" / ").join(described[link]))
         item = nodes.list_item()
         item += para
         items += item

@@ -10,10 +10,14 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxContentsFilter
 
 from ..model.records import AnchorRecord, Status
+from .targetwords import target_words
 
 
 class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
     """A linked chip: a reference whose HTML also carries the location (``sa_location``).
+
+    ``sa_target`` says in words what the target is (:func:`.targetwords.target_words`): the
+    printed books describe each anchor by it in their notes and source tables.
 
     The doctree holds just the reference and its label, as a plain link would: a
     chapter has hundreds of chips, and every node more is walked by each transform,
@@ -56,15 +60,36 @@ def depart_anchor_html(self: Any, node: anchor_reference) -> None:
     """``</span><span class="sa-where">path:Lx–Ly@sha</span></a>``.
 
     An e-book reader has no hover: in EPUB the location is written as text after the label,
-    `` (path:Lx–Ly@sha)`` in a span the style sheet does not hide.
+    `` (path:Lx–Ly@sha)`` in a span the style sheet does not hide, and the note with the permalink
+    says what the anchor points at (:func:`_describe_note`).
     """
     where = node.get("sa_location")
     if not where:
         self.body.append("</span></a>")
     elif self.builder.name.startswith("epub"):
         self.body.append(f'</span><span class="sa-at"> ({self.encode(where)})</span></a>')
+        _describe_note(node)
     else:
         self.body.append(f'</span><span class="sa-where">{self.encode(where)}</span></a>')
+
+
+def _describe_note(node: anchor_reference) -> None:
+    """Begin the chip's EPUB note with what it points at: ``function ResearchConductor.run — https://…``.
+
+    With ``epub_show_urls = "footnote"`` Sphinx puts a footnote reference right after each external
+    link and the note, holding the URL alone, at the end of the document, which is written after
+    the chip: the words are added to the note while the chip is written.
+    """
+    words, parent, document = node.get("sa_target"), node.parent, node.document
+    if not words or parent is None or document is None:
+        return
+    after = parent.index(node) + 1
+    if after >= len(parent) or not isinstance(parent[after], nodes.footnote_reference):
+        return
+    note = document.ids.get(parent[after].get("refid", ""))
+    paragraph = next(iter(note.findall(nodes.paragraph)), None) if note is not None else None
+    if paragraph is not None:
+        paragraph.insert(0, nodes.Text(f"{words} — "))
 
 
 def tooltip(record: AnchorRecord) -> str:
@@ -98,7 +123,8 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
         # the hover text is derived from them when the page is written.
         return anchor_reference(rawtext, record.label, refuri=out.permalink, classes=_classes(record),
                                 ids=[record.id], sa_repo=out.target.repo,
-                                sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}")
+                                sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}",
+                                sa_target=target_words(out.target, out.location))
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
     node["reftitle"] = tooltip(record)
     node += nodes.inline("", record.label, classes=["sa-label"])
@@ -115,7 +141,8 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     node["ids"] = [record.id]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
-        title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record))
+        words = target_words(out.target, out.location) if out.target is not None and out.location is not None else ""
+        title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record), sa_target=words)
     else:
         title += nodes.Text(record.label)
     node += title
