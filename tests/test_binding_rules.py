@@ -21,7 +21,7 @@ from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ResolveError
 from source_anchors.model.records import Location, line_range
 from source_anchors.model.target import Target
-from source_anchors.reading.rules import markdown_table
+from source_anchors.reading.python.rules import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 

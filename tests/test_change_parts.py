@@ -1,4 +1,4 @@
-"""A changed excerpt told ``code`` by the statements inside it (:func:`~source_anchors.drift.changes.classify`'s parts).
+"""A changed excerpt told ``code`` by the statements inside it (``reading.python.changes.classify``'s parts).
 
 The oracle is the same function without the parts: over class and function statements of real
 modules (the standard library's, read as text), each changed as upstream code changes (a member
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 from helpers import Upstream
-from source_anchors.drift import changes
-from source_anchors.drift.changes import Parts, classify
-from source_anchors.drift.dedent import dedent
 from source_anchors.engine.engine import Engine
 from source_anchors.model.changeclass import ChangeClass
 from source_anchors.model.config import settings_from
 from source_anchors.model.textlines import split_lines
-from source_anchors.reading.statements import Compact, compact
+from source_anchors.reading.python import changes
+from source_anchors.reading.python.changes import Parts, classify
+from source_anchors.reading.python.dedent import dedent
+from source_anchors.reading.python.statements import Compact, compact
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = ("argparse.py", "email/_header_value_parser.py", "logging/__init__.py", "json/decoder.py",
@@ -257,7 +257,7 @@ def test_the_first_statements_compare_only_without_docstrings(old: str, new: str
 
 
 def test_dedent_is_textwraps_on_random_texts_and_on_every_statement_of_real_modules() -> None:
-    """:func:`~source_anchors.drift.dedent.dedent` against :func:`textwrap.dedent` itself."""
+    """:func:`~source_anchors.reading.python.dedent.dedent` against :func:`textwrap.dedent` itself."""
     import random
     import textwrap
 

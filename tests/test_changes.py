@@ -14,8 +14,8 @@ import tokenize
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from source_anchors.drift.changes import classify
 from source_anchors.model.changeclass import ChangeClass, parse_classes, valid_classes
+from source_anchors.reading.python.changes import classify
 
 METHOD = '''
     @functools.lru_cache(maxsize=None)
@@ -229,7 +229,7 @@ TRICKY = "\n".join([
 def test_comments_and_statement_keywords_by_pattern_are_the_tokenizer_s(source: str) -> None:
     # A source that parses, before Python 3.12, is read for its comments and statement keywords by a
     # pattern, not the (slow) tokenizer: both must find the same.
-    from source_anchors.drift.changes import _READ_BY_PATTERN, _STATEMENTS, _Excerpt
+    from source_anchors.reading.python.changes import _READ_BY_PATTERN, _STATEMENTS, _Excerpt
 
     if not _READ_BY_PATTERN:
         pytest.skip("from Python 3.12 the tokenizer reads them (f-strings nest)")

@@ -22,8 +22,8 @@ from source_anchors.engine.engine import Engine
 from source_anchors.model.config import settings_from
 from source_anchors.model.python import Python
 from source_anchors.model.textlines import decode_source, split_lines
-from source_anchors.reading.indexcodec import from_json, index_key, statements_of, to_json
-from source_anchors.reading.modindex import build
+from source_anchors.reading.python.indexcodec import from_json, index_key, statements_of, to_json
+from source_anchors.reading.python.modindex import build
 
 TARGETS = ("up:pkg.a.f", "up:pkg.a.C.m", "up:pkg.b.B.m", "up:pkg.b.B.value", "up:pkg.b::return 2")
 A_PY = "def f(x):\n    return x + 1\n\n\nclass C:\n    def m(self):\n        return 1\n"
@@ -175,13 +175,14 @@ def test_a_release_that_reads_modules_differently_has_other_keys(tmp_path: Path)
     package = Path(source_anchors.__file__).parent
 
     def digest(root: Path) -> str:
-        return subprocess.run([sys.executable, "-c", "from source_anchors.reading.indexcodec import builder_digest;"
-                               "print(builder_digest())"], env={**os.environ, "PYTHONPATH": str(root)},
+        return subprocess.run([sys.executable, "-c", "from source_anchors.reading.python.indexcodec import "
+                               "builder_digest; print(builder_digest())"], env={**os.environ, "PYTHONPATH": str(root)},
                               capture_output=True, text=True, check=True).stdout.strip()
 
     for name in ("same", "edited", "textlines"):
         shutil.copytree(package, tmp_path / name / "source_anchors", ignore=shutil.ignore_patterns("__pycache__"))
-    with (tmp_path / "edited" / "source_anchors" / "reading" / "statements.py").open("a", encoding="utf-8") as code:
+    statements = tmp_path / "edited" / "source_anchors" / "reading" / "python" / "statements.py"
+    with statements.open("a", encoding="utf-8") as code:
         code.write("\n# a change to how statements are read\n")
     with (tmp_path / "textlines" / "source_anchors" / "model" / "textlines.py").open("a", encoding="utf-8") as code:
         code.write("\n# a change to how lines are counted\n")

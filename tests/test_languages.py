@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 from source_anchors.model.errors import AmbiguousDefinitionError, MissingExtraError, ResolveError
-from source_anchors.reading.languages.base import Language
+from source_anchors.reading.language import Language
 from source_anchors.reading.languages.go import Go
 from source_anchors.reading.languages.parsed import LanguageFiles
-from source_anchors.reading.languages.registry import LANGUAGES, language_for
+from source_anchors.reading.registry import LANGUAGES, language_for, wired_language
 
 
 def line_of(text: str, needle: str, nth: int = 1) -> int:
@@ -507,12 +507,16 @@ def test_a_match_on_no_line_or_on_several_is_an_error_naming_the_range() -> None
 
 def test_every_language_is_registered_by_its_suffixes_and_unknown_files_are_none() -> None:
     names = {language.name for language in LANGUAGES}
-    assert names == {"TypeScript", "TSX", "JavaScript", "Go", "Rust", "C", "C++", "Java"}
+    assert names == {"Python", "TypeScript", "TSX", "JavaScript", "Go", "Rust", "C", "C++", "Java"}
     assert lang("/x.mts").name == "TypeScript"
     assert lang("/x.hpp").name == "C++"
     assert lang("/X.JAVA").name == "Java"
     assert language_for("/README.md") is None
-    assert language_for("/pkg/mod.py") is None
+    assert lang("/pkg/mod.py").name == lang("/pkg/mod.pyi").name == "Python"
+    # Only Python is wired into anchors: a file of the others is text for the resolver and the drift stage.
+    assert wired_language("/pkg/mod.py") is lang("/pkg/mod.py")
+    assert wired_language("/x.ts") is None
+    assert wired_language("/README.md") is None
 
 
 def test_a_grammar_not_installed_names_the_extra_to_install() -> None:

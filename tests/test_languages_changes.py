@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import git
 from source_anchors.model.changeclass import ChangeClass
-from source_anchors.reading.languages.registry import language_for
+from source_anchors.reading.registry import language_for
 
 #: Per language: the file, the definition, its first text, then (reformatted, comment changed, code changed).
 CASES: dict[str, tuple[str, str, str, tuple[str, str, str]]] = {

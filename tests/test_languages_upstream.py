@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 from source_anchors.model.errors import SourceError
-from source_anchors.reading.languages.base import Definition, Language
-from source_anchors.reading.languages.registry import language_for
+from source_anchors.reading.language import Definition, Language
+from source_anchors.reading.registry import language_for
 from source_anchors.sources.simpleindex import download_sdist
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from source_anchors.engine.engine import Engine
 from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ResolveError
 from source_anchors.model.target import Target
-from source_anchors.resolve.refs import Ref
+from source_anchors.reading.python.refs import Ref
 from source_anchors.resolve.resolver import Resolver
 
 MODULES = 3

@@ -25,8 +25,8 @@ from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ConfigError, LockError, ResolveError
 from source_anchors.model.records import RESOLVER_VERSION, Location, LockRecord, Status
 from source_anchors.model.target import Target
-from source_anchors.reading.conditions import Python, branches, decide, parse_python
-from source_anchors.reading.rules import DEAD
+from source_anchors.reading.python.conditions import Python, branches, decide, parse_python
+from source_anchors.reading.python.rules import DEAD
 from source_anchors.resolve.resolver import lines_hash
 from test_binding_rules import imported, line_of
 

@@ -782,7 +782,7 @@ def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
     """Narrowing parses only the symbol's lines; every line must land where a whole-file parse puts it."""
     import ast
 
-    from source_anchors.reading.statements import statement_span
+    from source_anchors.reading.python.statements import statement_span
 
     repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
     text = repo.texts["pkg/regions.py"]

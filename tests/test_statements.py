@@ -1,4 +1,4 @@
-"""Tests for ``source_anchors.reading.statements``: the statement and clause rule (pure ``ast``).
+"""Tests for ``source_anchors.reading.python.statements``: the statement and clause rule (pure ``ast``).
 
 Every expected span is computed from the source text written here: ``line_of``
 finds the one line holding a needle, so the tables name lines by their text.
@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from source_anchors.reading.statements import node_span, statement_span
+from source_anchors.reading.python.statements import node_span, statement_span
 
 
 def line_of(text: str, needle: str) -> int:
@@ -336,7 +336,7 @@ def test_header_ends_agree_with_the_syntax_tree_over_the_stdlib(name: str) -> No
     # blank or comment lines between it and the body.
     import importlib.util
 
-    from source_anchors.reading.statements import _header_end
+    from source_anchors.reading.python.statements import _header_end
 
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.origin is not None

@@ -1,6 +1,6 @@
 """What ``source-anchors check`` and ``update`` print: lines per target, the summary, the review checklist.
 
-``changed`` targets come last, in a section per class of change (:mod:`source_anchors.drift.changes`), the most
+``changed`` targets come last, in a section per class of change (:mod:`source_anchors.reading.python.changes`), the most
 significant first, so that a pin bump's real code changes stand apart from its reformatting.
 """
 

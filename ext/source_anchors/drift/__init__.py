@@ -2,9 +2,11 @@
 
 Takes in: a Location and the LockRecord it is compared with; the resolvers of two commits.
 Gives out: :class:`~.compare.Comparison` (the :class:`~source_anchors.model.changeclass.ChangeClass`
-by :func:`~.changes.classify`, and the diff) from :func:`~.compare.compare`;
-:class:`~source_anchors.model.records.Suggestion` s from :class:`~.suggesters.Suggesters` (one
-:class:`~.suggest.Suggester` per repository and lock commit: :mod:`.catalog`, :mod:`.linesuggest`);
-page and ``conf.py`` rewrites (:mod:`.rewrite`, :mod:`.confedit`).
-May import: :mod:`source_anchors.resolve` and below. Not the licence stage (independent).
+the file's language gives, :meth:`~source_anchors.reading.language.Language.classify`, and the diff) from
+:func:`~.compare.compare`; :class:`~source_anchors.model.records.Suggestion` s from
+:class:`~.suggesters.Suggesters` (one :class:`~.suggest.Suggester` per repository and lock commit:
+:mod:`.catalog`, :mod:`.elsewhere`, :mod:`.history`, :mod:`.linesuggest`); page and ``conf.py``
+rewrites (:mod:`.rewrite`, :mod:`.confedit`).
+May import: :mod:`source_anchors.resolve` and below (:mod:`source_anchors.reading.python` through its
+facade). Not the licence stage (independent).
 """

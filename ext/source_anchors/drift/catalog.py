@@ -27,14 +27,12 @@ from itertools import compress, repeat
 from operator import add
 
 from ..model.errors import SourceAnchorsError
-from ..reading.files import collector_paused
-from ..resolve.refs import Ref
+from ..reading.collector import collector_paused
+from ..reading.python import Ref, candidates, module_of
 from ..resolve.resolver import Resolver
 
 #: How many definitions (of the module, then of the packages) are scored for one missing symbol.
 CANDIDATES = 25
-#: Kinds of definition a missing symbol may be matched with.
-KINDS = ("class", "function", "attribute")
 _WORDS = re.compile(r"[^\W\d]\w*")
 #: How many texts' rankings :meth:`Catalog.nearest` keeps (a missing definition's text is asked of several times).
 _TEXTS_KEPT = 64
@@ -128,27 +126,23 @@ class Catalog:
             return
         lines = self._resolver.file_lines(path)
         known, starts = _words_of(lines) if words is not None else ([], [0])
-        for qual, binds in index.bindings.items():
-            for bind in binds:
-                if bind.kind not in KINDS:
-                    continue
-                number, found = len(self.defs), Definition(f"{module}.{qual}", module, qual, path, bind.start,
-                                                           bind.end, bind.kind)
-                self.defs.append(found)
-                self._kinds.append(bind.kind)
-                self._same.setdefault((found.kind, lines[found.start - 1], found.end - found.start), []).append(number)
-                self._by_module[module].append(number)
-                self._by_name[qual.rpartition(".")[2]].append(number)
-                self._by_file[path].append(number)
-                self._at.setdefault((path, found.start), found)
-                if found.kind == "class":
-                    self._classes[module, qual] = found
-                if words is None:
-                    continue
-                # The identifiers of its normal() text: no identifier spans lines or holds blanks.
-                used = set(known[starts[found.start - 1]:starts[found.end]])
-                for word in used:
-                    words[word].append(number)
+        for qual, kind, start, end in candidates(index):
+            number, found = len(self.defs), Definition(f"{module}.{qual}", module, qual, path, start, end, kind)
+            self.defs.append(found)
+            self._kinds.append(kind)
+            self._same.setdefault((found.kind, lines[found.start - 1], found.end - found.start), []).append(number)
+            self._by_module[module].append(number)
+            self._by_name[qual.rpartition(".")[2]].append(number)
+            self._by_file[path].append(number)
+            self._at.setdefault((path, found.start), found)
+            if found.kind == "class":
+                self._classes[module, qual] = found
+            if words is None:
+                continue
+            # The identifiers of its normal() text: no identifier spans lines or holds blanks.
+            used = set(known[starts[found.start - 1]:starts[found.end]])
+            for word in used:
+                words[word].append(number)
 
     def _read_later(self, paths: list[str]) -> None:
         """Read the files of *paths* not read yet."""
@@ -351,20 +345,6 @@ def modules(resolver: Resolver) -> Iterator[tuple[str, str]]:
             module = module_of(path, name, folder)
             if module is not None:
                 yield path, module
-
-
-def module_of(path: str, name: str, folder: str) -> str | None:
-    """The dotted module of file *path* in package *name* (kept in *folder*), or None outside it."""
-    if path == f"{folder}.py":
-        return name
-    if not (path.startswith(folder + "/") and path.endswith(".py")):
-        return None
-    parts = path[len(folder) + 1: -3].split("/")
-    if parts[-1] == "__init__":
-        parts.pop()
-    if not all(part.isidentifier() for part in parts):
-        return None
-    return ".".join([name, *parts])
 
 
 def fresh(old: Resolver, found: Definition, missing: Ref) -> bool:

@@ -15,10 +15,10 @@ from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location, LockRecord
-from ..reading.statements import Compact
+from ..reading.language import text_change
+from ..reading.python import Compact, Parts, module_of
+from ..reading.registry import wired_language
 from ..resolve.factory import Resolvers
-from .catalog import module_of
-from .changes import Parts, classify
 
 #: How many diff lines a message shows (``check --markdown`` shows them all).
 DIFF_LINES = 12
@@ -60,9 +60,10 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
     import difflib  # changed anchors only
 
     diff = tuple(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
-    python = location.path.endswith((".py", ".pyi"))
-    parts = _parts(resolvers, pin, location, record) if python else None
-    return Comparison(classify(old, new, python=python, parts=parts), diff)
+    language = wired_language(location.path)
+    if language is None:  # a text file
+        return Comparison(text_change("\n".join(old), "\n".join(new)), diff)
+    return Comparison(language.classify(old, new, parts=_parts(resolvers, pin, location, record)), diff)
 
 
 def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
@@ -70,7 +71,7 @@ def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
     """The statements directly inside the anchor's statement (or module) at the lock's commit and now.
 
     Read from the two files' module indexes when they are at hand (made or stored before: no parse
-    for this); None otherwise, and :func:`~.changes.classify` then reads the excerpts whole.
+    for this); None otherwise, and the language's ``classify`` then reads the excerpts whole.
     """
     whole = location.kind == "module"
     try:
@@ -84,7 +85,10 @@ def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
 
 def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int, end: int, *,
             whole: bool) -> Parts | None:
-    """The parts (:class:`~.changes.Parts`) of lines *start*..*end* of *path*: a whole module, or one statement."""
+    """The parts (:class:`~source_anchors.reading.python.Parts`) of lines *start*..*end* of *path*.
+
+    A whole module's, or one statement's.
+    """
     resolver = resolvers.resolver_at(repo, commit)
     module = next((found for name, folder in sorted(resolver.files.packages.items())
                    if (found := module_of(path, name, folder)) is not None), None)

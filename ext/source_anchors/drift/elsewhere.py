@@ -47,7 +47,7 @@ from .linesuggest import NAME_FLOOR, THRESHOLD, Likeness, line_similarity, name_
 
 if TYPE_CHECKING:
     from ..model.target import Target
-    from ..resolve.refs import Ref
+    from ..reading.python import Ref
     from ..resolve.resolver import Resolver
 
 

@@ -29,7 +29,7 @@ from ..model.errors import GitError, SourceAnchorsError
 if TYPE_CHECKING:
     from ..model.records import Suggestion
     from ..model.target import Target
-    from ..resolve.refs import Ref
+    from ..reading.python import Ref
     from ..sources.trees import Tree
     from .catalog import Catalog
     from .suggest import Suggester
@@ -124,7 +124,8 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     """
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
-    from .catalog import fresh, module_of, normal
+    from ..reading.python import module_of
+    from .catalog import fresh, normal
     from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, versions
 
     assert ref.bind is not None

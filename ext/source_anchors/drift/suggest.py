@@ -38,9 +38,9 @@ from collections.abc import Callable, Collection
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import LockRecord, Suggestion, line_range
 from ..model.target import Target
-from ..resolve.refs import Ref
+from ..reading.python import KINDS, Ref
 from ..resolve.resolver import Resolver
-from .catalog import KINDS, Catalog, Definition, fresh, lines_of, normal
+from .catalog import Catalog, Definition, fresh, lines_of, normal
 from .elsewhere import elsewhere
 from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
 

@@ -84,7 +84,7 @@ class OwnLinker(Linker):
     def resolver(self) -> Resolver:
         """The resolver of the commit's tree."""
         if self._resolver is None:
-            from ..resolve.environment import importable
+            from ..reading.python import importable
             from ..resolve.resolver import Resolver
 
             # autodoc documents the branches that run in this environment: so do the links (import-availability).

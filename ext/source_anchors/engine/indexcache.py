@@ -1,13 +1,13 @@
 """Module indexes kept on disk between runs, one pack per commit (no Sphinx).
 
-A module's index (:mod:`~source_anchors.reading.modindex`) depends only on what
-:func:`~source_anchors.reading.indexcodec.index_key` hashes, so an index stored by a build at
+A module's index (:mod:`~source_anchors.reading.python.modindex`) depends only on what
+:func:`~source_anchors.reading.python.indexcodec.index_key` hashes, so an index stored by a build at
 one commit serves every commit where the file is unchanged. A resolver at a commit reads the
 pack of that commit and the packs of the commits the lock records: after a bump, ``check --pin``
 and the first build at the new commit parse only the files that changed.
 
 A pack is ``indexes/<url and commit>-<builder code>.jsonl``: a line per module, its key, a space
-and the index as JSON (:func:`~source_anchors.reading.indexcodec.to_json`). Lines are read as
+and the index as JSON (:func:`~source_anchors.reading.python.indexcodec.to_json`). Lines are read as
 text and each entry decoded only when asked for: the packs of a large package hold about a
 million small lists, which would otherwise stay in the heap for the garbage collector to walk.
 A line that does not decode is parsed again; a pack is rewritten whole (atomically, under a
@@ -23,9 +23,8 @@ from typing import Any
 
 from ..model.config import RepoPin
 from ..model.fsio import atomic_write
-from ..reading.files import IndexStore, collector_paused
-from ..reading.indexcodec import builder_digest, from_json, statements_of, to_json
-from ..reading.modindex import ModuleIndex
+from ..reading.collector import collector_paused
+from ..reading.python import IndexStore, ModuleIndex, builder_digest, from_json, statements_of, to_json
 from ..sources.trees import cache_key
 
 
@@ -98,7 +97,7 @@ class IndexCache:
 
 
 class _PackStore:
-    """An :class:`~source_anchors.reading.files.IndexStore` over one commit's pack and others'."""
+    """An :class:`~source_anchors.reading.python.files.IndexStore` over one commit's pack and others'."""
 
     def __init__(self, cache: IndexCache, own: Path, others: list[Path]) -> None:
         self._cache, self._own, self._others = cache, own, others

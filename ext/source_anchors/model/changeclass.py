@@ -1,7 +1,7 @@
 """The classes of change a ``changed`` anchor's lines may show, most significant first (pure).
 
 A record's vocabulary: :class:`~.records.Outcome` carries one, ``update --accept`` names them.
-Which class a change is, :func:`source_anchors.drift.changes.classify` decides.
+Which class a change is, :func:`source_anchors.reading.python.changes.classify` decides.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The Python version and platform the anchors are read for (``source_anchors_python``; pure).
 
 A setting's value, read and checked here; the static conditions that it decides are the reading
-stage's (:mod:`source_anchors.reading.conditions`).
+stage's (:mod:`source_anchors.reading.python.conditions`).
 """
 
 from __future__ import annotations

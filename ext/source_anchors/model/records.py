@@ -83,8 +83,8 @@ class Location:
     #: git blob id of the whole file.
     blob: str
     uses: Uses = ()
-    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.rules.RULES`) that chose this binding
-    #: among several of the same name; empty when the name is bound once.
+    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.python.rules.RULES`) that chose this
+    #: binding among several of the same name; empty when the name is bound once.
     rule: str = ""
     #: The other bindings of the name in the same file, as (start, end) lines.
     others: tuple[tuple[int, int], ...] = ()
@@ -259,7 +259,7 @@ class Outcome:
     group: str | None = None
     #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
     suggestion: Suggestion | None = None
-    #: For ``changed``: what kind of change the lines went through (see :mod:`source_anchors.drift.changes`).
+    #: For ``changed``: what kind of change the lines went through (see :mod:`source_anchors.reading.python.changes`).
     change_class: ChangeClass | None = None
     #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or "".
     diff: str = ""

@@ -93,7 +93,7 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
     except UpstreamFileError as error:
         return NoLink(Reason.unreadable, str(error))
     except ResolveError as error:
-        from .refs import OutsideError  # loaded with the resolver
+        from ..reading.python import OutsideError  # loaded with the resolver
 
         outside = isinstance(error, OutsideError) or _INHERITED_OUTSIDE in str(error) or \
             resolver.files.module_file(module or top) is None

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 from ..model.config import RepoPin
 from ..model.errors import UpstreamFileError
 from ..model.python import Python
-from ..reading.files import IndexStore, known_statements
-from ..reading.statements import Compact
+from ..reading.python import Compact, IndexStore, known_statements
 from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
 
@@ -87,7 +86,7 @@ class Resolvers:
         """The statements of *path* (module *module*) at *commit*, from a module index at hand; never a parse.
 
         None when no index of the file was made or stored before. Those read from the store alone
-        (:func:`~source_anchors.reading.files.known_statements`) are nested lists, tens of thousands in a
+        (:func:`~source_anchors.reading.python.known_statements`) are nested lists, tens of thousands in a
         large module: the last :data:`STATEMENTS_KEPT` files' are kept (the anchors of a file come together),
         so that the collector does not walk every file's again and again.
         """

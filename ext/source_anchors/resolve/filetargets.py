@@ -1,12 +1,13 @@
 """File targets: any file of the pinned commit, by repository-relative path (pure).
 
 ``repo:/LICENSE`` is the whole file (linked without a line fragment); ``repo:/pyproject.toml::license =``
-is the one line holding the match text; in a Python file (``.py``, ``.pyi``) a match gives the
+is the one line holding the match text; in a file of a language wired into anchors (Python's
+``.py``, ``.pyi``: :func:`~source_anchors.reading.registry.wired_language`) a match gives the
 statement holding it, as under a dotted path. Each further ``::`` level is looked up within the
-range the previous one gave: for a file that is not Python that range is its one line.
+range the previous one gave: for a text file that range is its one line.
 
 The file must be in the commit: the tree's listing (git) or the pin's listing says so. A file the
-export left out (outside the packages) is read through :attr:`SourceFiles.fetch`; a distribution
+export left out (outside the packages) is read through the resolver's ``fetch``; a distribution
 serves only the files it ships.
 """
 
@@ -20,11 +21,8 @@ from ..model.config import RepoPin
 from ..model.errors import ResolveError, UpstreamFileError
 from ..model.records import Location
 from ..model.textlines import decode_source
-from ..reading.files import SourceFiles
+from ..reading.language import Files
 from ..sources.trees import Tree
-
-#: Suffixes of the files whose matches follow the statement rule.
-PYTHON_SUFFIXES = (".py", ".pyi")
 
 
 def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> str:
@@ -53,15 +51,6 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
     raise ResolveError(f"no file /{path} at {short}{hint}")
 
 
-def module_name(path: str, pin: RepoPin) -> str:
-    """The dotted module name of Python file *path* (its package's, when it is in one)."""
-    base = path.rsplit(".", 1)[0].removesuffix("/__init__")
-    for name, folder in pin.package_dirs().items():
-        if base == folder or base.startswith(folder + "/"):
-            return name + base[len(folder):].replace("/", ".")
-    return "<file>." + base.replace("/", ".")  # outside the packages: no dotted path reaches it
-
-
 def is_text(data: bytes) -> bool:
     """Whether *data* reads as text: no NUL byte, and it decodes (UTF-8, a BOM or a coding line)."""
     if b"\0" in data:
@@ -73,7 +62,7 @@ def is_text(data: bytes) -> bool:
     return True
 
 
-def whole(files: SourceFiles, path: str, blob: str) -> Location:
+def whole(files: Files, path: str, blob: str) -> Location:
     """The whole file: hashed over its lines as a module is, or over its bytes when it is binary."""
     data = files.data(path)
     if is_text(data):
@@ -83,7 +72,7 @@ def whole(files: SourceFiles, path: str, blob: str) -> Location:
     return Location(path=path, start=1, end=1, kind="file", sha256=hashlib.sha256(data).hexdigest(), blob=blob)
 
 
-def text_lines(files: SourceFiles, path: str) -> list[str]:
+def text_lines(files: Files, path: str) -> list[str]:
     """The lines of a text file that a match is looked up in; a binary or undecodable file is refused."""
     if not is_text(files.data(path)):
         raise ResolveError(f"/{path} is binary or not valid text; a match text needs a text file "

@@ -1,13 +1,13 @@
 """Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
 
-Each module is parsed once into a compact index (:mod:`source_anchors.reading.modindex`); dotted paths are
+Each module is parsed once into a compact index (:mod:`source_anchors.reading.python.modindex`); dotted paths are
 walked through those indexes (:mod:`.walk`): imports and star imports followed,
-inherited members looked up in C3 order (:mod:`source_anchors.reading.mro`), and a name bound more than once
-resolved to its definition by one rule per case (:mod:`source_anchors.reading.rules`). A match text then
-narrows the span to one statement (:mod:`source_anchors.reading.statements`); each further ``::`` level is looked
+inherited members looked up in C3 order (:mod:`source_anchors.reading.python.mro`), and a name bound more than once
+resolved to its definition by one rule per case (:mod:`source_anchors.reading.python.rules`). A match text then
+narrows the span to one statement (:mod:`source_anchors.reading.python.statements`); each further ``::`` level is looked
 up within the statement the previous one gave. A file target (``/pyproject.toml``) names a file
 of the commit by path (:mod:`.filetargets`). Files are read, vouched for and decoded by
-:mod:`source_anchors.reading.files`. Nothing upstream is imported or executed.
+:mod:`source_anchors.reading.python.files`. Nothing upstream is imported or executed.
 """
 
 from __future__ import annotations
@@ -17,16 +17,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..model.config import RepoPin
 from ..model.errors import ResolveError
+from ..model.python import Python
 from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches
-from ..reading import statements
-from ..reading.conditions import Python
-from ..reading.files import IndexStore, SourceFiles, is_namespace
+from ..reading.python import IndexStore, OutsideError, SourceFiles, Walker, is_namespace, statement_at
+from ..reading.registry import wired_language
 from ..sources.trees import Tree
 from . import filetargets
-from .missing import probe
-from .refs import OutsideError
-from .walk import Walker
 
 Span = tuple[int, int]
 
@@ -56,7 +53,7 @@ class Resolver:
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
         return [f"{package}.{path}" for package in sorted(self.files.packages)
-                if probe(self.walker, f"{package}.{path}")]
+                if self.walker.probe(f"{package}.{path}")]
 
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
         """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
@@ -90,7 +87,12 @@ class Resolver:
         else:
             start, end, kind = ref.bind.start, ref.bind.end, ref.bind.kind
         if matches:
-            start, end = self._levels(file, (start, end), others, matches, path, ref.module)
+            module = ref.module
+
+            def statement(hit: int, column: int, match: str) -> Span | None:
+                return statement_at(self.files, file, module, hit, column)
+
+            start, end = self._levels(file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
         return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end),
@@ -111,28 +113,34 @@ class Resolver:
         return self.files.lines(path)
 
     def _resolve_file(self, path: str, matches: tuple[str, ...]) -> Location:
-        """A file target: the whole file, or the line (statement, in Python) the match levels narrow to."""
+        """A file target: the whole file, or the line (the statement, in a language's file) the levels narrow to.
+
+        The file's language is the registry's (:func:`~source_anchors.reading.registry.wired_language`); a file
+        no language wired into anchors reads is text, where a match names its line.
+        """
         file = path[1:]
         blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
         if not matches:
             return filetargets.whole(self.files, file, blob)
         lines = filetargets.text_lines(self.files, file)
-        if file.endswith(filetargets.PYTHON_SUFFIXES):
-            module = filetargets.module_name(file, self.pin)
-            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, module)
-            kind = "statement"
-        else:
-            start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, None)
-            kind = "line"
+        language = wired_language(file)
+        statement = None
+        if language is not None:
+            def statement(hit: int, column: int, match: str) -> Span | None:
+                return language.statement_in(self.files, file, hit, column, match)
+
+        start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
+        kind = "line" if language is None else "statement"
         return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob)
 
     def _levels(self, file: str, span: Span, others: tuple[Span, ...], matches: tuple[str, ...], path: str,
-                module: str | None) -> Span:
+                statement: Callable[[int, int, str], Span | None] | None) -> Span:
         """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
 
         A level must occur on exactly one line of its range (the first, failing that, on one line of
-        the *others*, a name's other bindings); in Python (*module* given) it gives the statement
-        holding that line, in any other file (*module* None) the line itself.
+        the *others*, a name's other bindings); with the language's *statement* rule (the statement
+        holding a line, where the match starts at a column) it gives that statement, in a text file
+        (*statement* None) the line itself.
         """
         lines = self.files.lines(file)
         count = len(matches)
@@ -148,9 +156,8 @@ class Resolver:
             if hit is None:
                 raise filetargets.not_found(match, path, where, level)
             found: Span | None = None
-            if module is not None:
-                column = lines[hit - 1].find(match)
-                found = statements.compact_span(self.files.index(file, module).statements, hit, lines, column)
+            if statement is not None:
+                found = statement(hit, lines[hit - 1].find(match), match)
             found = found if found is not None else (hit, hit)
             if number > 1:  # never wider than the range it was looked up in
                 found = (max(found[0], span[0]), min(found[1], span[1]))

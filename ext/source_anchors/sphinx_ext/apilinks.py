@@ -111,7 +111,7 @@ def _environment_changed(domain: ApiLinksDomain, read: set[str]) -> list[str]:
     A module's branches are decided once per build, for whichever page links it first, so every page
     with links is read again, not only the one that recorded the module.
     """
-    from ..resolve.environment import importable
+    from ..reading.python import importable
 
     asked: dict[str, bool] = {}
     for found in domain.data["found"].values():

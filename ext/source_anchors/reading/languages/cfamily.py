@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .base import Definition
+from ..language import Definition
 from .clauses import Shape
 from .grammar import TreeSitterLanguage
 

@@ -1,6 +1,6 @@
 """The ``::match`` rule by a grammar's node types: one statement, one clause, one element.
 
-The Python rule (:mod:`source_anchors.reading.statements`, docs/anchors.md) read off a tree-sitter tree:
+The Python rule (:mod:`source_anchors.reading.python.statements`, docs/anchors.md) read off a tree-sitter tree:
 
 - The match text must be on exactly one line of the range (a match starting with closing brackets,
   ``} else {``, is placed at what follows them); the anchor is the innermost statement

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...model.changeclass import ChangeClass
 from ...model.errors import MissingExtraError
-from .base import EXTRA, Definition, Language
+from ..language import Definition, Language
 from .clauses import Shape, statement_span
 from .parsed import Parsed
 from .tokens import change_class
@@ -26,12 +26,14 @@ from .tokens import change_class
 if TYPE_CHECKING:
     import tree_sitter
 
+#: What to install for every language read with tree-sitter.
+EXTRA = 'pip install "sphinx-source-anchors[languages]"'
 #: How many files' parses a language keeps (the files of one page's anchors, typically).
 _KEEP = 64
 
 
 class TreeSitterLanguage(Language):
-    """A :class:`~.base.Language` over a tree-sitter grammar wheel; a language folder sets the class attributes."""
+    """A :class:`~..language.Language` over a tree-sitter grammar wheel; a language folder sets the class attributes."""
 
     #: The grammar wheel's module and the function of it that gives the grammar.
     grammar: ClassVar[tuple[str, str]]

@@ -11,12 +11,12 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .base import Definition
+from ..language import Definition
 
 if TYPE_CHECKING:
     import tree_sitter
 
-    from .base import Language
+    from ..language import Language
 
 _NEWLINE = re.compile(b"\n")
 _BLANK = b" \t\r\n\f\v"
@@ -74,6 +74,6 @@ class LanguageFiles:
         return language.definitions(source)
 
     def find(self, language: Language, path: str, blob: str, source: bytes, dotted: str) -> Definition:
-        """:meth:`~.base.Language.find` on the file *path* at blob *blob*, parsed once."""
+        """:meth:`~source_anchors.reading.language.Language.find` on the file *path* at blob *blob*, parsed once."""
         self.definitions(language, path, blob, source)
         return language.find(self._parsed[(path, blob)][1], dotted)

@@ -1,7 +1,7 @@
 """JavaScript (``.js``, ``.mjs``, ``.cjs``, ``.jsx``), with tree-sitter-javascript.
 
 Takes in: a file's bytes. Gives out: :data:`JAVASCRIPT`, a
-:class:`~source_anchors.reading.languages.base.Language`. May import: the languages package's shared
+:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
 modules and the TypeScript folder's statement shapes (the grammars share their node types).
 Naming: classes open a scope (``Outer.method``); ``const name = (…) => …`` and ``function``
 expressions bound to a name are functions; a class field holding a function is a method.

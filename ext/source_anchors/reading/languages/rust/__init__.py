@@ -1,6 +1,6 @@
 """Rust (``.rs``), with tree-sitter-rust.
 
-Takes in: a file's bytes. Gives out: :data:`RUST`, a :class:`~source_anchors.reading.languages.base.Language`.
+Takes in: a file's bytes. Gives out: :data:`RUST`, a :class:`~source_anchors.reading.language.Language`.
 May import: the languages package's shared modules.
 Naming: an ``impl`` is a scope named by its type without generic arguments (``HashTrieMap.insert``);
 a method of a trait impl is also ``Trait.for.Type.method``. Where a type has a method of one name in
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..base import Definition
+from ...language import Definition
 from ..clauses import Shape
 from ..grammar import TreeSitterLanguage
 

@@ -1,7 +1,7 @@
 """TypeScript (``.ts``, ``.mts``, ``.cts``) and TSX (``.tsx``, its own grammar), with tree-sitter-typescript.
 
 Takes in: a file's bytes. Gives out: :data:`TYPESCRIPT` and :data:`TSX`, the two
-:class:`~source_anchors.reading.languages.base.Language` objects. May import: the languages package's
+:class:`~source_anchors.reading.language.Language` objects. May import: the languages package's
 shared modules (``grammar``, ``clauses``, ``base``).
 Naming: classes, interfaces, enums, type aliases and namespaces open a scope (``Outer.Inner.method``);
 ``const name = (…) => …`` and ``function`` expressions bound to a name are functions; an overloaded
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ..base import Definition
+from ...language import Definition
 from ..clauses import Shape
 from ..grammar import TreeSitterLanguage
 

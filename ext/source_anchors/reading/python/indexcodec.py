@@ -22,16 +22,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..model.version import __version__
+from ...model.version import __version__
 from .availability import Optional
 from .conditions import Python, running
 from .modindex import ClassInfo, Exports, ModuleIndex
 from .rules import Bind
 
 #: The modules whose code decides an index (the reading stage's, and the text and Python types it reads with).
-_BUILDERS = ("reading/modindex.py", "reading/rules.py", "reading/statements.py", "reading/conditions.py",
-             "reading/allscan.py", "reading/displays.py", "reading/files.py", "reading/indexcodec.py",
-             "reading/availability.py", "model/textlines.py", "model/python.py")
+_BUILDERS = ("reading/python/modindex.py", "reading/python/rules.py", "reading/python/statements.py",
+             "reading/python/conditions.py", "reading/python/allscan.py", "reading/python/displays.py",
+             "reading/python/files.py", "reading/python/indexcodec.py", "reading/python/availability.py",
+             "model/textlines.py", "model/python.py")
 
 
 @cache
@@ -42,7 +43,7 @@ def builder_digest() -> str:
     next (f-strings in 3.12), and the cache is shared by every environment of the user.
     """
     digest = hashlib.sha256(f"{sys.implementation.name} {sys.version}\0".encode())
-    package = Path(__file__).resolve().parent.parent
+    package = Path(__file__).resolve().parents[2]  # source_anchors/
     for name in _BUILDERS:
         try:
             code = (package / name).read_bytes()

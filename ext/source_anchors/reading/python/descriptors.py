@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..model.errors import ResolveError, UpstreamFileError
-from ..model.records import line_range
-from ..reading.modindex import ModuleIndex
-from ..reading.rules import ABSENT, DATA, DEAD, INSTANCE, TYPING, Bind
-from .refs import Ref, Walking
+from ...model.records import line_range
+from .modindex import ModuleIndex
+from .refs import Ref
+from .rules import ABSENT, DEAD, INSTANCE, TYPING, Bind
 
 #: A class's own methods that make its instances data descriptors.
-_DATA_METHODS = ("__set__", "__delete__")
+DATA_METHODS = ("__set__", "__delete__")
 
 
 def runtime(binds: Sequence[Bind]) -> list[Bind]:
@@ -36,38 +35,7 @@ def class_body(binds: Sequence[Bind]) -> list[Bind]:
     return [b for b in runtime(binds) if not b.flags & INSTANCE]
 
 
-def is_data(walker: Walking, entry: Ref, binds: Sequence[Bind], hops: int) -> bool:
-    """Whether the class-body *binds* of *entry* (a class) bind a data descriptor.
-
-    The value the class ends up with is its last binding's: a property's setter, ``x = property(x)``.
-    """
-    last = binds[-1] if binds else None
-    if last is None or last.flags & DATA:
-        return last is not None
-    for bind in (last,):
-        if bind.target[:1] not in ("=", "@"):
-            continue
-        module = walker.module(entry.module, entry.module)
-        try:
-            made = walker._walk(module, bind.target[1:].split("."), entry.module, hops + 1)
-            if not made.is_class:
-                continue
-            for base in walker.mro(made, hops + 1):
-                if isinstance(base, str):
-                    if base.startswith("property "):  # a subclass of the builtin property
-                        return True
-                    continue
-                assert base.bind is not None
-                index = walker.index(base)
-                if any(b.owner == base.bind.start for method in _DATA_METHODS
-                       for b in runtime(index.bindings.get(f"{base.qual}.{method}", ()))):
-                    return True
-        except (ResolveError, UpstreamFileError):
-            continue  # not read statically: not taken to be a data descriptor
-    return False
-
-
-def assignments(walker: Walking, entry: Ref, binds: Sequence[Bind], name: str) -> str:
+def assignments(entry: Ref, binds: Sequence[Bind], name: str) -> str:
     """``self.x = …`` at file:lines, for the message of a property chosen over them."""
     spans = ", ".join(line_range(b.start, b.end) for b in binds if b.flags & INSTANCE)
     return f"self.{name} = … at {entry.file}:{spans} goes through the property"

@@ -17,7 +17,7 @@ An excerpt is parsed after :func:`dedent` (what :func:`textwrap.dedent` gives; a
 ``elif …:`` or ``except …:`` inside a made-up ``if``/``try``); one that still does not parse is compared
 by its tokens alone, so it can be ``formatting`` or ``comments`` (docstrings found by a token heuristic) but never
 ``annotations``. Non-Python text (``python=False``) is ``formatting`` when it is equal after
-collapsing whitespace, else ``code``.
+collapsing whitespace, else ``code`` (:func:`~..language.text_change`).
 
 Trees are compared as :func:`ast.dump` shows them, walked side by side without copying either
 (:class:`~.astsame.Same`); two excerpts whose statement keywords differ (:data:`_STATEMENTS`) are ``code`` as
@@ -46,11 +46,12 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model.changeclass import ChangeClass
-from ..reading.files import collector_paused
-from ..reading.statements import Compact
+from ...model.changeclass import ChangeClass
+from ..collector import collector_paused
+from ..language import text_change
 from .astsame import BODIES, Same, docstring
 from .dedent import dedent
+from .statements import Compact
 
 #: A statement directly inside an excerpt's statement: its first and last line in the excerpt and the
 #: whitespace before it; None for one that shares a line with another statement (not read alone).
@@ -68,7 +69,7 @@ def classify(old: list[str] | str, new: list[str] | str, *, python: bool = True,
     old_text = old if isinstance(old, str) else "\n".join(old)
     new_text = new if isinstance(new, str) else "\n".join(new)
     if not python:
-        return ChangeClass.formatting if old_text.split() == new_text.split() else ChangeClass.code
+        return text_change(old_text, new_text)
     # The excerpts' trees hold no cycles and are freed when _classified returns, inside the block: the
     # collections their allocation would start in a build's large heap would only walk it (half the time).
     with collector_paused():

@@ -23,7 +23,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ..model.python import DEFAULT_PLATFORM, Python, parse_python, running
+from ...model.python import DEFAULT_PLATFORM, Python, parse_python, running
 from .rules import COND, DEAD, TYPING
 
 __all__ = ["DEFAULT_PLATFORM", "Python", "branches", "decide", "parse_python", "running", "typing_test", "wrapper"]

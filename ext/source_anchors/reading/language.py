@@ -1,5 +1,14 @@
 """The interface every language implements, and the record of one definition (pure).
 
+A language reads the files of its suffixes (:mod:`.registry` maps a path to its language): the
+definitions of a file by their path of names (:meth:`Language.definitions`, :meth:`Language.find`),
+which are also where a missing anchor's suggestions look; the statement a match text names
+(:meth:`Language.statement`, :meth:`Language.statement_in`); the class of change between two texts
+(:meth:`Language.change_class`, :meth:`Language.classify`). Python implements it in :mod:`.python`
+(its own ``ast`` reader, beside the dotted paths of Python's import model); the tree-sitter
+languages in :mod:`.languages`. A file no language reads is text: a match names its line, and a
+change is ``formatting`` or ``code`` by its words (:func:`text_change`).
+
 A definition is named by its path of names, outermost first: ``("Command", "AddCommand")`` for a Go
 method by its receiver type, ``("HashTrieMap", "insert")`` for a method of a Rust inherent ``impl``,
 ``("ns", "Class", "method")`` in C++, ``("Outer", "Inner", "method")`` in Java and TypeScript. Its
@@ -13,13 +22,25 @@ import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol
 
-from ...model.changeclass import ChangeClass
-from ...model.errors import AmbiguousDefinitionError, ResolveError
+from ..model.changeclass import ChangeClass
+from ..model.errors import AmbiguousDefinitionError, ResolveError
 
-#: What to install for every language of this folder.
-EXTRA = 'pip install "sphinx-source-anchors[languages]"'
+
+class Files(Protocol):
+    """A tree's files as a language reads them: bytes, and text lines (a resolver's ``files``)."""
+
+    def data(self, path: str) -> bytes:
+        """The bytes of *path*."""
+
+    def lines(self, path: str) -> list[str]:
+        """The text lines of *path*, decoded."""
+
+
+def text_change(old: str, new: str) -> ChangeClass:
+    """The class of change of a text no language reads: ``formatting`` when its words are the same, else ``code``."""
+    return ChangeClass.formatting if old.split() == new.split() else ChangeClass.code
 
 
 @dataclass(frozen=True)
@@ -57,7 +78,7 @@ class Definition:
 
 
 class Language(ABC):
-    """A language of this folder: its name, its suffixes, and what it reads in a file's bytes."""
+    """A language: its name, its suffixes, and what it reads in a file's bytes."""
 
     #: The language's name in messages: ``TypeScript``.
     name: ClassVar[str]
@@ -66,9 +87,13 @@ class Language(ABC):
     #: The words of the rules :meth:`choose` applies, for the manual and the messages.
     rules: ClassVar[tuple[str, ...]] = ()
 
-    @abstractmethod
+    #: Whether anchors are resolved and classed by this language's rules (Python). A language not wired in is
+    #: read as text by the resolver and the drift stage: a match names its line (docs/languages.md).
+    wired: ClassVar[bool] = False
+
     def installed(self) -> bool:
-        """Whether the grammar wheel of this language can be imported."""
+        """Whether what reads this language can be imported (a tree-sitter grammar wheel); True by default."""
+        return True
 
     @abstractmethod
     def definitions(self, source: bytes) -> list[Definition]:
@@ -85,6 +110,22 @@ class Language(ABC):
     @abstractmethod
     def change_class(self, old: bytes, new: bytes) -> ChangeClass:
         """What changed from *old* to *new* by the grammar's tokens: ``formatting``, ``comments`` or ``code``."""
+
+    def statement_in(self, files: Files, path: str, hit: int, column: int, match: str) -> tuple[int, int] | None:
+        """The statement holding line *hit* of the file *path* of *files*, where *match* starts at *column*.
+
+        None when no statement holds the line (the resolver then takes the line alone). By default the
+        language's :meth:`statement` over the file's bytes; Python reads the file's module index instead.
+        """
+        return self.statement(files.data(path), hit, hit, match)
+
+    def classify(self, old: Sequence[str], new: Sequence[str], *, parts: tuple[Any, Any] | None = None) -> ChangeClass:
+        """The class of change from the *old* lines to the *new* ones (a ``changed`` anchor's).
+
+        *parts* are what a language that keeps module indexes knows of each excerpt's statements (Python's
+        :class:`~.python.changes.Parts`); by default they are not used, and :meth:`change_class` compares the texts.
+        """
+        return self.change_class("\n".join(old).encode("utf-8"), "\n".join(new).encode("utf-8"))
 
     def choose(self, candidates: Sequence[Definition]) -> tuple[Definition, str] | None:
         """The one of several same-named *candidates* a rule of this language picks, with the rule's words.

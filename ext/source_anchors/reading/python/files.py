@@ -15,16 +15,15 @@ came from the store, :attr:`SourceFiles.ast_parses` counts every ``ast.parse`` c
 from __future__ import annotations
 
 import ast
-import gc
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
-from ..model.config import RepoPin
-from ..model.errors import UpstreamFileError
-from ..model.textlines import decode_source, split_lines
-from ..sources.trees import Tree
+from ...model.config import RepoPin
+from ...model.errors import UpstreamFileError
+from ...model.textlines import decode_source, split_lines
+from ...sources.trees import Tree
+from ..collector import collector_paused
 from .conditions import Python
 from .indexcodec import index_key
 from .modindex import Exports, ModuleIndex, build
@@ -325,23 +324,3 @@ def _head(text: str) -> str | None:
             return text[:at + 1]
         at += 1
     return None
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while one file, or a changed anchor's two excerpts, are parsed.
-
-    A syntax tree holds no reference cycles and is dropped once indexed, so the collections
-    its allocation would trigger free nothing: they only traverse the growing tree (about 40%
-    of the parse time, measured on django). The tree must be freed inside the block: the first
-    allocation after it starts a collection of every object made while it was paused.
-    Cycles made elsewhere are collected afterwards.
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-

@@ -21,8 +21,8 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from functools import cache
 
-from ..reading.modindex import ModuleIndex
-from ..reading.rules import ABSENT, COND, Bind
+from .modindex import ModuleIndex
+from .rules import ABSENT, COND, Bind
 
 __all__ = ["decided", "importable"]
 

@@ -5,7 +5,7 @@ branch runs depends on the environment the code runs in, not on the code. The in
 branch as an :class:`Optional` (its lines, the top-level modules it depends on, whether it runs when they
 are found) and decides nothing: anchors into pinned upstream code keep the rules for branches
 (``first-branch``); API links decide them for the docs' build environment
-(:class:`source_anchors.resolve.walk.Walker`, rule ``import-availability``).
+(:class:`source_anchors.reading.python.walker.Walker`, rule ``import-availability``).
 
 Recognised: a ``try`` whose body imports absolute modules and whose handler catches ``ImportError`` or
 ``ModuleNotFoundError`` (the body from its first import and the ``else`` run when the modules are found,

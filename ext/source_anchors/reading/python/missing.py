@@ -1,0 +1,53 @@
+"""The names a module or class offers, for the closest names of one not found (:meth:`.walker.Walker.no_member`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from ...model.errors import ResolveError, UpstreamFileError
+from .files import SourceFiles, is_namespace, submodule_names
+from .modindex import ModuleIndex
+from .refs import Entry, Ref
+
+
+def known_names(files: SourceFiles, packages: Collection[str], ref: Ref, *, index: Callable[[Ref], ModuleIndex],
+                mro: Callable[[Ref], tuple[Entry, ...]]) -> tuple[set[str], list[str]]:
+    """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases.
+
+    *files* are the tree's, *packages* the pinned packages' names; *index* gives a module's index, *mro* a
+    class's order (the walker's :meth:`~.walker.Walker.index` and :meth:`~.walker.Walker.mro`).
+    """
+    names: set[str] = set()
+    if ref.bind is None:
+        modules, seen = [ref], set()
+        while modules:
+            module = modules.pop()
+            seen.add(module.module)
+            names |= submodule_names(files, module.file)
+            if is_namespace(module.file):
+                continue
+            try:
+                found = index(module)
+            except UpstreamFileError:
+                continue
+            names |= {n for n, binds in found.bindings.items() if "." not in n and binds[0].owner == 0}
+            for star in found.stars:
+                if star in seen:
+                    continue
+                file = files.module_file(star)
+                if file is not None and star.split(".")[0] in packages:
+                    modules.append(Ref(star, file))  # what the walker's module() gives for it
+        return names, []
+    if not ref.is_class:
+        return names, []
+    try:
+        order = mro(ref)
+    except ResolveError:
+        order = (ref,)
+    for entry in order:
+        if not isinstance(entry, str) and entry.bind is not None:
+            prefix = f"{entry.qual}."
+            names |= {n[len(prefix):] for n, binds in index(entry).bindings.items()
+                      if n.startswith(prefix) and "." not in n[len(prefix):]
+                      and any(b.owner == entry.bind.start for b in binds)}
+    return names, [entry for entry in order if isinstance(entry, str)]
