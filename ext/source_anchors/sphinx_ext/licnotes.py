@@ -29,7 +29,7 @@ __all__ = ["declared_summary", "html_dropdowns", "licences"]
 def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> nodes.Node:
     """The ledger's cell: the SPDX ids declared, and whether any declaration disagrees with the texts."""
     try:
-        found, unread = engine.declarations.declared(repo)
+        found, unread = engine.licences.declared(repo)
     except SourceAnchorsError as error:
         LOGGER.info("source-anchors: the declared licences of %s were not read: %s", repo, error)
         return nodes.Text(_("not read (the build log says why)"))
@@ -68,7 +68,7 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
-    outside = engine.declarations
+    outside = engine.licences
     found, unread = outside.declared(repo)
     recorded = outside.from_record.get(repo, set())
     intro = nodes.paragraph()
@@ -139,7 +139,7 @@ def _evidence_words(kind: str) -> str:
 
 def _third_party_section(engine: Engine, repo: str, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
     """Files the tree itself shows to be third-party material, each with its evidence."""
-    found = engine.declarations.third_party(repo)
+    found = engine.licences.third_party(repo)
     section = nodes.section(ids=[f"sa-third-party-{repo}"])
     section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
     section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "

@@ -10,6 +10,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxContentsFilter
 
 from ..model.records import AnchorRecord, Status
+from .envform import node_id
 
 
 class anchor_reference(nodes.reference):  # type: ignore[misc]  # docutils is untyped here
@@ -97,14 +98,14 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
         # As few attributes as the HTML needs (every page's doctree is pickled and read back):
         # the hover text is derived from them when the page is written.
         return anchor_reference(rawtext, record.label, refuri=out.permalink, classes=_classes(record),
-                                ids=[record.id], sa_repo=out.target.repo,
+                                ids=[node_id(record)], sa_repo=out.target.repo,
                                 sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}")
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
     node["reftitle"] = tooltip(record)
     node += nodes.inline("", record.label, classes=["sa-label"])
     if out.location is not None:
         node += nodes.inline("", out.where(), classes=["sa-where"])
-    node["ids"] = [record.id]
+    node["ids"] = [node_id(record)]
     return node
 
 
@@ -112,7 +113,7 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     """The block node of a ``source-anchor`` directive: title link, repo@commit, path and lines."""
     out = record.outcome
     node = nodes.container(classes=["sa-card", *(_classes(record)[1:]), *extra_classes])
-    node["ids"] = [record.id]
+    node["ids"] = [node_id(record)]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
         title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record))
