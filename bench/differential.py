@@ -612,7 +612,7 @@ def run(spec: str, limit: int | None) -> dict[str, object]:
     settings = settings_from({"repos": {"up": {"url": repo.as_uri(), "commit": commit, "packages": packages}},
                               "cache_dir": str(OUT / "cache" / spec)}, confdir=OUT, environ={})
     engine = Engine(settings)
-    engine.resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
+    engine._resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
     rows: Counter[tuple[str, str]] = Counter()
     rules: Counter[str] = Counter()
     examples: list[dict[str, object]] = []

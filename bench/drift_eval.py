@@ -200,7 +200,7 @@ def run(name: str, spec: dict[str, Any], limit: int | None) -> dict[str, Any]:
         settings = settings_from({"repos": {"up": {"url": url, "commit": commit, "packages": spec["packages"]}},
                                   "cache_dir": str(cache), "lock_file": str(lock)}, confdir=work, environ={})
         made = Engine(settings)
-        made.suggesters.use_history = use_history
+        made._suggesters.use_history = use_history
         return made
 
     # The anchors are chosen from the old tree with the bench's own cache, which the timed passes never see.
@@ -236,7 +236,7 @@ def _compared(name: str, engine: Callable[..., Any], cache: Path, old: str, new:
     after = engine(new, cache)
     # The same missing anchors suggested again without git's history, side by side.
     plain = engine(new, cache, use_history=False)
-    plain.suggestions.get = lambda *args: (False, None)  # suggest afresh, not from the pass above
+    plain._suggestions.get = lambda *args: (False, None)  # suggest afresh, not from the pass above
     missing = [o for o in outcomes if o.status is Status.missing and o.locked is not None]
     without = {o.name: plain.suggest(o.target, o.locked) for o in missing if o.target and o.locked}
     statuses = Counter(o.status.value for o in outcomes)

@@ -225,8 +225,8 @@ def test_a_check_after_a_bump_reads_the_parts_from_the_stored_indexes(upstream: 
     seen = [(o.name, o.status.value, o.change_class) for o in (warm.check_text(t, default_repo=None) for t in targets)]
     assert seen == [("up:pkg.a.C", "changed", ChangeClass.code), ("up:pkg.a.D", "changed", ChangeClass.comments),
                     ("up:pkg.a", "changed", ChangeClass.code)]
-    assert warm.resolvers.statements_at("up", old, "pkg/a.py", "pkg.a") is not None
-    assert warm.resolvers.resolver_at("up", old).files.parsed == set()  # the old file's index was stored
+    assert warm._resolvers.statements_at("up", old, "pkg/a.py", "pkg.a") is not None
+    assert warm._resolvers.resolver_at("up", old).files.parsed == set()  # the old file's index was stored
     cold = _engine(upstream, new, tmp_path, tmp_path / "other-cache")
     assert [(o.name, o.status.value, o.change_class) for o in (cold.check_text(t, default_repo=None)
                                                                  for t in targets)] == seen

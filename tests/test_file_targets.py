@@ -298,7 +298,7 @@ def test_file_outside_the_packages_is_fetched_alone(tree_upstream: Upstream, tmp
     stored = sorted(p.relative_to(cache / "blobs").as_posix().replace("/", "") for p in (cache / "blobs").rglob("*")
                     if p.is_file())
     assert stored == [blob_id(b"# Demo\n\nRead me.\n")]
-    assert repo.engine.pinned.blobs.fetches == 1
+    assert repo.engine._pinned.blobs.fetches == 1
     # Nothing in the cache holds the big file's bytes, nor the other file outside the packages.
     samples = [big[offset:offset + 64] for offset in (0, 1_000_000, len(big) - 64)]
     for path in cache.rglob("*"):
@@ -311,7 +311,7 @@ def test_file_outside_the_packages_is_fetched_alone(tree_upstream: Upstream, tmp
     settings = repo.engine.settings
     again = Engine(settings)
     assert again.resolver("up").resolve("/README.md", "Read me.").start == 3
-    assert again.pinned.blobs.fetches == 0
+    assert again._pinned.blobs.fetches == 0
 
 
 # -- drift -------------------------------------------------------------------------------------

@@ -97,8 +97,8 @@ def test_without_history_the_renamed_definition_is_found_by_its_lines_alone(upst
                                   "cache_dir": str(book.cache), "lock_file": str(book.lock)},
                                  confdir=book.root, environ={})
         engine = Engine(settings)
-        engine.suggesters.use_history = history
-        found = engine.suggesters.suggester("up", old).suggest(Target("up", "pkg.a.f"), record)
+        engine._suggesters.use_history = history
+        found = engine._suggesters.suggester("up", old).suggest(Target("up", "pkg.a.f"), record)
         results[history] = (found.key, found.reason) if found else None
     assert results == {False: ("pkg.b.weighted_alternating_sum", "same lines, renamed"),
                        True: ("pkg.b.weighted_alternating_sum", f"moved in {old[:7]}..{new[:7]}: pkg/a.py → pkg/b.py")}

@@ -257,7 +257,7 @@ def test_a_member_the_class_binds_itself_does_not_read_its_bases(upstream: Upstr
     assert own.status == "new" and own.location is not None
     assert (own.location.path, own.location.start) == ("pkg/child.py", 5)
     assert "pkg/base.py" not in dict(own.location.uses)
-    assert engine.resolvers.ast_parses() == 1
+    assert engine._resolvers.ast_parses() == 1
     inherited = engine.check(Target("up", "pkg.child.Child.y", None))
     assert inherited.location is not None and inherited.location.path == "pkg/base.py"
-    assert engine.resolvers.ast_parses() == 2
+    assert engine._resolvers.ast_parses() == 2

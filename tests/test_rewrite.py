@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from source_anchors.drift.rewrite import rewrite
-from source_anchors.model.target import split_label
+from source_anchors.markup.labels import split_label
+from source_anchors.markup.registry import markup_for
+from source_anchors.markup.rewrite import rewrite
 
+MARKDOWN = markup_for("page.md")
 OLD, NEW = "pkg.mod.f::if a > b:", "pkg.mod.g::if a >= b:"
 
 #: (page text, how many anchors with target OLD it holds) in MyST.
@@ -47,16 +49,16 @@ def _page(snippets: list[tuple[str, int]]) -> str:
 @pytest.mark.parametrize(("syntax", "cases"), [("myst", MYST), ("rst", RST)])
 def test_every_syntax_rewrites_only_the_target_and_round_trips(syntax: str, cases: list[tuple[str, int]]) -> None:
     page = _page(cases)
-    forward = rewrite(page, {OLD: NEW}, rst=syntax == "rst")
+    forward = rewrite(page, {OLD: NEW}, markup_for("page." + syntax))
     assert forward.changed == sum(count for _, count in cases)
-    back = rewrite(forward.text, {NEW: OLD}, rst=syntax == "rst")
+    back = rewrite(forward.text, {NEW: OLD}, markup_for("page." + syntax))
     assert back.text == page  # byte for byte: labels, backticks, spacing and the text around stayed
     assert forward.text.replace(NEW, OLD) == page
 
 
 @pytest.mark.parametrize(("text", "count"), MYST)
 def test_each_myst_syntax_alone(text: str, count: int) -> None:
-    done = rewrite(text, {OLD: NEW}, rst=False)
+    done = rewrite(text, {OLD: NEW}, MARKDOWN)
     assert done.changed == count, text
     if count and text.startswith("{src}"):
         content = done.text[done.text.index("`"):].strip("`")
@@ -69,16 +71,16 @@ def test_a_target_is_read_as_the_role_reads_it(text: str) -> None:
     content = text[len("{src}`"):-1]
     target = split_label(content)[1]
     assert target != "pkg.mod.f::if a < b:"
-    assert rewrite(text, {"pkg.mod.f::if a < b:": NEW}, rst=False).changed == 0
-    assert rewrite(text, {target: NEW}, rst=False).text == text.replace(target, NEW)
+    assert rewrite(text, {"pkg.mod.f::if a < b:": NEW}, MARKDOWN).changed == 0
+    assert rewrite(text, {target: NEW}, MARKDOWN).text == text.replace(target, NEW)
 
 
 def test_a_target_written_with_escapes_is_reported_not_rewritten() -> None:
     text = "{src}`pkg.mod.f::if a \\< b:`"
-    done = rewrite(text, {"pkg.mod.f::if a < b:": NEW}, rst=False)
+    done = rewrite(text, {"pkg.mod.f::if a < b:": NEW}, MARKDOWN)
     assert (done.text, done.changed, done.skipped) == (text, 0, ["pkg.mod.f::if a < b:"])
 
 
 def test_nothing_to_replace_is_the_same_text() -> None:
-    assert rewrite("{src}`pkg.f`", {}, rst=False).text == "{src}`pkg.f`"
-    assert rewrite("{src}`pkg.f`", {"pkg.g": "pkg.h"}, rst=False).changed == 0
+    assert rewrite("{src}`pkg.f`", {}, MARKDOWN).text == "{src}`pkg.f`"
+    assert rewrite("{src}`pkg.f`", {"pkg.g": "pkg.h"}, MARKDOWN).changed == 0

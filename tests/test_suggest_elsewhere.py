@@ -48,8 +48,8 @@ def suggest(book: Book, upstream: Upstream, old: str, new: str, target: str, *,
                               "cache_dir": str(book.cache), "lock_file": str(book.lock)},
                              confdir=book.root, environ={})
     engine = Engine(settings)
-    engine.suggesters.use_history = history
-    found = engine.suggesters.suggester("up", old).suggest(Target("up", path, match or None), record)
+    engine._suggesters.use_history = history
+    found = engine._suggesters.suggester("up", old).suggest(Target("up", path, match or None), record)
     return (found.key, found.reason) if found else (None, None)
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from source_anchors.markup.labels import split_label
 from source_anchors.model.errors import SourceAnchorsError, TargetError
-from source_anchors.model.target import Target, parse_target, split_label
+from source_anchors.model.target import Target, parse_target
 
 # -- valid forms ------------------------------------------------------------
 

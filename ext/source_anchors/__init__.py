@@ -22,7 +22,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     setup_cli_reference(app)
     return {
         "version": __version__,
-        "env_version": 12,  # records are tuples (AnchorRecord.to_env): change class, diff, suggestion; file kinds;
+        "env_version": 12,  # records are tuples (sphinx_ext/envform.py): change class, diff, suggestion; file kinds;
         # 6: a card's title link is a card_link node (its permalink footnote in LaTeX); 7: the domain's
         # "feedback" pages; 8: API links (a domain of their own); 9: an API link's rule or note; 10: the
         # optional modules that decided a page's API links; 11: API links at their directive's page line;

@@ -615,8 +615,9 @@ def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages:
 def _prescreen(cases: list[Placed], settings_: Any) -> dict[int, str]:
     """Run the extension's core in-process on each case; the ones that raise a non-domain exception."""
     from source_anchors.engine.engine import Engine
+    from source_anchors.markup.labels import split_label
     from source_anchors.model.errors import SourceAnchorsError
-    from source_anchors.model.target import parse_target, split_label
+    from source_anchors.model.target import parse_target
 
     engine = Engine(settings_)
     crashes: dict[int, str] = {}

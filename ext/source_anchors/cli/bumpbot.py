@@ -157,7 +157,7 @@ def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
                        if any(r.status is s for r in targets.values())), ""]
 
     def places(name: str) -> str:
-        shown = ", ".join(f"{r.doc}:{r.line}" for r in cites[name][:4])
+        shown = ", ".join(f"{r.page}:{r.line}" for r in cites[name][:4])
         return shown + (", …" if len(cites[name]) > 4 else "")
 
     moved = [r for r in targets.values() if r.status is Status.moved]
@@ -200,7 +200,7 @@ def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
         if left:
             out += [f"The strict build fails on {len(left)} anchor(s) until each is reviewed and the lock rewritten "
                     "(`source-anchors update`):", ""]
-            out += [f"- [ ] {r.doc}:{r.line} «{r.label}» `{r.outcome.name}`: {r.outcome.status}"
+            out += [f"- [ ] {r.page}:{r.line} «{r.label}» `{r.outcome.name}`: {r.outcome.status}"
                     + (f" ({r.outcome.change_class})" if r.outcome.change_class else "") for r in left]
         else:
             out.append("Nothing: every anchor matches the new lock.")

@@ -39,9 +39,9 @@ def _read(engine: Engine, repo: str, path: str) -> bytes:
     stop the others).
     """
     try:
-        return engine.outside.commit_file(repo, path)[0]
+        return engine.commit_file(repo, path)[0]
     except SourceAnchorsError:
-        return engine.pinned.blobs.get(engine.pins[repo], engine.listing(repo)[path])
+        return engine.blob(repo, path)
 
 
 def facts(confdir: Path, names: list[str]) -> int:

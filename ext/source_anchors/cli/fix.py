@@ -1,6 +1,6 @@
 """``source-anchors fix``: missing targets in the pages rewritten to their suggestions.
 
-The rewriting itself is :mod:`source_anchors.drift.rewrite`.
+The rewriting itself is :mod:`source_anchors.markup.rewrite`, in the markup of each page.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from ..drift.rewrite import rewrite
 from ..engine.engine import UPDATE_COMMAND
+from ..markup.registry import markup_for
+from ..markup.rewrite import rewrite
 from ..model.fsio import atomic_write
 from ..model.records import AnchorRecord, Status
 
@@ -30,12 +31,12 @@ def fix(records: list[AnchorRecord], paths: dict[str, Path], confdir: Path, *, w
             continue
         # As the author wrote it: with the repository prefix, or without it when it came from a default.
         prefix = "" if out.target.defaulted else f"{out.target.repo}:"
-        by_doc[record.doc][prefix + out.target.key] = prefix + out.suggestion.key
+        by_doc[record.page][prefix + out.target.key] = prefix + out.suggestion.key
     pages = changed = 0
     for doc in sorted(by_doc):
         path = paths[doc]
         old = path.read_text("utf-8")
-        new = rewrite(old, by_doc[doc], rst=path.suffix == ".rst")
+        new = rewrite(old, by_doc[doc], markup_for(path))
         for target in sorted(set(new.skipped)):
             print(f"{_shown(path, confdir)}: {target}: written with escapes; not rewritten, edit it by hand",
                   file=sys.stderr)

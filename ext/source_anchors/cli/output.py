@@ -57,7 +57,7 @@ def _line(name: str, cites: list[AnchorRecord]) -> str:
     # An ok anchor says which binding rule chose it, the other bindings' lines and any caveat, as the build's
     # report does: "ok  up:pkg.Thing.area  pkg/core.py:L60–L62 (rule getter-over-accessors; other bindings …)".
     where = out.location.describe() + out.location.explain() if settled and out.location else out.change()
-    places = ", ".join(f"{r.doc}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
+    places = ", ".join(f"{r.page}:{r.line}" for r in cites[:5]) + (", …" if len(cites) > 5 else "")
     # "[cited 2 times: async:7, async:12]": a bare "2×" before the first place read as "twice at line 7".
     text = f"{out.status:<8} {name}  {where}  [{f'cited {len(cites)} times: ' if len(cites) > 1 else ''}{places}]"
     if out.status in (Status.changed, Status.missing, Status.error) and out.message:
@@ -95,14 +95,14 @@ def markdown(records: list[AnchorRecord], pins: dict[str, str], refs: dict[str, 
     for kind, targets in by_class(records):
         out.append(f"### {heading(kind, targets)}")
         for name, cites in targets.items():
-            places = ", ".join(f"{r.doc} line {r.line} «{r.label}»" for r in cites)
+            places = ", ".join(f"{r.page} line {r.line} «{r.label}»" for r in cites)
             out.append(f"- [ ] **{Status.changed} ({kind})** `{name}`: {cites[0].outcome.change()} ({places})")
             out += _diff_block(cites[0].outcome)
         out.append("")
     by_doc: dict[str, list[AnchorRecord]] = defaultdict(list)
     for record in records:
         if record.status is not Status.changed:
-            by_doc[record.doc].append(record)
+            by_doc[record.page].append(record)
     for doc in sorted(by_doc):
         out.append(f"### {doc}")
         for record in by_doc[doc]:

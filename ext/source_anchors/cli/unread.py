@@ -95,7 +95,7 @@ def lock_only(records: list[AnchorRecord], engine: Engine) -> list[AnchorRecord]
     for n, key in enumerate(keys, 1):
         dotted, sep, match = key.partition("::")
         outcome = engine.check(Target(repo, dotted, match if sep else None))
-        found.append(AnchorRecord(path.name, lines.get(key, 1), f"sa-lock-{n}", str(outcome.target), outcome))
+        found.append(AnchorRecord(path.name, lines.get(key, 1), str(outcome.target), outcome, seq=n))
     return found
 
 

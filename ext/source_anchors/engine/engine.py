@@ -15,13 +15,13 @@ from ..drift.suggesters import Suggesters
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock, write_lock
 from ..model.changeclass import ChangeClass
-from ..model.config import RepoPin, Settings
+from ..model.config import ApiSettings, RepoPin, Settings
 from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
 from ..resolve.factory import Resolvers
-from ..sources.outside import OutsideFiles
+from ..sources.outside import OutsideFiles, Sdist
 from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
 from .caches import ResolutionCache, SuggestionCache
@@ -29,7 +29,10 @@ from .indexcache import IndexCache
 from .reresolved import reresolved, resolver_settings
 
 if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factory, for cold builds only
+    from pathlib import Path
+
     from ..resolve.resolver import Resolver
+    from ..sources.apiself import OwnSource
 
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
@@ -46,21 +49,21 @@ class Engine:
         self.lock = lock if lock is not None else read_lock(settings.lock_path)
         #: Whether the lock file existed when the engine started (a locked build without one says so once).
         self.lock_exists = lock is not None or settings.lock_path.exists()
-        self.cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
-        self.resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
-        self.suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
+        self._cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
+        self._resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
+        self._suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
         # The stages, wired once: trees (with the lock as the build started vouching for a distribution's
         # files), files outside the packages, resolvers at a commit, suggesters, declared licences.
-        self.pinned = PinnedTrees(settings, self.cache, self.lock.blobs_for)
-        self.outside = OutsideFiles(self.pinned)
+        self._pinned = PinnedTrees(settings, self._cache, self.lock.blobs_for)
+        self._outside = OutsideFiles(self._pinned)
         # A resolver reads the module indexes of its commit and of the lock's commits (:mod:`.indexcache`).
-        self.indexes = IndexCache(settings.cache_dir)
-        self.resolvers = Resolvers(self.pinned, self.outside, max_file_bytes=settings.max_file_bytes,
+        self._indexes = IndexCache(settings.cache_dir)
+        self._resolvers = Resolvers(self._pinned, self._outside, max_file_bytes=settings.max_file_bytes,
                                    python=settings.python,
-                                   stores=lambda pin: self.indexes.store(pin, self.lock.commits(pin.name)))
-        self.suggesters = Suggesters(self.resolvers, self.pinned.blobs.stored, lock=self.lock,
+                                   stores=lambda pin: self._indexes.store(pin, self.lock.commits(pin.name)))
+        self._suggesters = Suggesters(self._resolvers, self._pinned.blobs.stored, lock=self.lock,
                                      timeout=settings.timeout)
-        self.declarations = Declarations(self.outside)
+        self._declarations = Declarations(self._outside)
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
         #: (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
@@ -72,24 +75,51 @@ class Engine:
 
     def tree(self, repo: str) -> Tree:
         """The pinned tree of *repo* (see :meth:`PinnedTrees.tree`)."""
-        return self.pinned.tree(repo)
+        return self._pinned.tree(repo)
 
     def listing(self, repo: str) -> dict[str, str]:
         """Every file of *repo*'s pinned commit with its blob id, as far as it is known."""
-        return self.pinned.listing(repo)
+        return self._pinned.listing(repo)
+
+    def commit_file(self, repo: str, path: str) -> tuple[bytes, str]:
+        """The bytes of *path* at *repo*'s pinned commit, and where they came from (see :class:`OutsideFiles`)."""
+        return self._outside.commit_file(repo, path)
+
+    def blob(self, repo: str, path: str) -> bytes:
+        """The bytes of *path* at *repo*'s pinned commit, asked of git alone (one blob)."""
+        return self._pinned.blobs.get(self.pins[repo], self.listing(repo)[path])
+
+    def sdist(self, repo: str) -> Sdist | SourceError:
+        """*repo*'s source distribution, or why it cannot be had (see :meth:`OutsideFiles.sdist`)."""
+        return self._outside.sdist(repo)
+
+    @property
+    def licences(self) -> Declarations:
+        """The licences *repo*'s files declare and the third-party material they show (for the generated pages)."""
+        return self._declarations
+
+    def own_source(self, api: ApiSettings, *, confdir: Path) -> OwnSource | str:
+        """The own repository's tree for ``"self"`` API links, or the problem (:func:`.apiself.own_source`)."""
+        from ..sources.apiself import own_source
+
+        return own_source(api, confdir=confdir, cache=self._cache)
+
+    def flush_indexes(self) -> None:
+        """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""
+        self._indexes.flush()
 
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
-        return self.resolvers.resolver(repo)
+        return self._resolvers.resolver(repo)
 
     def modules_parsed(self) -> int:
         """Upstream modules parsed by this process so far."""
-        return self.resolvers.modules_parsed()
+        return self._resolvers.modules_parsed()
 
     def work(self) -> dict[str, int]:
         """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
         return {"resolved": self.stats["resolved"], "cached": self.stats["cached"],
-                "modules_parsed": self.resolvers.modules_parsed(), "ast_parses": self.resolvers.ast_parses()}
+                "modules_parsed": self._resolvers.modules_parsed(), "ast_parses": self._resolvers.ast_parses()}
 
     # -- checking ------------------------------------------------------------
 
@@ -132,14 +162,14 @@ class Engine:
                            commit=pin.commit, locked=locked, group=f"repository {pin.name}")
         except SourceAnchorsError as error:
             if error.subtype is Subtype.unverified:  # one cause for the whole repository: one warning
-                return _unverified(self.pinned, target, error, locked)
+                return _unverified(self._pinned, target, error, locked)
             return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
                            commit=pin.commit, locked=locked)
         status = _status(locked, location)
-        moved = reresolved(self.lock, self.settings, self.resolvers, pin, location, locked) \
+        moved = reresolved(self.lock, self.settings, self._resolvers, pin, location, locked) \
             if status is not Status.ok and locked else None
         status = Status.moved if moved else status  # by other rules or for another Python: never silently
-        change = compare(self.resolvers, pin, location, locked) if status is Status.changed and locked else None
+        change = compare(self._resolvers, pin, location, locked) if status is Status.changed and locked else None
         message, subtype = _verdict(self, status, target, location, locked, change, moved)
         whole = location.whole_file
         group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
@@ -157,19 +187,19 @@ class Engine:
         Both answers are remembered (:class:`.SuggestionCache`); a tree that could not be had is not.
         """
         pin = self.pins[target.repo]
-        known, suggestion = self.suggestions.get(pin, target.key, locked)
+        known, suggestion = self._suggestions.get(pin, target.key, locked)
         if known:
             return suggestion
         try:
-            suggestion = self.suggesters.suggester(target.repo, locked.commit).suggest(target, locked)
+            suggestion = self._suggesters.suggester(target.repo, locked.commit).suggest(target, locked)
         except SourceAnchorsError:
             return None
-        self.suggestions.put(pin, target.key, locked, suggestion)
+        self._suggestions.put(pin, target.key, locked, suggestion)
         return suggestion
 
     def _locate(self, pin: RepoPin, target: Target) -> Location:
         """The location of *target*, from the resolution cache when it knows it."""
-        cached = self.resolutions.get(pin, target.key)
+        cached = self._resolutions.get(pin, target.key)
         if isinstance(cached, Location):
             self.stats["cached"] += 1
             return cached
@@ -181,7 +211,7 @@ class Engine:
         try:
             return resolver.resolve(target.path, target.matches)
         finally:
-            self.stats["ast_parses"] = self.resolvers.ast_parses()
+            self.stats["ast_parses"] = self._resolvers.ast_parses()
 
     # -- what a build writes -------------------------------------------------
 
@@ -227,17 +257,17 @@ class Engine:
                 continue
             pin = self.pins[target.repo]
             if outcome.suggestion is not None and outcome.locked is not None:
-                self.suggestions.put(pin, target.key, outcome.locked, outcome.suggestion)
+                self._suggestions.put(pin, target.key, outcome.locked, outcome.suggestion)
             if not outcome.fresh:
                 continue
             if outcome.resolve_error is not None:
-                self.resolutions.put(pin, target.key, outcome.resolve_error)
+                self._resolutions.put(pin, target.key, outcome.resolve_error)
             elif outcome.location is not None and outcome.status is not Status.error \
                     and outcome.commit == pin.commit:
-                self.resolutions.put(pin, target.key, outcome.location)
-        self.resolutions.flush()
-        self.suggestions.flush()
-        self.indexes.flush()
+                self._resolutions.put(pin, target.key, outcome.location)
+        self._resolutions.flush()
+        self._suggestions.flush()
+        self._indexes.flush()
 
 
 def _unverified(pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None) -> Outcome:

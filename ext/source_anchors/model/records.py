@@ -2,8 +2,8 @@
 
 Data flows one way: a :class:`~source_anchors.model.target.Target` resolves to a
 :class:`Location`; compared with the lock's :class:`LockRecord` it gives an :class:`Outcome`;
-the Sphinx glue wraps that in an :class:`AnchorRecord` (page, line, label) for the domain,
-the report and the generated pages. Every conversion to and from JSON is a method here:
+a front end wraps that in an :class:`AnchorRecord` (page, line, label) for its report,
+``check``'s output and the generated pages. Every conversion to and from JSON is a method here:
 the lock, the resolution cache and the report use nothing else.
 """
 
@@ -27,8 +27,6 @@ SUGGESTER_VERSION = 5  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
-#: An :class:`AnchorRecord` as the environment keeps it (see :meth:`AnchorRecord.to_env`).
-EnvForm = tuple[Any, ...]
 
 
 class Status(StrEnum):
@@ -288,14 +286,19 @@ class Outcome:
 
 @dataclass(frozen=True)
 class AnchorRecord:
-    """One anchor occurrence in the book: where it is written, and what checking it gave."""
+    """One anchor occurrence on a page: where it is written (page and line), and what checking it gave.
 
-    doc: str
+    A front end names its pages: the page is the file the anchor is written in, as the front end
+    names it to its user (the Sphinx glue: the file's path in the book's source folder without its
+    suffix). The record knows nothing of how a front end keeps or shows it.
+    """
+
+    page: str
     line: int
-    #: The node id (``sa-<n>``, counted per page), for back links.
-    id: str
     label: str
     outcome: Outcome
+    #: The anchor's place in the reading order of its page (1 for the first).
+    seq: int = 1
 
     @property
     def status(self) -> Status:
@@ -305,71 +308,7 @@ class AnchorRecord:
     @property
     def order(self) -> tuple[str, int, int]:
         """Sort key: page, line, reading order."""
-        return self.doc, self.line, int(self.id.rpartition("-")[2])
-
-    def to_env(self) -> EnvForm:
-        """The form kept in Sphinx's environment: nested tuples of strings and numbers.
-
-        Sphinx pickles the environment, and the garbage collector walks every object that can
-        hold others; tuples of plain values are neither slow to pickle nor walked, objects are.
-        """
-        out, tgt, loc, old = self.outcome, self.outcome.target, self.outcome.location, self.outcome.locked
-        return (self.doc, self.line, self.id, self.label, out.text, out.status.value, out.message,
-                out.subtype.value if out.subtype else None,
-                (tgt.repo, tgt.path, tgt.match, tgt.defaulted) if tgt else None, out.commit,
-                (loc.path, loc.start, loc.end, loc.kind, loc.sha256, loc.blob, loc.uses, loc.rule, loc.others,
-                 loc.caveat) if loc else None,
-                (old.commit, old.path, old.start, old.end, old.sha256, old.blob, old.uses) if old else None,
-                out.permalink, out.resolve_error, out.fresh, out.group,
-                out.change_class.value if out.change_class else None, out.diff,
-                (out.suggestion.key, out.suggestion.similarity, out.suggestion.reason, out.suggestion.where)
-                if out.suggestion else None)
-
-    @classmethod
-    def from_env(cls, form: EnvForm) -> AnchorRecord:
-        """Read :meth:`to_env`'s form."""
-        (doc, line, id_, label, text, status, message, subtype, tgt, commit, loc, old, permalink, resolve_error,
-         fresh, group, change, diff, suggestion) = form
-        outcome = Outcome(text, _STATUS[status], message=message, subtype=_SUBTYPE[subtype] if subtype else None,
-                          target=Target(*tgt) if tgt else None, commit=commit,
-                          location=Location(*loc) if loc else None, locked=LockRecord(*old) if old else None,
-                          permalink=permalink, resolve_error=resolve_error, fresh=fresh, group=group,
-                          change_class=_CHANGE[change] if change else None, diff=diff,
-                          suggestion=Suggestion(*suggestion) if suggestion else None)
-        return cls(doc=doc, line=line, id=id_, label=label, outcome=outcome)
-
-    @staticmethod
-    def env_status(form: EnvForm) -> Status:
-        """The status of a record in :meth:`to_env`'s form, without reading the rest."""
-        return _STATUS[form[5]]
-
-    @staticmethod
-    def env_pending(form: EnvForm) -> bool:
-        """Whether a record in :meth:`to_env`'s form asks for work when reading ends.
-
-        That is a ``new`` anchor to lock, a fresh resolution to store, or a shared failure to report.
-        """
-        return form[5] == "new" or form[14] or form[15] is not None
-
-    @staticmethod
-    def env_report(form: EnvForm) -> dict[str, Any]:
-        """:meth:`to_json` of a record in :meth:`to_env`'s form, without building the record."""
-        tgt, loc = form[8], form[10]
-        return {"doc": form[0], "line": form[1], "label": form[3],
-                "target": f"{tgt[0]}:{tgt[1]}" + (f"::{tgt[2]}" if tgt[2] is not None else "") if tgt else form[4],
-                "repo": tgt[0] if tgt else None, "commit": form[9], "path": loc[0] if loc else None,
-                "start": loc[1] if loc else None, "end": loc[2] if loc else None, "permalink": form[12],
-                "status": form[5], "change": form[16]}
-
-    @staticmethod
-    def env_order(form: EnvForm) -> tuple[str, int, int]:
-        """:attr:`order` of a record in :meth:`to_env`'s form."""
-        return form[0], form[1], int(form[2].rpartition("-")[2])
-
-    @staticmethod
-    def env_stored(form: EnvForm) -> EnvForm:
-        """*form* with ``fresh`` off: its resolution is in the persistent cache now."""
-        return (*form[:14], False, *form[15:]) if form[14] else form
+        return self.page, self.line, self.seq
 
     def to_check_json(self) -> dict[str, Any]:
         """The form ``check --json`` prints: the locked (``old``) and current (``new``) place.
@@ -378,7 +317,7 @@ class AnchorRecord:
         read, where the text output shows ``path:Lstart–Lend``.
         """
         out, old, new = self.outcome, self.outcome.locked, self.outcome.location
-        return {"status": out.status.value, "doc": self.doc, "line": self.line, "label": self.label,
+        return {"status": out.status.value, "doc": self.page, "line": self.line, "label": self.label,
                 "target": out.name,
                 "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end} if old else None,
                 "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end} if new else None,
@@ -389,13 +328,8 @@ class AnchorRecord:
     def to_json(self) -> dict[str, Any]:
         """The report's form (``source-anchors.json``): one object per occurrence."""
         out, loc = self.outcome, self.outcome.location
-        return {"doc": self.doc, "line": self.line, "label": self.label, "target": out.name,
+        return {"doc": self.page, "line": self.line, "label": self.label, "target": out.name,
                 "repo": out.target.repo if out.target else None, "commit": out.commit,
                 "path": loc.path if loc else None, "start": loc.start if loc else None,
                 "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value,
                 "change": out.change_class.value if out.change_class else None}
-
-
-_STATUS = {status.value: status for status in Status}
-_SUBTYPE = {subtype.value: subtype for subtype in Subtype}
-_CHANGE = {change.value: change for change in ChangeClass}

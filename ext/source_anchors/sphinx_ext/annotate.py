@@ -85,7 +85,7 @@ def message(record: AnchorRecord) -> str:
 def on_pages(records: list[AnchorRecord], paths: Mapping[str, Path], pages: list[str]) -> list[AnchorRecord]:
     """The records written in the page files *pages* (paths as given, relative to the current directory)."""
     docs = docs_of(paths, pages)
-    return [record for record in records if record.doc in docs]
+    return [record for record in records if record.page in docs]
 
 
 def docs_of(paths: Mapping[str, Path], pages: list[str]) -> set[str]:
@@ -123,7 +123,7 @@ def github(records: list[AnchorRecord], files: Mapping[str, str]) -> str:
     """GitHub workflow commands, one per problem: ``::error file=…,line=…,title=…::…``."""
     out = []
     for record in problems(records):
-        props = f"file={_escape_property(files.get(record.doc, record.doc))},line={record.line}," \
+        props = f"file={_escape_property(files.get(record.page, record.page))},line={record.line}," \
                 f"title={_escape_property(title(record))}"
         out.append(f"::{severity(record)} {props}::{_escape_data(message(record))}")
     return "\n".join(out)
@@ -140,9 +140,9 @@ def gitlab(records: list[AnchorRecord], files: Mapping[str, str]) -> list[dict[s
     levels = {Level.error: "major", Level.warning: "minor"}
     return [{"description": message(record).replace("\n", " — "),
              "check_name": f"source-anchors/{record.outcome.status}",
-             "fingerprint": _fingerprint(record, files.get(record.doc, record.doc)),
+             "fingerprint": _fingerprint(record, files.get(record.page, record.page)),
              "severity": levels[severity(record)],
-             "location": {"path": files.get(record.doc, record.doc), "lines": {"begin": record.line}}}
+             "location": {"path": files.get(record.page, record.page), "lines": {"begin": record.line}}}
             for record in problems(records)]
 
 
@@ -154,7 +154,7 @@ def sarif(records: list[AnchorRecord], files: Mapping[str, str]) -> dict[str, An
               "helpUri": TOOL_URI} for status, text in RULES.items()]
     results = []
     for record in problems(records):
-        path = files.get(record.doc, record.doc)
+        path = files.get(record.page, record.page)
         results.append({
             "ruleId": f"source-anchors/{record.outcome.status}", "ruleIndex": order.index(record.outcome.status),
             "level": str(severity(record)), "message": {"text": message(record)},

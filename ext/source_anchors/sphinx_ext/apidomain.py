@@ -58,7 +58,7 @@ class ApiLinksDomain(Domain):
 def api_records(env: BuildEnvironment) -> list[AnchorRecord]:
     """A pinned repository's API links as anchor records, so that ``check`` and ``update`` see them too."""
     outcomes = get_api_domain(env).data["outcomes"]
-    return [AnchorRecord(doc, line, f"sa-api-{n}", outcome.text, outcome)
+    return [AnchorRecord(doc, line, outcome.text, outcome, seq=n)
             for doc in sorted(outcomes) for n, (line, outcome) in enumerate(outcomes[doc], 1)]
 
 

@@ -54,9 +54,7 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         api = ApiSettings(links=SELF)  # the drop-in's one import line asks for the own repository's links
     linker: Linker | None = None
     if api is not None and api.links == SELF:
-        from ..sources.apiself import own_source
-
-        own = own_source(api, confdir=Path(app.confdir), cache=state.engine.cache)
+        own = state.engine.own_source(api, confdir=Path(app.confdir))
         if isinstance(own, str):
             LOGGER.warning("%s: source_anchors: %s", Path(app.confdir) / "conf.py", own, type=WARNING_TYPE,
                            subtype=Subtype.api.value)

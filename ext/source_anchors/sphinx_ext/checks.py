@@ -29,11 +29,11 @@ def warn_groups(state: BuildState, records: Iterable[AnchorRecord]) -> None:
             groups[record.outcome.group].append(record)
     for group in groups.values():
         group.sort(key=lambda r: r.order)
-        first, pages = group[0], sorted({r.doc for r in group})
+        first, pages = group[0], sorted({r.page for r in group})
         shown = ", ".join(pages[:5]) + (", …" if len(pages) > 5 else "")
         assert first.outcome.subtype is not None
         warn(f"{first.outcome.message} [{len(group)} anchor(s) on {len(pages)} page(s) affected: {shown}]",
-             first.outcome.subtype, location=(first.doc, first.line))
+             first.outcome.subtype, location=(first.page, first.line))
 
 
 def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
-from ..model.records import AnchorRecord, EnvForm, Status
+from ..model.records import AnchorRecord, Status
+from .envform import EnvForm, env_order, env_pending, env_report, env_status, env_stored, from_env, to_env
 
 
 class SourceAnchorsDomain(Domain):
@@ -29,12 +30,12 @@ class SourceAnchorsDomain(Domain):
 
     @property
     def anchors(self) -> dict[str, list[EnvForm]]:
-        """Records by document, in the environment's form (:meth:`AnchorRecord.to_env`)."""
+        """Records by document, in the environment's form (:func:`.envform.to_env`)."""
         return self.data["anchors"]  # type: ignore[no-any-return]
 
     def add_anchor(self, docname: str, record: AnchorRecord) -> None:
         """Record one anchor occurrence of *docname*."""
-        self.anchors.setdefault(docname, []).append(record.to_env())
+        self.anchors.setdefault(docname, []).append(to_env(record))
 
     def add_literal(self, docname: str, line: int, text: str) -> None:
         """Record one literal block of *docname* (for the reproduction count)."""
@@ -49,34 +50,34 @@ class SourceAnchorsDomain(Domain):
         self.data.setdefault("feedback", {}).setdefault(docname, line)
 
     def pending_anchors(self) -> list[AnchorRecord]:
-        """The records the end of reading has work for (see :meth:`AnchorRecord.env_pending`)."""
-        return [AnchorRecord.from_env(form) for docname in sorted(self.anchors)
-                for form in self.anchors[docname] if AnchorRecord.env_pending(form)]
+        """The records the end of reading has work for (see :func:`.envform.env_pending`)."""
+        return [from_env(form) for docname in sorted(self.anchors)
+                for form in self.anchors[docname] if env_pending(form)]
 
     def report(self) -> list[dict[str, Any]]:
         """The report's rows (:meth:`AnchorRecord.to_json`), by page, line and reading order."""
         forms = [form for forms in self.anchors.values() for form in forms]
-        return [AnchorRecord.env_report(form) for form in sorted(forms, key=AnchorRecord.env_order)]
+        return [env_report(form) for form in sorted(forms, key=env_order)]
 
     def all_anchors(self) -> Iterator[AnchorRecord]:
         """Every record, ordered by document then reading order."""
         for docname in sorted(self.anchors):
             for form in self.anchors[docname]:
-                yield AnchorRecord.from_env(form)
+                yield from_env(form)
 
-    def next_id(self, docname: str) -> str:
-        """The node id of the next anchor of *docname* (``sa-<n>``, counted in reading order)."""
-        return f"sa-{len(self.anchors.get(docname, [])) + 1}"
+    def next_seq(self, docname: str) -> int:
+        """The reading order of the next anchor of *docname* (1 for the first; its node id is ``sa-<n>``)."""
+        return len(self.anchors.get(docname, [])) + 1
 
     def unsettled_docs(self) -> set[str]:
         """Pages with an anchor whose status is not ``ok`` (re-read on the next build)."""
         return {doc for doc, forms in self.anchors.items()
-                if any(AnchorRecord.env_status(f) is not Status.ok for f in forms)}
+                if any(env_status(f) is not Status.ok for f in forms)}
 
     def mark_stored(self) -> None:
         """Mark every fresh resolution as stored in the persistent cache (so it is not stored again)."""
         for forms in self.anchors.values():
-            forms[:] = [AnchorRecord.env_stored(form) for form in forms]
+            forms[:] = [env_stored(form) for form in forms]
 
     def count(self, docname: str, **work: int) -> None:
         """Add to the work reading *docname* did (``resolved``, ``cached``, ``modules_parsed``, ``ast_parses``)."""

@@ -24,7 +24,7 @@ from . import annotate, apilinks, checks, docs, feedback, i18n, ledger, printed,
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, setting_location, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
-from .state import get_state, register
+from .state import get_state, page_markup, register
 from .syntax import foreign_anchors, suspect
 
 REPORT_NAME = "source-anchors.json"
@@ -160,10 +160,8 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     """Keep the text the parser is about to read: roles find their lines and the front matter in it."""
     text = source[0]
     is_rst = _is_rst(app, docname)
-    # Only an rST page that opens with a field list (or a comment) has front matter to read its way.
-    rst = is_rst and text.lstrip()[:1] in (":", ".")
     state = get_state(str(app.srcdir))
-    state.keep_page(docname, text, rst=rst)
+    state.keep_page(docname, text, page_markup(app.env, Path(app.env.doc2path(docname))))
     if suspect(text, rst=is_rst):
         state.suspect.add(docname)
     state.work_before[docname] = state.engine.work()
@@ -171,6 +169,7 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
 
 def _is_rst(app: Sphinx, docname: str) -> bool:
     return bool(app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext")
+
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -209,7 +208,7 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     if multiprocessing.parent_process() is not None:
         # A parallel build's reader, a process of its own: the module indexes it parsed are stored now,
         # for the readers after it and the next build (the main process parses nothing to store).
-        state.engine.indexes.flush()
+        state.engine.flush_indexes()
 
 
 def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -298,5 +297,5 @@ def _enforce_lock(app: Sphinx) -> None:
             (f", then run '{UPDATE_COMMAND}' and commit the lock" if unchecked < len(failed) else "")
         LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); %s",
                      len(failed), state.settings.lock_path.name, first.outcome.name, advice,
-                     type=WARNING_TYPE, subtype=Subtype.lock.value, location=(first.doc, first.line))
+                     type=WARNING_TYPE, subtype=Subtype.lock.value, location=(first.page, first.line))
         app.statuscode = 1

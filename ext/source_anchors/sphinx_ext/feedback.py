@@ -97,7 +97,7 @@ class FeedbackLineDirective(SphinxDirective):
         state = get_state(str(self.env.srcdir))
         docname = self.env.docname
         get_domain(self.env).add_feedback(docname, self.lineno)
-        page = state.page(docname, lambda: self.env.doc2path(docname))
+        page = state.page(self.env)
         repo = page.front_matter.get("source-repo") or state.settings.default_repo
         pin = state.engine.pins.get(str(repo))
         chapter = self.options.get("chapter", docname)

@@ -18,6 +18,7 @@ from ..engine.engine import Engine
 from ..model.errors import SourceAnchorsError
 from ..model.records import AnchorRecord, line_range
 from .domain import get_domain
+from .envform import node_id
 from .i18n import _
 from .pageparts import link, root_licences
 from .state import BuildState, get_state
@@ -111,10 +112,10 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     # too (:meth:`.OutsideFiles.commit_file`): the ledger names it, with the files it served.
     served: dict[str, list[str]] = defaultdict(list)
     listing = engine.listing(repo)
-    sdist = engine.outside.sdist(repo) if paths - inside else None
+    sdist = engine.sdist(repo) if paths - inside else None
     for path in sorted(paths - inside):
         try:
-            source = engine.outside.commit_file(repo, path)[1]
+            source = engine.commit_file(repo, path)[1]
         except SourceAnchorsError:
             continue
         if sdist is not None and not isinstance(sdist, SourceAnchorsError) and path in listing \
@@ -168,11 +169,11 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                 lines = words["whole"] if whole else line_range(start, end)
                 back = nodes.inline()
                 permalink = first.permalink or ""
-                for index, cite in enumerate(sorted(cites, key=lambda c: (c.doc, c.line))):
+                for index, cite in enumerate(sorted(cites, key=lambda c: (c.page, c.line))):
                     if index:
                         back += nodes.Text(" · ")
-                    uri = app.builder.get_relative_uri(docname, cite.doc) + "#" + cite.id
-                    back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.doc,
+                    uri = app.builder.get_relative_uri(docname, cite.page) + "#" + node_id(cite)
+                    back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.page,
                                                                                   line=cite.line),
                                             refuri=uri, classes=["sa-backlink"])
                     report = _report_link(state, anchored, cite, f"{path}:{lines}", permalink)
@@ -196,8 +197,8 @@ def _report_link(state: BuildState, pin: RepoPin | None, cite: AnchorRecord, whe
     if pin is None:
         return None
     title = _("[feedback] {label} ({doc}:{line}) @ {repo}@{short}").format(
-        label=cite.label, doc=cite.doc, line=cite.line, repo=pin.name, short=pin.short)
-    body = report_body(page=f"{cite.doc}:{cite.line}", pin=pin, anchor=f"{cite.label} ({cite.outcome.text})",
+        label=cite.label, doc=cite.page, line=cite.line, repo=pin.name, short=pin.short)
+    body = report_body(page=f"{cite.page}:{cite.line}", pin=pin, anchor=f"{cite.label} ({cite.outcome.text})",
                        location=where, permalink=permalink)
     uri = report_uri(state.settings, title, body)
     if uri is None:

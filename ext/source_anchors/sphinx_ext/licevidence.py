@@ -59,7 +59,7 @@ def _split(found: Mapping[str, list[Evidence]], notices: bool) -> dict[str, list
 
 def notices_section(engine: Engine, repo: str, pin: RepoPin) -> tuple[nodes.section, int]:
     """Files that state a licence, a credit or a copyright in their own text; and how many there are."""
-    found = _split(engine.declarations.third_party(repo), notices=True)
+    found = _split(engine.licences.third_party(repo), notices=True)
     section = nodes.section(ids=[f"sa-notices-{repo}"])
     section += nodes.title("", _("Licences and copyright notices inside files ({n})").format(n=len(found)))
     section += nodes.paragraph("", _("Besides the licence files found by their names (below), these files state "
@@ -82,7 +82,7 @@ def notices_section(engine: Engine, repo: str, pin: RepoPin) -> tuple[nodes.sect
 
 def third_party_section(engine: Engine, repo: str, pin: RepoPin) -> nodes.section:
     """Files the tree itself shows to be third-party material, each with its evidence."""
-    found = _split(engine.declarations.third_party(repo), notices=False)
+    found = _split(engine.licences.third_party(repo), notices=False)
     section = nodes.section(ids=[f"sa-third-party-{repo}"])
     section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
     section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "

@@ -30,7 +30,7 @@ __all__ = ["declared_summary", "html_dropdowns", "licences"]
 def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> nodes.Node:
     """The ledger's cell: the SPDX ids declared, and whether any declaration disagrees with the texts."""
     try:
-        found, unread = engine.declarations.declared(repo)
+        found, unread = engine.licences.declared(repo)
     except SourceAnchorsError as error:
         LOGGER.info("source-anchors: the declared licences of %s were not read: %s", repo, error)
         return nodes.Text(_("not read (the build log says why)"))
@@ -69,7 +69,7 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
     section += nodes.title("", _("Declared licences"))
-    outside = engine.declarations
+    outside = engine.licences
     found, unread = outside.declared(repo)
     recorded = outside.from_record.get(repo, set())
     intro = nodes.paragraph()

@@ -10,6 +10,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxContentsFilter
 
 from ..model.records import AnchorRecord, Status
+from .envform import node_id
 from .targetwords import target_words
 
 
@@ -122,7 +123,7 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
         # As few attributes as the HTML needs (every page's doctree is pickled and read back):
         # the hover text is derived from them when the page is written.
         return anchor_reference(rawtext, record.label, refuri=out.permalink, classes=_classes(record),
-                                ids=[record.id], sa_repo=out.target.repo,
+                                ids=[node_id(record)], sa_repo=out.target.repo,
                                 sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}",
                                 sa_target=target_words(out.target, out.location))
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
@@ -130,7 +131,7 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
     node += nodes.inline("", record.label, classes=["sa-label"])
     if out.location is not None:
         node += nodes.inline("", out.where(), classes=["sa-where"])
-    node["ids"] = [record.id]
+    node["ids"] = [node_id(record)]
     return node
 
 
@@ -138,7 +139,7 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     """The block node of a ``source-anchor`` directive: title link, repo@commit, path and lines."""
     out = record.outcome
     node = nodes.container(classes=["sa-card", *(_classes(record)[1:]), *extra_classes])
-    node["ids"] = [record.id]
+    node["ids"] = [node_id(record)]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
         words = target_words(out.target, out.location) if out.target is not None and out.location is not None else ""

@@ -10,9 +10,9 @@ from docutils.parsers.rst import directives
 from docutils.parsers.rst.states import Inliner
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
-from ..model.pages import PageSource
+from ..markup.labels import label_looks_like_target, split_label
+from ..markup.page import PageSource
 from ..model.records import AnchorRecord
-from ..model.target import label_looks_like_target, split_label
 from .diagnostics import Subtype, warn
 from .domain import get_domain
 from .render import card, chip
@@ -32,7 +32,7 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     domain = get_domain(env)
     outcome = state.engine.check_text(text, default_repo=default,
                                       default_from="the page's front matter ('source-repo')" if from_page else None)
-    record = AnchorRecord(doc=docname, line=line, id=domain.next_id(docname), label=label, outcome=outcome)
+    record = AnchorRecord(page=docname, line=line, label=label, outcome=outcome, seq=domain.next_seq(docname))
     unknown_default = (from_page and outcome.target is not None and outcome.target.defaulted
                        and outcome.target.repo not in state.engine.pins)
     if state.quiet:
@@ -58,16 +58,11 @@ def _warn_front_matter(state: BuildState, docname: str, page: PageSource, repo: 
          "them", Subtype.target, location=(docname, page.field_line("source-repo")))
 
 
-def _page(state: BuildState, env: Any) -> PageSource:
-    docname: str = env.docname
-    return state.page(docname, lambda: env.doc2path(docname))
-
-
 class SourceRole(SphinxRole):
     r"""``{src}`label <[repo:]dotted.path[::match]>`` (or ``<[repo:]/file/path[::match]>``): an inline permalink.
 
     The label and target are split as Sphinx's reference roles split them (``\<`` escapes a ``<``);
-    :func:`~source_anchors.model.target.split_label` needs the text with its escapes, which
+    :func:`~source_anchors.markup.labels.split_label` needs the text with its escapes, which
     :class:`SphinxRole` drops, so it is kept here.
     """
 
@@ -85,7 +80,7 @@ class SourceRole(SphinxRole):
         state = get_state(str(self.env.srcdir))
         label, text = split_label(self.escaped)
         docname = self.env.docname
-        page = _page(state, self.env)
+        page = state.page(self.env)
         nth = state.next_occurrence(docname, self.lineno, self.rawtext)
         line = page.line_of(self.rawtext, near=self.lineno, nth=nth)
         hint = (f"the label {label!r} holds '::' like a target: if a '<' belongs to the match text, "
@@ -107,7 +102,7 @@ class SourceAnchorDirective(SphinxDirective):
         state = get_state(str(self.env.srcdir))
         text = self.arguments[0] if self.arguments else ""
         label = self.options.get("caption") or text
-        record = _anchor(state, self.env, label=label, text=text, line=self.lineno, page=_page(state, self.env))
+        record = _anchor(state, self.env, label=label, text=text, line=self.lineno, page=state.page(self.env))
         node = card(record, self.options.get("class", []))
         self.set_source_info(node)
         return [node]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..engine.engine import Engine
+from ..markup.base import Markup
+from ..markup.page import PageSource
+from ..markup.registry import markup_for
 from ..model.config import Settings
-from ..model.pages import PageSource
 from ..model.records import RESOLVER_VERSION
 
 _STATES: dict[str, BuildState] = {}
@@ -48,25 +50,26 @@ class BuildState:
         payload = json.dumps([RESOLVER_VERSION, str(self.settings.python), pins, lock], sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
-    def page(self, docname: str, path: Callable[[], Path]) -> PageSource:
-        """The source of *docname*: the text kept at ``source-read``, else read from ``path()`` once.
+    def page(self, env: Any) -> PageSource:
+        """The source of the page *env* reads: the text kept at ``source-read``, else read from its file once.
 
         Sphinx purges a document before it reads it again, and :meth:`forget` then drops
         the text kept here; so roles of one read share one copy without a ``stat`` each.
         """
+        docname: str = env.docname
         found = self.pages.get(docname)
         if found is None:
-            file = path()
+            file = Path(env.doc2path(docname))
             try:
-                found = PageSource(file.read_text("utf-8", errors="replace"), rst=file.suffix == ".rst")
+                found = PageSource(file.read_text("utf-8", errors="replace"), page_markup(env, file))
             except OSError:
-                found = PageSource("")
+                found = PageSource("", page_markup(env, file))
             self.pages[docname] = found
         return found
 
-    def keep_page(self, docname: str, text: str, *, rst: bool) -> None:
-        """Use *text* as the source of *docname* for this read (from Sphinx's ``source-read``)."""
-        self.pages[docname] = PageSource(text, rst=rst)
+    def keep_page(self, docname: str, text: str, markup: Markup) -> None:
+        """Use *text*, written in *markup*, as the source of *docname* for this read (from ``source-read``)."""
+        self.pages[docname] = PageSource(text, markup)
 
     def next_occurrence(self, docname: str, line: int, rawtext: str) -> int:
         """How many times this (doc, paragraph line, rawtext) was seen before in this read."""
@@ -80,6 +83,11 @@ class BuildState:
         self.occurrences.pop(docname, None)
         self.pages.pop(docname, None)
         self.bad_front_matter.discard(docname)
+
+
+def page_markup(env: Any, path: Path) -> Markup:
+    """The markup of the page at *path*, by the book's ``source_suffix``."""
+    return markup_for(path, env.config.source_suffix)
 
 
 def register(srcdir: str, *, settings: Settings, engine: Engine) -> BuildState:
