@@ -1,4 +1,4 @@
-"""The command line ``source-anchors``: one module per command (check, update, fix, bump, pin, cache).
+"""The command line ``source-anchors``: a table of commands (``main.COMMANDS``), each in its module.
 
 Takes in: argv (:func:`~.main.main` ``(argv) -> int``); the book, read quietly by Sphinx (:mod:`.book`).
 Gives out: the report, the lock rewritten, page and ``conf.py`` rewrites, an exit status; the

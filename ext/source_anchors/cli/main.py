@@ -2,16 +2,16 @@
 
 Run it where you run ``sphinx-build``: the book is found as Sphinx projects are laid out (see
 :func:`.book.find_book`); ``--confdir`` and ``--srcdir`` say it outright. This module holds the
-argument parser and sends each command to its own module (:mod:`.check`, :mod:`.update`,
-:mod:`.fix`, :mod:`.bump` and :mod:`.bumpbot`, :mod:`.pin`, :mod:`.facts`,
-:mod:`.initci`, :mod:`.cache`); the book is read by :mod:`.book`.
+argument parser and, from the table :data:`COMMANDS`, sends each command to its own module
+(:mod:`.check`, :mod:`.update`, :mod:`.fix`, :mod:`.bump` and :mod:`.bumpbot`, :mod:`.pin`,
+:mod:`.facts`, :mod:`.initci`, :mod:`.cache`); the book is read by :mod:`.book`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 from typing import Any
 
@@ -120,67 +120,125 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
     args = get_parser().parse_args(argv)
     confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
-    if args.command == "cache":
-        try:
-            root = cachecmd.cache_dir(confdir)
-        except Exception as error:  # conf.py is the author's code: any error is theirs to see
-            print(f"error: cannot read {confdir / 'conf.py'}: {error}", file=sys.stderr)
+    return COMMANDS[args.command](args, confdir, srcdir)
+
+
+#: What a command runs: its parsed arguments and the book's conf and page folders in, the exit status out.
+Runner = Callable[[argparse.Namespace, Path, Path], int]
+
+
+def _cache(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    try:
+        root = cachecmd.cache_dir(confdir)
+    except Exception as error:  # conf.py is the author's code: any error is theirs to see
+        print(f"error: cannot read {confdir / 'conf.py'}: {error}", file=sys.stderr)
+        return 2
+    print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
+    return 0
+
+
+def _facts(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    from .facts import facts
+
+    return facts(confdir, args.names)
+
+
+def _init_ci(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    from .initci import init_ci
+
+    return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)
+
+
+def _bump(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    if args.latest or args.ref is None:
+        if args.ref is not None or not args.latest:
+            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
+                  file=sys.stderr)
             return 2
-        print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
-        return 0
-    if args.command == "facts":
-        from .facts import facts
+        from .bumpbot import latest
 
-        return facts(confdir, args.names)
-    if args.command == "init-ci":
-        from .initci import init_ci
+        return latest(confdir, srcdir, args.name, write=args.write, pre=args.pre, body=args.body)
+    from . import bump  # tags and branches: resolved with git, only when asked for
 
-        return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)
+    return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
+
+
+def _pin(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    from .pin import pin
+
+    return pin(confdir, args.name, args.ref)
+
+
+class _Read:
+    """The book read for ``check``, ``update`` and ``fix``: its records, engine and what went with them."""
+
+    def __init__(self, args: argparse.Namespace, confdir: Path, srcdir: Path) -> None:
+        from . import bump  # --pin NAME=REF: resolved with git, only when asked for
+
+        self.pins, self.refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
+        self.paths: dict[str, Path] = {}
+        self.unimported: list[Unimported] = []
+        self.records, self.engine = read_book(confdir, srcdir, pins=self.pins, paths=self.paths,
+                                              unimported=self.unimported)
+        if self.engine.settings.cache_note:
+            print(f"warning: {self.engine.settings.cache_note}", file=sys.stderr)
+
+
+def _reading(action: Callable[[argparse.Namespace, _Read, Path], int]) -> Runner:
+    """A command that reads the book first; a book that cannot be read is one error, exit 2."""
+    def run(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+        try:
+            read = _Read(args, confdir, srcdir)
+        except BookError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return action(args, read, confdir)
+
+    return run
+
+
+def _check(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
+    return check(read.records, read.engine, pins=read.pins, refs=read.refs, paths=read.paths, pages=args.pages,
+                 as_json=args.json, fmt=args.format, as_markdown=args.markdown, unimported=read.unimported)
+
+
+def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
     accept: Set[ChangeClass] | None = None
-    if getattr(args, "accept", None) is not None:
+    if args.accept is not None:
         try:
             accept = parse_classes(args.accept)
         except ValueError as error:
             print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
             return 2
-    from . import bump  # tags and branches: resolved with git, only when asked for
 
-    if args.command == "bump" and (args.latest or args.ref is None):
-        from .bumpbot import latest
-
-        if args.ref is not None or not args.latest:
-            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
-                  file=sys.stderr)
-            return 2
-        return latest(confdir, srcdir, args.name, write=args.write, pre=args.pre, body=args.body)
-    if args.command == "bump":
-        return bump.bump(confdir, srcdir, args.name, args.ref, write=args.write)
-    if args.command == "pin":
-        from .pin import pin
-
-        return pin(confdir, args.name, args.ref)
-    try:
-        pins, refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
-        paths: dict[str, Path] = {}
-        unimported: list[Unimported] = []
-        records, engine = read_book(confdir, srcdir, pins=pins, paths=paths, unimported=unimported)
-    except BookError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if engine.settings.cache_note:
-        print(f"warning: {engine.settings.cache_note}", file=sys.stderr)
-    if args.command == "update":
-        if unimported:  # the API links autodoc could not give are relocked from the lock, never pruned
-            records = [*records, *lock_only(records, engine)]
-            print("warning: " + notice(unimported, annotate.page_paths(paths, Path.cwd()),
+    def relock(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
+        records = read.records
+        if read.unimported:  # the API links autodoc could not give are relocked from the lock, never pruned
+            records = [*records, *lock_only(records, read.engine)]
+            print("warning: " + notice(read.unimported, annotate.page_paths(read.paths, Path.cwd()),
                                        "their API links were not read from the pages: their locked records are "
                                        "relocked by their keys, not pruned, and an object the lock does not "
                                        "record is not locked"), file=sys.stderr)
-        return update(records, engine, as_json=args.json, accept=accept)
-    if args.command == "fix":
-        return fix(records, paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
-    return check(records, engine, pins=pins, refs=refs, paths=paths, pages=args.pages, as_json=args.json,
-                 fmt=args.format, as_markdown=args.markdown, unimported=unimported)
+        return update(records, read.engine, as_json=args.json, accept=accept)
+
+    return _reading(relock)(args, confdir, srcdir)
+
+
+def _fix(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
+    return fix(read.records, read.paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
+
+
+#: Each command's runner: a new command is its module, its subparser in :func:`get_parser` and one row here.
+COMMANDS: dict[str, Runner] = {
+    "check": _reading(_check),
+    "update": _update,
+    "fix": _reading(_fix),
+    "bump": _bump,
+    "pin": _pin,
+    "facts": _facts,
+    "init-ci": _init_ci,
+    "cache": _cache,
+}
 
 
 def _similarity(text: str) -> float:
