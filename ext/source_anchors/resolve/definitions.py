@@ -42,7 +42,8 @@ def definition(files: Files, parsed: LanguageFiles, file: str, blob: str, symbol
     The others are the definitions of the same path a rule chose among (empty when the path names one).
     """
     language = language_of(file, symbol)
-    source = files.data(file)
+    source = parsed.source(file, blob)
+    source = files.data(file) if source is None else source  # a file's bytes are read once, as its definitions
     try:
         found = parsed.find(language, file, blob, source, symbol)
     except AmbiguousDefinitionError:

@@ -75,6 +75,11 @@ class LanguageFiles:
             kept = self._parsed[key] = (language, source, language.definitions(source))
         return kept[2]
 
+    def source(self, path: str, blob: str) -> bytes | None:
+        """The bytes of *path* at blob *blob* when they were read before, else None (read them, then ask again)."""
+        kept = self._parsed.get((path, blob))
+        return kept[1] if kept is not None else None
+
     def find(self, language: Language, path: str, blob: str, source: bytes, dotted: str) -> Definition:
         """:meth:`~source_anchors.reading.language.Language.find` on the file *path* at blob *blob*, parsed once."""
         found = self.definitions(language, path, blob, source)
