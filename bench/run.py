@@ -27,6 +27,7 @@ from typing import Any
 
 import api_bench
 import fixture
+import languages
 import report
 import scattered
 from callgrind import callgrind, fixed_addresses
@@ -419,11 +420,14 @@ def main(argv: list[str] | None = None) -> int:
     results["scattered"] = scattered.measure(bench)  # modules cited in scattered order: parses <= files
     # API links over a large real API: with and without links (instructions with --instructions).
     results["api"] = api_bench.measure(instructions=False)
+    # Definition anchors in TypeScript, Go, Rust and C: a cold resolution beside the grammar's own parse.
+    results["languages"] = languages.measure(WORK, runs)
     order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
-             "incremental", "scale", "rss_mb", "scattered", "api")
+             "incremental", "scale", "rss_mb", "scattered", "api", "languages")
     results = {key: results[key] for key in order}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)
+    languages.show(results["languages"])
     print(f"\nwrote {(OUT / 'results.json').relative_to(ROOT)}; total {time.perf_counter() - started:.1f} s")
     return 0
 

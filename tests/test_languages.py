@@ -513,9 +513,10 @@ def test_every_language_is_registered_by_its_suffixes_and_unknown_files_are_none
     assert lang("/X.JAVA").name == "Java"
     assert language_for("/README.md") is None
     assert lang("/pkg/mod.py").name == lang("/pkg/mod.pyi").name == "Python"
-    # Only Python is wired into anchors: a file of the others is text for the resolver and the drift stage.
+    # Every language is wired into anchors: the resolver and the drift stage follow its rules; other files are text.
     assert wired_language("/pkg/mod.py") is lang("/pkg/mod.py")
-    assert wired_language("/x.ts") is None
+    assert wired_language("/x.ts") is lang("/x.ts")
+    assert wired_language("/src/lib.rs") is lang("/src/lib.rs")
     assert wired_language("/README.md") is None
 
 

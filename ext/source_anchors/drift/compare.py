@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
-from ..model.errors import SourceAnchorsError
+from ..model.errors import MissingExtraError, SourceAnchorsError
 from ..model.records import Location, LockRecord
 from ..reading.language import text_change
 from ..reading.python import Compact, Parts, module_of
@@ -60,7 +60,10 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
     import difflib  # changed anchors only
 
     diff = tuple(difflib.unified_diff(old, new, lineterm="", n=0))[2:]
-    language = wired_language(location.path)
+    try:
+        language = wired_language(location.path)
+    except MissingExtraError as error:
+        return Comparison(ChangeClass.code, diff, f"{error}: classed as code")
     if language is None:  # a text file
         return Comparison(text_change("\n".join(old), "\n".join(new)), diff)
     return Comparison(language.classify(old, new, parts=_parts(resolvers, pin, location, record)), diff)

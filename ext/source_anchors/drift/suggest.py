@@ -18,6 +18,9 @@ function, attribute):
 4. else, for a name or a level that changed, the rules of :mod:`.elsewhere` (a method become a
    function, the same lines renamed, a member renamed in its class, a module name become a local).
 
+A definition of another language's file (``/src/cmd.go#Command.AddCommand``) is looked for among the
+definitions of its file and of the files of its language changed since the lock (:mod:`.definitions`).
+
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
 
@@ -41,6 +44,7 @@ from ..model.target import Target
 from ..reading.python import KINDS, Ref
 from ..resolve.resolver import Resolver
 from .catalog import Catalog, Definition, fresh, lines_of, normal
+from .definitions import suggest_definition
 from .elsewhere import elsewhere
 from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
 
@@ -80,6 +84,8 @@ class Suggester(LineSuggester):
             return None  # an old tree that cannot be read, a file that no longer parses: no suggestion
 
     def _suggest(self, target: Target, record: LockRecord) -> Suggestion | None:
+        if target.symbol is not None:
+            return suggest_definition(self, target, record)
         if target.is_file:
             return self._file(target, record)
         if target.match is not None:

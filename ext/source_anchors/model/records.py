@@ -20,10 +20,10 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 13  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
-# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>
+RESOLVER_VERSION = 14  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter languages wired
 #: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 5  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements
+SUGGESTER_VERSION = 6  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]

@@ -1,4 +1,4 @@
-"""Parse anchor targets: ``[repo:]dotted.path[::match text[::inner match …]]`` or ``[repo:]/file/path[::…]`` (pure)."""
+"""Parse anchor targets: ``[repo:]dotted.path[::match …]``, ``[repo:]/file/path[#Symbol.path][::match …]`` (pure)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ class Target:
 
     ``repo`` is the pin name (already defaulted by the caller when absent),
     ``path`` the dotted Python path, or a repository-relative file path after a leading ``/``
-    (see :attr:`is_file`), ``match`` the optional text after the first ``::``, as written: one
-    match text, or several separated by ``::``, each looked up within the range the previous one
-    gave (see :attr:`matches`). The lock key is the whole text.
+    (see :attr:`is_file`), followed by ``#`` and the path of names of a definition in that file
+    (``/src/cmd.go#Command.AddCommand``, see :attr:`symbol`), ``match`` the optional text after the
+    first ``::``, as written: one match text, or several separated by ``::``, each looked up within
+    the range the previous one gave (see :attr:`matches`). The lock key is the whole text.
     """
 
     repo: str
@@ -37,8 +38,13 @@ class Target:
 
     @property
     def file(self) -> str:
-        """The repository-relative file path of a file target (no leading ``/``)."""
-        return self.path[1:]
+        """The repository-relative file path of a file target (no leading ``/``, no ``#Symbol.path``)."""
+        return split_symbol(self.path)[0][1:]
+
+    @property
+    def symbol(self) -> str | None:
+        """The definition a file target names after ``#`` (``Command.AddCommand``), or None."""
+        return split_symbol(self.path)[1] if self.is_file else None
 
     @property
     def matches(self) -> tuple[str, ...]:
@@ -92,7 +98,10 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     if not path:
         raise TargetError(f"no dotted path in {raw!r}")
     if path.startswith("/"):
-        _check_file_path(path, raw)
+        file_path, named = split_symbol(path)
+        _check_file_path(file_path, raw)
+        if named is not None:
+            _check_symbol(named, file_path, raw)
         return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
     parts = path.split(".")
     bad = [part for part in parts if not part.isidentifier()]
@@ -142,3 +151,30 @@ def _check_file_path(path: str, raw: str) -> None:
     if path == "/" or any(part in ("", ".") for part in parts) or "\\" in path or "\x00" in path:
         raise TargetError(f"invalid file path {path!r} in {raw!r}: expected /dir/file, repository-relative, "
                           "without empty or '.' parts")
+
+
+def split_symbol(path: str) -> tuple[str, str | None]:
+    """A file target's path and the definition named after a ``#`` in its last segment, if any.
+
+    ``/src/cmd.go#Command.AddCommand`` gives ``("/src/cmd.go", "Command.AddCommand")``; a ``#`` in a
+    folder's name (``/c#/x.cs``) is part of the path.
+    """
+    folder, slash, name = path.rpartition("/")
+    name, hash_, symbol = name.partition("#")
+    return (folder + slash + name, symbol) if hash_ else (path, None)
+
+
+#: One name of a definition's path: no white space, and none of the characters that separate (``.``, ``#``, ``/``,
+#: ``:``); C++'s ``operator==`` and ``~Buffer`` are names.
+_NAME_PART = re.compile(r"[^\s.#/:]+")
+
+
+def _check_symbol(symbol: str, file: str, raw: str) -> None:
+    """The path of names after ``#``: names joined by ``.`` (``Outer.Inner.method``, ``Display.for.Point.fmt``)."""
+    if not symbol:
+        raise TargetError(f"nothing after '#' in {raw!r}; name a definition of {file} by its path of names, "
+                          f"such as '{file}#Class.method'")
+    if not all(_NAME_PART.fullmatch(part) for part in symbol.split(".")):
+        raise TargetError(f"invalid definition path {symbol!r} in {raw!r}: names joined by '.', without spaces, "
+                          f"'#', '/' or ':' (C++'s ns::Class::method is written ns.Class.method; a Rust trait "
+                          f"impl's method Trait.for.Type.method)")

@@ -140,8 +140,8 @@ class Language(ABC):
             return candidates[0], "one definition under two names (a typedef of its struct)"
         return None
 
-    def find(self, source: bytes, dotted: str) -> Definition:
-        """The definition of *source* named *dotted* (``Outer.Inner.method``).
+    def find(self, source: bytes, dotted: str, found: Sequence[Definition] | None = None) -> Definition:
+        """The definition of *source* named *dotted* (``Outer.Inner.method``); *found*: its definitions, when known.
 
         Where several have that path, :meth:`choose` picks one and the result's :attr:`~Definition.rule`
         says by which rule; where no rule picks, :class:`~source_anchors.model.errors.AmbiguousDefinitionError`
@@ -149,7 +149,7 @@ class Language(ABC):
         :class:`~source_anchors.model.errors.ResolveError` with the closest paths.
         """
         wanted = tuple(dotted.split("."))
-        found = self.definitions(source)
+        found = self.definitions(source) if found is None else found
         candidates = [d for d in found if d.path == wanted or d.qualified == wanted]
         if len(candidates) == 1:
             return candidates[0]

@@ -49,11 +49,13 @@ def language_for(path: str) -> Language | None:
 def wired_language(path: str) -> Language | None:
     """The language whose rules anchors into *path* are resolved and classed by; None for a file read as text.
 
-    A language not wired into anchors yet (:attr:`~.language.Language.wired`) is text here, whether or not
-    its grammar is installed.
+    A language not wired into anchors (:attr:`~.language.Language.wired`) is text here, whether or not
+    its grammar is installed. A wired language whose grammar is not installed raises
+    :class:`~source_anchors.model.errors.MissingExtraError`, naming the extra, as :func:`language_for` does:
+    its anchors are never read as text instead, which would give them other lines.
     """
     language = _of(path)
-    return language if language is not None and language.wired else None
+    return language_for(path) if language is not None and language.wired else None
 
 
 def register(language: Language) -> None:

@@ -19,11 +19,12 @@ from ..model.config import RepoPin
 from ..model.errors import ResolveError
 from ..model.python import Python
 from ..model.records import RESOLVER_VERSION, Location, line_range
-from ..model.target import split_matches
+from ..model.target import split_matches, split_symbol
+from ..reading.languages.parsed import LanguageFiles
 from ..reading.python import IndexStore, OutsideError, SourceFiles, Walker, is_namespace, statement_at
 from ..reading.registry import wired_language
 from ..sources.trees import Tree
-from . import filetargets
+from . import definitions, filetargets
 
 Span = tuple[int, int]
 
@@ -49,6 +50,8 @@ class Resolver:
         self.listing = listing if listing is not None else (tree.listing or {})
         self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python, store=store)
         self.walker = Walker(self.files, pin, found=found)
+        #: The definitions of the files ``#`` targets name, each file read once (:mod:`.definitions`).
+        self.languages = LanguageFiles()
 
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
@@ -56,7 +59,7 @@ class Resolver:
                 if self.walker.probe(f"{package}.{path}")]
 
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
-        """Resolve dotted *path* (or ``/file/path``), narrowed by the match levels if given.
+        """Resolve dotted *path* (or ``/file/path``, ``/file/path#Symbol.path``), narrowed by the match levels if given.
 
         *match* is the text after the first ``::`` (split into levels at each further ``::``) or
         the levels themselves.
@@ -116,10 +119,14 @@ class Resolver:
         """A file target: the whole file, or the line (the statement, in a language's file) the levels narrow to.
 
         The file's language is the registry's (:func:`~source_anchors.reading.registry.wired_language`); a file
-        no language wired into anchors reads is text, where a match names its line.
+        no language wired into anchors reads is text, where a match names its line. After ``#``, a definition
+        of the file (:meth:`_resolve_definition`).
         """
-        file = path[1:]
+        file, symbol = split_symbol(path)
+        file = file[1:]
         blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
+        if symbol is not None:
+            return self._resolve_definition(path, file, blob, symbol, matches)
         if not matches:
             return filetargets.whole(self.files, file, blob)
         lines = filetargets.text_lines(self.files, file)
@@ -132,6 +139,20 @@ class Resolver:
         start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
         kind = "line" if language is None else "statement"
         return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob)
+
+    def _resolve_definition(self, path: str, file: str, blob: str, symbol: str, matches: tuple[str, ...]) -> Location:
+        """The definition *symbol* of *file* (:mod:`.definitions`), narrowed by the levels by its statement rule."""
+        found, language, others = definitions.definition(self.files, self.languages, file, blob, symbol)
+        lines = self.files.lines(file)
+        start, end, kind, rule = found.start, found.end, found.kind, found.rule
+        if matches:
+            def statement(hit: int, column: int, match: str) -> Span | None:
+                return language.statement_in(self.files, file, hit, column, match)
+
+            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            kind, rule, others = "statement", "", ()
+        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob,
+                        rule=rule, others=others)
 
     def _levels(self, file: str, span: Span, others: tuple[Span, ...], matches: tuple[str, ...], path: str,
                 statement: Callable[[int, int, str], Span | None] | None) -> Span:

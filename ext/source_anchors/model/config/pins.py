@@ -31,6 +31,8 @@ class RepoPin:
     name: str
     url: str
     commit: str
+    #: The package folders Python's dotted paths resolve in; empty for a repository with no Python packages
+    #: (its files are anchored by file targets, ``/main.go#Command.AddCommand``).
     packages: tuple[str, ...]
     dist: str | None
     #: When ``dist`` names a local wheel or sdist (relative to conf.py) instead of a requirement.
@@ -82,11 +84,12 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     if not isinstance(name, str) or not _NAME_RE.match(name):
         problems.append(f"{where}: invalid repository name; use letters, digits, '.', '_' and '-'")
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"{where}: expected a dict with 'url', 'commit' and 'packages'")
+        raise ConfigError(f"{where}: expected a dict with 'url', 'commit' and, for Python anchors, 'packages'")
     unknown = sorted(set(entry) - _REPO_KEYS)
     if unknown:
         problems.append(f"{where}: unknown key(s) {unknown}; known: {sorted(_REPO_KEYS)}")
-    for key in ("url", "commit", "packages"):
+    # 'packages' is for Python's dotted paths: a Go module, a Rust crate or a front end has none (docs/languages.md).
+    for key in ("url", "commit"):
         if key not in entry:
             problems.append(f"{where}: missing key {key!r}")
     url = entry.get("url", "")

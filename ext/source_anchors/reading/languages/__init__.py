@@ -8,8 +8,9 @@ records (a path of names, a kind, the lines from the first attribute line to the
 line), ``find`` (one definition by its dotted path, or the rule that chose among several, or an
 :class:`~source_anchors.model.errors.AmbiguousDefinitionError` naming the candidates), ``statement``
 (the ``::match`` rule by the grammar's nodes) and ``change_class``; :class:`.parsed.LanguageFiles`
-keeps each file parsed once per (path, blob). Not wired into anchors yet
-(:attr:`~source_anchors.reading.language.Language.wired` is False).
+keeps each file's definitions read once per (path, blob). Wired into anchors
+(:attr:`~source_anchors.reading.language.Language.wired`): ``/file.ts#Symbol.path`` targets, ``::match``
+statements and change classes follow them.
 May import: :mod:`source_anchors.reading.language`, :mod:`source_anchors.model`, the standard library and
 ``tree_sitter`` with the grammar wheels (the ``languages`` extra), imported only when a file of their
 language is read. Adding a language touches only its folder and its line in the registry.

@@ -74,6 +74,12 @@ def find_line(parsed: Parsed, start: int, end: int, match: str) -> tuple[int, in
 def statement_span(parsed: Parsed, shape: Shape, start: int, end: int, match: str) -> Span:
     """The span the ``::match`` rule gives for *match* within lines *start*..*end* (the module docstring)."""
     line, column = find_line(parsed, start, end, match)
+    span = statement_at(parsed, shape, line, column)
+    return max(span[0], start), min(span[1], end)
+
+
+def statement_at(parsed: Parsed, shape: Shape, line: int, column: int) -> Span:
+    """The span the ``::match`` rule gives for a match on *line* at byte *column*, whatever range holds it."""
     point = (line - 1, column)
     found = _innermost(parsed, shape, parsed.tree.root_node, line, point)
     if found is None:
@@ -83,8 +89,7 @@ def statement_span(parsed: Parsed, shape: Shape, start: int, end: int, match: st
         while following is not None and (following.type in shape.attributes or "comment" in following.type):
             following = following.next_named_sibling
         found = following if following is not None and following.id in parsed.by_node else found
-    span = _span(parsed, shape, found, line, point)
-    return max(span[0], start), min(span[1], end)
+    return _span(parsed, shape, found, line, point)
 
 
 def _is_statement(node: tree_sitter.Node, shape: Shape, parsed: Parsed) -> bool:

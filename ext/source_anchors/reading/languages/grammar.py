@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ...model.changeclass import ChangeClass
 from ...model.errors import MissingExtraError
-from ..language import Definition, Language
-from .clauses import Shape, statement_span
+from ..language import Definition, Files, Language
+from .clauses import Shape, find_line, statement_at, statement_span
 from .parsed import Parsed
 from .tokens import change_class
 
@@ -41,6 +41,8 @@ class TreeSitterLanguage(Language):
     package: ClassVar[str]
     #: The node types the ranges and the statement rule read (attributes, wrappers, bodies, clauses, literals).
     shape: ClassVar[Shape] = Shape()
+    #: Anchors follow its rules: ``#Symbol.path`` targets, ``::match`` statements, drift by its tokens.
+    wired: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self._language: tree_sitter.Language | None = None
@@ -94,6 +96,12 @@ class TreeSitterLanguage(Language):
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
         return statement_span(self.parse(source), self.shape, start, end, match)
+
+    def statement_in(self, files: Files, path: str, hit: int, column: int, match: str) -> tuple[int, int] | None:
+        """The statement holding line *hit* of *path* where *match* is, its whole lines (a resolver narrows them)."""
+        parsed = self.parse(files.data(path))
+        line, at = find_line(parsed, hit, hit, match)
+        return statement_at(parsed, self.shape, line, at)
 
     def change_class(self, old: bytes, new: bytes) -> ChangeClass:
         """``formatting``, ``comments`` or ``code`` by the tokens of *old* and *new* (:mod:`.tokens`)."""

@@ -58,22 +58,29 @@ class Parsed:
 
 
 class LanguageFiles:
-    """Each file of a tree parsed at most once, by (path, blob id), with its language's definitions."""
+    """Each file of a tree read at most once, by (path, blob id), with its language's definitions.
+
+    The definitions are kept here (a language keeps only its last files' parses), so that a build reads
+    each file's definitions once however many anchors name it, in whatever order.
+    """
 
     def __init__(self) -> None:
-        self._parsed: dict[tuple[str, str], tuple[Language, bytes]] = {}
+        self._parsed: dict[tuple[str, str], tuple[Language, bytes, list[Definition]]] = {}
 
     def definitions(self, language: Language, path: str, blob: str, source: bytes) -> list[Definition]:
         """The definitions of *source*, the file *path* at blob *blob*; parsed on the first call only."""
         key = (path, blob)
         kept = self._parsed.get(key)
         if kept is None or kept[0] is not language:
-            self._parsed[key] = (language, source)
-        else:
-            source = kept[1]  # the same bytes object: the language's cache finds its parse by identity
-        return language.definitions(source)
+            kept = self._parsed[key] = (language, source, language.definitions(source))
+        return kept[2]
+
+    def source(self, path: str, blob: str) -> bytes | None:
+        """The bytes of *path* at blob *blob* when they were read before, else None (read them, then ask again)."""
+        kept = self._parsed.get((path, blob))
+        return kept[1] if kept is not None else None
 
     def find(self, language: Language, path: str, blob: str, source: bytes, dotted: str) -> Definition:
         """:meth:`~source_anchors.reading.language.Language.find` on the file *path* at blob *blob*, parsed once."""
-        self.definitions(language, path, blob, source)
-        return language.find(self._parsed[(path, blob)][1], dotted)
+        found = self.definitions(language, path, blob, source)
+        return language.find(self._parsed[(path, blob)][1], dotted, found)
