@@ -153,7 +153,6 @@ CONFIG_CASES = [
                _ENTRY + r".*permalink"),
     ConfigCase("missing 'url'", _drop("up", "url"), _ENTRY + r": missing key 'url'"),
     ConfigCase("missing 'commit'", _drop("up", "commit"), _ENTRY + r": missing key 'commit'"),
-    ConfigCase("missing 'packages'", _drop("up", "packages"), _ENTRY + r": missing key 'packages'"),
     ConfigCase("entry is a string", _entry_not_a_dict, _ENTRY + r": expected a dict"),
     ConfigCase("repos is a list", _repos_not_a_dict, r"source_anchors_repos: expected a dict"),
     ConfigCase("'packages' is a string", _set("up", "packages", "pkg"), _ENTRY + r"\['packages'\]"),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..model.errors import SourceError
 from ..model.records import Outcome, Status
 from ..model.target import Target
 from ..resolve.apilinks import (
@@ -27,6 +28,8 @@ from ..resolve.apilinks import (
 )
 
 if TYPE_CHECKING:
+    from ..model.records import Location
+    from ..reading.compiled import CompiledIndex
     from ..resolve.resolver import Resolver
     from ..sources.apiself import OwnSource
     from .engine import Engine
@@ -36,6 +39,8 @@ __all__ = ["Linker", "OwnLinker", "PinnedLinker"]
 #: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`), or of
 #: a member missing from a class with bases outside them.
 _OUTSIDE = ("is not a package of", "bases not read statically")
+#: The reasons a compiled module may answer for: no Python file, or no statement binding the name.
+_COMPILED_MAYBE = (Reason.no_source, Reason.not_bound)
 
 
 class Linker:
@@ -45,6 +50,8 @@ class Linker:
     source: str = ""
     #: ``source_anchors_api_overrides``: documented dotted name -> the dotted name of its definition.
     overrides: Mapping[str, str] = {}  # never changed: each linker is given its own
+    #: The resolver whose tree's compiled bindings were read, and those bindings.
+    _compiled: tuple[Resolver, CompiledIndex] | None = None
 
     def target(self, module: str | None, fullname: str) -> tuple[str, bool]:
         """The dotted path to resolve for *module*.*fullname*, and whether an override gave it."""
@@ -58,6 +65,18 @@ class Linker:
     def take_outcome(self) -> Outcome | None:
         """The outcome of the last :meth:`link` to lock (a pinned repository's), once."""
         return None
+
+    def compiled(self, resolver: Resolver, module: str | None, fullname: str, python: NoLink) -> Location | NoLink:
+        """The compiled definition of an object Python has no statement for (the tree's bindings read once)."""
+        from ..resolve.compiledlinks import compiled_index, locate_compiled
+
+        if self._compiled is None or self._compiled[0] is not resolver:
+            self._compiled = (resolver, compiled_index(resolver))
+        return locate_compiled(self._compiled[1], resolver, module, fullname, python)
+
+    def compiled_parses(self) -> int:
+        """Compiled files parsed by a language core so far (each at most once)."""
+        return self._compiled[1].parses if self._compiled is not None else 0
 
     def modules_parsed(self) -> int:
         """Modules parsed so far."""
@@ -108,6 +127,8 @@ class OwnLinker(Linker):
         """The link of *module*.*fullname* at the commit, or why it has none."""
         path, overridden = self.target(module, fullname)
         found = locate(self.resolver, *((None, path) if overridden else (module, fullname)))
+        if isinstance(found, NoLink) and found.reason in _COMPILED_MAYBE:
+            found = self.compiled(self.resolver, *((None, path) if overridden else (module, fullname)), found)
         if isinstance(found, NoLink):
             return found
         if overridden:
@@ -139,21 +160,37 @@ class PinnedLinker(Linker):
         pin = self.engine.pins[self.repo]
         path, overridden = self.target(module, fullname)
         if path.split(".", 1)[0] not in pin.package_dirs():
-            return NoLink(Reason.no_source, f"{path.split('.', 1)[0]!r} is not a package of {self.repo}")
+            return self._compiled_link(path, NoLink(Reason.no_source,
+                                                    f"{path.split('.', 1)[0]!r} is not a package of {self.repo}"))
         outcome = self.engine.check(Target(self.repo, path))
         if outcome.location is not None or outcome.locked is not None:
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
         if outcome.location is None:
             if outcome.status is Status.missing:
                 if any(sign in outcome.message for sign in _OUTSIDE):
-                    return NoLink(Reason.no_source, outcome.message)
-                return unbound(self.engine.resolver(self.repo), path, outcome.message)
+                    return self._compiled_link(path, NoLink(Reason.no_source, outcome.message))
+                return self._compiled_link(path, unbound(self.engine.resolver(self.repo), path, outcome.message))
             return NoLink(Reason.unreadable, outcome.message)
         lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
         location = extend_accessors(outcome.location, lines)
         if overridden:
             location = replace(location, rule=OVERRIDE_RULE)
         return link_for(pin, location, shown=pin.ref or pin.short)
+
+    def _compiled_link(self, path: str, python: NoLink) -> ApiLink | NoLink:
+        """The link of *path* at its compiled definition (not locked: a lock records Python's), or *python*."""
+        if python.reason not in _COMPILED_MAYBE:
+            return python
+        self._outcome = None
+        try:
+            resolver = self.engine.resolver(self.repo)
+        except SourceError as error:
+            return NoLink(Reason.unreadable, str(error))
+        found = self.compiled(resolver, None, path, python)
+        if isinstance(found, NoLink):
+            return found
+        pin = self.engine.pins[self.repo]
+        return link_for(pin, found, shown=pin.ref or pin.short)
 
     def take_outcome(self) -> Outcome | None:
         """The outcome of the last :meth:`link` to lock, once."""

@@ -41,6 +41,8 @@ class Reason(StrEnum):
     unreadable = "source not readable"
     #: No statement binds it, and its module defines ``__getattr__``, which serves it at run time.
     served = "served by a module __getattr__"
+    #: A compiled module makes it, in a form not read statically: at run time, by a macro, as an overload set.
+    compiled = "compiled, not decided statically"
 
 
 @dataclass(frozen=True)

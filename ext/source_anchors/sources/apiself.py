@@ -59,7 +59,18 @@ def discover_packages(paths: list[str]) -> tuple[str, ...]:
     return tuple(sorted(found.values()))
 
 
+#: What compiled links read (reading/compiled): C, C++, Cython and Rust sources, and the build configuration.
+_COMPILED = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inc", ".pyx", ".pxi", ".rs")
+_BUILD = ("setup.py", "meson.build", "pyproject.toml", "Cargo.toml", "CMakeLists.txt")
+
+
+def _compiled(path: str) -> bool:
+    return path.endswith(_COMPILED) or path.rpartition("/")[2] in _BUILD
+
+
 def _wanted(path: str, packages: tuple[str, ...]) -> bool:
+    if _compiled(path) or path.endswith("/__init__.py"):
+        return True  # a package's __init__ says which folders are packages, for the module of a compiled file
     return path.endswith((".py", ".pyi")) and any(path.startswith(p + "/") or path == p + ".py" for p in packages)
 
 
@@ -79,9 +90,9 @@ def own_source(settings: ApiSettings, *, confdir: Path, cache: TreeCache) -> Own
     except (ConfigError, GitError) as error:
         return f"API source links are off: {error}"
     packages = settings.packages or discover_packages(sorted(listing))
-    if not packages:
+    if not packages and not any(_compiled(path) for path in listing):
         return (f"API source links are off: the commit {repo.commit[:7]} of {repo.root.name} has no Python "
-                f"package; set {PREFIX}api_packages = ['src/pkg']")
+                f"package and no compiled source; set {PREFIX}api_packages = ['src/pkg']")
     pin = RepoPin(name="self", url=url, commit=repo.commit, packages=packages, dist=None, dist_file=None,
                   listing=None, sources=("git",), permalink_template=template, ref=repo.tags[0] if repo.tags else None)
     wanted = {path: blob for path, blob in listing.items() if _wanted(path, packages)}
@@ -104,7 +115,8 @@ def _outside_git(settings: ApiSettings, confdir: Path) -> OwnSource | str:
                 "the repository's web address)")
     root = next((d for d in (confdir, *confdir.parents) if any((d / f).is_file() for f in _PROJECT_FILES)),
                 confdir.parent)
-    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.py*") if p.is_file())
+    paths = sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
+                   if p.is_file() and (p.suffix.startswith(".py") or _compiled(p.name)))
     packages = settings.packages or discover_packages(paths)
     blobs = {path: blob_id((root / path).read_bytes()) for path in paths if _wanted(path, packages)}
     try:

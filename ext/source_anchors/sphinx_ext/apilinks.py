@@ -182,8 +182,9 @@ def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Elem
         into += node
         domain.add(docname, (module or "", fullname, line, result.path, result.start, result.end, "", result.rule))
         return True
-    # The listing says which module's __getattr__ serves a name; the summary counts the reason.
-    said = result.detail if result.reason is Reason.served else ""
+    # The listing says which module's __getattr__ serves a name, or why a compiled binding is not read; the
+    # summary counts the reason.
+    said = result.detail if result.reason in (Reason.served, Reason.compiled) else ""
     domain.add(docname, (module or "", fullname, line, "", 0, 0, result.reason.value, said))
     return False
 

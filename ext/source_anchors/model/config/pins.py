@@ -88,7 +88,8 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     unknown = sorted(set(entry) - _REPO_KEYS)
     if unknown:
         problems.append(f"{where}: unknown key(s) {unknown}; known: {sorted(_REPO_KEYS)}")
-    # 'packages' is for Python's dotted paths: a Go module, a Rust crate or a front end has none (docs/languages.md).
+    # 'packages' is for Python's dotted paths: a Go module, a Rust crate, a front end or a project whose
+    # importable modules are all compiled has none (docs/languages.md, docs/api-links.md).
     for key in ("url", "commit"):
         if key not in entry:
             problems.append(f"{where}: missing key {key!r}")

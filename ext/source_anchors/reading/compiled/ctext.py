@@ -1,0 +1,133 @@
+"""Text of C, C++ and Rust as binding readers need it: comments blanked, brackets matched, arguments split (pure).
+
+Every function keeps offsets: a blanked text has the same length and the same lines as the file, so an
+offset found in it is a line of the file.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_CHAR = re.compile(r"'(?:[^'\\\n]|\\.{1,8})'")
+
+
+def blank_comments(text: str) -> str:
+    """*text* with every ``//`` and ``/* */`` comment replaced by spaces (line breaks kept), strings untouched."""
+    out: list[str] = []
+    at, n = 0, len(text)
+    while at < n:
+        char = text[at]
+        if char == '"':
+            match = _STRING.match(text, at)
+            stop = match.end() if match else at + 1
+            out.append(text[at:stop])
+            at = stop
+        elif char == "'":
+            match = _CHAR.match(text, at)  # a Rust lifetime ('a) is no literal: one character on
+            stop = match.end() if match else at + 1
+            out.append(text[at:stop])
+            at = stop
+        elif text.startswith("//", at):
+            stop = text.find("\n", at)
+            stop = n if stop < 0 else stop
+            out.append(" " * (stop - at))
+            at = stop
+        elif text.startswith("/*", at):
+            stop = text.find("*/", at + 2)
+            stop = n if stop < 0 else stop + 2
+            out.append(re.sub(r"[^\n]", " ", text[at:stop]))
+            at = stop
+        else:
+            stop = at + 1
+            while stop < n and text[stop] not in "\"'/":
+                stop += 1
+            out.append(text[at:stop])
+            at = stop
+    return "".join(out)
+
+
+class Lines:
+    """Offsets of a text to 1-based line numbers."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line(self, offset: int) -> int:
+        """The line holding *offset*."""
+        low, high = 0, len(self.starts) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.starts[middle] <= offset:
+                low = middle
+            else:
+                high = middle - 1
+        return low + 1
+
+
+def closing(text: str, at: int) -> int:
+    """The offset of the bracket that closes the one at *at*, or -1 (strings and char literals skipped)."""
+    stack = [_OPEN[text[at]]]
+    pos = at + 1
+    n = len(text)
+    while pos < n:
+        char = text[pos]
+        if char == '"':
+            match = _STRING.match(text, pos)
+            pos = match.end() if match else pos + 1
+            continue
+        if char == "'":
+            match = _CHAR.match(text, pos)
+            pos = match.end() if match else pos + 1
+            continue
+        if char in _OPEN:
+            stack.append(_OPEN[char])
+        elif char in ")]}":
+            if char != stack[-1]:
+                return -1
+            stack.pop()
+            if not stack:
+                return pos
+        pos += 1
+    return -1
+
+
+def split_top(text: str, base: int = 0, sep: str = ",") -> list[tuple[str, int]]:
+    """*text* split at the *sep* characters outside brackets and strings: (part, offset of the part + *base*)."""
+    parts: list[tuple[str, int]] = []
+    depth, start, pos, n = 0, 0, 0, len(text)
+    while pos < n:
+        char = text[pos]
+        if char == '"':
+            match = _STRING.match(text, pos)
+            pos = match.end() if match else pos + 1
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == sep and depth == 0:
+            parts.append((text[start:pos], base + start))
+            start = pos + 1
+        pos += 1
+    if text[start:].strip():
+        parts.append((text[start:], base + start))
+    return parts
+
+
+def string_of(text: str) -> str | None:
+    """The value of *text* when it is one string literal, or adjacent ones (``"a" "b"``); else None."""
+    text = text.strip()
+    pieces = _STRING.findall(text)
+    if not pieces or _STRING.sub("", text).strip():
+        return None
+    return "".join(piece[1:-1] for piece in pieces)
+
+
+def ident_of(text: str) -> str | None:
+    """The identifier *text* names through casts and ``&`` (``(PyCFunction)(void(*)(void))func`` -> ``func``)."""
+    text = re.sub(r"^\s*_?PyCFunction_CAST\s*\(", "", text.strip())
+    text = text.rstrip(") ")
+    match = re.search(r"&?\s*([A-Za-z_]\w*)\s*$", text)
+    return match.group(1) if match else None
