@@ -124,9 +124,10 @@ pytest: $(STAMP)
 		$(BIN)/python -m pytest $(PYTEST_PLUGINS) \
 		-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
-## lint: ruff, the message catalogs, mypy, and the import contracts of pyproject.toml (lint-imports:
+## lint: ruff's formatter (100 columns) and linter, the message catalogs, mypy, and the import contracts of pyproject.toml (lint-imports:
 ## the stages import only downward, the core never imports Sphinx, no import cycle; docs/architecture.md)
 lint: $(STAMP)
+	$(BIN)/ruff format --check --quiet ext tests bench tools conf.py
 	$(BIN)/ruff check ext tests bench tools conf.py
 	$(BIN)/python tools/catalogs.py --check
 	$(BIN)/mypy

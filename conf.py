@@ -72,16 +72,20 @@ latex_use_xindy = False
 latex_show_urls = "no"
 #: The preview notice of the printed books (the web pages carry theirs in the theme's banner): on the
 #: PDF's title page above the title, and on the EPUB's first page (index.md, `only` epub).
-PRINT_PREVIEW_NOTICE = "预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。"
+PRINT_PREVIEW_NOTICE = (
+    "预览稿：书稿仍在校对中；系统篇以文中标明的固定源码版本为准，静态阅读不等于运行验收。"
+)
 latex_elements = {
     "papersize": "a4paper",
     "pointsize": "10pt",
     "fncychap": "",  # the Latin "Chapter N" banners; the chapter head is set in the preamble
     # The title page's logo slot (above the title, right-aligned) holds the preview notice.
     # Broken after its first clause: right-aligned, a wrapped line left two characters alone.
-    "maketitle": (r"\renewcommand{\sphinxlogo}{\begin{minipage}{\textwidth}\raggedleft\large\sffamily "
-                  + PRINT_PREVIEW_NOTICE.replace("；", "；\\\\", 1)
-                  + r"\end{minipage}\par\vspace{3em}}\sphinxmaketitle"),
+    "maketitle": (
+        r"\renewcommand{\sphinxlogo}{\begin{minipage}{\textwidth}\raggedleft\large\sffamily "
+        + PRINT_PREVIEW_NOTICE.replace("；", "；\\\\", 1)
+        + r"\end{minipage}\par\vspace{3em}}\sphinxmaketitle"
+    ),
     "preamble": r"""
 % Chinese has no italic: an emphasis stays upright; bold is the sans (heiti), as Chinese books set it.
 \setCJKmainfont{Noto Serif CJK SC}[BoldFont = Noto Sans CJK SC Bold, ItalicFont = Noto Serif CJK SC]
@@ -128,5 +132,9 @@ epub_basename = "code-reading-guide"
 epub_show_urls = "footnote"
 epub_css_files = ["book-epub.css"]
 # The search shim is for the web pages; the anchor records are for tools, not readers.
-epub_exclude_files = ["_static/zh-stemmer-shim.js", "source-anchors.json", "source-anchors.stats.json",
-                      ".buildinfo.bak"]  # Sphinx keeps the previous .buildinfo after a change of conf.py
+epub_exclude_files = [
+    "_static/zh-stemmer-shim.js",
+    "source-anchors.json",
+    "source-anchors.stats.json",
+    ".buildinfo.bak",
+]  # Sphinx keeps the previous .buildinfo after a change of conf.py

@@ -2,12 +2,13 @@
 
 ``python bench/api_bench.py``, or from ``bench/run.py``.
 
-The package is werkzeug 3.1.9 (its sdist from PyPI, as ``bench/api_eval.py`` fetches it, committed to a
-local git repository). One page per module (``automodule`` with ``:members:``, ``:undoc-members:``,
-``:show-inheritance:``), theme ``basic``. Both builds load the extension; the linked one sets
-``source_anchors_api_links = "self"``. Reported: objects described and linked, modules parsed and
-``ast.parse`` calls (each module once), build seconds, and with valgrind the instruction counts of
-both builds under callgrind (the target: linked / plain <= 1.05). Written to ``_build/bench/api.json``.
+The package is werkzeug 3.1.9 (its sdist from PyPI, as ``bench/api_eval.py`` fetches it, committed
+to a local git repository). One page per module (``automodule`` with ``:members:``,
+``:undoc-members:``, ``:show-inheritance:``), theme ``basic``. Both builds load the extension; the
+linked one sets ``source_anchors_api_links = "self"``. Reported: objects described and linked,
+modules parsed and ``ast.parse`` calls (each module once), build seconds, and with valgrind the
+instruction counts of both builds under callgrind (the target: linked / plain <= 1.05). Written to
+``_build/bench/api.json``.
 """
 
 from __future__ import annotations
@@ -35,31 +36,61 @@ def _book(linked: bool, repo: Path) -> Path:
         return docs
     docs.mkdir()
     package = repo / "src" / "werkzeug"
-    modules = sorted(".".join(p.relative_to(repo / "src").with_suffix("").parts).removesuffix(".__init__")
-                     for p in package.rglob("*.py") if not any(part.startswith("_") and part != "__init__.py"
-                                                                for part in p.relative_to(package).parts))
+    modules = sorted(
+        ".".join(p.relative_to(repo / "src").with_suffix("").parts).removesuffix(".__init__")
+        for p in package.rglob("*.py")
+        if not any(
+            part.startswith("_") and part != "__init__.py" for part in p.relative_to(package).parts
+        )
+    )
     pages = []
     for module in modules:
         name = module.replace(".", "-")
-        (docs / f"{name}.rst").write_text(f"{module}\n{'=' * len(module)}\n\n.. automodule:: {module}\n"
-                                          "   :members:\n   :undoc-members:\n   :show-inheritance:\n", "utf-8")
+        (docs / f"{name}.rst").write_text(
+            f"{module}\n{'=' * len(module)}\n\n.. automodule:: {module}\n"
+            "   :members:\n   :undoc-members:\n   :show-inheritance:\n",
+            "utf-8",
+        )
         pages.append(name)
-    (docs / "index.rst").write_text("API\n===\n\n.. toctree::\n\n" + "".join(f"   {p}\n" for p in pages), "utf-8")
+    (docs / "index.rst").write_text(
+        "API\n===\n\n.. toctree::\n\n" + "".join(f"   {p}\n" for p in pages), "utf-8"
+    )
     (docs / "conf.py").write_text(
         'extensions = ["sphinx.ext.autodoc", "source_anchors"]\nhtml_theme = "basic"\n'
         'suppress_warnings = ["autodoc", "ref", "toc", "docutils", "misc"]\n'
-        + ('source_anchors_api_links = "self"\nsource_anchors_api_packages = ["src/werkzeug"]\n' if linked else ""),
-        "utf-8")
+        + (
+            'source_anchors_api_links = "self"\nsource_anchors_api_packages = ["src/werkzeug"]\n'
+            if linked
+            else ""
+        ),
+        "utf-8",
+    )
     return docs
 
 
 def _argv(docs: Path) -> list[str]:
-    return [sys.executable, "-m", "sphinx", "-b", "html", "-E", "-q", "-d", str(docs / "_build" / "doctrees"),
-            str(docs), str(docs / "_build" / "html")]
+    return [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-E",
+        "-q",
+        "-d",
+        str(docs / "_build" / "doctrees"),
+        str(docs),
+        str(docs / "_build" / "html"),
+    ]
 
 
 def _env(path: str) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": path, "SOURCE_ANCHORS_CACHE": str(OUT / "cache"), "PYTHONHASHSEED": "0"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": path,
+        "SOURCE_ANCHORS_CACHE": str(OUT / "cache"),
+        "PYTHONHASHSEED": "0",
+    }
     env.pop("CI", None)
     return env
 
@@ -79,8 +110,12 @@ def measure(*, instructions: bool = True) -> dict[str, Any]:
         for linked in (False, True):
             _book(linked, repo)
         env = {**os.environ, **api_eval._GIT}
-        for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "sdist"],
-                     ["remote", "add", "origin", "git@github.com:pallets/werkzeug.git"]):
+        for args in (
+            ["init", "-q", "-b", "main"],
+            ["add", "-A"],
+            ["commit", "-q", "-m", "sdist"],
+            ["remote", "add", "origin", "git@github.com:pallets/werkzeug.git"],
+        ):
             subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
     plain, linked = _book(False, repo), _book(True, repo)
     figures: dict[str, Any] = {"package": REQUIREMENT, "pages": len(list(plain.glob("*.rst"))) - 1}
@@ -93,18 +128,32 @@ def measure(*, instructions: bool = True) -> dict[str, Any]:
             raise SystemExit(f"bench: the {name} API build failed:\n{done.stderr[-2000:]}")
         if name == "linked":
             summary = re.search(r"(\d+) objects described, (\d+) linked", done.stdout)
-            parses = re.search(r"(\d+) modules parsed by this process \((\d+) ast parses\)", done.stdout)
+            parses = re.search(
+                r"(\d+) modules parsed by this process \((\d+) ast parses\)", done.stdout
+            )
             assert summary and parses, done.stdout[-2000:]
-            figures.update(objects=int(summary[1]), linked=int(summary[2]), modules_parsed=int(parses[1]),
-                           ast_parses=int(parses[2]))
+            figures.update(
+                objects=int(summary[1]),
+                linked=int(summary[2]),
+                modules_parsed=int(parses[1]),
+                ast_parses=int(parses[2]),
+            )
             figures["each_module_parsed_once"] = figures["ast_parses"] == figures["modules_parsed"]
     if instructions and shutil.which("valgrind"):
         from callgrind import callgrind  # fixed addresses, all at once
 
-        counts = callgrind({name: (OUT / f"callgrind.{name}.out", _argv(docs))
-                                for name, docs in (("plain", plain), ("linked", linked))}, _env(path))
-        figures.update(plain_instructions=counts["plain"], linked_instructions=counts["linked"],
-                       linked_over_plain=round(counts["linked"] / counts["plain"], 4))
+        counts = callgrind(
+            {
+                name: (OUT / f"callgrind.{name}.out", _argv(docs))
+                for name, docs in (("plain", plain), ("linked", linked))
+            },
+            _env(path),
+        )
+        figures.update(
+            plain_instructions=counts["plain"],
+            linked_instructions=counts["linked"],
+            linked_over_plain=round(counts["linked"] / counts["plain"], 4),
+        )
     (OUT.parent / "api.json").write_text(json.dumps(figures, indent=2) + "\n", "utf-8")
     print("API case:", json.dumps(figures))
     return figures

@@ -18,7 +18,8 @@ described is looked up by:
 
 Printed per project: objects described, linked, not linked (by reason), links whose range differs
 from the oracle's (target 0), and for each of the three the count of wrong files, wrong start lines
-and objects without a range, on the objects the oracle places. Results: ``_build/api-eval/results.json``.
+and objects without a range, on the objects the oracle places. Results:
+``_build/api-eval/results.json``.
 """
 
 from __future__ import annotations
@@ -36,11 +37,17 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "api-eval"
-_GIT = {"GIT_AUTHOR_NAME": "e", "GIT_AUTHOR_EMAIL": "e@example.invalid", "GIT_COMMITTER_NAME": "e",
-        "GIT_COMMITTER_EMAIL": "e@example.invalid", "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
-        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
+_GIT = {
+    "GIT_AUTHOR_NAME": "e",
+    "GIT_AUTHOR_EMAIL": "e@example.invalid",
+    "GIT_COMMITTER_NAME": "e",
+    "GIT_COMMITTER_EMAIL": "e@example.invalid",
+    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z",
+}
 
-#: (requirement, GitHub repository) of each project built; they document each other, so all are on the path.
+#: (requirement, GitHub repository) of each project built; they document each other, so all are on
+#: the path.
 PROJECTS = (
     ("itsdangerous==2.2.0", "pallets/itsdangerous"),
     ("jinja2==3.1.6", "pallets/jinja"),
@@ -60,13 +67,35 @@ def _unpacked(requirement: str) -> Path:
     """The sdist of *requirement*, downloaded once and unpacked under OUT/src."""
     downloads = OUT / "downloads"
     name, version = requirement.split("==")
-    found = [p for p in downloads.glob("*.tar.gz") if p.name.lower().startswith(f"{name.lower()}-{version}")]
+    found = [
+        p
+        for p in downloads.glob("*.tar.gz")
+        if p.name.lower().startswith(f"{name.lower()}-{version}")
+    ]
     if not found:
-        done = _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-                     "-d", str(downloads), requirement], timeout=600)
+        done = _run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "-d",
+                str(downloads),
+                requirement,
+            ],
+            timeout=600,
+        )
         if done.returncode:
             raise SystemExit(f"pip download {requirement} failed: {done.stderr.strip()[-400:]}")
-        found = [p for p in downloads.glob("*.tar.gz") if p.name.lower().startswith(f"{name.lower()}-{version}")]
+        found = [
+            p
+            for p in downloads.glob("*.tar.gz")
+            if p.name.lower().startswith(f"{name.lower()}-{version}")
+        ]
     target = OUT / "src" / found[0].name.removesuffix(".tar.gz")
     if not target.is_dir():
         with tarfile.open(found[0]) as tar:
@@ -77,8 +106,12 @@ def _unpacked(requirement: str) -> Path:
 def _metadata(project: Path, site: Path) -> None:
     """A ``.dist-info`` from the sdist's PKG-INFO, so that ``importlib.metadata.version`` answers."""
     info = (project / "PKG-INFO").read_text("utf-8")
-    name = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Name:"))
-    version = next(line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Version:"))
+    name = next(
+        line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Name:")
+    )
+    version = next(
+        line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Version:")
+    )
     folder = site / f"{name.replace('-', '_')}-{version}.dist-info"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "METADATA").write_text(info, "utf-8")
@@ -91,11 +124,19 @@ def _repository(project: Path, github: str) -> Path:
         return repo
     shutil.copytree(project, repo)
     conf = repo / "docs" / "conf.py"
-    conf.write_text(conf.read_text("utf-8") + '\n# Added by bench/api_eval.py\nextensions.append("source_anchors")\n'
-                    'source_anchors_api_links = "self"\n', "utf-8")
+    conf.write_text(
+        conf.read_text("utf-8")
+        + '\n# Added by bench/api_eval.py\nextensions.append("source_anchors")\n'
+        'source_anchors_api_links = "self"\n',
+        "utf-8",
+    )
     env = {**os.environ, **_GIT}
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "sdist"],
-                 ["remote", "add", "origin", f"git@github.com:{github}.git"]):
+    for args in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["commit", "-q", "-m", "sdist"],
+        ["remote", "add", "origin", f"git@github.com:{github}.git"],
+    ):
         _run(["git", *args], cwd=repo, env=env)
     return repo
 
@@ -105,8 +146,22 @@ def _build(repo: Path, path: str) -> tuple[float, str]:
     env = {**os.environ, "PYTHONPATH": path, "SOURCE_ANCHORS_CACHE": str(OUT / "cache")}
     env.pop("CI", None)
     began = time.perf_counter()
-    done = _run([sys.executable, "-m", "sphinx", "-b", "html", "-E", "-d", str(repo / "_build" / "doctrees"),
-                 str(repo / "docs"), str(repo / "_build" / "html")], env=env, timeout=1800)
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-E",
+            "-d",
+            str(repo / "_build" / "doctrees"),
+            str(repo / "docs"),
+            str(repo / "_build" / "html"),
+        ],
+        env=env,
+        timeout=1800,
+    )
     took = time.perf_counter() - began
     if done.returncode:
         raise SystemExit(f"{repo.name}: sphinx-build failed:\n{done.stderr[-2000:]}")
@@ -128,36 +183,53 @@ def main(argv: list[str]) -> int:
     for (requirement, github), project in zip(PROJECTS, sources, strict=False):
         repo = _repository(project, github)
         took, summary = _build(repo, path)
-        analysed = _run([sys.executable, __file__, "--analyse", str(repo / "_build" / "doctrees"), str(repo)],
-                        env={**os.environ, "PYTHONPATH": path}, timeout=900)
+        analysed = _run(
+            [sys.executable, __file__, "--analyse", str(repo / "_build" / "doctrees"), str(repo)],
+            env={**os.environ, "PYTHONPATH": path},
+            timeout=900,
+        )
         if analysed.returncode:
             raise SystemExit(f"{repo.name}: analysis failed:\n{analysed.stderr[-2000:]}")
-        results[requirement] = {**json.loads(analysed.stdout), "build_seconds": round(took, 1), "summary": summary}
+        results[requirement] = {
+            **json.loads(analysed.stdout),
+            "build_seconds": round(took, 1),
+            "summary": summary,
+        }
     (OUT / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", "utf-8")
     _print(results)
     return 1 if any(r["links_differing"] for r in results.values()) else 0
 
 
 def _print(results: dict[str, Any]) -> None:
-    head = (f"{'project':22} {'described':>9} {'linked':>6} {'no link':>7}  {'differ':>6}  | {'placed':>6} "
-            f"{'ours: file/start/none':>21} {'numpy: file/start/none':>22} {'viewcode: file/start/none':>25}")
+    head = (
+        f"{'project':22} {'described':>9} {'linked':>6} {'no link':>7}  {'differ':>6}  | {'placed':>6} "
+        f"{'ours: file/start/none':>21} {'numpy: file/start/none':>22} {'viewcode: file/start/none':>25}"
+    )
     print(head)
     print("-" * len(head))
+
     def trio(r: dict[str, Any], key: str) -> str:
         return "/".join(str(r[key][k]) for k in ("wrong_file", "wrong_start", "no_range"))
 
     for name, r in results.items():
-        print(f"{name:22} {r['described']:>9} {r['linked']:>6} {r['unlinked']:>7}  {r['links_differing']:>6}  | "
-              f"{r['placed']:>6} {trio(r, 'ours'):>21} {trio(r, 'numpy'):>22} {trio(r, 'viewcode'):>25}")
+        print(
+            f"{name:22} {r['described']:>9} {r['linked']:>6} {r['unlinked']:>7}  {r['links_differing']:>6}  | "
+            f"{r['placed']:>6} {trio(r, 'ours'):>21} {trio(r, 'numpy'):>22} {trio(r, 'viewcode'):>25}"
+        )
     for name, r in results.items():
-        reasons = ", ".join(f"{n} {why}" for why, n in sorted(r["unlinked_by_reason"].items())) or "-"
-        print(f"{name}: not linked by reason: {reasons}; defined in another project (per the oracle): "
-              f"{r['elsewhere']}; linked where the oracle has no answer: {r['oracle_silent']}")
+        reasons = (
+            ", ".join(f"{n} {why}" for why, n in sorted(r["unlinked_by_reason"].items())) or "-"
+        )
+        print(
+            f"{name}: not linked by reason: {reasons}; defined in another project (per the oracle): "
+            f"{r['elsewhere']}; linked where the oracle has no answer: {r['oracle_silent']}"
+        )
         for example in r["examples"][:5]:
             print(f"    differs: {example}")
 
 
-# -- the analysis (a process that imports the documented packages) -------------------------------------
+# -- the analysis (a process that imports the documented packages)
+# -------------------------------------
 
 
 def _numpy_style(module: str, fullname: str) -> tuple[str, int, int] | None:
@@ -218,13 +290,28 @@ def _analyse(doctrees: Path, repo: Path) -> int:
 
     with open(doctrees / "environment.pickle", "rb") as handle:
         env = pickle.load(handle)
-    rows = [row for doc in sorted(env.domaindata["source-anchors-api"]["objects"])
-            for row in env.domaindata["source-anchors-api"]["objects"][doc]]
-    home = OUT / "src" / repo.name  # the files the interpreter imported: the sdist the repository was made of
+    rows = [
+        row
+        for doc in sorted(env.domaindata["source-anchors-api"]["objects"])
+        for row in env.domaindata["source-anchors-api"]["objects"][doc]
+    ]
+    home = (
+        OUT / "src" / repo.name
+    )  # the files the interpreter imported: the sdist the repository was made of
     seen: set[tuple[str, str]] = set()
-    report: dict[str, Any] = {"described": 0, "linked": 0, "unlinked": 0, "unlinked_by_reason": {},
-                              "links_differing": 0, "oracle_silent": 0, "placed": 0, "elsewhere": 0,
-                              "examples": [], "unbound": [], "silent": []}
+    report: dict[str, Any] = {
+        "described": 0,
+        "linked": 0,
+        "unlinked": 0,
+        "unlinked_by_reason": {},
+        "links_differing": 0,
+        "oracle_silent": 0,
+        "placed": 0,
+        "elsewhere": 0,
+        "examples": [],
+        "unbound": [],
+        "silent": [],
+    }
     for key in ("ours", "numpy", "viewcode"):
         report[key] = {"wrong_file": 0, "wrong_start": 0, "no_range": 0}
     for module, fullname, _line, path, start, end, reason in rows:
@@ -240,12 +327,20 @@ def _analyse(doctrees: Path, repo: Path) -> int:
         truth = _relative(oracle(module, fullname), home)
         ours = (path, start, end) if path else None
         if truth is not None and truth[0].startswith("/"):
-            report["elsewhere"] += 1  # defined in another project (a base class of a dependency): no link to make
+            report["elsewhere"] += (
+                1  # defined in another project (a base class of a dependency): no link to make
+            )
             truth = None
         if truth is not None:
             report["placed"] += 1
-            for key, answer in (("ours", ours), ("numpy", _relative(_numpy_style(module, fullname), home)),
-                                ("viewcode", None if not fullname else _relative(_viewcode(module, fullname), home))):
+            for key, answer in (
+                ("ours", ours),
+                ("numpy", _relative(_numpy_style(module, fullname), home)),
+                (
+                    "viewcode",
+                    None if not fullname else _relative(_viewcode(module, fullname), home),
+                ),
+            ):
                 if answer is None:
                     report[key]["no_range"] += 1
                 elif answer[0] != truth[0]:
@@ -259,8 +354,10 @@ def _analyse(doctrees: Path, repo: Path) -> int:
             report["silent"].append(f"{module}.{fullname} -> {path}:{start}-{end}")
         elif ours is not None and truth is not None and ours != truth:
             report["links_differing"] += 1
-            report["examples"].append(f"{module}.{fullname}: ours {path}:{start}-{end}, oracle {truth[0]}:"
-                                      f"{truth[1]}-{truth[2]}")
+            report["examples"].append(
+                f"{module}.{fullname}: ours {path}:{start}-{end}, oracle {truth[0]}:"
+                f"{truth[1]}-{truth[2]}"
+            )
     print(json.dumps(report))
     return 0
 

@@ -1,7 +1,7 @@
 """An independent oracle for API source links: Python's own objects for *where*, its own ``ast`` for *lines*.
 
-For a documented object (``module``, ``fullname``) of a package already imported (autodoc imported it),
-the oracle asks the running interpreter which module and class define it: ``__module__`` and
+For a documented object (``module``, ``fullname``) of a package already imported (autodoc imported
+it), the oracle asks the running interpreter which module and class define it: ``__module__`` and
 ``__qualname__`` of classes and functions (through ``functools.wraps``), and the class whose
 ``vars()`` holds a member, walking ``__mro__`` (Python's C3, not the resolver's). It then parses
 that module's file with ``ast`` (its own walk, not the resolver's index) and takes the defining
@@ -9,8 +9,8 @@ statement by the documented rules (``docs/binding-rules.md``): decorators includ
 implementation over ``@overload`` stubs, a property's getter with its setter and deleter, the last
 unconditional binding, a class attribute over ``self.x`` in ``__init__``.
 
-Used by the API link tests and by ``bench/api_eval.py``; it imports the documented package (as autodoc
-does), which is why the link resolver must not be written this way.
+Used by the API link tests and by ``bench/api_eval.py``; it imports the documented package (as
+autodoc does), which is why the link resolver must not be written this way.
 """
 
 from __future__ import annotations
@@ -39,13 +39,19 @@ def _runtime(module: str, fullname: str) -> tuple[Any, Any, str] | None:
     obj = parent
     for part in parts:
         parent = obj
-        owner = next((k for k in obj.__mro__ if part in vars(k)), None) if isinstance(obj, type) else None
+        owner = (
+            next((k for k in obj.__mro__ if part in vars(k)), None)
+            if isinstance(obj, type)
+            else None
+        )
         if owner is not None:
             obj = vars(owner)[part]
             continue
         try:
             obj = getattr(obj, part)
-        except Exception:  # a proxy outside its context, a missing name: an instance attribute at most
+        except (
+            Exception
+        ):  # a proxy outside its context, a missing name: an instance attribute at most
             if isinstance(obj, type) and part == parts[-1]:
                 obj = None  # an instance attribute, or an annotated field without a class value
             else:
@@ -63,9 +69,17 @@ def _container(module: str, fullname: str) -> tuple[str, list[str], str] | None:
         return module, [], ""
     if isinstance(parent, type):
         owner = next((k for k in parent.__mro__ if name in vars(k)), None)
-        if owner is None:  # an annotation without a value, or ``self.name = …``: the first class that has it
-            owner = next((k for k in parent.__mro__ if name in getattr(k, "__annotations__", {})
-                          or _assigns_self(k, name)), None)
+        if (
+            owner is None
+        ):  # an annotation without a value, or ``self.name = …``: the first class that has it
+            owner = next(
+                (
+                    k
+                    for k in parent.__mro__
+                    if name in getattr(k, "__annotations__", {}) or _assigns_self(k, name)
+                ),
+                None,
+            )
         if owner is None:
             return None
         if owner.__module__ == "builtins" or "<locals>" in owner.__qualname__:
@@ -75,7 +89,11 @@ def _container(module: str, fullname: str) -> tuple[str, list[str], str] | None:
         target = inspect.unwrap(obj) if isinstance(obj, type) or inspect.isfunction(obj) else obj
     except ValueError:
         target = obj
-    qual = getattr(target, "__qualname__", None) if isinstance(target, type) or inspect.isfunction(target) else None
+    qual = (
+        getattr(target, "__qualname__", None)
+        if isinstance(target, type) or inspect.isfunction(target)
+        else None
+    )
     home = getattr(target, "__module__", None) if qual else None
     if qual and home and "<locals>" not in qual and qual.rsplit(".", 1)[-1] == name:
         return home, qual.split(".")[:-1], name
@@ -104,7 +122,9 @@ def _binds(node: ast.stmt, name: str) -> bool:
 def _flat(targets: list[ast.expr]) -> list[ast.expr]:
     out: list[ast.expr] = []
     for target in targets:
-        out.extend(_flat(list(target.elts)) if isinstance(target, (ast.Tuple, ast.List)) else [target])
+        out.extend(
+            _flat(list(target.elts)) if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        )
     return out
 
 
@@ -121,7 +141,9 @@ def _candidates(body: list[ast.stmt], name: str) -> list[tuple[ast.stmt, bool]]:
     found = [(node, False) for node in body if _binds(node, name)]
     for node in body:
         for field in ("body", "orelse", "finalbody"):
-            for inner in getattr(node, field, []) if isinstance(node, (ast.If, ast.Try, ast.With)) else []:
+            for inner in (
+                getattr(node, field, []) if isinstance(node, (ast.If, ast.Try, ast.With)) else []
+            ):
                 if _binds(inner, name):
                     found.append((inner, True))
         for handler in getattr(node, "handlers", []):
@@ -131,8 +153,12 @@ def _candidates(body: list[ast.stmt], name: str) -> list[tuple[ast.stmt, bool]]:
 
 def _choose(found: list[tuple[ast.stmt, bool]]) -> tuple[int, int] | None:
     nodes = [n for n, _ in found]
-    real = [n for n in nodes if not any(d.endswith("overload") for d in _decorator_names(n))] or nodes[:1]
-    getters = [n for n in real if not any(d.endswith(_ACCESSORS) for d in _decorator_names(n))] or real
+    real = [
+        n for n in nodes if not any(d.endswith("overload") for d in _decorator_names(n))
+    ] or nodes[:1]
+    getters = [
+        n for n in real if not any(d.endswith(_ACCESSORS) for d in _decorator_names(n))
+    ] or real
     plain = [n for n, branch in found if n in getters and not branch]
     chosen = plain[-1] if plain else getters[0]
     start, end = _start(chosen), chosen.end_lineno or chosen.lineno
@@ -146,10 +172,20 @@ def _instance(body: list[ast.stmt], name: str) -> tuple[int, int] | None:
     methods = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for method in sorted(methods, key=lambda m: (m.name != "__init__", m.lineno)):
         for node in ast.walk(method):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-                node, ast.AnnAssign) else []
-            if any(isinstance(t, ast.Attribute) and t.attr == name and isinstance(t.value, ast.Name)
-                   and t.value.id == "self" for t in targets):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            if any(
+                isinstance(t, ast.Attribute)
+                and t.attr == name
+                and isinstance(t.value, ast.Name)
+                and t.value.id == "self"
+                for t in targets
+            ):
                 return node.lineno, node.end_lineno or node.lineno
     return None
 

@@ -24,10 +24,22 @@ def fixed_addresses() -> list[str]:
 
 def callgrind(commands: dict[str, tuple[Path, list[str]]], env: dict[str, str]) -> dict[str, int]:
     """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts."""
-    running = {name: subprocess.Popen([*fixed_addresses(), "valgrind", "--tool=callgrind",
-                                       f"--callgrind-out-file={out}", *argv],
-                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-               for name, (out, argv) in commands.items()}
+    running = {
+        name: subprocess.Popen(
+            [
+                *fixed_addresses(),
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                *argv,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, (out, argv) in commands.items()
+    }
     counts = {}
     for name, process in running.items():
         _, stderr = process.communicate()

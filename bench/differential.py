@@ -47,11 +47,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "differential"
 DEFAULT = ("django==5.2.19",)
-_GIT = {"GIT_AUTHOR_NAME": "d", "GIT_AUTHOR_EMAIL": "d@example.invalid", "GIT_COMMITTER_NAME": "d",
-        "GIT_COMMITTER_EMAIL": "d@example.invalid", "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
-        "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
+_GIT = {
+    "GIT_AUTHOR_NAME": "d",
+    "GIT_AUTHOR_EMAIL": "d@example.invalid",
+    "GIT_COMMITTER_NAME": "d",
+    "GIT_COMMITTER_EMAIL": "d@example.invalid",
+    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z",
+}
 _ACCESSORS = ("setter", "deleter", "getter")
-_VersionInfo = __import__("collections").namedtuple("_VersionInfo", "major minor micro releaselevel serial")
+_VersionInfo = __import__("collections").namedtuple(
+    "_VersionInfo", "major minor micro releaselevel serial"
+)
 
 
 def static_test(test: ast.expr) -> bool | None:
@@ -63,17 +70,27 @@ def static_test(test: ast.expr) -> bool | None:
     for node in ast.walk(test):
         if isinstance(node, ast.Name) and node.id != "sys":
             return None  # TYPE_CHECKING alone is read by read_scope; mixed with other tests it is not decided
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
-                node.attr not in ("version_info", "platform"):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr not in ("version_info", "platform")
+        ):
             return None
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Attribute)
-                                               and node.func.attr == "startswith"):
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Attribute) and node.func.attr == "startswith"
+        ):
             return None
         on_right = isinstance(node, ast.Compare) and any(
-            isinstance(c, ast.Attribute) and c.attr == "platform" and isinstance(op, (ast.In, ast.NotIn))
-            for op, c in zip(node.ops, node.comparators, strict=True))
-        sliced = isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            isinstance(c, ast.Attribute)
+            and c.attr == "platform"
+            and isinstance(op, (ast.In, ast.NotIn))
+            for op, c in zip(node.ops, node.comparators, strict=True)
+        )
+        sliced = (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
             and node.value.attr == "platform"
+        )
         if on_right or sliced:
             return None  # a substring or a slice of sys.platform: type checkers do not decide those
     if not any(isinstance(n, ast.Name) for n in ast.walk(test)):
@@ -95,8 +112,14 @@ def git(*args: str, cwd: Path) -> str:
     """Run git in *cwd* with a fixed identity and dates; return stdout."""
     import os
 
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True,
-                          env={**os.environ, **_GIT}).stdout
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **_GIT},
+    ).stdout
 
 
 def upstream(spec: str) -> tuple[Path, str, list[str]]:
@@ -106,12 +129,32 @@ def upstream(spec: str) -> tuple[Path, str, list[str]]:
     if not (repo / ".git").exists():
         download = OUT / "download"
         download.mkdir(parents=True, exist_ok=True)
-        wheels = [w for w in download.glob("*.whl") if w.name.lower().startswith(f"{name}-{spec.split('==')[1]}-")]
+        wheels = [
+            w
+            for w in download.glob("*.whl")
+            if w.name.lower().startswith(f"{name}-{spec.split('==')[1]}-")
+        ]
         if not wheels:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                            "--disable-pip-version-check", "-d", str(download), spec], check=True)
-            wheels = [w for w in download.glob("*.whl")
-                      if w.name.lower().startswith(f"{name}-{spec.split('==')[1]}-")]
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-d",
+                    str(download),
+                    spec,
+                ],
+                check=True,
+            )
+            wheels = [
+                w
+                for w in download.glob("*.whl")
+                if w.name.lower().startswith(f"{name}-{spec.split('==')[1]}-")
+            ]
         repo.mkdir(parents=True)
         with zipfile.ZipFile(wheels[0]) as archive:
             for entry in archive.namelist():
@@ -132,7 +175,9 @@ def upstream(spec: str) -> tuple[Path, str, list[str]]:
 class Scope:
     """The bindings of one module or class body: name -> [(key, start, end, target)] in source order."""
 
-    def __init__(self, module: str, qual: str, line: int, bases: list[ast.expr], outer: Scope | None) -> None:
+    def __init__(
+        self, module: str, qual: str, line: int, bases: list[ast.expr], outer: Scope | None
+    ) -> None:
         self.module, self.qual, self.line, self.bases, self.outer = module, qual, line, bases, outer
         self.names: dict[str, list[tuple[tuple[int, ...], int, int, str]]] = {}
         self.classes: dict[tuple[str, int], Scope] = {}
@@ -171,15 +216,27 @@ def targets(node: ast.expr) -> list[ast.expr]:
 
 def _wraps(node: ast.stmt, previous: ast.stmt | None, wrapped: str) -> str:
     """The name of ``name = f(name, …)`` right after ``def name`` (or after another such line), else ""."""
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-            and isinstance(node.value, ast.Call) and node.value.args and isinstance(node.value.args[0], ast.Name) \
-            and node.value.args[0].id == node.targets[0].id:
-        before = previous.name if isinstance(previous, (ast.FunctionDef, ast.AsyncFunctionDef)) else wrapped
+    if (
+        isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Call)
+        and node.value.args
+        and isinstance(node.value.args[0], ast.Name)
+        and node.value.args[0].id == node.targets[0].id
+    ):
+        before = (
+            previous.name
+            if isinstance(previous, (ast.FunctionDef, ast.AsyncFunctionDef))
+            else wrapped
+        )
         return node.targets[0].id if before == node.targets[0].id else ""
     return ""
 
 
-def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0, cond: int = 0) -> None:
+def read_scope(
+    scope: Scope, body: list[ast.stmt], package: str, typing: int = 0, cond: int = 0
+) -> None:
     """Record every binding of *body* in *scope*; key = (typing, aug, instance, overload, accessor, wrap, cond)."""
     previous: ast.stmt | None = None
     wrapped = ""
@@ -192,7 +249,9 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
             scope.values[(node.name, start)] = "def"
             scope.defs.add((node.name, start))
             scope.bind(node.name, key, start, end)
-            inner = Scope(scope.module, f"{scope.qual}.{node.name}".lstrip("."), start, node.bases, scope)
+            inner = Scope(
+                scope.module, f"{scope.qual}.{node.name}".lstrip("."), start, node.bases, scope
+            )
             scope.classes[(node.name, start)] = inner
             read_scope(inner, node.body, package)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -201,32 +260,64 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
             accessor = any("." in n and n.split(".")[-1] in _ACCESSORS for n in names)
             outer = names[0] if names and not isinstance(node.decorator_list[0], ast.Call) else ""
             scope.values[(node.name, start)] = (
-                "property" if accessor or outer.split(".")[-1] in ("property", "abstractproperty")
-                else f"call:{outer}" if outer and "cached_property" not in outer.split(".")[:-1] else "def")
+                "property"
+                if accessor or outer.split(".")[-1] in ("property", "abstractproperty")
+                else f"call:{outer}"
+                if outer and "cached_property" not in outer.split(".")[:-1]
+                else "def"
+            )
             scope.defs.add((node.name, start))
             scope.bind(node.name, (typing, 0, 0, int(overload), int(accessor), 0, cond), start, end)
             if scope.qual and (node.args.posonlyargs or node.args.args):
                 me = (node.args.posonlyargs or node.args.args)[0].arg
                 for sub in own_statements(node.body):
                     if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                        for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                        for t in sub.targets if isinstance(sub, ast.Assign) else [sub.target]:
                             for leaf in targets(t):
-                                if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) \
-                                        and leaf.value.id == me:
+                                if (
+                                    isinstance(leaf, ast.Attribute)
+                                    and isinstance(leaf.value, ast.Name)
+                                    and leaf.value.id == me
+                                ):
                                     init = 0 if node.name == "__init__" else 1
-                                    scope.bind(leaf.attr, (0, int(isinstance(sub, ast.AugAssign)), 1, 0, 0, 0, init,
-                                                           sub.lineno), sub.lineno, sub.end_lineno or sub.lineno)
+                                    scope.bind(
+                                        leaf.attr,
+                                        (
+                                            0,
+                                            int(isinstance(sub, ast.AugAssign)),
+                                            1,
+                                            0,
+                                            0,
+                                            0,
+                                            init,
+                                            sub.lineno,
+                                        ),
+                                        sub.lineno,
+                                        sub.end_lineno or sub.lineno,
+                                    )
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             aug = int(isinstance(node, ast.AugAssign))
             func = node.value.func if isinstance(node.value, ast.Call) else None
-            func = func.value if isinstance(func, ast.Subscript) else func  # D[str](…) is an instance of D
+            func = (
+                func.value if isinstance(func, ast.Subscript) else func
+            )  # D[str](…) is an instance of D
             callee = ast.unparse(func) if func is not None else ""
-            for t in (node.targets if isinstance(node, ast.Assign) else [node.target]):
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 for leaf in targets(t):
                     if isinstance(leaf, ast.Name):
-                        scope.values[(leaf.id, start)] = "property" if callee == "property" else \
-                            f"call:{callee}" if callee else ""
-                        scope.bind(leaf.id, (typing, aug, 0, 0, 0, int(wrapped == leaf.id), cond), start, end)
+                        scope.values[(leaf.id, start)] = (
+                            "property"
+                            if callee == "property"
+                            else f"call:{callee}"
+                            if callee
+                            else ""
+                        )
+                        scope.bind(
+                            leaf.id,
+                            (typing, aug, 0, 0, 0, int(wrapped == leaf.id), cond),
+                            start,
+                            end,
+                        )
             if wrapped and callee == "property":  # the def it wraps is a property's getter
                 scope.values.update({k: "property" for k in scope.values if k[0] == wrapped})
         elif isinstance(node, ast.Import):
@@ -239,12 +330,20 @@ def read_scope(scope: Scope, body: list[ast.stmt], package: str, typing: int = 0
                 if alias.name != "*" and base is not None:
                     scope.bind(alias.asname or alias.name, key, start, end, f"{base}:{alias.name}")
         elif isinstance(node, ast.If) and ast.unparse(node.test).removeprefix("not ") in (
-                "TYPE_CHECKING", "typing.TYPE_CHECKING"):
-            negated = ast.unparse(node.test).startswith("not ")  # the branch that runs binds unconditionally
+            "TYPE_CHECKING",
+            "typing.TYPE_CHECKING",
+        ):
+            negated = ast.unparse(node.test).startswith(
+                "not "
+            )  # the branch that runs binds unconditionally
             read_scope(scope, node.body, package, typing if negated else 1, cond if negated else 1)
-            read_scope(scope, node.orelse, package, 1 if negated else typing, 1 if negated else cond)
+            read_scope(
+                scope, node.orelse, package, 1 if negated else typing, 1 if negated else cond
+            )
         elif isinstance(node, ast.If) and static_test(node.test) is not None:
-            read_scope(scope, node.body if static_test(node.test) else node.orelse, package, typing, cond)
+            read_scope(
+                scope, node.body if static_test(node.test) else node.orelse, package, typing, cond
+            )
         else:
             if isinstance(node, (ast.For, ast.AsyncFor)):
                 for leaf in targets(node.target):
@@ -291,11 +390,13 @@ def absolute(node: ast.ImportFrom, package: str) -> str | None:
     parts = package.split(".")
     if node.level - 1 >= len(parts) + (1 if node.module else 0):
         return None
-    parts = parts[:len(parts) - node.level + 1]
+    parts = parts[: len(parts) - node.level + 1]
     return ".".join(parts + ([node.module] if node.module else []))
 
 
-def definition(entries: list[tuple[tuple[int, ...], int, int, str]]) -> tuple[tuple[int, int, str], str]:
+def definition(
+    entries: list[tuple[tuple[int, ...], int, int, str]],
+) -> tuple[tuple[int, int, str], str]:
     """The oracle's choice among a name's bindings (the rules as one sort key), and a rule label."""
     if len(entries) == 1:
         return entries[0][1:], ""
@@ -330,16 +431,20 @@ class Oracle:
             scope.file = rel  # type: ignore[attr-defined]
             package = dotted if rel.endswith("__init__.py") else dotted.rpartition(".")[0]
             read_scope(scope, tree.body, package)
-            scope.stars = [absolute(n, package) for n in tree.body  # type: ignore[attr-defined]
-                           if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)]
+            scope.stars = [
+                absolute(n, package)
+                for n in tree.body  # type: ignore[attr-defined]
+                if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)
+            ]
             self.modules[dotted] = scope
 
     def lookup(self, scope: Scope, name: str, before: int | None = None, hops: int = 0) -> object:
         """What *name* is in *scope*: ('def', scope, start, end), a class Scope, a module Scope, or None."""
         if hops > 30:
             return None
-        entries = [e for e in scope.names.get(name, []) if before is None or e[1] < before] \
-            or scope.names.get(name, [])
+        entries = [
+            e for e in scope.names.get(name, []) if before is None or e[1] < before
+        ] or scope.names.get(name, [])
         if not entries:
             if not scope.qual and f"{scope.module}.{name}" in self.modules:
                 return self.modules[f"{scope.module}.{name}"]
@@ -352,10 +457,18 @@ class Oracle:
         (start, end, target), _ = definition(entries)
         chosen = next(e for e in entries if e[1:] == (start, end, target))
         if target and target.split(".")[0].split(":")[0] not in self.packages and chosen[0][6]:
-            # A conditional import from outside the package yields to another branch's def, class or import.
+            # A conditional import from outside the package yields to another branch's def, class or
+            # import.
             for key, s, e, t in sorted(entries, key=lambda e: e[1]):
-                if key[6] and not key[0] and (s, e, t) != (start, end, target) and (
-                        (not t and (name, s) in scope.defs) or (t and t.split(".")[0].split(":")[0] in self.packages)):
+                if (
+                    key[6]
+                    and not key[0]
+                    and (s, e, t) != (start, end, target)
+                    and (
+                        (not t and (name, s) in scope.defs)
+                        or (t and t.split(".")[0].split(":")[0] in self.packages)
+                    )
+                ):
                     start, end, target = s, e, t
                     break
         if target:
@@ -367,7 +480,9 @@ class Oracle:
             source = self.modules.get(module)
             if source is None:
                 return None
-            return self.lookup(source, member, None, hops + 1) or self.modules.get(f"{module}.{member}")
+            return self.lookup(source, member, None, hops + 1) or self.modules.get(
+                f"{module}.{member}"
+            )
         for (cname, cline), cls in scope.classes.items():
             if cname == name and cline == start:
                 return cls
@@ -450,7 +565,9 @@ def python_mros(oracle: Oracle) -> dict[int, list[Scope] | str]:
                 bases.append(built)
             else:
                 label = ast.unparse(base)
-                made_base = property if label == "property" else type(f"ext:{label}", (), {})  # the builtin's own
+                made_base = (
+                    property if label == "property" else type(f"ext:{label}", (), {})
+                )  # the builtin's own
                 bases.append(externals.setdefault(label, made_base))
         try:
             built = type(f"{cls.module}.{cls.qual}", tuple(bases), {_SCOPE: cls})
@@ -461,15 +578,21 @@ def python_mros(oracle: Oracle) -> dict[int, list[Scope] | str]:
 
     def mro_of(scope: Scope) -> list[Scope]:
         built = make(scope)
-        return [] if isinstance(built, str) else [k.__dict__[_SCOPE] for k in built.__mro__[1:]
-                                                   if _SCOPE in k.__dict__]
+        return (
+            []
+            if isinstance(built, str)
+            else [k.__dict__[_SCOPE] for k in built.__mro__[1:] if _SCOPE in k.__dict__]
+        )
 
     oracle.mro_of = mro_of
     result: dict[int, list[Scope] | str] = {}
     for key, cls in scopes.items():
         built = make(cls)
-        result[key] = built if isinstance(built, str) else [
-            k.__dict__.get(_SCOPE, k.__name__) for k in built.__mro__[:-1]]
+        result[key] = (
+            built
+            if isinstance(built, str)
+            else [k.__dict__.get(_SCOPE, k.__name__) for k in built.__mro__[:-1]]
+        )
     oracle.built = made
     _fill(oracle, scopes)
     return result
@@ -481,11 +604,17 @@ _SCOPE = "__oracle_scope__"
 def _fill(oracle: Oracle, scopes: dict[int, Scope]) -> None:
     """Give each skeleton class what its body binds.
 
-    ``__set__`` where it defines ``__set__`` or ``__delete__``, then for every other name the value of its
-    last class-body binding: a property, an instance of a class of the package it calls, else a plain object.
+    ``__set__`` where it defines ``__set__`` or ``__delete__``, then for every other name the value
+    of its last class-body binding: a property, an instance of a class of the package it calls, else
+    a plain object.
     """
-    body = {key: {n: [e for e in entries if not e[0][0] and not e[0][2]] for n, entries in cls.names.items()}
-            for key, cls in scopes.items()}
+    body = {
+        key: {
+            n: [e for e in entries if not e[0][0] and not e[0][2]]
+            for n, entries in cls.names.items()
+        }
+        for key, cls in scopes.items()
+    }
     for key in scopes:
         built = oracle.built.get(key)
         if isinstance(built, type) and (body[key].get("__set__") or body[key].get("__delete__")):
@@ -538,7 +667,12 @@ def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
                 continue  # a class the rules do not choose (another binding of its name is the definition)
             mro = mros[id(cls)]
             own = set(cls.names)
-            inherited = {n for c in (mro if isinstance(mro, list) else []) if isinstance(c, Scope) for n in c.names}
+            inherited = {
+                n
+                for c in (mro if isinstance(mro, list) else [])
+                if isinstance(c, Scope)
+                for n in c.names
+            }
             for name in sorted(own | inherited):
                 path = f"{dotted}.{cls.qual}.{name}"
                 if isinstance(mro, str):
@@ -547,7 +681,9 @@ def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
                 owner = _owner(mro, name)
                 if owner is None:
                     continue
-                if not any(not e[0][0] and not e[0][2] for e in owner.names[name]):  # only self.x: a property first?
+                if not any(
+                    not e[0][0] and not e[0][2] for e in owner.names[name]
+                ):  # only self.x: a property first?
                     owner = data_owner(oracle, cls, name) or owner
                 (start, end, target), _ = definition(owner.names[name])
                 if target:
@@ -557,7 +693,9 @@ def expectations(oracle: Oracle) -> list[tuple[str, str, int, int, str]]:
 
 
 def _owner(mro: list[Scope | str], name: str) -> Scope | None:
-    runtime = [c for c in mro if isinstance(c, Scope) and any(not e[0][0] for e in c.names.get(name, []))]
+    runtime = [
+        c for c in mro if isinstance(c, Scope) and any(not e[0][0] for e in c.names.get(name, []))
+    ]
     if runtime:
         return runtime[0]
     declared = [c for c in mro if isinstance(c, Scope) and name in c.names]
@@ -607,10 +745,16 @@ def run(spec: str, limit: int | None) -> dict[str, object]:
     oracle = Oracle(repo, packages)
     cases = expectations(oracle)
     if limit:
-        cases = cases[::max(1, len(cases) // limit)][:limit]
+        cases = cases[:: max(1, len(cases) // limit)][:limit]
     oracle_seconds = time.perf_counter() - began
-    settings = settings_from({"repos": {"up": {"url": repo.as_uri(), "commit": commit, "packages": packages}},
-                              "cache_dir": str(OUT / "cache" / spec)}, confdir=OUT, environ={})
+    settings = settings_from(
+        {
+            "repos": {"up": {"url": repo.as_uri(), "commit": commit, "packages": packages}},
+            "cache_dir": str(OUT / "cache" / spec),
+        },
+        confdir=OUT,
+        environ={},
+    )
     engine = Engine(settings)
     engine._resolutions.get = lambda *args: None  # type: ignore[method-assign]  # always resolve afresh
     rows: Counter[tuple[str, str]] = Counter()
@@ -627,31 +771,50 @@ def run(spec: str, limit: int | None) -> dict[str, object]:
             for rule in loc.rule.split("+"):
                 rules[rule] += 1
         if not agreed and len(examples) < 60:
-            examples.append({"path": path, "category": category, "expected": [file, start, end],
-                             "got": list(got) if got else outcome.message[:300]})
+            examples.append(
+                {
+                    "path": path,
+                    "category": category,
+                    "expected": [file, start, end],
+                    "got": list(got) if got else outcome.message[:300],
+                }
+            )
     seconds = time.perf_counter() - began
-    return {"package": spec, "anchors": len(cases), "agreed": sum(v for (_, a), v in rows.items() if a == "agreed"),
-            "disagreed": sum(v for (_, a), v in rows.items() if a == "disagreed"),
-            "by_category": {f"{c}/{a}": v for (c, a), v in sorted(rows.items())}, "rules": dict(rules.most_common()),
-            "resolver_seconds": round(seconds, 1), "oracle_seconds": round(oracle_seconds, 1),
-            "files_parsed": engine.modules_parsed(), "ast_parses": engine.stats["ast_parses"],
-            "examples": examples}
+    return {
+        "package": spec,
+        "anchors": len(cases),
+        "agreed": sum(v for (_, a), v in rows.items() if a == "agreed"),
+        "disagreed": sum(v for (_, a), v in rows.items() if a == "disagreed"),
+        "by_category": {f"{c}/{a}": v for (c, a), v in sorted(rows.items())},
+        "rules": dict(rules.most_common()),
+        "resolver_seconds": round(seconds, 1),
+        "oracle_seconds": round(oracle_seconds, 1),
+        "files_parsed": engine.modules_parsed(),
+        "ast_parses": engine.stats["ast_parses"],
+        "examples": examples,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run every package, write results.json, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("packages", nargs="*", default=list(DEFAULT))
-    parser.add_argument("--limit", type=int, default=None, help="compare at most N anchors per package")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="compare at most N anchors per package"
+    )
     args = parser.parse_args(argv)
     results = [run(spec, args.limit) for spec in args.packages]
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1) + "\n", "utf-8")
-    print(f"{'package':<22} {'anchors':>8} {'agreed':>8} {'disagreed':>9}  parses/files  rules applied")
+    print(
+        f"{'package':<22} {'anchors':>8} {'agreed':>8} {'disagreed':>9}  parses/files  rules applied"
+    )
     for r in results:
         rules = ", ".join(f"{k} {v}" for k, v in r["rules"].items())  # type: ignore[attr-defined]
-        print(f"{r['package']:<22} {r['anchors']:>8} {r['agreed']:>8} {r['disagreed']:>9}  "
-              f"{r['ast_parses']}/{r['files_parsed']}  {rules}")
+        print(
+            f"{r['package']:<22} {r['anchors']:>8} {r['agreed']:>8} {r['disagreed']:>9}  "
+            f"{r['ast_parses']}/{r['files_parsed']}  {rules}"
+        )
         for key, value in r["by_category"].items():  # type: ignore[attr-defined]
             print(f"    {key:<30} {value:>8}")
     print(f"results: {(OUT / 'results.json').relative_to(ROOT)}")

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The tests' helpers (no pytest there): the one conf.py writer, sphinx command line and environment builder,
-# loaded from their file (sys.path is left as it is).
+# The tests' helpers (no pytest there): the one conf.py writer, sphinx command line and environment
+# builder, loaded from their file (sys.path is left as it is).
 _SPEC = importlib.util.spec_from_file_location("helpers", ROOT / "tests" / "helpers.py")
 assert _SPEC is not None and _SPEC.loader is not None
 helpers = importlib.util.module_from_spec(_SPEC)
@@ -31,9 +31,14 @@ PER_PAGE = 10
 #: One anchor in this many is a statement anchor (``path::match``).
 STATEMENT_EVERY = 5
 _LICENCES = ("LICENSE", "LICENSE.python", "AUTHORS")
-_FIXED_GIT = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-              "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-              "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z"}
+_FIXED_GIT = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "GIT_AUTHOR_DATE": "2025-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2025-01-01T00:00:00Z",
+}
 #: Characters a match text must not hold: they would end the role or split its label.
 _UNSAFE = ("`", "<", ">", "\\", "::")
 
@@ -79,8 +84,14 @@ class Anchor:
 def _git(repo: Path, *args: str) -> str:
     """Run git on *repo* only (explicit git dir and work tree, fixed identity and dates)."""
     env = {**os.environ, **_FIXED_GIT, "GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo)}
-    return subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=repo, env=env, check=True,
-                          capture_output=True, text=True).stdout
+    return subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args],
+        cwd=repo,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
 
 
 def upstream(work: Path) -> Upstream:
@@ -90,8 +101,21 @@ def upstream(work: Path) -> Upstream:
         download = work / "download"
         wheels = sorted(download.glob("Django-*.whl")) + sorted(download.glob("django-*.whl"))
         if not wheels:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                            "--disable-pip-version-check", "-d", str(download), DIST], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-d",
+                    str(download),
+                    DIST,
+                ],
+                check=True,
+            )
             wheels = sorted(download.glob("*.whl"))
         if repo.exists():
             subprocess.run(["rm", "-rf", str(repo)], check=True)
@@ -116,6 +140,7 @@ def upstream(work: Path) -> Upstream:
 
 # -- targets ------------------------------------------------------------------------------------
 
+
 def _module_files(src: Path) -> list[tuple[str, str]]:
     """(dotted name, file) of every module whose whole path is importable, sorted by name."""
     found = []
@@ -125,7 +150,9 @@ def _module_files(src: Path) -> list[tuple[str, str]]:
         if parts[-1] == "__init__":
             parts.pop()
         packages = ["/".join(parts[:i]) for i in range(1, len(parts))]
-        if all(p.isidentifier() for p in parts) and all((src / p / "__init__.py").is_file() for p in packages):
+        if all(p.isidentifier() for p in parts) and all(
+            (src / p / "__init__.py").is_file() for p in packages
+        ):
             found.append((".".join(parts), rel))
     return sorted(found)
 
@@ -161,9 +188,14 @@ def _bound_names(body: list[ast.stmt]) -> dict[str, int]:
 
 def _self_attributes(cls: ast.ClassDef) -> set[str]:
     """Names assigned as ``self.<name>`` anywhere in *cls* (griffe records them as attributes)."""
-    return {node.attr for node in ast.walk(cls)
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
-            and isinstance(node.value, ast.Name) and node.value.id == "self"}
+    return {
+        node.attr
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
 
 
 def _statement_lines(node: ast.stmt) -> list[int]:
@@ -183,12 +215,16 @@ def _match_text(node: ast.stmt, lines: list[str]) -> str | None:
     """A line of *node*'s span (not its header) whose text occurs on exactly one line of the span."""
     start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
     end = node.end_lineno or node.lineno
-    span = lines[start - 1:end]
+    span = lines[start - 1 : end]
     heads = _statement_lines(node)
     middle = (start + end) / 2
     for number in sorted(heads, key=lambda n: (abs(n - middle), n)):  # nearest the middle first
         text = lines[number - 1].strip()
-        if len(text) >= 8 and not any(u in text for u in _UNSAFE) and sum(text in line for line in span) == 1:
+        if (
+            len(text) >= 8
+            and not any(u in text for u in _UNSAFE)
+            and sum(text in line for line in span) == 1
+        ):
             return text
     return None
 
@@ -213,10 +249,20 @@ def symbol_pool(src: Path) -> list[Symbol]:
                 inner = _bound_names(node.body)
                 attrs = _self_attributes(node)
                 for method in node.body:
-                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                            and inner.get(method.name) == 1 and method.name not in attrs:
-                        pool.append(Symbol(dotted, file, f"{node.name}.{method.name}", method.lineno,
-                                           _match_text(method, lines)))
+                    if (
+                        isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and inner.get(method.name) == 1
+                        and method.name not in attrs
+                    ):
+                        pool.append(
+                            Symbol(
+                                dotted,
+                                file,
+                                f"{node.name}.{method.name}",
+                                method.lineno,
+                                _match_text(method, lines),
+                            )
+                        )
     return pool
 
 
@@ -230,8 +276,9 @@ def _mixed(symbols: list[Symbol], count: int) -> list[Anchor]:
     """*count* anchors from *symbols*: one in five a statement anchor, all spread evenly."""
     statements = count // STATEMENT_EVERY
     with_match = [s for s in symbols if s.match]
-    return [Anchor(s, False) for s in _spread(symbols, count - statements, 0.0)] + \
-        [Anchor(s, True) for s in _spread(with_match, statements, 0.5)]
+    return [Anchor(s, False) for s in _spread(symbols, count - statements, 0.0)] + [
+        Anchor(s, True) for s in _spread(with_match, statements, 0.5)
+    ]
 
 
 def select(pool: list[Symbol], count: int) -> list[Anchor]:
@@ -244,8 +291,11 @@ def select(pool: list[Symbol], count: int) -> list[Anchor]:
     by_module: dict[str, list[Symbol]] = {}
     for symbol in pool:
         by_module.setdefault(symbol.module, []).append(symbol)
-    big = [syms for _, syms in sorted(by_module.items())
-           if len(syms) >= PER_PAGE and sum(1 for s in syms if s.match) >= PER_PAGE // STATEMENT_EVERY]
+    big = [
+        syms
+        for _, syms in sorted(by_module.items())
+        if len(syms) >= PER_PAGE and sum(1 for s in syms if s.match) >= PER_PAGE // STATEMENT_EVERY
+    ]
     pages = count // PER_PAGE
     if pages <= len(big):
         chosen = [a for i in range(pages) for a in _mixed(big[i * len(big) // pages], PER_PAGE)]
@@ -253,7 +303,9 @@ def select(pool: list[Symbol], count: int) -> list[Anchor]:
         chosen = _mixed(pool, count)
     chosen.sort(key=lambda a: (a.symbol.module, a.symbol.line, a.statement))
     if len({a.target for a in chosen}) != count:
-        raise SystemExit(f"bench: {count} anchors need more distinct symbols than the pool's {len(pool)}")
+        raise SystemExit(
+            f"bench: {count} anchors need more distinct symbols than the pool's {len(pool)}"
+        )
     return chosen
 
 
@@ -279,12 +331,15 @@ def touched_files(anchors: list[Anchor]) -> list[str]:
 
 # -- books --------------------------------------------------------------------------------------
 
+
 def pages_of(anchors: list[Anchor]) -> list[list[Anchor]]:
     """The anchors split into pages of ten, in order."""
-    return [anchors[i:i + PER_PAGE] for i in range(0, len(anchors), PER_PAGE)]
+    return [anchors[i : i + PER_PAGE] for i in range(0, len(anchors), PER_PAGE)]
 
 
-def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path | None) -> list[Path]:
+def write_book(
+    root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path | None
+) -> list[Path]:
     """Write conf.py and pages; with *cache* the anchors are ``{src}`` roles, else links.
 
     The extension is the one on ``PYTHONPATH`` (the bench's snapshot, see ``run.build_env``).
@@ -295,22 +350,44 @@ def write_book(root: Path, anchors: list[Anchor], up: Upstream, *, cache: Path |
     source = root / "source"
     source.mkdir(parents=True)
     if cache is None:
-        helpers.write_conf(root, extensions=["myst_parser"], myst_extensions=(), settings={"project": "bench"})
+        helpers.write_conf(
+            root, extensions=["myst_parser"], myst_extensions=(), settings={"project": "bench"}
+        )
     else:
-        repos = {"django": {"url": up.url, "commit": up.commit, "packages": ["django"],
-                            "sources": ["cache", "git"]}}
-        helpers.write_conf(root, repos, cache, myst_extensions=(), settings={"project": "bench"},
-                           default_repo="django")
+        repos = {
+            "django": {
+                "url": up.url,
+                "commit": up.commit,
+                "packages": ["django"],
+                "sources": ["cache", "git"],
+            }
+        }
+        helpers.write_conf(
+            root,
+            repos,
+            cache,
+            myst_extensions=(),
+            settings={"project": "bench"},
+            default_repo="django",
+        )
     files = []
     for number, page in enumerate(pages_of(anchors)):
         name = f"p{number:04d}"
         items = [f"- {_link(a, cache is not None)}: read it next to the prose above." for a in page]
-        body = [f"# Page {number}: {page[0].symbol.module}", "",
-                "This page walks through a few definitions; each link points at pinned lines.", "", *items, ""]
+        body = [
+            f"# Page {number}: {page[0].symbol.module}",
+            "",
+            "This page walks through a few definitions; each link points at pinned lines.",
+            "",
+            *items,
+            "",
+        ]
         files.append(source / f"{name}.md")
         files[-1].write_text("\n".join(body), "utf-8")
     toc = "\n".join(f.stem for f in files)
-    (source / "index.md").write_text(f"# Bench book\n\n```{{toctree}}\n:maxdepth: 1\n\n{toc}\n```\n", "utf-8")
+    (source / "index.md").write_text(
+        f"# Bench book\n\n```{{toctree}}\n:maxdepth: 1\n\n{toc}\n```\n", "utf-8"
+    )
     return files
 
 

@@ -4,8 +4,9 @@ For each of TypeScript, Go, Rust and C, 100 files of 10 definitions each are gen
 repository (under ``_build/bench``, never committed) and pinned; then, side by side and in turns,
 
 - the floor: each file's bytes parsed by the grammar (``tree_sitter.Parser.parse``), nothing more;
-- the cold resolution: a new resolver over the exported tree resolves ``/file#Name`` for every one of
-  the 1,000 definitions (each file read, parsed once, its definitions read by the language's query).
+- the cold resolution: a new resolver over the exported tree resolves ``/file#Name`` for every one
+  of the 1,000 definitions (each file read, parsed once, its definitions read by the language's
+  query).
 
 The figure is the ratio of the medians, cold / floor (the issue's target: at most 1.5).
 ``python bench/languages.py`` runs it alone.
@@ -33,29 +34,52 @@ FILES, DEFINITIONS = 100, 10
 
 #: Per language: its suffix and one definition named ``{name}`` (a body of a few statements).
 TEMPLATES = {
-    "TypeScript": (".ts", "export function {name}(items: number[], limit: number): number {{\n"
-                          "  let total = 0;\n  for (const item of items) {{\n    if (item > limit) {{\n"
-                          "      total += item * {n};\n    }} else {{\n      total -= {n};\n    }}\n  }}\n"
-                          "  return total;\n}}\n\n"),
-    "Go": (".go", "func {name}(items []int, limit int) int {{\n\ttotal := 0\n\tfor _, item := range items {{\n"
-                  "\t\tif item > limit {{\n\t\t\ttotal += item * {n}\n\t\t}} else {{\n\t\t\ttotal -= {n}\n"
-                  "\t\t}}\n\t}}\n\treturn total\n}}\n\n"),
-    "Rust": (".rs", "pub fn {name}(items: &[i64], limit: i64) -> i64 {{\n    let mut total = 0;\n"
-                    "    for item in items {{\n        if *item > limit {{\n            total += item * {n};\n"
-                    "        }} else {{\n            total -= {n};\n        }}\n    }}\n    total\n}}\n\n"),
-    "C": (".c", "static long\n{name}(const long *items, int n, long limit)\n{{\n    long total = 0;\n"
-                "    for (int i = 0; i < n; i++) {{\n        if (items[i] > limit) {{\n"
-                "            total += items[i] * {n};\n        }} else {{\n            total -= {n};\n"
-                "        }}\n    }}\n    return total;\n}}\n\n"),
+    "TypeScript": (
+        ".ts",
+        "export function {name}(items: number[], limit: number): number {{\n"
+        "  let total = 0;\n  for (const item of items) {{\n    if (item > limit) {{\n"
+        "      total += item * {n};\n    }} else {{\n      total -= {n};\n    }}\n  }}\n"
+        "  return total;\n}}\n\n",
+    ),
+    "Go": (
+        ".go",
+        "func {name}(items []int, limit int) int {{\n\ttotal := 0\n\tfor _, item := range items {{\n"
+        "\t\tif item > limit {{\n\t\t\ttotal += item * {n}\n\t\t}} else {{\n\t\t\ttotal -= {n}\n"
+        "\t\t}}\n\t}}\n\treturn total\n}}\n\n",
+    ),
+    "Rust": (
+        ".rs",
+        "pub fn {name}(items: &[i64], limit: i64) -> i64 {{\n    let mut total = 0;\n"
+        "    for item in items {{\n        if *item > limit {{\n            total += item * {n};\n"
+        "        }} else {{\n            total -= {n};\n        }}\n    }}\n    total\n}}\n\n",
+    ),
+    "C": (
+        ".c",
+        "static long\n{name}(const long *items, int n, long limit)\n{{\n    long total = 0;\n"
+        "    for (int i = 0; i < n; i++) {{\n        if (items[i] > limit) {{\n"
+        "            total += items[i] * {n};\n        }} else {{\n            total -= {n};\n"
+        "        }}\n    }}\n    return total;\n}}\n\n",
+    ),
 }
 _HEAD = {"Go": "package gen\n\n", "C": "#include <stddef.h>\n\n"}
 
 
 def _git(*args: str, cwd: Path) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True,
-                          env={"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
-                               "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org",
-                               "PATH": "/usr/bin:/bin", "HOME": str(cwd)}).stdout.strip()
+    return subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={
+            "GIT_AUTHOR_NAME": "bench",
+            "GIT_AUTHOR_EMAIL": "bench@example.org",
+            "GIT_COMMITTER_NAME": "bench",
+            "GIT_COMMITTER_EMAIL": "bench@example.org",
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(cwd),
+        },
+    ).stdout.strip()
 
 
 def generate(work: Path) -> tuple[str, dict[str, list[str]]]:
@@ -67,8 +91,9 @@ def generate(work: Path) -> tuple[str, dict[str, list[str]]]:
         for number in range(FILES):
             names = [f"f{number}_{index}" for index in range(DEFINITIONS)]
             path = f"src/{language.lower()}/file{number}{suffix}"
-            texts[path] = _HEAD.get(language, "") + "".join(template.format(name=name, n=index + 1)
-                                                            for index, name in enumerate(names))
+            texts[path] = _HEAD.get(language, "") + "".join(
+                template.format(name=name, n=index + 1) for index, name in enumerate(names)
+            )
             targets.setdefault(language, []).extend(f"/{path}#{name}" for name in names)
     if not (repo / ".git").is_dir():
         repo.mkdir(parents=True, exist_ok=True)
@@ -85,8 +110,14 @@ def measure(work: Path, runs: int) -> dict[str, Any]:
     """Per language: the medians of the floor and of the cold resolution, in seconds, and their ratio."""
     commit, targets = generate(work)
     repo = work / "languages-upstream"
-    settings = settings_from({"repos": {"gen": {"url": repo.as_uri(), "commit": commit, "packages": ["src"]}},
-                              "cache_dir": str(work / "languages-cache")}, confdir=work, environ={})
+    settings = settings_from(
+        {
+            "repos": {"gen": {"url": repo.as_uri(), "commit": commit, "packages": ["src"]}},
+            "cache_dir": str(work / "languages-cache"),
+        },
+        confdir=work,
+        environ={},
+    )
     engine = Engine(settings)
     first = engine.resolver("gen")  # the export, once: not measured
     tree, pin = first.tree, first.pin
@@ -110,17 +141,24 @@ def measure(work: Path, runs: int) -> dict[str, Any]:
                 resolver.resolve(target)
             colds.append(time.perf_counter() - started)
         floor, cold = statistics.median(floors), statistics.median(colds)
-        results[name] = {"definitions": len(wanted), "files": len(files), "floor_s": round(floor, 4),
-                         "cold_s": round(cold, 4), "cold_over_floor": round(cold / floor, 3)}
+        results[name] = {
+            "definitions": len(wanted),
+            "files": len(files),
+            "floor_s": round(floor, 4),
+            "cold_s": round(cold, 4),
+            "cold_over_floor": round(cold / floor, 3),
+        }
     return results
 
 
 def show(results: dict[str, Any]) -> None:
     """One line per language: the two medians and the ratio."""
     for name, figure in results.items():
-        print(f"{name}: cold resolution of {figure['definitions']} definitions in {figure['files']} files "
-              f"{figure['cold_s'] * 1000:.1f} ms / the grammar's parse {figure['floor_s'] * 1000:.1f} ms = "
-              f"{figure['cold_over_floor']:.2f} (target 1.5)")
+        print(
+            f"{name}: cold resolution of {figure['definitions']} definitions in {figure['files']} files "
+            f"{figure['cold_s'] * 1000:.1f} ms / the grammar's parse {figure['floor_s'] * 1000:.1f} ms = "
+            f"{figure['cold_over_floor']:.2f} (target 1.5)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,14 +1,13 @@
 """Benchmark source_anchors on a generated book over django: ``python bench/run.py [--quick] [--profile]``.
 
-Run from the repository root. Everything is written under ``_build/bench/``; the
-figures go to ``_build/bench/results.json``. Each figure is the median of seven
-runs (``--runs N``; one with ``--quick``), each run in a fresh process; the pairs a
-target compares (floor and cold resolution, baseline and warm builds) are run
-2N + 1 = 15 times, interleaved; cold builds and exports three times. Builds run with a fixed hash seed, so every
-run does the same work and only the machine varies. Timings are reported, never
-asserted. ``--instructions`` counts the instructions of a baseline and a warm build
-under valgrind instead, then those of the floor and the cold check loop (``--cold-only``: these
-alone), for three hash seeds: ratios that machine noise does not move.
+Run from the repository root. Everything is written under ``_build/bench/``; the figures go to
+``_build/bench/results.json``. Each figure is the median of seven runs (``--runs N``; one with
+``--quick``), each run in a fresh process; the pairs a target compares (floor and cold resolution,
+baseline and warm builds) are run 2N + 1 = 15 times, interleaved; cold builds and exports three
+times. Builds run with a fixed hash seed, so every run does the same work and only the machine
+varies. Timings are reported, never asserted. ``--instructions`` counts the instructions of a
+baseline and a warm build under valgrind instead, then those of the floor and the cold check loop
+(``--cold-only``: these alone), for three hash seeds: ratios that machine noise does not move.
 """
 
 from __future__ import annotations
@@ -45,8 +44,12 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
     """Run one measurement of ``bench/probe.py`` in a fresh interpreter and return its JSON."""
     path = WORK / f"probe-{kind}.json"
     path.write_text(json.dumps(args), "utf-8")
-    done = subprocess.run([sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)],
-                          capture_output=True, text=True, env=snapshot_env(os.environ))
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)],
+        capture_output=True,
+        text=True,
+        env=snapshot_env(os.environ),
+    )
     if done.returncode != 0:
         raise SystemExit(f"bench: probe {kind} failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -55,7 +58,10 @@ def probe(kind: str, args: dict[str, Any]) -> dict[str, Any]:
 
 def snapshot_env(env: os._Environ[str] | dict[str, str]) -> dict[str, str]:
     """*env* with the bench's snapshot of ``ext`` first on ``PYTHONPATH``, ahead of the installed package."""
-    return {**env, "PYTHONPATH": os.pathsep.join([str(WORK / "ext"), *filter(None, [env.get("PYTHONPATH")])])}
+    return {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(WORK / "ext"), *filter(None, [env.get("PYTHONPATH")])]),
+    }
 
 
 def build_env() -> dict[str, str]:
@@ -70,14 +76,24 @@ def build_env() -> dict[str, str]:
 
 def sphinx_argv(book: Path, *options: str, runner: tuple[str, ...] = ()) -> list[str]:
     """The command of one serial, quiet html build of *book* (after *runner*, e.g. cProfile)."""
-    return fixture.helpers.sphinx_argv(book / "source", *options, "-q", "-b", "html", outdir=book / "_build" / "html",
-                                       confdir=book, runner=runner)
+    return fixture.helpers.sphinx_argv(
+        book / "source",
+        *options,
+        "-q",
+        "-b",
+        "html",
+        outdir=book / "_build" / "html",
+        confdir=book,
+        runner=runner,
+    )
 
 
 def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str, Any]:
     """One serial html build of *book* in a fresh wrapper process; fails loudly on a build error."""
     runner = ("-m", "cProfile", "-o", str(cprofile)) if cprofile else ()
-    result = probe("build", {"argv": sphinx_argv(book, *options, runner=runner), "env": build_env()})
+    result = probe(
+        "build", {"argv": sphinx_argv(book, *options, runner=runner), "env": build_env()}
+    )
     if result["returncode"] != 0:
         raise SystemExit(f"bench: sphinx-build of {book.name} failed:\n{result['stderr']}")
     result["warnings"] = result["stderr"].count("WARNING")
@@ -86,11 +102,16 @@ def sphinx(book: Path, *options: str, cprofile: Path | None = None) -> dict[str,
 
 def extension_version() -> str:
     """The commit of the measured extension (read-only git), marked when ext/ has local changes."""
+
     def git(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", "--no-optional-locks", "-C", str(ROOT), *args], capture_output=True, text=True)
+        return subprocess.run(
+            ["git", "--no-optional-locks", "-C", str(ROOT), *args], capture_output=True, text=True
+        )
 
     head = git("rev-parse", "--short", "HEAD").stdout.strip() or "unknown"
-    return head + ("" if git("diff", "--quiet", "HEAD", "--", "ext").returncode == 0 else " + local changes")
+    return head + (
+        "" if git("diff", "--quiet", "HEAD", "--", "ext").returncode == 0 else " + local changes"
+    )
 
 
 def rm(path: Path) -> None:
@@ -115,7 +136,9 @@ class Bench:
         # Others edit ext/ while a run takes minutes: every build and probe uses one copy taken now.
         self.ext, version = WORK / "ext", extension_version()
         rm(self.ext)
-        shutil.copytree(fixture.EXT, self.ext, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            fixture.EXT, self.ext, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
         # An installed package has byte code (pip compiles on install), and the builds may run with
         # PYTHONDONTWRITEBYTECODE: compiling the copy once keeps compilation out of every figure.
         compileall.compile_dir(str(self.ext), quiet=1)
@@ -123,16 +146,25 @@ class Bench:
         pool = fixture.cached_pool(WORK, self.up)
         self.sets = {n: fixture.select(pool, n) for n in SCALES}
         self.anchors = self.sets[BASE]
-        self.repos = {"django": {"url": self.up.url, "commit": self.up.commit, "packages": ["django"],
-                                 "sources": ["cache", "git"]}}
+        self.repos = {
+            "django": {
+                "url": self.up.url,
+                "commit": self.up.commit,
+                "packages": ["django"],
+                "sources": ["cache", "git"],
+            }
+        }
         self.book, self.base = WORK / "book", WORK / "baseline"
         self.book_cache, self.probe_cache = WORK / "cache-book", WORK / "cache-probe"
         self.pages = fixture.write_book(self.book, self.anchors, self.up, cache=self.book_cache)
         fixture.write_book(self.base, self.anchors, self.up, cache=None)
-        self.info: dict[str, Any] = {"load": os.getloadavg(), "extension": version,
-                                     "scale_modules": {str(n): len({a.symbol.module for a in self.sets[n]})
-                                                       for n in SCALES}}
-        #: Median CPU seconds of each timed figure (the machine may be shared; wall time is what is reported).
+        self.info: dict[str, Any] = {
+            "load": os.getloadavg(),
+            "extension": version,
+            "scale_modules": {str(n): len({a.symbol.module for a in self.sets[n]}) for n in SCALES},
+        }
+        #: Median CPU seconds of each timed figure (the machine may be shared; wall time is what is
+        #: reported).
         self.cpu: dict[str, float] = {}
 
     def prime(self) -> None:
@@ -140,10 +172,14 @@ class Bench:
         rm(self.book_cache)
         rm(self.book / "_build")
         sphinx(self.book, "-E")
-        report = json.loads((self.book / "_build" / "html" / "source-anchors.json").read_text("utf-8"))
+        report = json.loads(
+            (self.book / "_build" / "html" / "source-anchors.json").read_text("utf-8")
+        )
         bad = [r for r in report if r["status"] != "new"]
         if len(report) != len(self.anchors) or bad:
-            raise SystemExit(f"bench: {len(bad)} of {len(report)} anchors did not resolve, e.g. {bad[:3]}")
+            raise SystemExit(
+                f"bench: {len(bad)} of {len(report)} anchors did not resolve, e.g. {bad[:3]}"
+            )
 
     def core(self) -> dict[str, float]:
         """``floor_s``, ``whole_s`` and ``cold_resolve_s``.
@@ -155,21 +191,37 @@ class Bench:
         floor beside them (reported, not a target: see :meth:`floor_files`).
         """
         rm(WORK / f"lock-{BASE}")
-        files, anchored = self.floor_files(self.resolve(BASE, cold=True, write_lock=True))  # writes the lock
-        exports = [self.resolve(BASE, cold=True, export=True) for _ in range(min(self.runs, COLD_BUILDS))]
-        whole = [probe("whole", {"package": "django", "search_path": str(self.up.path)}) for _ in range(self.runs)]
+        files, anchored = self.floor_files(
+            self.resolve(BASE, cold=True, write_lock=True)
+        )  # writes the lock
+        exports = [
+            self.resolve(BASE, cold=True, export=True) for _ in range(min(self.runs, COLD_BUILDS))
+        ]
+        whole = [
+            probe("whole", {"package": "django", "search_path": str(self.up.path)})
+            for _ in range(self.runs)
+        ]
         floor, narrow, cold = [], [], []
         for _ in range(self.compared):
             floor.append(probe("floor", {"root": str(self.up.path), "files": files}))
             narrow.append(probe("floor", {"root": str(self.up.path), "files": anchored}))
             cold.append(self.resolve(BASE, cold=True))
-        self.info.update(floor_files=len(files), anchored_files=len(anchored),
-                         modules=len({a.symbol.module for a in self.anchors}),
-                         whole_modules=whole[0]["modules"], export_s=med(exports, "export_s"),
-                         resolver_modules=cold[0]["modules_parsed"], resolver_parses=cold[0]["ast_parses"],
-                         anchored_floor_s=med(narrow),
-                         anchored_floor_cpu_s=med(narrow, "cpu_s"))
-        self.cpu.update(floor_s=med(floor, "cpu_s"), whole_s=med(whole, "cpu_s"), cold_resolve_s=med(cold, "cpu_s"))
+        self.info.update(
+            floor_files=len(files),
+            anchored_files=len(anchored),
+            modules=len({a.symbol.module for a in self.anchors}),
+            whole_modules=whole[0]["modules"],
+            export_s=med(exports, "export_s"),
+            resolver_modules=cold[0]["modules_parsed"],
+            resolver_parses=cold[0]["ast_parses"],
+            anchored_floor_s=med(narrow),
+            anchored_floor_cpu_s=med(narrow, "cpu_s"),
+        )
+        self.cpu.update(
+            floor_s=med(floor, "cpu_s"),
+            whole_s=med(whole, "cpu_s"),
+            cold_resolve_s=med(cold, "cpu_s"),
+        )
         return {"floor_s": med(floor), "whole_s": med(whole), "cold_resolve_s": med(cold)}
 
     def floor_files(self, first: dict[str, Any]) -> tuple[list[str], list[str]]:
@@ -184,12 +236,21 @@ class Bench:
         bench. The anchored modules alone are the floor of a resolver without those semantics.
         """
         if first["parsed_untouched"]:
-            raise SystemExit(f"bench: files parsed that no answer depends on: {first['parsed_untouched'][:5]}")
+            raise SystemExit(
+                f"bench: files parsed that no answer depends on: {first['parsed_untouched'][:5]}"
+            )
         anchored = fixture.touched_files(self.anchors)
         return sorted({*first["touched"], *anchored}), anchored
 
-    def resolve(self, count: int, *, cold: bool, export: bool = False, cache: Path | None = None,
-                **extra: Any) -> dict[str, Any]:
+    def resolve(
+        self,
+        count: int,
+        *,
+        cold: bool,
+        export: bool = False,
+        cache: Path | None = None,
+        **extra: Any,
+    ) -> dict[str, Any]:
         """The core on *count* targets with their lock: trees cold (*export*) or warm, resolutions cold or warm.
 
         *cache* defaults to the probe cache; *extra* goes to the probe (``remember``,
@@ -204,12 +265,22 @@ class Bench:
         targets.write_text("\n".join(a.target for a in self.sets[count]) + "\n", "utf-8")
         lock = WORK / f"lock-{count}" / "source-anchors.lock"
         lock.parent.mkdir(exist_ok=True)
-        result = probe("resolve", {"ext": str(self.ext), "repos": self.repos, "cache": str(cache),
-                                   "targets": str(targets),
-                                   "lock": str(lock), **{k: str(v) if isinstance(v, Path) else v
-                                                         for k, v in extra.items()}})
+        result = probe(
+            "resolve",
+            {
+                "ext": str(self.ext),
+                "repos": self.repos,
+                "cache": str(cache),
+                "targets": str(targets),
+                "lock": str(lock),
+                **{k: str(v) if isinstance(v, Path) else v for k, v in extra.items()},
+            },
+        )
         status = "new" if extra.get("write_lock") else "ok"
-        if result["statuses"] != {status: count} or result["resolved" if cold else "cached"] != count:
+        if (
+            result["statuses"] != {status: count}
+            or result["resolved" if cold else "cached"] != count
+        ):
             raise SystemExit(f"bench: unexpected resolution of {count} targets: {result}")
         return result
 
@@ -235,7 +306,9 @@ class Bench:
         warm: dict[int, list[dict[str, Any]]] = {n: [] for n in SCALES}
         for i in range(self.runs):
             for n in SCALES:  # the last cold run stores its resolutions, as a build does
-                cold[n].append(self.resolve(n, cold=True, cache=caches[n], remember=i == self.runs - 1))
+                cold[n].append(
+                    self.resolve(n, cold=True, cache=caches[n], remember=i == self.runs - 1)
+                )
         for _ in range(self.runs):
             for n in SCALES:
                 warm[n].append(self.resolve(n, cold=False, cache=caches[n]))
@@ -248,8 +321,10 @@ class Bench:
         for n in SCALES:
             table[str(n)] = {"cold_ms": per_anchor(cold[n], n), "warm_ms": per_anchor(warm[n], n)}
             self.info.setdefault("scale_cpu", {})[str(n)] = {
-                "cold_ms": per_anchor(cold[n], n, cpu=True), "warm_ms": per_anchor(warm[n], n, cpu=True),
-                "engine_s": med(warm[n], "engine_s")}
+                "cold_ms": per_anchor(cold[n], n, cpu=True),
+                "warm_ms": per_anchor(warm[n], n, cpu=True),
+                "engine_s": med(warm[n], "engine_s"),
+            }
         return table
 
     def builds(self) -> dict[str, Any]:
@@ -259,6 +334,7 @@ class Bench:
         order base-warm, then warm-base, and so on: a build right after another heavy one,
         or a slow spell of the machine, then weighs on both alike.
         """
+
         def build(book: Path, *, cold: bool = False) -> dict[str, Any]:
             rm(book / "_build")
             if cold:
@@ -277,22 +353,34 @@ class Bench:
                 warms.append(build(self.book))
                 base.append(build(self.base))
         self.info["warnings"] = max(r["warnings"] for r in colds + warms)
-        self.cpu.update(baseline_build_s=med(base, "cpu_s"), cold_build_s=med(colds, "cpu_s"),
-                        warm_build_s=med(warms, "cpu_s"))
+        self.cpu.update(
+            baseline_build_s=med(base, "cpu_s"),
+            cold_build_s=med(colds, "cpu_s"),
+            warm_build_s=med(warms, "cpu_s"),
+        )
         page = self.pages[len(self.pages) // 2]
         original = page.read_text("utf-8")
-        page.write_text(original + "\nOne more sentence, added for the incremental build.\n", "utf-8")
+        page.write_text(
+            original + "\nOne more sentence, added for the incremental build.\n", "utf-8"
+        )
         try:
             inc = sphinx(self.book)
         finally:
             page.write_text(original, "utf-8")
-        stats = json.loads((self.book / "_build" / "html" / "source-anchors.stats.json").read_text("utf-8"))
+        stats = json.loads(
+            (self.book / "_build" / "html" / "source-anchors.stats.json").read_text("utf-8")
+        )
         return {
-            "baseline_build_s": med(base), "cold_build_s": med(colds), "warm_build_s": med(warms),
-            "incremental": {"modules_parsed": stats["modules_parsed"],
-                            "anchors_resolved": stats["resolved"] + stats["cached"],
-                            "re_resolved": stats["resolved"], "anchors_on_page": original.count("{src}`"),
-                            "build_s": inc["seconds"]},
+            "baseline_build_s": med(base),
+            "cold_build_s": med(colds),
+            "warm_build_s": med(warms),
+            "incremental": {
+                "modules_parsed": stats["modules_parsed"],
+                "anchors_resolved": stats["resolved"] + stats["cached"],
+                "re_resolved": stats["resolved"],
+                "anchors_on_page": original.count("{src}`"),
+                "build_s": inc["seconds"],
+            },
             "rss_mb": {"baseline": med(base, "rss_mb"), "cold_build": med(colds, "rss_mb")},
         }
 
@@ -310,15 +398,32 @@ class Bench:
             env = {**build_env(), "PYTHONHASHSEED": str(seed)}
             for book in (self.base, self.book):
                 rm(book / "_build")
-            counts = callgrind({name: (OUT / f"callgrind.{name}.out", sphinx_argv(book, "-E"))
-                                for name, book in (("baseline", self.base), ("warm", self.book))}, env)
+            counts = callgrind(
+                {
+                    name: (OUT / f"callgrind.{name}.out", sphinx_argv(book, "-E"))
+                    for name, book in (("baseline", self.base), ("warm", self.book))
+                },
+                env,
+            )
             ratio = counts["warm"] / counts["baseline"]
-            pairs.append({"seed": seed, "baseline_instructions": counts["baseline"],
-                          "warm_instructions": counts["warm"], "warm_over_baseline": ratio})
-            print(f"  seed {seed}: baseline {counts['baseline']:,}, warm {counts['warm']:,}, "
-                  f"ratio {pairs[-1]['warm_over_baseline']:.4f}", flush=True)
-        return {"pairs": pairs, "warm_over_baseline": statistics.median(p["warm_over_baseline"] for p in pairs),
-                "fixed_addresses": bool(fixed_addresses())}
+            pairs.append(
+                {
+                    "seed": seed,
+                    "baseline_instructions": counts["baseline"],
+                    "warm_instructions": counts["warm"],
+                    "warm_over_baseline": ratio,
+                }
+            )
+            print(
+                f"  seed {seed}: baseline {counts['baseline']:,}, warm {counts['warm']:,}, "
+                f"ratio {pairs[-1]['warm_over_baseline']:.4f}",
+                flush=True,
+            )
+        return {
+            "pairs": pairs,
+            "warm_over_baseline": statistics.median(p["warm_over_baseline"] for p in pairs),
+            "fixed_addresses": bool(fixed_addresses()),
+        }
 
     def cold_instructions(self, seeds: tuple[int, ...] = (0, 1, 2)) -> dict[str, Any]:
         """Instructions of the floor and of the cold check loop (``core``'s pair), counted by callgrind.
@@ -327,39 +432,80 @@ class Bench:
         work (``skip``): the difference is the work itself, as the wall-time figures time it.
         """
         rm(WORK / f"lock-{BASE}")
-        files, anchored = self.floor_files(self.resolve(BASE, cold=True, write_lock=True))  # targets, lock
-        resolve = {"ext": str(self.ext), "repos": self.repos, "cache": str(self.probe_cache),
-                   "targets": str(WORK / f"targets-{BASE}.txt"),
-                   "lock": str(WORK / f"lock-{BASE}" / "source-anchors.lock")}
-        kinds = {"floor": ("floor", {"root": str(self.up.path), "files": files}),
-                 "floor-start": ("floor", {"root": str(self.up.path), "files": files, "skip": True}),
-                 "anchored": ("floor", {"root": str(self.up.path), "files": anchored}),
-                 "anchored-start": ("floor", {"root": str(self.up.path), "files": anchored, "skip": True}),
-                 "cold": ("resolve", resolve), "cold-start": ("resolve", {**resolve, "skip": True})}
+        files, anchored = self.floor_files(
+            self.resolve(BASE, cold=True, write_lock=True)
+        )  # targets, lock
+        resolve = {
+            "ext": str(self.ext),
+            "repos": self.repos,
+            "cache": str(self.probe_cache),
+            "targets": str(WORK / f"targets-{BASE}.txt"),
+            "lock": str(WORK / f"lock-{BASE}" / "source-anchors.lock"),
+        }
+        kinds = {
+            "floor": ("floor", {"root": str(self.up.path), "files": files}),
+            "floor-start": ("floor", {"root": str(self.up.path), "files": files, "skip": True}),
+            "anchored": ("floor", {"root": str(self.up.path), "files": anchored}),
+            "anchored-start": (
+                "floor",
+                {"root": str(self.up.path), "files": anchored, "skip": True},
+            ),
+            "cold": ("resolve", resolve),
+            "cold-start": ("resolve", {**resolve, "skip": True}),
+        }
         rows = []
         for seed in seeds:
             env = {**snapshot_env(os.environ), "PYTHONHASHSEED": str(seed)}
             counts: dict[str, int] = {}
-            for batch in (("floor", "floor-start"), ("anchored", "anchored-start"), ("cold", "cold-start")):
+            for batch in (
+                ("floor", "floor-start"),
+                ("anchored", "anchored-start"),
+                ("cold", "cold-start"),
+            ):
                 rm(self.probe_cache / "resolutions")
                 commands = {}
                 for name in batch:
                     kind, args = kinds[name]
                     path = WORK / f"probe-{name}.json"
                     path.write_text(json.dumps(args), "utf-8")
-                    commands[name] = (Path(os.devnull),
-                                      [sys.executable, str(Path(__file__).with_name("probe.py")), kind, str(path)])
+                    commands[name] = (
+                        Path(os.devnull),
+                        [
+                            sys.executable,
+                            str(Path(__file__).with_name("probe.py")),
+                            kind,
+                            str(path),
+                        ],
+                    )
                 counts.update(callgrind(commands, env))
-            floor, cold = counts["floor"] - counts["floor-start"], counts["cold"] - counts["cold-start"]
+            floor, cold = (
+                counts["floor"] - counts["floor-start"],
+                counts["cold"] - counts["cold-start"],
+            )
             narrow = counts["anchored"] - counts["anchored-start"]
-            rows.append({"seed": seed, "floor_instructions": floor, "anchored_floor_instructions": narrow,
-                         "cold_resolve_instructions": cold, "cold_over_floor": cold / floor,
-                         "cold_over_anchored_floor": cold / narrow})
-            print(f"  seed {seed}: floor {floor:,} ({len(files)} files), anchored modules' floor {narrow:,} "
-                  f"({len(anchored)} files), cold resolution {cold:,}, ratio {cold / floor:.4f} "
-                  f"(over the anchored floor {cold / narrow:.4f})", flush=True)
-        return {"pairs": rows, "cold_over_floor": statistics.median(r["cold_over_floor"] for r in rows),
-                "cold_over_anchored_floor": statistics.median(r["cold_over_anchored_floor"] for r in rows)}
+            rows.append(
+                {
+                    "seed": seed,
+                    "floor_instructions": floor,
+                    "anchored_floor_instructions": narrow,
+                    "cold_resolve_instructions": cold,
+                    "cold_over_floor": cold / floor,
+                    "cold_over_anchored_floor": cold / narrow,
+                }
+            )
+            print(
+                f"  seed {seed}: floor {floor:,} ({len(files)} files), anchored modules' floor {narrow:,} "
+                f"({len(anchored)} files), cold resolution {cold:,}, ratio {cold / floor:.4f} "
+                f"(over the anchored floor {cold / narrow:.4f})",
+                flush=True,
+            )
+        return {
+            "pairs": rows,
+            "cold_over_floor": statistics.median(r["cold_over_floor"] for r in rows),
+            "cold_over_anchored_floor": statistics.median(
+                r["cold_over_anchored_floor"] for r in rows
+            ),
+        }
 
     def profile(self) -> None:
         """Profile (cProfile) the cold resolution loop and a warm build; print where the time goes."""
@@ -371,8 +517,10 @@ class Bench:
         self.resolve(BASE, cold=True, profile=resolve_prof)
         rm(self.book / "_build")
         sphinx(self.book, "-E", cprofile=build_prof)
-        for title, prof in (("cold resolution loop (1,000 targets)", resolve_prof),
-                            ("warm build (-E)", build_prof)):
+        for title, prof in (
+            ("cold resolution loop (1,000 targets)", resolve_prof),
+            ("warm build (-E)", build_prof),
+        ):
             print(f"\n== profile: {title}: {prof.relative_to(ROOT)}")
             stats = pstats.Stats(str(prof))
             stats.sort_stats("tottime").print_stats(12)
@@ -382,17 +530,30 @@ class Bench:
 def main(argv: list[str] | None = None) -> int:
     """Set up, measure, print, and write ``_build/bench/results.json``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="runs per figure, medians reported (default 7)")
+    parser.add_argument(
+        "--runs", type=int, default=7, help="runs per figure, medians reported (default 7)"
+    )
     parser.add_argument("--quick", action="store_true", help="one run per figure")
-    parser.add_argument("--profile", action="store_true",
-                        help="only profile the cold resolution loop and a warm build (no measurements)")
-    parser.add_argument("--seeds", type=int, default=3, help="hash seeds for --instructions (default 3)")
-    parser.add_argument("--instructions", action="store_true",
-                        help="only count instructions under valgrind, for three hash seeds: a baseline and a warm "
-                             "build, then the floor and the cold check loop (about 25 minutes; writes "
-                             "_build/bench/instructions.json)")
-    parser.add_argument("--cold-only", action="store_true",
-                        help="with --instructions: only the floor and the cold check loop (about 3 minutes)")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="only profile the cold resolution loop and a warm build (no measurements)",
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=3, help="hash seeds for --instructions (default 3)"
+    )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="only count instructions under valgrind, for three hash seeds: a baseline and a warm "
+        "build, then the floor and the cold check loop (about 25 minutes; writes "
+        "_build/bench/instructions.json)",
+    )
+    parser.add_argument(
+        "--cold-only",
+        action="store_true",
+        help="with --instructions: only the floor and the cold check loop (about 3 minutes)",
+    )
     args = parser.parse_args(argv)
     runs = 1 if args.quick else max(1, args.runs)
     started = time.perf_counter()
@@ -403,32 +564,59 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.instructions:
         seeds = tuple(range(max(1, args.seeds)))
-        counts = {"cold": bench.cold_instructions(seeds)} if args.cold_only else \
-            {**bench.instructions(seeds), "cold": bench.cold_instructions(seeds),
-             "api": api_bench.measure(instructions=True)}
+        counts = (
+            {"cold": bench.cold_instructions(seeds)}
+            if args.cold_only
+            else {
+                **bench.instructions(seeds),
+                "cold": bench.cold_instructions(seeds),
+                "api": api_bench.measure(instructions=True),
+            }
+        )
         (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
         if "warm_over_baseline" in counts:
-            print(f"instructions (callgrind): warm / baseline = {counts['warm_over_baseline']:.4f}, the median over "
-                  f"{len(counts['pairs'])} hash seeds")
-        print(f"instructions (callgrind): cold resolution / floor = {counts['cold']['cold_over_floor']:.4f}, the "
-              f"median over {len(seeds)} hash seeds (the wall-time target is 1.5); over the anchored modules' "
-              f"floor {counts['cold']['cold_over_anchored_floor']:.4f}")
+            print(
+                f"instructions (callgrind): warm / baseline = {counts['warm_over_baseline']:.4f}, the median over "
+                f"{len(counts['pairs'])} hash seeds"
+            )
+        print(
+            f"instructions (callgrind): cold resolution / floor = {counts['cold']['cold_over_floor']:.4f}, the "
+            f"median over {len(seeds)} hash seeds (the wall-time target is 1.5); over the anchored modules' "
+            f"floor {counts['cold']['cold_over_anchored_floor']:.4f}"
+        )
         return 0
     results: dict[str, Any] = bench.core()
     results["scale"] = bench.scale()
     results.update(bench.builds())
-    results["scattered"] = scattered.measure(bench)  # modules cited in scattered order: parses <= files
+    results["scattered"] = scattered.measure(
+        bench
+    )  # modules cited in scattered order: parses <= files
     # API links over a large real API: with and without links (instructions with --instructions).
     results["api"] = api_bench.measure(instructions=False)
-    # Definition anchors in TypeScript, Go, Rust and C: a cold resolution beside the grammar's own parse.
+    # Definition anchors in TypeScript, Go, Rust and C: a cold resolution beside the grammar's own
+    # parse.
     results["languages"] = languages.measure(WORK, runs)
-    order = ("floor_s", "whole_s", "cold_resolve_s", "baseline_build_s", "cold_build_s", "warm_build_s",
-             "incremental", "scale", "rss_mb", "scattered", "api", "languages")
+    order = (
+        "floor_s",
+        "whole_s",
+        "cold_resolve_s",
+        "baseline_build_s",
+        "cold_build_s",
+        "warm_build_s",
+        "incremental",
+        "scale",
+        "rss_mb",
+        "scattered",
+        "api",
+        "languages",
+    )
     results = {key: results[key] for key in order}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)
     languages.show(results["languages"])
-    print(f"\nwrote {(OUT / 'results.json').relative_to(ROOT)}; total {time.perf_counter() - started:.1f} s")
+    print(
+        f"\nwrote {(OUT / 'results.json').relative_to(ROOT)}; total {time.perf_counter() - started:.1f} s"
+    )
     return 0
 
 

@@ -47,18 +47,29 @@ def measure(bench: Any) -> dict[str, Any]:
     args = {"ext": str(bench.ext), "repos": bench.repos, "cache": str(cache), "targets": order}
     path = work / "probe-scattered.json"
     path.write_text(json.dumps(args), "utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(bench.ext), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    done = subprocess.run([sys.executable, __file__, str(path)], capture_output=True, text=True, env=env)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(bench.ext), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),
+    }
+    done = subprocess.run(
+        [sys.executable, __file__, str(path)], capture_output=True, text=True, env=env
+    )
     if done.returncode != 0:
         raise SystemExit(f"bench: scattered probe failed:\n{done.stderr[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     result["modules"] = len({a.symbol.module for a in bench.anchors})
-    print(f"scattered order: {result['targets']} targets over {result['modules']} modules, "
-          f"{result['ast_parses']} ast.parse calls for {result['files_touched']} files touched, "
-          f"{result['seconds']:.2f} s")
+    print(
+        f"scattered order: {result['targets']} targets over {result['modules']} modules, "
+        f"{result['ast_parses']} ast.parse calls for {result['files_touched']} files touched, "
+        f"{result['seconds']:.2f} s"
+    )
     if result["ast_parses"] > result["files_touched"]:
-        raise SystemExit(f"bench: scattered order parsed {result['ast_parses']} times for "
-                         f"{result['files_touched']} files: some file was parsed twice")
+        raise SystemExit(
+            f"bench: scattered order parsed {result['ast_parses']} times for "
+            f"{result['files_touched']} files: some file was parsed twice"
+        )
     return result
 
 
@@ -68,8 +79,11 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
     from source_anchors.model.config import settings_from
     from source_anchors.model.target import parse_target
 
-    settings = settings_from({"repos": args["repos"], "default_repo": "django", "cache_dir": args["cache"]},
-                             confdir=Path(args["cache"]), environ={})
+    settings = settings_from(
+        {"repos": args["repos"], "default_repo": "django", "cache_dir": args["cache"]},
+        confdir=Path(args["cache"]),
+        environ={},
+    )
     engine = Engine(settings)
     engine.tree("django")
     touched: set[str] = set()
@@ -78,9 +92,13 @@ def probe(args: dict[str, Any]) -> dict[str, Any]:
         location = engine.check(parse_target(text, default_repo="django")).location
         if location is not None:
             touched |= {location.path, *dict(location.uses)}
-    return {"targets": len(args["targets"]), "seconds": time.perf_counter() - start,
-            "ast_parses": engine.stats["ast_parses"], "modules_parsed": engine.modules_parsed(),
-            "files_touched": len(touched)}
+    return {
+        "targets": len(args["targets"]),
+        "seconds": time.perf_counter() - start,
+        "ast_parses": engine.stats["ast_parses"],
+        "modules_parsed": engine.modules_parsed(),
+        "files_touched": len(touched),
+    }
 
 
 if __name__ == "__main__":

@@ -26,8 +26,14 @@ from helpers import ROOT, build_the_book
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,13 +56,15 @@ def build_site(outdir: Path, cache: Path) -> Path:
     """Build the book (non-strict preview) into *outdir*; return *outdir*. Raises with Sphinx's output on failure."""
     done = build_the_book(outdir, cache, strict=False)
     if done.returncode != 0 or not (outdir / "index.html").is_file():
-        raise RuntimeError(f"sphinx-build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+        raise RuntimeError(
+            f"sphinx-build failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+        )
     return outdir
 
 
 class _Server(http.server.ThreadingHTTPServer):
-    # Chromium opens several connections at once; the default backlog of 5 can drop a SYN on a busy machine,
-    # and each retry waits twice as long as the one before.
+    # Chromium opens several connections at once; the default backlog of 5 can drop a SYN on a busy
+    # machine, and each retry waits twice as long as the one before.
     request_queue_size = 128
     daemon_threads = True
 
@@ -94,8 +102,8 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-# How long a page may take to load or a locator to appear: generous, since CI runs the browser beside
-# other test workers on two cores (one 30 s default timeout was hit there once).
+# How long a page may take to load or a locator to appear: generous, since CI runs the browser
+# beside other test workers on two cores (one 30 s default timeout was hit there once).
 TIMEOUT_MS = 90_000
 
 
@@ -127,14 +135,20 @@ def styling_shots(site: Path, out: Path) -> list[Path]:
         try:
             for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                 for theme in ("light", "dark"):
-                    context = new_context(browser, viewport=viewport, **(PHONE_EXTRAS if name == "phone" else {}))
+                    context = new_context(
+                        browser, viewport=viewport, **(PHONE_EXTRAS if name == "phone" else {})
+                    )
                     page = context.new_page()
                     for doc in ("gpt-researcher/hybrid", "guide", "ledger"):
                         page.goto(base + doc + ".html", wait_until="load")
                         if theme == "dark":
                             set_dark(page)
                         stem = doc.rsplit("/", 1)[-1]
-                        for part, selector in (("top", None), ("step3", "#gr-hybrid-step-3"), ("card", ".sa-card")):
+                        for part, selector in (
+                            ("top", None),
+                            ("step3", "#gr-hybrid-step-3"),
+                            ("card", ".sa-card"),
+                        ):
                             if selector and page.locator(selector).count() == 0:
                                 continue
                             if selector:
@@ -162,8 +176,8 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-
 # -- colours, as the browser computes them ------------------------------------------------------
+
 
 def rgba(value: str) -> tuple[float, float, float, float]:
     """A computed CSS colour (``rgb()``, ``rgba()`` or ``color(srgb …)``) as 0–1 RGBA."""
@@ -177,9 +191,15 @@ def rgba(value: str) -> tuple[float, float, float, float]:
     return r, g, b, numbers[3] if len(numbers) > 3 else 1.0
 
 
-def over(top: tuple[float, float, float, float], under: tuple[float, float, float]) -> tuple[float, float, float]:
+def over(
+    top: tuple[float, float, float, float], under: tuple[float, float, float]
+) -> tuple[float, float, float]:
     r, g, b, alpha = top
-    return (r * alpha + under[0] * (1 - alpha), g * alpha + under[1] * (1 - alpha), b * alpha + under[2] * (1 - alpha))
+    return (
+        r * alpha + under[0] * (1 - alpha),
+        g * alpha + under[1] * (1 - alpha),
+        b * alpha + under[2] * (1 - alpha),
+    )
 
 
 def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
@@ -192,7 +212,8 @@ def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
 
 
 def chip_colours(page: Any, selector: str) -> dict[str, Any]:
-    colours: dict[str, Any] = page.evaluate("""sel => {
+    colours: dict[str, Any] = page.evaluate(
+        """sel => {
         const el = document.querySelector(sel);
         el.scrollIntoView({block: 'center'});
         let under = el.parentElement, bg = 'rgba(0, 0, 0, 0)';
@@ -205,7 +226,9 @@ def chip_colours(page: Any, selector: str) -> dict[str, Any]:
         const s = getComputedStyle(el), after = getComputedStyle(el, '::after');
         return {color: s.color, background: s.backgroundColor, page: bg, border: s.borderTopColor,
                 borderStyle: s.borderTopStyle, after: after.content, afterColor: after.color};
-    }""", selector)
+    }""",
+        selector,
+    )
     return colours
 
 

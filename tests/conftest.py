@@ -31,7 +31,8 @@ from helpers import (
 )
 
 #: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
-#: every process (under pytest-xdist the controller collects nothing but merges the workers' figures).
+#: every process (under pytest-xdist the controller collects nothing but merges the workers'
+#: figures).
 pytest_plugins = ("sphinx.testing.fixtures", "reliability.figures")
 
 
@@ -80,8 +81,9 @@ def browser() -> Iterator[object]:
 @pytest.fixture(scope="session")
 def the_book(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     """This repository's book, built strictly once per run (``build_the_book``): the strict-build test
-    reads its result and the browser tests open its pages. Under pytest-xdist the first worker to ask
-    builds it in the run's shared temporary folder; the others wait on a file lock and read the result."""
+    reads its result and the browser tests open its pages. Under pytest-xdist the first worker to
+    ask builds it in the run's shared temporary folder; the others wait on a file lock and read the
+    result."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     where = shared / "the-book"
@@ -103,7 +105,8 @@ def shared_upstream(tmp_path_factory: pytest.TempPathFactory) -> SharedUpstream:
 @pytest.fixture(scope="session")
 def tree_upstream(tmp_path_factory: pytest.TempPathFactory) -> Upstream:
     """One repository for the session's small one-off trees: a test empties the work tree, writes its
-    files and commits them (``Upstream.clear`` then ``commit``); earlier commits are never changed."""
+    files and commits them (``Upstream.clear`` then ``commit``); earlier commits are never changed.
+    """
     return Upstream(tmp_path_factory.mktemp("trees") / "upstream")
 
 
@@ -132,20 +135,20 @@ def _no_ci(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 #: The files that take longest (seconds of one worker under ``make test``, 3 workers on 2 cores),
 #: longest first. Only the order of the run depends on this list.
 LONGEST_FIRST = (
-    "test_browser.py",                       # ~40 s (the book's build included)
-    "test_themes.py",                        # ~8 s (same worker: SHARE_A_WORKER)
-    "test_package.py",                       # ~28 s
+    "test_browser.py",  # ~40 s (the book's build included)
+    "test_themes.py",  # ~8 s (same worker: SHARE_A_WORKER)
+    "test_package.py",  # ~28 s
     "reliability/test_hostile_upstream.py",  # ~20 s
-    "test_sources.py",                       # ~19 s
-    "reliability/test_faults.py",            # ~13 s
-    "test_new_user.py",                      # ~11 s
-    "test_build.py",                         # ~10 s
-    "test_pins.py",                          # ~9 s
-    "test_change_classes.py",                # ~7 s
-    "reliability/test_concurrency.py",       # ~4 s
-    "test_print.py",                         # ~4 s
-    "test_declared.py",                      # ~4 s
-    "test_sdist_index.py",                   # ~4 s
+    "test_sources.py",  # ~19 s
+    "reliability/test_faults.py",  # ~13 s
+    "test_new_user.py",  # ~11 s
+    "test_build.py",  # ~10 s
+    "test_pins.py",  # ~9 s
+    "test_change_classes.py",  # ~7 s
+    "reliability/test_concurrency.py",  # ~4 s
+    "test_print.py",  # ~4 s
+    "test_declared.py",  # ~4 s
+    "test_sdist_index.py",  # ~4 s
 )
 
 
@@ -156,14 +159,15 @@ def _rank(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest files first, so that under ``--dist loadfile --no-loadscope-reorder`` (``make pytest``)
-    the workers take the short files last and finish at about the same time (longest-first scheduling).
-    The sort is stable: within a file, and among the short files, the collection order stays."""
+    the workers take the short files last and finish at about the same time (longest-first
+    scheduling). The sort is stable: within a file, and among the short files, the collection order
+    stays."""
     items.sort(key=_rank)
 
 
-#: Files that one pytest-xdist worker runs together, as if they were one file: the browser tests share
-#: that worker's Chromium (the session fixture ``browser``) instead of each worker launching its own
-#: (about 1.2 s of CPU a launch, and a first page load in a cold renderer).
+#: Files that one pytest-xdist worker runs together, as if they were one file: the browser tests
+#: share that worker's Chromium (the session fixture ``browser``) instead of each worker launching
+#: its own (about 1.2 s of CPU a launch, and a first page load in a cold renderer).
 SHARE_A_WORKER = ("tests/test_browser.py", "tests/test_themes.py")
 
 

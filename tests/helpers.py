@@ -31,17 +31,24 @@ PY = sys.executable
 #: Port 9 (discard) on the loopback: nothing listens there, a connection is refused at once.
 DEAD = "http://127.0.0.1:9"
 PROXIES = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
-GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+}
 
 
-# -- git -----------------------------------------------------------------------------------------------
+# -- git
+# -----------------------------------------------------------------------------------------------
 
 
 def git(*args: str, cwd: Path, identity: Mapping[str, str] = GIT_IDENTITY) -> str:
     """Run git in *cwd* with a fixed identity; return stdout."""
     env = {**os.environ, **identity}
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True, env=env
+    ).stdout
 
 
 @dataclass
@@ -53,10 +60,13 @@ class Upstream:
     def __post_init__(self) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         git("init", "-q", "-b", "main", cwd=self.path)
-        # As ``git config`` would write them, in one go: blob filters served; no automatic maintenance
-        # after each commit (a process each time, for repositories that live one session).
+        # As ``git config`` would write them, in one go: blob filters served; no automatic
+        # maintenance after each commit (a process each time, for repositories that live one
+        # session).
         with open(self.path / ".git" / "config", "a", encoding="utf-8") as config:
-            config.write("[uploadpack]\n\tallowFilter = true\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n")
+            config.write(
+                "[uploadpack]\n\tallowFilter = true\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
+            )
 
     @property
     def url(self) -> str:
@@ -129,7 +139,8 @@ class SharedUpstream:
         return (ROOTS / "upstream" / tag / rel).read_text("utf-8")
 
 
-#: The order in which the trees of ``tests/roots/upstream/`` are committed (each commit holds its own files only).
+#: The order in which the trees of ``tests/roots/upstream/`` are committed (each commit holds its
+#: own files only).
 SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo")
 
 
@@ -140,23 +151,36 @@ def make_shared_upstream(path: Path) -> SharedUpstream:
     for tag in SHARED_TAGS:
         upstream.clear()
         tree = ROOTS / "upstream" / tag
-        files: dict[str, str | bytes] = {file.relative_to(tree).as_posix(): file.read_bytes()
-                                         for file in sorted(tree.rglob("*")) if file.is_file()}
-        # An empty __init__.py is the same blob as any project's: it is written here, never committed.
-        for folder in {rel.rpartition("/")[0] for rel in files if rel.endswith(".py") and "/" in rel}:
+        files: dict[str, str | bytes] = {
+            file.relative_to(tree).as_posix(): file.read_bytes()
+            for file in sorted(tree.rglob("*"))
+            if file.is_file()
+        }
+        # An empty __init__.py is the same blob as any project's: it is written here, never
+        # committed.
+        for folder in {
+            rel.rpartition("/")[0] for rel in files if rel.endswith(".py") and "/" in rel
+        }:
             files.setdefault(f"{folder}/__init__.py", b"")
         upstream.write_files(files)
         commits[tag] = upstream.commit(tag, tag=tag)
     return SharedUpstream(upstream, commits)
 
 
-# -- conf.py, command lines, environments ------------------------------------------------------------------
+# -- conf.py, command lines, environments
+# ------------------------------------------------------------------
 
 
-def write_conf(root: Path, repos: Mapping[str, Any] | None = None, cache: Path | None = None, *,
-               extensions: Sequence[str] = ("myst_parser", "source_anchors"),
-               myst_extensions: Sequence[str] = ("colon_fence",),
-               settings: Mapping[str, Any] | None = None, **values: Any) -> Path:
+def write_conf(
+    root: Path,
+    repos: Mapping[str, Any] | None = None,
+    cache: Path | None = None,
+    *,
+    extensions: Sequence[str] = ("myst_parser", "source_anchors"),
+    myst_extensions: Sequence[str] = ("colon_fence",),
+    settings: Mapping[str, Any] | None = None,
+    **values: Any,
+) -> Path:
     """Write ``root/conf.py``: *extensions*, *repos*, the cache, ``source_anchors_<name>`` *values*, *settings*.
 
     The extension is found installed, as a user's is (the bench puts its snapshot first on
@@ -185,11 +209,25 @@ def _plain(value: Any) -> Any:
     return dict(value) if isinstance(value, Mapping) and not isinstance(value, dict) else value
 
 
-def sphinx_argv(srcdir: Path, *options: str, outdir: Path | None = None, confdir: Path | None = None,
-                runner: Sequence[str] = ()) -> list[str]:
+def sphinx_argv(
+    srcdir: Path,
+    *options: str,
+    outdir: Path | None = None,
+    confdir: Path | None = None,
+    runner: Sequence[str] = (),
+) -> list[str]:
     """``python [RUNNER] -m sphinx OPTIONS [-c CONFDIR] SRCDIR OUTDIR`` (OUTDIR: ``SRCDIR/_build/html``)."""
     conf = ["-c", str(confdir)] if confdir is not None else []
-    return [PY, *runner, "-m", "sphinx", *options, *conf, str(srcdir), str(outdir or srcdir / "_build" / "html")]
+    return [
+        PY,
+        *runner,
+        "-m",
+        "sphinx",
+        *options,
+        *conf,
+        str(srcdir),
+        str(outdir or srcdir / "_build" / "html"),
+    ]
 
 
 def cli_argv(confdir: Path, *args: str) -> list[str]:
@@ -202,24 +240,37 @@ def cli_args(confdir: Path, *args: str) -> list[str]:
     return ["--confdir", str(confdir), "--srcdir", str(confdir), *args]
 
 
-#: What GitHub Actions, GitLab CI and Read the Docs set that names the book's repository (a test sets them).
-SERVICE_VARIABLES = ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "CI_PROJECT_URL", "READTHEDOCS_GIT_CLONE_URL")
+#: What GitHub Actions, GitLab CI and Read the Docs set that names the book's repository (a test
+#: sets them).
+SERVICE_VARIABLES = (
+    "GITHUB_SERVER_URL",
+    "GITHUB_REPOSITORY",
+    "CI_PROJECT_URL",
+    "READTHEDOCS_GIT_CLONE_URL",
+)
 
 
-def build_env(extra: Mapping[str, str | None] | None = None, *,
-              pycache: bool = True, proxies: bool = False) -> dict[str, str]:
+def build_env(
+    extra: Mapping[str, str | None] | None = None, *, pycache: bool = True, proxies: bool = False
+) -> dict[str, str]:
     """Our environment less CI, SOURCE_ANCHORS_CACHE and proxies, plus *extra* (None removes a name).
 
-    The extension is found as a user's is: installed in the venv (``requirements.txt`` installs
-    this checkout, editable), never through ``PYTHONPATH``. *pycache* drops ``PYTHONDONTWRITEBYTECODE``,
+    The extension is found as a user's is: installed in the venv (``requirements.txt`` installs this
+    checkout, editable), never through ``PYTHONPATH``. *pycache* drops ``PYTHONDONTWRITEBYTECODE``,
     so that Python caches byte code where it always does: the extension's in its (git-ignored)
     ``__pycache__`` folders, written by the first build and read by the later ones; the standard
     library's and the venv's, compiled when they were installed, are read as they are. (A
-    ``PYTHONPYCACHEPREFIX`` would ignore those and compile all of Sphinx again on a new machine: about
-    8 s of CPU over a ``make test`` in CI.) *proxies* keeps the proxy variables (for builds that download).
+    ``PYTHONPYCACHEPREFIX`` would ignore those and compile all of Sphinx again on a new machine:
+    about 8 s of CPU over a ``make test`` in CI.) *proxies* keeps the proxy variables (for builds
+    that download).
     """
-    dropped = ("CI", "SOURCE_ANCHORS_CACHE", *SERVICE_VARIABLES, *([] if proxies else PROXIES),
-               *(["PYTHONDONTWRITEBYTECODE"] if pycache else []))
+    dropped = (
+        "CI",
+        "SOURCE_ANCHORS_CACHE",
+        *SERVICE_VARIABLES,
+        *([] if proxies else PROXIES),
+        *(["PYTHONDONTWRITEBYTECODE"] if pycache else []),
+    )
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     for key, value in (extra or {}).items():
         if value is None:
@@ -231,12 +282,19 @@ def build_env(extra: Mapping[str, str | None] | None = None, *,
 
 def pip_env(find_links: Path | None, cache: Path) -> dict[str, str | None]:
     """pip offline from one find-links directory, ignoring the machine's pip configuration files."""
-    return {"PIP_CONFIG_FILE": os.devnull, "PIP_NO_INDEX": "1" if find_links else None,
-            "PIP_FIND_LINKS": str(find_links) if find_links else None, "PIP_INDEX_URL": None,
-            "PIP_EXTRA_INDEX_URL": None, "PIP_CACHE_DIR": str(cache), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return {
+        "PIP_CONFIG_FILE": os.devnull,
+        "PIP_NO_INDEX": "1" if find_links else None,
+        "PIP_FIND_LINKS": str(find_links) if find_links else None,
+        "PIP_INDEX_URL": None,
+        "PIP_EXTRA_INDEX_URL": None,
+        "PIP_CACHE_DIR": str(cache),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
 
 
-# -- books -------------------------------------------------------------------------------------------------
+# -- books
+# -------------------------------------------------------------------------------------------------
 
 #: ``make_app`` of ``sphinx.testing.fixtures`` (or ``SphinxTestApp`` itself): builds in-process.
 AppFactory = Callable[..., Any]
@@ -272,7 +330,11 @@ class BuildResult:
     def warnings(self) -> list[str]:
         """The lines of stderr that are warnings or errors, their paths relative to the book."""
         prefix = str(self.srcdir) + os.sep
-        return [line.replace(prefix, "") for line in self.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
+        return [
+            line.replace(prefix, "")
+            for line in self.stderr.splitlines()
+            if "WARNING" in line or "ERROR" in line
+        ]
 
     def html(self, doc: str = "index") -> str:
         """The text of ``<doc>.html``."""
@@ -281,28 +343,46 @@ class BuildResult:
 
 def build_the_book(outdir: Path, cache: Path, *, strict: bool = True) -> BuildResult:
     """This repository's book in a subprocess, with the anchor cache *cache* (distributions are
-    downloaded: proxies kept). *strict* builds it as ``make book-strict`` does: locked (``CI=true``),
-    ``-nW --keep-going -E``; otherwise as the preview (``make html``), where drift is marked, not fatal."""
+    downloaded: proxies kept). *strict* builds it as ``make book-strict`` does: locked
+    (``CI=true``), ``-nW --keep-going -E``; otherwise as the preview (``make html``), where drift is
+    marked, not fatal."""
     extra = {"SOURCE_ANCHORS_CACHE": str(cache), **({"CI": "true"} if strict else {})}
     options = ("-nW", "--keep-going", "-E") if strict else ("-q",)
     env = build_env(extra, pycache=False, proxies=True)
-    done = subprocess.run(sphinx_argv(ROOT / "source", *options, "--no-color", outdir=outdir, confdir=ROOT),
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=900, check=False)
+    done = subprocess.run(
+        sphinx_argv(ROOT / "source", *options, "--no-color", outdir=outdir, confdir=ROOT),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=900,
+        check=False,
+    )
     return BuildResult(done.returncode, done.stdout, done.stderr, outdir, ROOT / "source")
 
 
 def save_build(result: BuildResult, path: Path) -> None:
     """Write *result* as JSON, for another process to :func:`load_build`."""
-    fields = {"returncode": result.returncode, "stdout": result.stdout, "stderr": result.stderr,
-              "outdir": str(result.outdir), "srcdir": str(result.srcdir)}
+    fields = {
+        "returncode": result.returncode,
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "outdir": str(result.outdir),
+        "srcdir": str(result.srcdir),
+    }
     path.write_text(json.dumps(fields), "utf-8")
 
 
 def load_build(path: Path) -> BuildResult:
     """The :class:`BuildResult` that :func:`save_build` wrote."""
     fields = json.loads(path.read_text("utf-8"))
-    return BuildResult(fields["returncode"], fields["stdout"], fields["stderr"], Path(fields["outdir"]),
-                       Path(fields["srcdir"]))
+    return BuildResult(
+        fields["returncode"],
+        fields["stdout"],
+        fields["stderr"],
+        Path(fields["outdir"]),
+        Path(fields["srcdir"]),
+    )
 
 
 @dataclass
@@ -342,8 +422,15 @@ class Book:
         """The arguments of ``cli.main`` for this book."""
         return cli_args(self.root, *args)
 
-    def build(self, *, strict: bool = True, fresh: bool = False, out: str = "html", builder: str = "html",
-              assert_pass: bool | None = None) -> BuildResult:
+    def build(
+        self,
+        *,
+        strict: bool = True,
+        fresh: bool = False,
+        out: str = "html",
+        builder: str = "html",
+        assert_pass: bool | None = None,
+    ) -> BuildResult:
         """Build in-process with ``make_app``, as ``sphinx-build [-W] [-E]`` would.
 
         *strict* is ``-W`` (the status is 1 when there were warnings); *fresh* is ``-E``. With
@@ -352,33 +439,57 @@ class Book:
         A configuration the extension refuses raises ``SystemExit`` from here (the message is
         then in :attr:`last_warnings`).
         """
-        assert self.make_app is not None, "this book builds in a subprocess only (see build_subprocess)"
+        assert self.make_app is not None, (
+            "this book builds in a subprocess only (see build_subprocess)"
+        )
         status, warning = StringIO(), StringIO()
         self.last_warnings = warning
         clean_global_state()  # a second app in one test would warn that the first one's nodes are registered
         try:
-            app = self.make_app(builder, srcdir=self.root, builddir=self.root / "_build" / out,
-                                freshenv=fresh, warningiserror=strict, status=status, warning=warning)
+            app = self.make_app(
+                builder,
+                srcdir=self.root,
+                builddir=self.root / "_build" / out,
+                freshenv=fresh,
+                warningiserror=strict,
+                status=status,
+                warning=warning,
+            )
         except BaseException:
             clean_global_state()  # SphinxTestApp cleans up after an Exception only, not after SystemExit
             raise
         app.build()
-        result = BuildResult(app.statuscode, status.getvalue(), warning.getvalue(), Path(app.outdir), self.root)
+        result = BuildResult(
+            app.statuscode, status.getvalue(), warning.getvalue(), Path(app.outdir), self.root
+        )
         if strict if assert_pass is None else assert_pass:
             assert result.returncode == 0 and not result.warnings(), result.stderr
         return result
 
-    def build_subprocess(self, *options: str, out: str = "html",
-                         env: Mapping[str, str | None] | None = None) -> BuildResult:
+    def build_subprocess(
+        self, *options: str, out: str = "html", env: Mapping[str, str | None] | None = None
+    ) -> BuildResult:
         """Run ``python -m sphinx OPTIONS`` in a subprocess, as a user would; CI is unset unless given."""
         outdir = self.root / "_build" / out
-        done = subprocess.run(sphinx_argv(self.root, *options, outdir=outdir), capture_output=True, text=True,
-                              env=build_env(env), cwd=self.root, timeout=600)
+        done = subprocess.run(
+            sphinx_argv(self.root, *options, outdir=outdir),
+            capture_output=True,
+            text=True,
+            env=build_env(env),
+            cwd=self.root,
+            timeout=600,
+        )
         return BuildResult(done.returncode, done.stdout, done.stderr, outdir, self.root)
 
 
-def make_book(root: Path, cache: Path, *, repos: Mapping[str, dict[str, Any]] | None = None,
-              make_app: AppFactory | None = None, pages: Iterable[tuple[str, str]] = ()) -> Book:
+def make_book(
+    root: Path,
+    cache: Path,
+    *,
+    repos: Mapping[str, dict[str, Any]] | None = None,
+    make_app: AppFactory | None = None,
+    pages: Iterable[tuple[str, str]] = (),
+) -> Book:
     """A book in *root* (created), with *repos* and *pages*; conf.py is written when *repos* is given."""
     root.mkdir(parents=True, exist_ok=True)
     book = Book(root=root, cache=cache, repos=dict(repos or {}), make_app=make_app)
@@ -389,7 +500,8 @@ def make_book(root: Path, cache: Path, *, repos: Mapping[str, dict[str, Any]] | 
     return book
 
 
-# -- in-process Sphinx -----------------------------------------------------------------------------------
+# -- in-process Sphinx
+# -----------------------------------------------------------------------------------
 
 
 def clean_global_state() -> None:
@@ -418,15 +530,16 @@ class _SharedTemplates:
     """Jinja's compiled templates kept in memory across the in-process applications of one process.
 
     A Sphinx application compiles every theme template again (``BuiltinTemplateLoader.init`` makes a
-    new Jinja environment per builder), about 9 templates and 40 ms a build. Jinja's own bytecode cache
-    keys a template by its name and file and checks the checksum of its source, so a changed template
-    or another theme's template of the same name is compiled anew: the HTML is the same as without it.
+    new Jinja environment per builder), about 9 templates and 40 ms a build. Jinja's own bytecode
+    cache keys a template by its name and file and checks the checksum of its source, so a changed
+    template or another theme's template of the same name is compiled anew: the HTML is the same as
+    without it.
 
-    The theme's static ``*_t`` files (``basic.css_t``, ``documentation_options.js_t`` …) are rendered
-    through ``render_string``, which Jinja compiles from the text each time (no bytecode cache applies
-    to ``from_string``): about 10 ms a build, 3 s of a ``make test``. Their compiled code is kept here
-    by the text itself and the environment's compile settings, and rendered in each build's own
-    environment with its own globals, as ``Environment.from_string`` does.
+    The theme's static ``*_t`` files (``basic.css_t``, ``documentation_options.js_t`` …) are
+    rendered through ``render_string``, which Jinja compiles from the text each time (no bytecode
+    cache applies to ``from_string``): about 10 ms a build, 3 s of a ``make test``. Their compiled
+    code is kept here by the text itself and the environment's compile settings, and rendered in
+    each build's own environment with its own globals, as ``Environment.from_string`` does.
     """
 
     def __init__(self) -> None:
@@ -457,12 +570,24 @@ class _SharedTemplates:
             original(loader, *args, **kwargs)
             loader.environment.bytecode_cache = cache
 
-        def render_string(loader: BuiltinTemplateLoader, source: str, context: dict[str, Any]) -> str:
+        def render_string(
+            loader: BuiltinTemplateLoader, source: str, context: dict[str, Any]
+        ) -> str:
             env = loader.environment
-            key = (source, type(env), tuple(sorted(env.extensions)), env.autoescape, env.newline_sequence)
+            key = (
+                source,
+                type(env),
+                tuple(sorted(env.extensions)),
+                env.autoescape,
+                env.newline_sequence,
+            )
             if key not in compiled:
                 compiled[key] = env.compile(source)
-            return str(env.template_class.from_code(env, compiled[key], env.make_globals(None), None).render(context))
+            return str(
+                env.template_class.from_code(
+                    env, compiled[key], env.make_globals(None), None
+                ).render(context)
+            )
 
         BuiltinTemplateLoader.init = init  # type: ignore[method-assign,assignment]
         BuiltinTemplateLoader.render_string = render_string  # type: ignore[method-assign,assignment]

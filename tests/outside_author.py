@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from helpers import Book, Upstream
 
-API = '''\
+API = """\
 from ._client import *
 
 __all__ = ["Client", "send"]
-'''
+"""
 
-CLIENT = '''\
+CLIENT = """\
 __all__ = ["Client"]
 
 
@@ -28,7 +28,7 @@ class Client(BaseClient):
 
     async def fetch(self):
         return 1
-'''
+"""
 
 
 def make_up(upstream: Upstream) -> tuple[Upstream, str]:

@@ -1,10 +1,10 @@
 """Read-only directories for tests, made for real (never a patched ``open``).
 
 Mode bits stop a writer unless it is root, and the tests may run as root (in a container). So a
-command runs under :func:`read_only_prefix`: in a private mount namespace (``unshare -rm``) where the
-folder is bind-mounted read-only, as a read-only checkout or ``$HOME`` is; only that command sees
-the mount, and nothing is left mounted when it exits. Without ``unshare``, a user who is not root
-gets the folder's write bits cleared instead (:func:`mode_bits_read_only`).
+command runs under :func:`read_only_prefix`: in a private mount namespace (``unshare -rm``) where
+the folder is bind-mounted read-only, as a read-only checkout or ``$HOME`` is; only that command
+sees the mount, and nothing is left mounted when it exits. Without ``unshare``, a user who is not
+root gets the folder's write bits cleared instead (:func:`mode_bits_read_only`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,22 @@ def can_unshare() -> bool:
         return False
     probe = Path(os.environ.get("TMPDIR", "/tmp"))
     try:
-        done = subprocess.run(["unshare", "-rm", "sh", "-c", _SCRIPT, str(probe), "sh", "-c",
-                               f'! touch "{probe}/.ro-probe-$$" 2>/dev/null'],
-                              capture_output=True, timeout=30, check=False)
+        done = subprocess.run(
+            [
+                "unshare",
+                "-rm",
+                "sh",
+                "-c",
+                _SCRIPT,
+                str(probe),
+                "sh",
+                "-c",
+                f'! touch "{probe}/.ro-probe-$$" 2>/dev/null',
+            ],
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0

@@ -1,11 +1,11 @@
 """API links of a pinned repository in CI annotations: each sits on the line of its object's directive.
 
-Autodoc parses what it generates with the docstring as the source, so its signatures carry no line of
-the page; the annotations of ``check --format``, its text listing and the bump bot's pull-request body
-must still name the page line of the ``.. autofunction::`` (of the ``.. autoclass::`` or
-``.. automodule::`` for the members they list; a hand-written ``py:`` directive's own line). The
-upstream is a git repository made here, tagged v1.0.0 (locked) and v2.0.0, which moves every
-definition down a line; autodoc imports the package from its work tree, as autodoc does.
+Autodoc parses what it generates with the docstring as the source, so its signatures carry no line
+of the page; the annotations of ``check --format``, its text listing and the bump bot's pull-request
+body must still name the page line of the ``.. autofunction::`` (of the ``.. autoclass::`` or ``..
+automodule::`` for the members they list; a hand-written ``py:`` directive's own line). The upstream
+is a git repository made here, tagged v1.0.0 (locked) and v2.0.0, which moves every definition down
+a line; autodoc imports the package from its work tree, as autodoc does.
 """
 
 from __future__ import annotations
@@ -112,11 +112,17 @@ WHERE = {
 @pytest.fixture
 def pinned(upstream: Upstream, book: Book, monkeypatch: pytest.MonkeyPatch) -> Book:
     """A book documenting the upstream's package with autodoc, its API links locked at v1.0.0."""
-    upstream.write_files({"linespkg/__init__.py": '"""Pkg."""\n', "linespkg/mod.py": MOD, "linespkg/extra.py": EXTRA})
+    upstream.write_files(
+        {"linespkg/__init__.py": '"""Pkg."""\n', "linespkg/mod.py": MOD, "linespkg/extra.py": EXTRA}
+    )
     v1 = upstream.commit("v1", tag="v1.0.0")
-    upstream.write_files({"linespkg/mod.py": "# release 2\n" + MOD, "linespkg/extra.py": "# release 2\n" + EXTRA})
+    upstream.write_files(
+        {"linespkg/mod.py": "# release 2\n" + MOD, "linespkg/extra.py": "# release 2\n" + EXTRA}
+    )
     upstream.commit("v2", tag="v2.0.0")
-    book.repos = {"up": {"url": upstream.url, "commit": v1, "ref": "v1.0.0", "packages": ["linespkg"]}}
+    book.repos = {
+        "up": {"url": upstream.url, "commit": v1, "ref": "v1.0.0", "packages": ["linespkg"]}
+    }
     _conf(book, upstream)
     (book.root / "index.rst").write_text(INDEX, "utf-8")
     (book.root / "more.md").write_text(MORE, "utf-8")
@@ -127,9 +133,18 @@ def pinned(upstream: Upstream, book: Book, monkeypatch: pytest.MonkeyPatch) -> B
 
 def _conf(book: Book, upstream: Upstream, **values: Any) -> None:
     """conf.py: autodoc (importing the package from the upstream's work tree), MyST, API links into ``up``."""
-    conf = write_conf(book.root, book.repos, book.cache, extensions=("sphinx.ext.autodoc", "myst_parser",
-                                                                     "source_anchors"), api_links="up", **values)
-    conf.write_text(f"import sys\nsys.path.insert(0, {str(upstream.path)!r})\n" + conf.read_text("utf-8"), "utf-8")
+    conf = write_conf(
+        book.root,
+        book.repos,
+        book.cache,
+        extensions=("sphinx.ext.autodoc", "myst_parser", "source_anchors"),
+        api_links="up",
+        **values,
+    )
+    conf.write_text(
+        f"import sys\nsys.path.insert(0, {str(upstream.path)!r})\n" + conf.read_text("utf-8"),
+        "utf-8",
+    )
 
 
 def _check(book: Book, capsys: pytest.CaptureFixture[str], *fmt: str) -> str:
@@ -143,41 +158,61 @@ def _object(target: str) -> str:
     return target.partition(":")[2]
 
 
-def test_github_commands_name_each_directive_line(pinned: Book, capsys: pytest.CaptureFixture[str]) -> None:
+def test_github_commands_name_each_directive_line(
+    pinned: Book, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = _check(pinned, capsys, "--format", "github").splitlines()
     found = {}
     for command in out:
-        match = re.match(r"::(?:warning|error) file=([^,]+),line=(\d+),title=source-anchors%3A \S+(?: \(\w+\))? "
-                         r"up%3A(\S+)::", command)
+        match = re.match(
+            r"::(?:warning|error) file=([^,]+),line=(\d+),title=source-anchors%3A \S+(?: \(\w+\))? "
+            r"up%3A(\S+)::",
+            command,
+        )
         assert match, command
         found[match[3]] = (match[1], int(match[2]))
     assert found == WHERE
 
 
-def test_gitlab_and_sarif_name_each_directive_line(pinned: Book, capsys: pytest.CaptureFixture[str]) -> None:
+def test_gitlab_and_sarif_name_each_directive_line(
+    pinned: Book, capsys: pytest.CaptureFixture[str]
+) -> None:
     issues = json.loads(_check(pinned, capsys, "--format", "gitlab"))
     labels = [_object(i["description"].rpartition("«")[2].removesuffix("»)")) for i in issues]
-    assert {label: (i["location"]["path"], i["location"]["lines"]["begin"])
-            for label, i in zip(labels, issues, strict=True)} == WHERE
+    assert {
+        label: (i["location"]["path"], i["location"]["lines"]["begin"])
+        for label, i in zip(labels, issues, strict=True)
+    } == WHERE
     log = json.loads(_check(pinned, capsys, "--format", "sarif"))
-    jsonschema.validate(log, json.loads(SARIF_SCHEMA.read_text("utf-8")), cls=jsonschema.Draft7Validator)
+    jsonschema.validate(
+        log, json.loads(SARIF_SCHEMA.read_text("utf-8")), cls=jsonschema.Draft7Validator
+    )
     results = log["runs"][0]["results"]
-    assert {_object(r["properties"]["target"]): (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-                                                 r["locations"][0]["physicalLocation"]["region"]["startLine"])
-            for r in results} == WHERE
+    assert {
+        _object(r["properties"]["target"]): (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for r in results
+    } == WHERE
 
 
 def test_the_text_listing_and_the_pull_request_body_name_each_directive_line(
-        pinned: Book, capsys: pytest.CaptureFixture[str]) -> None:
+    pinned: Book, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = _check(pinned, capsys)
     places = dict(re.findall(r"^\w+\s+up:(\S+) .*\[([\w.]+:\d+)\]$", text, re.M))
-    assert places == {name: f"{page.rpartition('.')[0]}:{line}" for name, (page, line) in WHERE.items()}
+    assert places == {
+        name: f"{page.rpartition('.')[0]}:{line}" for name, (page, line) in WHERE.items()
+    }
     assert ":0]" not in text
     capsys.readouterr()
     assert run_cli(pinned.cli("bump", "up", "--latest", "--body", "-")) == 1
     body = capsys.readouterr().out.split("## Bump `up` to v2.0.0", 1)[1]
     shown = dict(re.findall(r"^- \[[ x]\] `up:(\S+)` .*\(([\w.]+:\d+)\)$", body, re.M))
-    assert shown == {name: f"{page.rpartition('.')[0]}:{line}" for name, (page, line) in WHERE.items()}
+    assert shown == {
+        name: f"{page.rpartition('.')[0]}:{line}" for name, (page, line) in WHERE.items()
+    }
 
 
 def test_the_build_warns_at_each_directive_line(pinned: Book, upstream: Upstream) -> None:
@@ -187,7 +222,9 @@ def test_the_build_warns_at_each_directive_line(pinned: Book, upstream: Upstream
     warned = {}
     for line in result.stderr.splitlines():
         # A change's warning goes on with its diff, and its tag on a line of its own.
-        match = re.match(r".*/(index\.rst|more\.md):(\d+): WARNING: (?:moved|changed \(\w+\)): up:(\S+) ", line)
+        match = re.match(
+            r".*/(index\.rst|more\.md):(\d+): WARNING: (?:moved|changed \(\w+\)): up:(\S+) ", line
+        )
         if match:
             warned[match[3]] = (match[1], int(match[2]))
     assert warned == WHERE, result.stderr

@@ -1,8 +1,9 @@
 """API links of compiled objects: a project the test writes (C API, Cython, pybind11, PyO3), built with Sphinx.
 
-Nothing is compiled: the links are read from the binding forms in the sources. Each object is described
-by a hand-written ``py:`` directive; each link's lines are asserted against the lines computed from the
-text the test wrote (the first and last line of the definition, found by their words).
+Nothing is compiled: the links are read from the binding forms in the sources. Each object is
+described by a hand-written ``py:`` directive; each link's lines are asserted against the lines
+computed from the text the test wrote (the first and last line of the definition, found by their
+words).
 """
 
 from __future__ import annotations
@@ -193,15 +194,30 @@ PYPROJECT = """\
 [tool.maturin]
 module-name = "pkg._rs"
 """
-#: Documented object -> (file, first words of its first line, first words of its last line) of the expected range.
+#: Documented object -> (file, first words of its first line, first words of its last line) of the
+#: expected range.
 EXPECTED = {
     "pkg._speedups.escape": ("src/speedups.c", "static PyObject *\nescape(", "    return s;\n}"),
-    "pkg._speedups.Counter": ("src/speedups.c", "static PyTypeObject CounterType",
-                              ".tp_members = Counter_members,\n};"),
-    "pkg._speedups.Counter.bump": ("src/speedups.c", "static PyObject *\nCounter_bump", "    Py_RETURN_NONE;\n}"),
-    "pkg._speedups.Counter.double": ("src/speedups.c", "static PyObject *\nCounter_get_double",
-                                     "count * 2);\n}"),
-    "pkg._speedups.Counter.count": ("src/speedups.c", '    {"count", T_LONG', '    {"count", T_LONG'),
+    "pkg._speedups.Counter": (
+        "src/speedups.c",
+        "static PyTypeObject CounterType",
+        ".tp_members = Counter_members,\n};",
+    ),
+    "pkg._speedups.Counter.bump": (
+        "src/speedups.c",
+        "static PyObject *\nCounter_bump",
+        "    Py_RETURN_NONE;\n}",
+    ),
+    "pkg._speedups.Counter.double": (
+        "src/speedups.c",
+        "static PyObject *\nCounter_get_double",
+        "count * 2);\n}",
+    ),
+    "pkg._speedups.Counter.count": (
+        "src/speedups.c",
+        '    {"count", T_LONG',
+        '    {"count", T_LONG',
+    ),
     "pkg._fast.total": ("pkg/_fast.pyx", "def total(", "    return sum(values)"),
     "pkg._fast.twice": ("pkg/_fast.pyx", "cpdef int twice", "    return x * 2"),
     "pkg._fast.Box": ("pkg/_fast.pyx", "cdef class Box", "        return self.value"),
@@ -209,7 +225,11 @@ EXPECTED = {
     "pkg._fast.Box.get": ("pkg/_fast.pyx", "    cpdef get(self)", "        return self.value"),
     "pkg._bind.add": ("pkg/_bind.cpp", "int add(int a", "    return a + b;\n}"),
     "pkg._bind.Pet": ("pkg/_bind.cpp", "struct Pet", "name_; }\n};"),
-    "pkg._bind.Pet.name": ("pkg/_bind.cpp", "    std::string name() const", "    std::string name() const"),
+    "pkg._bind.Pet.name": (
+        "pkg/_bind.cpp",
+        "    std::string name() const",
+        "    std::string name() const",
+    ),
     "pkg._bind.Pet.bark": ("pkg/_bind.cpp", '        .def("bark"', "        })"),
     "pkg._rs.plus": ("src/lib.rs", "#[pyfunction]", "    a + b\n}"),
     "pkg._rs.Tree": ("src/lib.rs", '#[pyclass(name = "Tree")]', "    size: usize,\n}"),
@@ -224,7 +244,9 @@ UNLINKED = {
     "pkg._bind.VERSION": 'a value set at run time by .attr("VERSION")',
     "pkg._rs.ANSWER": "added at run time by m.add",
 }
-HTML_LINK = re.compile(r'<a class="reference external sa-api-source" href="([^"]+)" title="([^"]+)">')
+HTML_LINK = re.compile(
+    r'<a class="reference external sa-api-source" href="([^"]+)" title="([^"]+)">'
+)
 
 
 def _lines(text: str, first: str, last: str) -> tuple[int, int]:
@@ -239,25 +261,41 @@ def _page() -> str:
     for name in [*EXPECTED, *UNLINKED]:
         module, _, rest = name.partition("._")
         module = f"{module}._{rest.split('.')[0]}"
-        inner = name[len(module) + 1:]
+        inner = name[len(module) + 1 :]
         kind = "class" if inner in ("Counter", "Box", "Pet", "Tree") else "function"
-        parts += [f".. py:{kind}:: {inner}", f"   :module: {module}", "", "   Described by hand.", ""]
+        parts += [
+            f".. py:{kind}:: {inner}",
+            f"   :module: {module}",
+            "",
+            "   Described by hand.",
+            "",
+        ]
     return "\n".join(parts)
 
 
 def _project(root: Path) -> tuple[Path, str]:
-    files = {"setup.py": SETUP, "pyproject.toml": PYPROJECT, "pkg/__init__.py": "", "src/speedups.c": C_SOURCE,
-             "pkg/_fast.pyx": PYX, "pkg/_bind.cpp": CPP, "src/lib.rs": RUST}
+    files = {
+        "setup.py": SETUP,
+        "pyproject.toml": PYPROJECT,
+        "pkg/__init__.py": "",
+        "src/speedups.c": C_SOURCE,
+        "pkg/_fast.pyx": PYX,
+        "pkg/_bind.cpp": CPP,
+        "src/lib.rs": RUST,
+    }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, "utf-8")
     docs = root / "docs"
     docs.mkdir()
-    (docs / "conf.py").write_text(textwrap.dedent("""\
+    (docs / "conf.py").write_text(
+        textwrap.dedent("""\
         extensions = ["source_anchors"]
         source_anchors_api_links = "self"
         source_anchors_api_list_unlinked = True
-        """), "utf-8")
+        """),
+        "utf-8",
+    )
     (docs / "index.rst").write_text(_page(), "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("add", "-A", cwd=root)
@@ -269,8 +307,13 @@ def _project(root: Path) -> tuple[Path, str]:
 def _build(docs: Path, builder: str = "html") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SOURCE_ANCHORS_CACHE": str(docs.parent.parent / "cache")}
     env.pop("CI", None)
-    return subprocess.run([sys.executable, "-m", "sphinx", "-b", builder, str(docs), str(docs / "_build" / builder)],
-                          capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", builder, str(docs), str(docs / "_build" / builder)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def test_compiled_objects_link_to_their_definitions_lines(tmp_path: Path) -> None:
@@ -279,21 +322,34 @@ def test_compiled_objects_link_to_their_definitions_lines(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr
     html = (docs / "_build" / "html" / "index.html").read_text("utf-8")
     links = {}
-    for ident, block in re.findall(r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', html, re.S):
+    for ident, block in re.findall(
+        r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', html, re.S
+    ):
         match = HTML_LINK.search(block)
         if match:
             links[ident] = unescape(match[1])
     for name, (file, first, last) in EXPECTED.items():
         start, end = _lines((tmp_path / "proj" / file).read_text("utf-8"), first, last)
         fragment = f"#L{start}" if start == end else f"#L{start}-L{end}"
-        assert links.get(name) == f"https://github.com/org/proj/blob/{commit}/{file}{fragment}", name
+        assert links.get(name) == f"https://github.com/org/proj/blob/{commit}/{file}{fragment}", (
+            name
+        )
     assert not set(links) & set(UNLINKED)
     out = done.stdout + done.stderr
     for name, why in UNLINKED.items():
-        assert re.search(rf"index\.rst:\d+: {re.escape(name)}: no link: .*{re.escape(why)}", out), (name, out)
-    assert f"{len(EXPECTED)} linked, {len(UNLINKED)} without a link (1 compiled, not decided statically" not in out
-    assert re.search(rf"{len(EXPECTED) + len(UNLINKED)} objects described, {len(EXPECTED)} linked, "
-                     rf"{len(UNLINKED)} without a link \({len(UNLINKED)} compiled, not decided statically\)", out), out
+        assert re.search(rf"index\.rst:\d+: {re.escape(name)}: no link: .*{re.escape(why)}", out), (
+            name,
+            out,
+        )
+    assert (
+        f"{len(EXPECTED)} linked, {len(UNLINKED)} without a link (1 compiled, not decided statically"
+        not in out
+    )
+    assert re.search(
+        rf"{len(EXPECTED) + len(UNLINKED)} objects described, {len(EXPECTED)} linked, "
+        rf"{len(UNLINKED)} without a link \({len(UNLINKED)} compiled, not decided statically\)",
+        out,
+    ), out
 
 
 def test_the_text_builder_prints_the_compiled_location(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Compiled bindings of real sdists from PyPI, downloaded at test time, against hand-labelled facts.
 
-The facts (``bench/compiled_facts.json``) were read off the files by a person: for one object of each
-binding style (C API, Cython, nanobind, PyO3), the file and the first and last line of its definition.
+The facts (``bench/compiled_facts.json``) were read off the files by a person: for one object of
+each binding style (C API, Cython, nanobind, PyO3), the file and the first and last line of its
+definition.
 """
 
 from __future__ import annotations

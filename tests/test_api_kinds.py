@@ -98,7 +98,7 @@ def opened():
     """A context manager."""
     yield
 '''
-UTIL = '''\
+UTIL = """\
 import functools
 
 
@@ -107,7 +107,7 @@ def traced(func):
     def inner(*args):
         return func(*args)
     return inner
-'''
+"""
 PAGE = """\
 API
 ===
@@ -157,7 +157,9 @@ def _range(start_text: str, end_text: str | None) -> tuple[int, int]:
     lines = CLIENT.splitlines()
     start = lines.index(start_text) + 1
     if start_text == "    def get(self, x):":
-        start = len(lines) - lines[::-1].index(start_text)  # the implementation, after the overloads
+        start = len(lines) - lines[::-1].index(
+            start_text
+        )  # the implementation, after the overloads
     end = start if end_text is None else lines.index(end_text, start - 1) + 1
     return start, end
 
@@ -165,17 +167,22 @@ def _range(start_text: str, end_text: str | None) -> tuple[int, int]:
 def _write_package(root: Path) -> None:
     (root / "src" / "pkg").mkdir(parents=True)
     (root / "src" / "pkg" / "__init__.py").write_text(
-        '"""The package."""\n\nfrom ._client import Client, Oops, Point, opened\n', "utf-8")
+        '"""The package."""\n\nfrom ._client import Client, Oops, Point, opened\n', "utf-8"
+    )
     (root / "src" / "pkg" / "_client.py").write_text(CLIENT, "utf-8")
     (root / "src" / "pkg" / "util.py").write_text(UTIL, "utf-8")
-    # attrs is not installed: autodoc never imports _client's attrs class, and this stub lets it import the module.
-    (root / "src" / "attr.py").write_text("def s(cls):\n    return cls\n\n\ndef ib(**kwargs):\n    return None\n",
-                                          "utf-8")
+    # attrs is not installed: autodoc never imports _client's attrs class, and this stub lets it
+    # import the module.
+    (root / "src" / "attr.py").write_text(
+        "def s(cls):\n    return cls\n\n\ndef ib(**kwargs):\n    return None\n", "utf-8"
+    )
 
 
 def _signature_links(html: str) -> dict[str, str]:
     found = {}
-    for ident, body in re.findall(r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', html, re.S):
+    for ident, body in re.findall(
+        r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', html, re.S
+    ):
         match = re.search(r'class="reference external sa-api-source" href="([^"]+)"', body)
         if match:
             found[ident] = unescape(match[1])
@@ -185,8 +192,13 @@ def _signature_links(html: str) -> dict[str, str]:
 def _sphinx(docs: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SOURCE_ANCHORS_CACHE": str(cache)}
     env.pop("CI", None)
-    return subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", *extra, str(docs), str(docs / "_build")],
-                          capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "html", *extra, str(docs), str(docs / "_build")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def test_every_kind_of_object_links_to_its_definition(tmp_path: Path) -> None:
@@ -194,13 +206,16 @@ def test_every_kind_of_object_links_to_its_definition(tmp_path: Path) -> None:
     _write_package(root)
     docs = root / "docs"
     docs.mkdir()
-    (docs / "conf.py").write_text(textwrap.dedent("""\
+    (docs / "conf.py").write_text(
+        textwrap.dedent("""\
         import os, sys
         sys.path.insert(0, os.path.abspath("../src"))
         extensions = ["sphinx.ext.autodoc", "source_anchors"]
         source_anchors_api_links = "self"
         source_anchors_api_packages = ["src/pkg"]
-        """), "utf-8")
+        """),
+        "utf-8",
+    )
     (docs / "index.rst").write_text(PAGE, "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("add", "-A", cwd=root)
@@ -214,7 +229,9 @@ def test_every_kind_of_object_links_to_its_definition(tmp_path: Path) -> None:
     base = f"https://github.com/me/proj/blob/{commit}/src/pkg/_client.py"
     for name, (first, last) in EXPECTED.items():
         start, end = _range(first, last)
-        assert links.get(name) == base + (f"#L{start}" if start == end else f"#L{start}-L{end}"), name
+        assert links.get(name) == base + (f"#L{start}" if start == end else f"#L{start}-L{end}"), (
+            name
+        )
     # The module: its whole file, without a line range.
     assert f'href="https://github.com/me/proj/blob/{commit}/src/pkg/__init__.py"' in html
     # The hover text is the range.
@@ -229,18 +246,23 @@ def test_links_into_a_pinned_repository_are_locked_like_anchors(tmp_path: Path) 
     book.mkdir()
 
     def conf(commit: str) -> None:
-        (book / "conf.py").write_text(textwrap.dedent(f"""\
-            extensions = ["source_anchors"]
-            source_anchors_repos = {{"up": {{"url": {up.url!r}, "commit": {commit!r}, "packages": ["src/pkg"]}}}}
-            source_anchors_api_links = "up"
-            """), "utf-8")
+        (book / "conf.py").write_text(
+            textwrap.dedent(f"""\
+            extensions = ["source_anchors"] source_anchors_repos = {{"up": {{"url": {up.url!r},
+            "commit": {commit!r}, "packages": ["src/pkg"]}}}} source_anchors_api_links = "up" """),
+            "utf-8",
+        )
 
     conf(first)
-    (book / "index.rst").write_text(".. py:class:: pkg.Client\n\n   .. py:method:: send(x)\n", "utf-8")
+    (book / "index.rst").write_text(
+        ".. py:class:: pkg.Client\n\n   .. py:method:: send(x)\n", "utf-8"
+    )
     done = _sphinx(book, tmp_path / "cache")
     assert done.returncode == 0, done.stderr
     links = _signature_links((book / "_build" / "index.html").read_text("utf-8"))
-    assert links["pkg.Client.send"].startswith(f"{up.url.removesuffix('.git')}/blob/{first}/src/pkg/_client.py#L")
+    assert links["pkg.Client.send"].startswith(
+        f"{up.url.removesuffix('.git')}/blob/{first}/src/pkg/_client.py#L"
+    )
     lock = (book / "source-anchors.lock").read_text("utf-8")
     assert "pkg.Client.send" in lock and "pkg.Client" in lock
     # The method moves down: the pin bump reports it as a moved anchor, located on the page.
@@ -270,13 +292,18 @@ def test_linkcode_dropin_gives_ranged_links_from_one_import(tmp_path: Path) -> N
     _write_package(root)
     docs = root / "docs"
     docs.mkdir()
-    (docs / "conf.py").write_text(textwrap.dedent("""\
+    (docs / "conf.py").write_text(
+        textwrap.dedent("""\
         import os, sys
         sys.path.insert(0, os.path.abspath("../src"))
         extensions = ["sphinx.ext.autodoc", "sphinx.ext.linkcode"]
         from source_anchors.linkcode import linkcode_resolve
-        """), "utf-8")
-    (docs / "index.rst").write_text(".. autoclass:: pkg.Client\n   :members: send, size\n   :undoc-members:\n", "utf-8")
+        """),
+        "utf-8",
+    )
+    (docs / "index.rst").write_text(
+        ".. autoclass:: pkg.Client\n   :members: send, size\n   :undoc-members:\n", "utf-8"
+    )
     git("init", "-q", "-b", "main", cwd=root)
     git("add", "-A", cwd=root)
     git("commit", "-q", "-m", "one", cwd=root)
@@ -286,10 +313,17 @@ def test_linkcode_dropin_gives_ranged_links_from_one_import(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     html = (docs / "_build" / "index.html").read_text("utf-8")
     start, end = _range("    @traced", "        return x")
-    assert f'href="https://gitlab.com/me/proj/-/blob/{commit}/src/pkg/_client.py#L{start}-{end}"' in html
+    assert (
+        f'href="https://gitlab.com/me/proj/-/blob/{commit}/src/pkg/_client.py#L{start}-{end}"'
+        in html
+    )
     # With the extension loaded too, linkcode still writes the one HTML link per signature.
-    (docs / "conf.py").write_text((docs / "conf.py").read_text("utf-8").replace(
-        '"sphinx.ext.linkcode"]', '"sphinx.ext.linkcode", "source_anchors"]'), "utf-8")
+    (docs / "conf.py").write_text(
+        (docs / "conf.py")
+        .read_text("utf-8")
+        .replace('"sphinx.ext.linkcode"]', '"sphinx.ext.linkcode", "source_anchors"]'),
+        "utf-8",
+    )
     done = _sphinx(docs, tmp_path / "cache", "-E")
     assert done.returncode == 0, done.stderr
     html = (docs / "_build" / "index.html").read_text("utf-8")

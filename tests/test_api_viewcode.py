@@ -1,9 +1,9 @@
 """API links beside ``sphinx.ext.viewcode`` or a ``linkcode_resolve`` of the project's own: never two links silently.
 
-Each of those writes its own ``[source]`` link on every signature. With ``source_anchors_api_links`` set,
-the build says so once, at the ``extensions`` line of ``conf.py``, with the fix; under ``-W`` it fails
-until the extension is removed or the warning's subtype is silenced. Real builds of a package this test
-writes and commits to a git repository.
+Each of those writes its own ``[source]`` link on every signature. With ``source_anchors_api_links``
+set, the build says so once, at the ``extensions`` line of ``conf.py``, with the fix; under ``-W``
+it fails until the extension is removed or the warning's subtype is silenced. Real builds of a
+package this test writes and commits to a git repository.
 """
 
 from __future__ import annotations
@@ -67,13 +67,31 @@ def _project(root: Path, extensions: list[str], more: str = "") -> Path:
 def _build(docs: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SOURCE_ANCHORS_CACHE": str(docs.parent.parent / "cache")}
     env.pop("CI", None)
-    return subprocess.run([sys.executable, "-m", "sphinx", "-E", "-b", "html", *extra, str(docs),
-                           str(docs / "_build")], capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-E",
+            "-b",
+            "html",
+            *extra,
+            str(docs),
+            str(docs / "_build"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def _links_per_signature(docs: Path) -> list[int]:
     html = (docs / "_build" / "index.html").read_text("utf-8")
-    return [body.count("[source]") for body in re.findall(r'<dt class="sig sig-object py"[^>]*>(.*?)</dt>', html, re.S)]
+    return [
+        body.count("[source]")
+        for body in re.findall(r'<dt class="sig sig-object py"[^>]*>(.*?)</dt>', html, re.S)
+    ]
 
 
 def _doubled(stderr: str) -> list[str]:
@@ -82,30 +100,39 @@ def _doubled(stderr: str) -> list[str]:
 
 def _extensions_line(docs: Path) -> int:
     lines = (docs / "conf.py").read_text("utf-8").splitlines()
-    return next(number for number, line in enumerate(lines, start=1) if line.startswith("extensions = "))
+    return next(
+        number for number, line in enumerate(lines, start=1) if line.startswith("extensions = ")
+    )
 
 
 def test_viewcode_beside_api_links_is_said_once_and_fails_a_strict_build(tmp_path: Path) -> None:
-    docs = _project(tmp_path / "proj", ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "source_anchors"])
+    docs = _project(
+        tmp_path / "proj", ["sphinx.ext.autodoc", "sphinx.ext.viewcode", "source_anchors"]
+    )
     strict = _build(docs, "-W")
     assert strict.returncode == 1, strict.stderr
     warned = _doubled(strict.stderr)
     assert len(warned) == 1, strict.stderr
     assert warned[0].startswith(f"{docs / 'conf.py'}:{_extensions_line(docs)}: WARNING: ")
-    assert "remove 'sphinx.ext.viewcode' from extensions: source_anchors_api_links already links every object" \
+    assert (
+        "remove 'sphinx.ext.viewcode' from extensions: source_anchors_api_links already links every object"
         in warned[0]
+    )
     # The warning tells the truth: without -W the build goes on, and every signature has two links.
     loose = _build(docs)
     assert loose.returncode == 0 and len(_doubled(loose.stderr)) == 1, loose.stderr
     assert set(_links_per_signature(docs)) == {2}
     # Silencing the subtype keeps both links on purpose: the strict build passes.
     conf = (docs / "conf.py").read_text("utf-8")
-    (docs / "conf.py").write_text(conf + "suppress_warnings = ['source-anchors.doubled']\n", "utf-8")
+    (docs / "conf.py").write_text(
+        conf + "suppress_warnings = ['source-anchors.doubled']\n", "utf-8"
+    )
     silenced = _build(docs, "-W")
     assert silenced.returncode == 0 and not _doubled(silenced.stderr), silenced.stderr
     # The fix the warning names: one link per signature, nothing said.
-    (docs / "conf.py").write_text(conf.replace('"sphinx.ext.viewcode", ', "").replace("'sphinx.ext.viewcode', ", ""),
-                                  "utf-8")
+    (docs / "conf.py").write_text(
+        conf.replace('"sphinx.ext.viewcode", ', "").replace("'sphinx.ext.viewcode', ", ""), "utf-8"
+    )
     fixed = _build(docs, "-W")
     assert fixed.returncode == 0 and not _doubled(fixed.stderr), fixed.stderr
     assert set(_links_per_signature(docs)) == {1}
@@ -113,7 +140,9 @@ def test_viewcode_beside_api_links_is_said_once_and_fails_a_strict_build(tmp_pat
 
 def test_a_linkcode_resolve_of_its_own_is_said_once_the_drop_in_is_not(tmp_path: Path) -> None:
     own = "\ndef linkcode_resolve(domain, info):\n    return 'https://example.org/' + info['fullname']\n"
-    docs = _project(tmp_path / "proj", ["sphinx.ext.autodoc", "sphinx.ext.linkcode", "source_anchors"], own)
+    docs = _project(
+        tmp_path / "proj", ["sphinx.ext.autodoc", "sphinx.ext.linkcode", "source_anchors"], own
+    )
     done = _build(docs, "-W")
     assert done.returncode == 1, done.stderr
     warned = _doubled(done.stderr)
@@ -122,7 +151,9 @@ def test_a_linkcode_resolve_of_its_own_is_said_once_the_drop_in_is_not(tmp_path:
     assert "from source_anchors.linkcode import linkcode_resolve" in warned[0]
     # The drop-in resolver: linkcode writes the one link, and there is nothing to say.
     dropin_import = "\nfrom source_anchors.linkcode import linkcode_resolve\n"
-    (docs / "conf.py").write_text((docs / "conf.py").read_text("utf-8").replace(own, dropin_import), "utf-8")
+    (docs / "conf.py").write_text(
+        (docs / "conf.py").read_text("utf-8").replace(own, dropin_import), "utf-8"
+    )
     dropin = _build(docs, "-W")
     assert dropin.returncode == 0 and not _doubled(dropin.stderr), dropin.stderr
     assert set(_links_per_signature(docs)) == {1}

@@ -26,7 +26,10 @@ CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["im
 CONTRACTS = {contract["id"]: contract for contract in CONFIG["contracts"]}
 LAYERS: list[str] = CONTRACTS["stages"]["layers"]
 STAGES = [name.strip() for layer in LAYERS for name in layer.split("|")]
-CORE = [name.removeprefix("source_anchors.") for name in CONTRACTS["core-without-sphinx"]["source_modules"]]
+CORE = [
+    name.removeprefix("source_anchors.")
+    for name in CONTRACTS["core-without-sphinx"]["source_modules"]
+]
 STATUS_WORDS = {"ok", "moved", "changed", "missing", "new", "error"}
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
@@ -44,13 +47,25 @@ def test_every_folder_of_the_package_is_a_stage_and_the_core_is_the_stages_below
 
 def test_importing_the_whole_core_loads_no_sphinx_or_docutils() -> None:
     """At run time too: a function-level or dynamic import is checked here, not only the static graph."""
-    names = [".".join(("source_anchors", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__")
-             for stage in CORE for p in _modules(PACKAGE / stage)]
-    code = ("import importlib, json, sys\n"
-            f"for name in {names!r}: importlib.import_module(name)\n"
-            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils'))))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": str(PACKAGE.parent)})
+    names = [
+        ".".join(("source_anchors", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        )
+        for stage in CORE
+        for p in _modules(PACKAGE / stage)
+    ]
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {names!r}: importlib.import_module(name)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('sphinx', 'docutils'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
     assert len(names) >= 40
     assert json.loads(done.stdout) == []
 
@@ -68,7 +83,9 @@ def test_the_architecture_page_draws_the_linters_layers() -> None:
     section = page.split("## The stages", 1)[1]
     block = re.search(r"```text\n(.*?)```", section, re.DOTALL)
     assert block is not None
-    drawn = [re.split(r"\s{2,}", line.strip())[0] for line in block.group(1).splitlines() if line.strip()]
+    drawn = [
+        re.split(r"\s{2,}", line.strip())[0] for line in block.group(1).splitlines() if line.strip()
+    ]
     assert drawn == LAYERS
     assert "architecture" in (ROOT / "docs" / "index.md").read_text("utf-8")
 
@@ -87,8 +104,8 @@ def test_status_words_appear_only_in_the_records_module() -> None:
 
 @pytest.mark.parametrize("path", _modules(PACKAGE), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_modules_and_classes_stay_small(path: Path) -> None:
-    # Soft limits (docs/architecture.md): a module of about 500 lines, a class of about 250, so that a
-    # concept is never cut in two only to fit; past them, split by meaning.
+    # Soft limits (docs/architecture.md): a module of about 500 lines, a class of about 250, so that
+    # a concept is never cut in two only to fit; past them, split by meaning.
     text = path.read_text("utf-8")
     assert len(text.splitlines()) <= 500
     for node in ast.walk(ast.parse(text)):
@@ -98,28 +115,43 @@ def test_modules_and_classes_stay_small(path: Path) -> None:
 
 def _lint(tmp_path: Path, edits: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """lint-imports with the project's contracts over a copy of the package, *edits* appended to its modules."""
-    shutil.copytree(PACKAGE, tmp_path / "ext" / "source_anchors", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        PACKAGE, tmp_path / "ext" / "source_anchors", ignore=shutil.ignore_patterns("__pycache__")
+    )
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     for module, line in edits.items():
         with (tmp_path / "ext" / "source_anchors" / module).open("a", encoding="utf-8") as handle:
             handle.write(line + "\n")
     env = {"PYTHONPATH": str(tmp_path / "ext"), "PATH": "/usr/bin:/bin"}
-    return subprocess.run([str(LINT_IMPORTS), "--no-cache", "--no-logo"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
-@pytest.mark.skipif(not LINT_IMPORTS.exists(), reason="import-linter is not installed (requirements-dev.txt)")
-def test_the_contracts_hold_and_fail_on_an_upward_import_a_cycle_and_sphinx_in_the_core(tmp_path: Path) -> None:
+@pytest.mark.skipif(
+    not LINT_IMPORTS.exists(), reason="import-linter is not installed (requirements-dev.txt)"
+)
+def test_the_contracts_hold_and_fail_on_an_upward_import_a_cycle_and_sphinx_in_the_core(
+    tmp_path: Path,
+) -> None:
     kept = _lint(tmp_path / "kept", {})
     assert kept.returncode == 0, kept.stdout + kept.stderr
     assert "4 kept, 0 broken" in kept.stdout
-    broken = _lint(tmp_path / "broken", {
-        "model/target.py": "from ..engine.engine import Engine as _Upward  # an upward import",
-        "sources/wanted.py": "from . import trees as _cycle  # trees imports wanted: a cycle",
-        "lock/lockfile.py": "import docutils as _glue  # Sphinx's docutils in the core",
-        "drift/compare.py": "from ..reading.python import walker as _inside  # past the facade",
-        "drift/catalog.py": "from ..reading.python import Walker as _facade  # the facade: allowed",
-    })
+    broken = _lint(
+        tmp_path / "broken",
+        {
+            "model/target.py": "from ..engine.engine import Engine as _Upward  # an upward import",
+            "sources/wanted.py": "from . import trees as _cycle  # trees imports wanted: a cycle",
+            "lock/lockfile.py": "import docutils as _glue  # Sphinx's docutils in the core",
+            "drift/compare.py": "from ..reading.python import walker as _inside  # past the facade",
+            "drift/catalog.py": "from ..reading.python import Walker as _facade  # the facade: allowed",
+        },
+    )
     assert broken.returncode == 1
     assert "source_anchors.model.target -> source_anchors.engine.engine" in broken.stdout
     assert ".wanted -> .trees" in broken.stdout
@@ -131,9 +163,15 @@ def test_the_contracts_hold_and_fail_on_an_upward_import_a_cycle_and_sphinx_in_t
 
 def test_only_python_folders_and_two_readers_of_python_configuration_import_ast() -> None:
     """Python's syntax is read in reading/python; elsewhere only conf.py's edits and setup.py's licence fields."""
-    readers = sorted(str(path.relative_to(PACKAGE)) for path in _modules(PACKAGE) if "python" not in path.parts
-                     and any(isinstance(node, ast.Import) and any(alias.name == "ast" for alias in node.names)
-                             for node in ast.walk(ast.parse(path.read_text("utf-8")))))
+    readers = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in _modules(PACKAGE)
+        if "python" not in path.parts
+        and any(
+            isinstance(node, ast.Import) and any(alias.name == "ast" for alias in node.names)
+            for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        )
+    )
     assert readers == ["drift/confedit.py", "licences/declared.py"]
 
 
@@ -164,7 +202,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
     def visit(name: str, path: list[str]) -> list[str]:
         if name in path:
-            return [*path[path.index(name):], name]
+            return [*path[path.index(name) :], name]
         if name in done:
             return []
         for other in sorted(graph[name]):
@@ -177,5 +215,10 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_the_bench_scripts_import_one_another_without_a_cycle() -> None:
-    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]  # the check can fail
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [
+        "a",
+        "b",
+        "c",
+        "a",
+    ]  # the check can fail
     assert _cycle(_script_imports(ROOT / "bench")) == []

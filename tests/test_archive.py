@@ -27,8 +27,9 @@ LICENCE = b"Permission is hereby granted, free of charge.\n"
 
 def _hash_objects(files: list[Path]) -> list[str]:
     """What ``git hash-object`` prints for *files* (no repository needed)."""
-    out = subprocess.run(["git", "hash-object", "--", *map(str, files)], check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["git", "hash-object", "--", *map(str, files)], check=True, capture_output=True, text=True
+    ).stdout
     return out.split()
 
 
@@ -43,8 +44,11 @@ def _entries(root: Path) -> set[str]:
 
 def _outside(tmp_path: Path) -> set[str]:
     """Everything under *tmp_path* except the destination and the archives themselves."""
-    return {p for p in _entries(tmp_path)
-            if not p.startswith(("work/dest/", "archives/")) and p not in ("work/dest", "archives")}
+    return {
+        p
+        for p in _entries(tmp_path)
+        if not p.startswith(("work/dest/", "archives/")) and p not in ("work/dest", "archives")
+    }
 
 
 def _written(dest: Path) -> dict[str, Path]:
@@ -53,7 +57,9 @@ def _written(dest: Path) -> dict[str, Path]:
     for rel in _entries(dest):
         path = dest / rel
         mode = path.lstat().st_mode
-        assert stat.S_ISDIR(mode) or stat.S_ISREG(mode), f"{rel} is neither a directory nor a regular file"
+        assert stat.S_ISDIR(mode) or stat.S_ISREG(mode), (
+            f"{rel} is neither a directory nor a regular file"
+        )
         if stat.S_ISREG(mode):
             files[rel] = path
     return files
@@ -126,32 +132,39 @@ def _check_regular(dest: Path, blobs: dict[str, str], expected: dict[str, bytes]
 
 @pytest.mark.parametrize("data", [b"", b"x", MODULE, bytes(range(256)) * 40])
 def test_blob_id_is_what_git_hash_object_prints(data: bytes) -> None:
-    done = subprocess.run(["git", "hash-object", "--stdin"], input=data, capture_output=True, check=True)
+    done = subprocess.run(
+        ["git", "hash-object", "--stdin"], input=data, capture_output=True, check=True
+    )
     assert blob_id(data) == done.stdout.decode().strip()
 
 
 # -- hostile tar (sdist) ------------------------------------------------------------
 
 
-def test_hostile_tar_entries_are_refused_and_nothing_escapes(tmp_path: Path, place: tuple[Path, Path]) -> None:
+def test_hostile_tar_entries_are_refused_and_nothing_escapes(
+    tmp_path: Path, place: tuple[Path, Path]
+) -> None:
     archives, dest = place
     absolute = tmp_path / "work" / "abs-evil"  # an absolute name inside the watched parent
-    archive = _tar(archives / "demo-1.0.tar.gz", [
-        _regular("demo-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n"),
-        _regular("demo-1.0/pkg/__init__.py", INIT),
-        _regular("demo-1.0/pkg/mod.py", MODULE),
-        _regular("../evil", b"escaped\n"),
-        _regular("demo-1.0/../../evil2", b"escaped\n"),
-        _regular(str(absolute), b"escaped\n"),
-        _regular("/srv/evil", b"escaped\n"),
-        _special("demo-1.0/pkg/passwd", tarfile.SYMTYPE, "/etc/passwd"),
-        _special("demo-1.0/pkg/up", tarfile.SYMTYPE, "../../.."),
-        _special("demo-1.0/pkg/hard", tarfile.LNKTYPE, "demo-1.0/pkg/mod.py"),
-        _special("demo-1.0/pkg/hard-out", tarfile.LNKTYPE, "/etc/passwd"),
-        _special("demo-1.0/pkg/fifo", tarfile.FIFOTYPE),
-        _special("demo-1.0/pkg/null", tarfile.CHRTYPE),
-        _special("demo-1.0/pkg/disk", tarfile.BLKTYPE),
-    ])
+    archive = _tar(
+        archives / "demo-1.0.tar.gz",
+        [
+            _regular("demo-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n"),
+            _regular("demo-1.0/pkg/__init__.py", INIT),
+            _regular("demo-1.0/pkg/mod.py", MODULE),
+            _regular("../evil", b"escaped\n"),
+            _regular("demo-1.0/../../evil2", b"escaped\n"),
+            _regular(str(absolute), b"escaped\n"),
+            _regular("/srv/evil", b"escaped\n"),
+            _special("demo-1.0/pkg/passwd", tarfile.SYMTYPE, "/etc/passwd"),
+            _special("demo-1.0/pkg/up", tarfile.SYMTYPE, "../../.."),
+            _special("demo-1.0/pkg/hard", tarfile.LNKTYPE, "demo-1.0/pkg/mod.py"),
+            _special("demo-1.0/pkg/hard-out", tarfile.LNKTYPE, "/etc/passwd"),
+            _special("demo-1.0/pkg/fifo", tarfile.FIFOTYPE),
+            _special("demo-1.0/pkg/null", tarfile.CHRTYPE),
+            _special("demo-1.0/pkg/disk", tarfile.BLKTYPE),
+        ],
+    )
     before = _outside(tmp_path)
 
     result = unpack(archive, dest)
@@ -161,37 +174,53 @@ def test_hostile_tar_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
     _check_regular(dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/mod.py": MODULE})
     refused = result.refused
     assert set(refused) == {
-        "../evil", "demo-1.0/../../evil2", str(absolute), "/srv/evil", "demo-1.0/pkg/passwd", "demo-1.0/pkg/up",
-        "demo-1.0/pkg/hard", "demo-1.0/pkg/hard-out", "demo-1.0/pkg/fifo", "demo-1.0/pkg/null", "demo-1.0/pkg/disk",
+        "../evil",
+        "demo-1.0/../../evil2",
+        str(absolute),
+        "/srv/evil",
+        "demo-1.0/pkg/passwd",
+        "demo-1.0/pkg/up",
+        "demo-1.0/pkg/hard",
+        "demo-1.0/pkg/hard-out",
+        "demo-1.0/pkg/fifo",
+        "demo-1.0/pkg/null",
+        "demo-1.0/pkg/disk",
     }
     assert "'..'" in refused["../evil"] and "'..'" in refused["demo-1.0/../../evil2"]
     assert "absolute" in refused[str(absolute)] and "absolute" in refused["/srv/evil"]
     for name in ("passwd", "up", "hard", "hard-out"):
         assert "link" in refused[f"demo-1.0/pkg/{name}"]
     for name in ("fifo", "null", "disk"):
-        assert "device" in refused[f"demo-1.0/pkg/{name}"] or "FIFO" in refused[f"demo-1.0/pkg/{name}"]
+        assert (
+            "device" in refused[f"demo-1.0/pkg/{name}"] or "FIFO" in refused[f"demo-1.0/pkg/{name}"]
+        )
 
 
 # -- hostile zip (wheel) ------------------------------------------------------------
 
 
-def test_hostile_zip_entries_are_refused_and_nothing_escapes(tmp_path: Path, place: tuple[Path, Path]) -> None:
+def test_hostile_zip_entries_are_refused_and_nothing_escapes(
+    tmp_path: Path, place: tuple[Path, Path]
+) -> None:
     archives, dest = place
     absolute = tmp_path / "work" / "abs-evil"
     link, link_data = _zip_symlink("pkg/passwd", "/etc/passwd")
     link_up, link_up_data = _zip_symlink("pkg/up", "../../..")
-    archive = _zip(archives / "demo-1.0-py3-none-any.whl", [
-        ("pkg/__init__.py", INIT),
-        ("pkg/mod.py", MODULE),
-        ("../evil", b"escaped\n"),
-        ("pkg/../../evil2", b"escaped\n"),
-        ("..\\evil3", b"escaped\n"),
-        (str(absolute), b"escaped\n"),
-        ("/srv/evil", b"escaped\n"),
-        (link, link_data),
-        (link_up, link_up_data),
-        ("demo-1.0.dist-info/licenses/LICENSE", LICENCE),
-    ])
+    archive = _zip(
+        archives / "demo-1.0-py3-none-any.whl",
+        [
+            ("pkg/__init__.py", INIT),
+            ("pkg/mod.py", MODULE),
+            ("../evil", b"escaped\n"),
+            ("pkg/../../evil2", b"escaped\n"),
+            ("..\\evil3", b"escaped\n"),
+            (str(absolute), b"escaped\n"),
+            ("/srv/evil", b"escaped\n"),
+            (link, link_data),
+            (link_up, link_up_data),
+            ("demo-1.0.dist-info/licenses/LICENSE", LICENCE),
+        ],
+    )
     with zipfile.ZipFile(archive) as check:  # the names really are hostile in the archive
         assert str(absolute) in check.namelist() and "../evil" in check.namelist()
     before = _outside(tmp_path)
@@ -200,30 +229,44 @@ def test_hostile_zip_entries_are_refused_and_nothing_escapes(tmp_path: Path, pla
 
     assert _outside(tmp_path) == before, "unpack wrote outside its destination"
     assert not absolute.exists()
-    _check_regular(dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/mod.py": MODULE, "LICENSE": LICENCE})
+    _check_regular(
+        dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/mod.py": MODULE, "LICENSE": LICENCE}
+    )
     refused = result.refused
-    assert set(refused) == {"../evil", "pkg/../../evil2", "..\\evil3", str(absolute), "/srv/evil",
-                            "pkg/passwd", "pkg/up"}
+    assert set(refused) == {
+        "../evil",
+        "pkg/../../evil2",
+        "..\\evil3",
+        str(absolute),
+        "/srv/evil",
+        "pkg/passwd",
+        "pkg/up",
+    }
     assert all("'..'" in refused[name] for name in ("../evil", "pkg/../../evil2", "..\\evil3"))
     assert "absolute" in refused[str(absolute)] and "absolute" in refused["/srv/evil"]
     assert "link" in refused["pkg/passwd"] and "link" in refused["pkg/up"]
 
 
-# Regression: unpack() ran _refusal() on the raw entry name but wrote the path _map() returned, which
-# kept an empty part: 'demo-1.0//abs/path' (sdist) and 'x.dist-info/licenses//abs/path' (wheel) mapped
-# to '/abs/path' and were written there, outside dest.
+# Regression: unpack() ran _refusal() on the raw entry name but wrote the path _map() returned,
+# which kept an empty part: 'demo-1.0//abs/path' (sdist) and 'x.dist-info/licenses//abs/path'
+# (wheel) mapped to '/abs/path' and were written there, outside dest.
 @pytest.mark.parametrize("kind", ["sdist", "wheel"])
 def test_an_empty_part_after_the_mapped_prefix_does_not_escape(
-        tmp_path: Path, place: tuple[Path, Path], kind: str) -> None:
+    tmp_path: Path, place: tuple[Path, Path], kind: str
+) -> None:
     archives, dest = place
     escaped = tmp_path / "work" / "escaped.py"
     if kind == "sdist":
         name = "demo-1.0/" + str(escaped)  # "demo-1.0/" + an absolute path
-        archive = _tar(archives / "demo-1.0.tar.gz", [_regular("demo-1.0/pkg/mod.py", MODULE),
-                                                      _regular(name, b"escaped\n")])
+        archive = _tar(
+            archives / "demo-1.0.tar.gz",
+            [_regular("demo-1.0/pkg/mod.py", MODULE), _regular(name, b"escaped\n")],
+        )
     else:
         name = "demo-1.0.dist-info/licenses/" + str(escaped)
-        archive = _zip(archives / "demo-1.0-py3-none-any.whl", [("pkg/mod.py", MODULE), (name, b"escaped\n")])
+        archive = _zip(
+            archives / "demo-1.0-py3-none-any.whl", [("pkg/mod.py", MODULE), (name, b"escaped\n")]
+        )
     before = _outside(tmp_path)
 
     try:
@@ -241,28 +284,41 @@ def test_an_empty_part_after_the_mapped_prefix_does_not_escape(
 def test_wheel_mapping_keeps_licences_and_drops_other_metadata(place: tuple[Path, Path]) -> None:
     archives, dest = place
     notice = b"NOTICE: demo\n"
-    archive = _zip(archives / "demo-1.0-py3-none-any.whl", [
-        ("pkg/__init__.py", INIT),
-        ("pkg/sub/mod.py", MODULE),
-        ("pkg/sub/", b""),  # a directory entry
-        ("demo-1.0.dist-info/METADATA", b"Metadata-Version: 2.4\nName: demo\nVersion: 1.0\n"),
-        ("demo-1.0.dist-info/WHEEL", b"Wheel-Version: 1.0\n"),
-        ("demo-1.0.dist-info/RECORD", b"pkg/__init__.py,,\n"),
-        ("demo-1.0.dist-info/top_level.txt", b"pkg\n"),
-        ("demo-1.0.dist-info/licenses/LICENSE", LICENCE),
-        ("demo-1.0.dist-info/licenses/docs/NOTICE", notice),
-        ("demo-1.0.data/scripts/demo-tool", b"#!python\n"),
-    ])
+    archive = _zip(
+        archives / "demo-1.0-py3-none-any.whl",
+        [
+            ("pkg/__init__.py", INIT),
+            ("pkg/sub/mod.py", MODULE),
+            ("pkg/sub/", b""),  # a directory entry
+            ("demo-1.0.dist-info/METADATA", b"Metadata-Version: 2.4\nName: demo\nVersion: 1.0\n"),
+            ("demo-1.0.dist-info/WHEEL", b"Wheel-Version: 1.0\n"),
+            ("demo-1.0.dist-info/RECORD", b"pkg/__init__.py,,\n"),
+            ("demo-1.0.dist-info/top_level.txt", b"pkg\n"),
+            ("demo-1.0.dist-info/licenses/LICENSE", LICENCE),
+            ("demo-1.0.dist-info/licenses/docs/NOTICE", notice),
+            ("demo-1.0.data/scripts/demo-tool", b"#!python\n"),
+        ],
+    )
 
     result = unpack(archive, dest)
 
-    _check_regular(dest, result.blobs, {"pkg/__init__.py": INIT, "pkg/sub/mod.py": MODULE,
-                                        "LICENSE": LICENCE, "docs/NOTICE": notice})
+    _check_regular(
+        dest,
+        result.blobs,
+        {
+            "pkg/__init__.py": INIT,
+            "pkg/sub/mod.py": MODULE,
+            "LICENSE": LICENCE,
+            "docs/NOTICE": notice,
+        },
+    )
     assert result.refused == {}
 
 
 @pytest.mark.parametrize("suffix", ["tar.gz", "zip"])
-def test_sdist_mapping_strips_the_name_version_directory(place: tuple[Path, Path], suffix: str) -> None:
+def test_sdist_mapping_strips_the_name_version_directory(
+    place: tuple[Path, Path], suffix: str
+) -> None:
     archives, dest = place
     pyproject = b'[project]\nname = "demo"\nversion = "1.0"\n'
     members = {
@@ -281,6 +337,14 @@ def test_sdist_mapping_strips_the_name_version_directory(place: tuple[Path, Path
 
     result = unpack(archive, dest)
 
-    _check_regular(dest, result.blobs, {"LICENSE": LICENCE, "pyproject.toml": pyproject,
-                                        "pkg/__init__.py": INIT, "pkg/sub/mod.py": MODULE})
+    _check_regular(
+        dest,
+        result.blobs,
+        {
+            "LICENSE": LICENCE,
+            "pyproject.toml": pyproject,
+            "pkg/__init__.py": INIT,
+            "pkg/sub/mod.py": MODULE,
+        },
+    )
     assert result.refused == {}

@@ -40,9 +40,16 @@ class Repo:
             upstream.write(rel, text)
         self.texts = {rel: (upstream.path / rel).read_text("utf-8") for rel in files}
         self.sha = sha = upstream.commit()
-        self.engine = Engine(settings_from(
-            {"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
-             "cache_dir": str(tmp / "cache")}, confdir=tmp, environ={}))
+        self.engine = Engine(
+            settings_from(
+                {
+                    "repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
+                    "cache_dir": str(tmp / "cache"),
+                },
+                confdir=tmp,
+                environ={},
+            )
+        )
 
     def resolve(self, path: str, match: str | None = None) -> Location:
         return self.engine.resolver("up").resolve(path, match)
@@ -57,6 +64,7 @@ def imported(files: dict[str, str], copy: Path, monkeypatch: pytest.MonkeyPatch)
     for rel, text in files.items():
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         (copy / rel).write_text(text, "utf-8")
+
     def forget() -> None:
         for name in [m for m in sys.modules if m == "pkg" or m.startswith("pkg.")]:
             del sys.modules[name]
@@ -69,7 +77,7 @@ def imported(files: dict[str, str], copy: Path, monkeypatch: pytest.MonkeyPatch)
         forget()
 
 
-RULED = '''\
+RULED = """\
 from typing import TYPE_CHECKING, overload
 
 __all__ = ["convert"]
@@ -154,7 +162,7 @@ class Holder:
 class App(Holder):
     def __init__(self):
         self.cli = 1  # the app's own
-'''
+"""
 
 
 MANUAL = (ROOT / "docs" / "binding-rules.md").read_text("utf-8")
@@ -176,18 +184,28 @@ def ruled(tmp_path_factory: pytest.TempPathFactory) -> Repo:
         ("Mode", "# if branch", "first-branch", ["# else branch"]),
         ("Again", "# second binding", "last-rebinding", ["# first binding"]),
         ("Base", "# unconditional", "unconditional-over-branches", ["# conditional override"]),
-        ("convert", "# implementation", "implementation-over-overloads",
-         ["def convert(x: int)", "def convert(x: str)"]),
+        (
+            "convert",
+            "# implementation",
+            "implementation-over-overloads",
+            ["def convert(x: int)", "def convert(x: str)"],
+        ),
         ("Thing.kind", "# class attribute", "class-over-instance", ["# instance kind"]),
         ("Thing.size", "# runtime size", "runtime-over-typing", ["# typing-only size"]),
         ("Thing.late", "# init late", "first-instance-assignment", ["# setup late"]),
         ("Thing.early", "# setup early", "first-instance-assignment", ["# later early"]),
         ("Thing.area", "@property", "getter-over-accessors", ["@area.setter", "@area.deleter"]),
-        # ``self.x = …`` in a subclass binds no class attribute: ``Sub.area`` is the base's property.
-        ("Sub.area", "@property", "getter-over-accessors+property-over-instance",
-         ["@area.setter", "@area.deleter", "# through the base's setter"]),
+        # ``self.x = …`` in a subclass binds no class attribute: ``Sub.area`` is the base's
+        # property.
+        (
+            "Sub.area",
+            "@property",
+            "getter-over-accessors+property-over-instance",
+            ["@area.setter", "@area.deleter", "# through the base's setter"],
+        ),
         ("Sub.extra", "# instance only", "", []),
-        # A bare annotation in a base binds nothing at runtime: the subclass's ``self.cli = …`` is it.
+        # A bare annotation in a base binds nothing at runtime: the subclass's ``self.cli = …`` is
+        # it.
         ("App.cli", "# the app's own", "", []),
         ("Holder.cli", "# bare annotation", "", []),
     ],
@@ -208,17 +226,24 @@ def test_each_rule(ruled: Repo, path: str, chosen: str, rule: str, others: list[
     # The check's message says which rule applied and where the other bindings are.
     if rule:
         assert f"rule {rule}" in outcome.message
-        assert "other bindings " + ", ".join(line_range(*o) for o in location.others) in outcome.message
+        assert (
+            "other bindings " + ", ".join(line_range(*o) for o in location.others)
+            in outcome.message
+        )
     # The cached form keeps them.
     assert Location.from_json(json.loads(json.dumps(location.to_json()))) == location
 
 
-def test_check_says_the_rule_and_the_other_bindings_of_an_ok_anchor(upstream: Upstream, tmp_path: Path, book: Book,
-                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_says_the_rule_and_the_other_bindings_of_an_ok_anchor(
+    upstream: Upstream, tmp_path: Path, book: Book, capsys: pytest.CaptureFixture[str]
+) -> None:
     repo = Repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/ruled.py": RULED})
     book.repos = {"up": {"url": upstream.url, "commit": repo.sha, "packages": ["pkg"]}}
     book.write_conf(default_repo="up")
-    book.page("index", "# P\n\n{src}`area <pkg.ruled.Thing.area>` and {src}`convert <pkg.ruled.convert>`.\n")
+    book.page(
+        "index",
+        "# P\n\n{src}`area <pkg.ruled.Thing.area>` and {src}`convert <pkg.ruled.convert>`.\n",
+    )
     assert run_cli(book.cli("update")) == 0
     capsys.readouterr()
     assert run_cli(book.cli("check")) == 0
@@ -228,7 +253,8 @@ def test_check_says_the_rule_and_the_other_bindings_of_an_ok_anchor(upstream: Up
     assert area.start == getter
     assert rows["up:pkg.ruled.Thing.area"] == (
         f"ok       up:pkg.ruled.Thing.area  pkg/ruled.py:{line_range(area.start, area.end)} "
-        f"(rule getter-over-accessors; other bindings {', '.join(line_range(*o) for o in area.others)})  [index:3]")
+        f"(rule getter-over-accessors; other bindings {', '.join(line_range(*o) for o in area.others)})  [index:3]"
+    )
     assert len(area.others) == 2 and area.others[0][0] == repo.line("pkg/ruled.py", "@area.setter")
     assert "(rule implementation-over-overloads; other bindings " in rows["up:pkg.ruled.convert"]
 
@@ -240,11 +266,16 @@ def test_property_span_is_the_getter_alone(ruled: Repo) -> None:
 
 
 def test_only_overload_stubs_give_the_first(upstream: Upstream, tmp_path: Path) -> None:
-    text = ("from typing import overload\n\n\nclass P:\n    @overload\n    def f(self, x: int) -> int: ...\n"
-            "    @overload\n    def f(self, x: str) -> str: ...\n")
+    text = (
+        "from typing import overload\n\n\nclass P:\n    @overload\n    def f(self, x: int) -> int: ...\n"
+        "    @overload\n    def f(self, x: str) -> str: ...\n"
+    )
     repo = Repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/stubs.py": text})
     location = repo.resolve("pkg.stubs.P.f")
-    assert (location.start, location.rule) == (repo.line("pkg/stubs.py", "def f(self, x: int)") - 1, "first-overload")
+    assert (location.start, location.rule) == (
+        repo.line("pkg/stubs.py", "def f(self, x: int)") - 1,
+        "first-overload",
+    )
 
 
 def test_match_reaches_the_other_bindings(ruled: Repo) -> None:
@@ -252,7 +283,8 @@ def test_match_reaches_the_other_bindings(ruled: Repo) -> None:
     assert (setter.start, setter.end) == (ruled.line("pkg/ruled.py", "# setter body"),) * 2
     assert setter.kind == "statement"
     overload = ruled.resolve("pkg.ruled.convert", "def convert(x: str)")
-    # The match is in the stub's header, before its '...' body on the same line: the stub, from its decorator.
+    # The match is in the stub's header, before its '...' body on the same line: the stub, from its
+    # decorator.
     stub = ruled.line("pkg/ruled.py", "def convert(x: str)")
     assert (overload.start, overload.end) == (stub - 1, stub)
     # Text in the definition itself is looked for there first.
@@ -262,9 +294,10 @@ def test_match_reaches_the_other_bindings(ruled: Repo) -> None:
     assert "or of the other bindings" in missing.message
 
 
-def test_inherited_name_declared_for_typing_in_one_base_defined_in_another(upstream: Upstream,
-                                                                           tmp_path: Path) -> None:
-    text = '''\
+def test_inherited_name_declared_for_typing_in_one_base_defined_in_another(
+    upstream: Upstream, tmp_path: Path
+) -> None:
+    text = """\
 from typing import TYPE_CHECKING
 
 
@@ -283,15 +316,17 @@ class Both(Declares, Defines):
 
 class OnlyDeclared(Declares):
     pass
-'''
+"""
     repo = Repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/typed.py": text})
     both = repo.resolve("pkg.typed.Both.value")
     assert both.start == repo.line("pkg/typed.py", "# defined")
     assert "runtime-over-typing" in both.rule
-    assert repo.resolve("pkg.typed.OnlyDeclared.value").start == repo.line("pkg/typed.py", "# declared")
+    assert repo.resolve("pkg.typed.OnlyDeclared.value").start == repo.line(
+        "pkg/typed.py", "# declared"
+    )
 
 
-ASSIGNED = '''\
+ASSIGNED = """\
 import contextlib
 
 HORIZONTAL, VERTICAL = 1, 2
@@ -310,7 +345,7 @@ with contextlib.suppress(ValueError) as (GUARD, OTHER):
 class Box:
     width, height = 3, 4
     *front, back = "abc"
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -330,8 +365,9 @@ class Box:
         ("Box.back", "*front, back", 1),
     ],
 )
-def test_tuple_starred_for_and_with_targets_are_attributes(upstream: Upstream, tmp_path: Path, name: str,
-                                                           start: str, lines: int) -> None:
+def test_tuple_starred_for_and_with_targets_are_attributes(
+    upstream: Upstream, tmp_path: Path, name: str, start: str, lines: int
+) -> None:
     repo = Repo(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/assigned.py": ASSIGNED})
     location = repo.resolve(f"pkg.assigned.{name}")
     first = repo.line("pkg/assigned.py", start)
@@ -340,17 +376,25 @@ def test_tuple_starred_for_and_with_targets_are_attributes(upstream: Upstream, t
 
 def test_submodule_shadowed_by_a_package_member(upstream: Upstream, tmp_path: Path) -> None:
     init = "from .tool import tool\n\nhelper = 1  # member helper\n"
-    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": init,
-                                     "pkg/tool.py": "def tool():\n    return 1\n",
-                                     "pkg/helper.py": "def run():\n    return 2\n",
-                                     "pkg/plain.py": "def alone():\n    return 3\n"})
+    repo = Repo(
+        upstream,
+        tmp_path,
+        {
+            "pkg/__init__.py": init,
+            "pkg/tool.py": "def tool():\n    return 1\n",
+            "pkg/helper.py": "def run():\n    return 2\n",
+            "pkg/plain.py": "def alone():\n    return 3\n",
+        },
+    )
     # pkg.tool is the function 'from .tool import tool' binds: what pkg.tool is after 'import pkg'.
     tool = repo.resolve("pkg.tool")
     assert (tool.path, tool.kind, tool.start) == ("pkg/tool.py", "function", 1)
     helper = repo.engine.check(Target("up", "pkg.helper", None))
     assert helper.location is not None
-    assert (helper.location.path, helper.location.start) == ("pkg/__init__.py", repo.line("pkg/__init__.py",
-                                                                                          "# member helper"))
+    assert (helper.location.path, helper.location.start) == (
+        "pkg/__init__.py",
+        repo.line("pkg/__init__.py", "# member helper"),
+    )
     assert helper.location.rule == "member-over-submodule"
     assert "pkg/helper.py" in helper.message
     # A longer path the member does not have goes on in the submodule.
@@ -362,19 +406,27 @@ def test_submodule_shadowed_by_a_package_member(upstream: Upstream, tmp_path: Pa
 
 
 def test_a_member_from_outside_the_packages_leaves_a_longer_path_to_the_submodule(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # sphinx.builders.latex binds 'nodes' to docutils.nodes beside its submodule nodes.py; pydantic binds
-    # 'typing' to the standard library's beside pydantic/typing.py. Where the member leaves the pinned
-    # packages, a longer path is what importing it gives: the submodule's (pkgutil.resolve_name, below).
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sphinx.builders.latex binds 'nodes' to docutils.nodes beside its submodule nodes.py; pydantic
+    # binds 'typing' to the standard library's beside pydantic/typing.py. Where the member leaves
+    # the pinned packages, a longer path is what importing it gives: the submodule's
+    # (pkgutil.resolve_name, below).
     init = "import typing\nfrom os import path\n"
-    files = {"pkg/__init__.py": init, "pkg/typing.py": "def thing():\n    return 1\n",
-             "pkg/path.py": "import os\n\n\nclass Run:\n    pass\n"}
+    files = {
+        "pkg/__init__.py": init,
+        "pkg/typing.py": "def thing():\n    return 1\n",
+        "pkg/path.py": "import os\n\n\nclass Run:\n    pass\n",
+    }
     repo = Repo(upstream, tmp_path, files)
-    for dotted, rel, needle in (("pkg.typing.thing", "pkg/typing.py", "def thing"),
-                                ("pkg.path.Run", "pkg/path.py", "class Run")):
+    for dotted, rel, needle in (
+        ("pkg.typing.thing", "pkg/typing.py", "def thing"),
+        ("pkg.path.Run", "pkg/path.py", "class Run"),
+    ):
         location = repo.resolve(dotted)
         assert (location.path, location.start) == (rel, repo.line(rel, needle)), dotted
-    # Python's own answer, from the package the test wrote (imported from a copy, never run from upstream).
+    # Python's own answer, from the package the test wrote (imported from a copy, never run from
+    # upstream).
     with imported(files, tmp_path / "site", monkeypatch):
         assert pkgutil.resolve_name("pkg.typing.thing").__module__ == "pkg.typing"
         assert pkgutil.resolve_name("pkg.path.Run").__module__ == "pkg.path"
@@ -384,24 +436,37 @@ def test_a_member_from_outside_the_packages_leaves_a_longer_path_to_the_submodul
 
 
 def test_namespace_packages_inside_a_package_are_walked_through_as_python_imports_them(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # numpy's tests folders and setuptools' _distutils/compilers have no __init__.py: PEP 420 namespace
-    # packages, which Python imports only when no module or regular package of the name is there.
-    files = {"pkg/__init__.py": "", "pkg/ns/deep/mod.py": "class Thing:\n    pass\n",
-             "pkg/ns/tool.py": "def run():\n    return 1\n", "pkg/both.py": "x = 1\n",
-             "pkg/both/inner.py": "y = 2\n"}
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # numpy's tests folders and setuptools' _distutils/compilers have no __init__.py: PEP 420
+    # namespace packages, which Python imports only when no module or regular package of the name is
+    # there.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/ns/deep/mod.py": "class Thing:\n    pass\n",
+        "pkg/ns/tool.py": "def run():\n    return 1\n",
+        "pkg/both.py": "x = 1\n",
+        "pkg/both/inner.py": "y = 2\n",
+    }
     repo = Repo(upstream, tmp_path, files)
-    for dotted, rel, needle in (("pkg.ns.deep.mod.Thing", "pkg/ns/deep/mod.py", "class Thing"),
-                                ("pkg.ns.tool.run", "pkg/ns/tool.py", "def run"),
-                                ("pkg.both.x", "pkg/both.py", "x = 1")):
+    for dotted, rel, needle in (
+        ("pkg.ns.deep.mod.Thing", "pkg/ns/deep/mod.py", "class Thing"),
+        ("pkg.ns.tool.run", "pkg/ns/tool.py", "def run"),
+        ("pkg.both.x", "pkg/both.py", "x = 1"),
+    ):
         location = repo.resolve(dotted)
         assert (location.path, location.start) == (rel, repo.line(rel, needle)), dotted
     assert repo.resolve("pkg.ns.deep.mod").kind == "module"
-    with pytest.raises(ResolveError, match=r"pkg\.ns: a namespace package \(the folder pkg/ns/ has no __init__\.py\)"):
+    with pytest.raises(
+        ResolveError,
+        match=r"pkg\.ns: a namespace package \(the folder pkg/ns/ has no __init__\.py\)",
+    ):
         repo.resolve("pkg.ns")
     with pytest.raises(ResolveError, match=r"pkg\.ns has no member 'tol'; closest: pkg\.ns\.tool"):
         repo.resolve("pkg.ns.tol")
-    with pytest.raises(ResolveError, match="has no member 'inner'"):  # pkg/both.py comes before the folder
+    with pytest.raises(
+        ResolveError, match="has no member 'inner'"
+    ):  # pkg/both.py comes before the folder
         repo.resolve("pkg.both.inner")
     # Python's own answers, from a copy of the package the test wrote.
     with imported(files, tmp_path / "site", monkeypatch):
@@ -413,15 +478,22 @@ def test_namespace_packages_inside_a_package_are_walked_through_as_python_import
             importlib.import_module("pkg.both.inner")
 
 
-def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(upstream: Upstream,
-                                                                             tmp_path: Path) -> None:
-    # Python reads identifiers NFKC-normalised: '\ufb01eld' (the fi ligature) binds 'field', which the
-    # package's text never spells; the text search that skips a package's parse must not miss it.
+def test_a_member_spelled_in_another_unicode_form_still_shadows_the_submodule(
+    upstream: Upstream, tmp_path: Path
+) -> None:
+    # Python reads identifiers NFKC-normalised: '\ufb01eld' (the fi ligature) binds 'field', which
+    # the package's text never spells; the text search that skips a package's parse must not miss
+    # it.
     init = "\ufb01eld = 1\n"
-    repo = Repo(upstream, tmp_path, {"pkg/__init__.py": init, "pkg/field.py": "def run():\n    return 2\n"})
+    repo = Repo(
+        upstream, tmp_path, {"pkg/__init__.py": init, "pkg/field.py": "def run():\n    return 2\n"}
+    )
     field = repo.engine.check(Target("up", "pkg.field", None))
     assert field.location is not None
-    assert (field.location.path, field.location.rule) == ("pkg/__init__.py", "member-over-submodule")
+    assert (field.location.path, field.location.rule) == (
+        "pkg/__init__.py",
+        "member-over-submodule",
+    )
 
 
 def test_rules_table_in_the_docs_is_the_code_s() -> None:
@@ -429,11 +501,16 @@ def test_rules_table_in_the_docs_is_the_code_s() -> None:
 
 
 def test_each_file_is_parsed_once_whatever_the_order(upstream: Upstream, tmp_path: Path) -> None:
-    files = {f"pkg/m{n}.py": "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(5)) for n in range(8)}
+    files = {
+        f"pkg/m{n}.py": "".join(f"def f{k}():\n    return {k}\n\n\n" for k in range(5))
+        for n in range(8)
+    }
     files["pkg/__init__.py"] = ""
     repo = Repo(upstream, tmp_path, files)
     resolver = repo.engine.resolver("up")
-    for k in range(5):  # module after module, five times over: the order a small tree cache thrashed on
+    for k in range(
+        5
+    ):  # module after module, five times over: the order a small tree cache thrashed on
         for n in range(8):
             repo.engine.check(Target("up", f"pkg.m{n}.f{k}", "return" if k % 2 else None))
     assert resolver.ast_parses == resolver.modules_parsed == 8

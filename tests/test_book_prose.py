@@ -50,20 +50,32 @@ def _fence_body(content: str) -> str:
     return "\n".join(lines)
 
 
-def paragraphs(text: str, offset: int = 0, *, prose: bool = True) -> Iterator[tuple[int, list[Anchor], bool]]:
+def paragraphs(
+    text: str, offset: int = 0, *, prose: bool = True
+) -> Iterator[tuple[int, list[Anchor], bool]]:
     """Each paragraph of ``text``, boxes included: its first line (1-based), its anchors, and whether
     it is prose (a row of anchors under a step, ``:::{container} src-anchor-row``, is a list)."""
     tokens: list[Token] = _parser().parse(text)
     for index, token in enumerate(tokens):
         if token.type == "colon_fence":
             start = offset + (token.map or [0])[0] + 1  # the body starts below the opening line
-            yield from paragraphs(_fence_body(token.content), start,
-                                  prose=prose and "src-anchor-row" not in token.info)
+            yield from paragraphs(
+                _fence_body(token.content),
+                start,
+                prose=prose and "src-anchor-row" not in token.info,
+            )
         elif token.type == "paragraph_open":
             line = offset + (token.map or [0])[0] + 1
             inline = tokens[index + 1]
-            yield line, [_anchor(child.content, line) for child in inline.children or []
-                         if child.type == "myst_role" and child.meta.get("name") == "src"], prose
+            yield (
+                line,
+                [
+                    _anchor(child.content, line)
+                    for child in inline.children or []
+                    if child.type == "myst_role" and child.meta.get("name") == "src"
+                ],
+                prose,
+            )
 
 
 def _anchor(content: str, line: int) -> Anchor:
@@ -75,14 +87,21 @@ def _anchor(content: str, line: int) -> Anchor:
 
 def crowded(text: str) -> list[tuple[int, int]]:
     """(line, count) of every paragraph with more anchors than :data:`MAX_ANCHORS`."""
-    return [(line, len(anchors)) for line, anchors, prose in paragraphs(text)
-            if prose and len(anchors) > MAX_ANCHORS]
+    return [
+        (line, len(anchors))
+        for line, anchors, prose in paragraphs(text)
+        if prose and len(anchors) > MAX_ANCHORS
+    ]
 
 
 def long_labels(text: str) -> list[Anchor]:
     """Labels over :data:`MAX_LABEL` characters that are not a code name."""
-    return [anchor for _, anchors, _ in paragraphs(text) for anchor in anchors
-            if len(anchor.label) > MAX_LABEL and not IDENTIFIER.fullmatch(anchor.label)]
+    return [
+        anchor
+        for _, anchors, _ in paragraphs(text)
+        for anchor in anchors
+        if len(anchor.label) > MAX_LABEL and not IDENTIFIER.fullmatch(anchor.label)
+    ]
 
 
 def labels_by_target(text: str) -> dict[str, set[str]]:
@@ -124,4 +143,6 @@ def test_the_rules_catch_what_they_are_for() -> None:
     text = f"{many}\n\n{long} 与 {{src}}`ResearchConductor.conduct_research() <m.h>`\n\n{{src}}`另一个名字 <m.g>`\n"
     assert crowded(text) == [(1, 5)]
     assert [anchor.target for anchor in long_labels(text)] == ["m.g"]
-    assert labels_by_target(text) == {"m.g": {"一个说得太多太多太多太多的标签，超过了二十个字", "另一个名字"}}
+    assert labels_by_target(text) == {
+        "m.g": {"一个说得太多太多太多太多的标签，超过了二十个字", "另一个名字"}
+    }

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from helpers import ROOTS, Book, SharedUpstream, Upstream, run_cli
 
-#: The session upstream's trees (tests/roots/upstream/build-*): v1; v2, where alpha moved down by three
-#: lines (same text) and beta's elif changed; "pushed", v1 one line further down.
+#: The session upstream's trees (tests/roots/upstream/build-*): v1; v2, where alpha moved down by
+#: three lines (same text) and beta's elif changed; "pushed", v1 one line further down.
 ROOTS_UP = ROOTS / "upstream"
 MOD_V1 = (ROOTS_UP / "build-v1" / "pkg" / "mod.py").read_text("utf-8")
 MOD_V2 = (ROOTS_UP / "build-v2" / "pkg" / "mod.py").read_text("utf-8")
@@ -47,21 +47,40 @@ def test_first_build_links_locks_and_reports(project: Project) -> None:
     assert result.warnings() == []
     report = result.report()
     assert [(r["label"], r["line"], r["status"]) for r in report] == [
-        ("alpha", 3, "new"), ("elif", 5, "new"), ("delta", 5, "new"), ("beta as a card", 7, "new")]
+        ("alpha", 3, "new"),
+        ("elif", 5, "new"),
+        ("delta", 5, "new"),
+        ("beta as a card", 7, "new"),
+    ]
     alpha = report[0]
     start, end = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
     assert (alpha["path"], alpha["start"], alpha["end"]) == ("pkg/mod.py", start, end)
     assert alpha["permalink"] == f"{book.repos['up']['url']}/blob/{sha}/pkg/mod.py#L{start}-L{end}"
     elif_ = report[1]
-    assert (elif_["start"], elif_["end"]) == (line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"'))
+    assert (elif_["start"], elif_["end"]) == (
+        line(MOD_V1, "elif y == 1"),
+        line(MOD_V1, 'return "one"'),
+    )
     card = report[3]
     assert card["start"] == line(MOD_V1, "@functools.lru_cache")  # decorators included
     lock = json.loads(book.lock.read_text("utf-8"))
-    assert sorted(lock["anchors"]["up"]) == ["pkg.mod.Gamma.delta", "pkg.mod.alpha", "pkg.mod.beta",
-                                             "pkg.mod.beta::elif y =="]
-    # A plain definition is parsed from its own module alone; the package's __init__ is read (not parsed) to
-    # know that no member 'mod' shadows the submodule, so the record names it ('uses').
-    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {"commit", "path", "start", "end", "sha256", "blob", "uses"}
+    assert sorted(lock["anchors"]["up"]) == [
+        "pkg.mod.Gamma.delta",
+        "pkg.mod.alpha",
+        "pkg.mod.beta",
+        "pkg.mod.beta::elif y ==",
+    ]
+    # A plain definition is parsed from its own module alone; the package's __init__ is read (not
+    # parsed) to know that no member 'mod' shadows the submodule, so the record names it ('uses').
+    assert set(lock["anchors"]["up"]["pkg.mod.alpha"]) == {
+        "commit",
+        "path",
+        "start",
+        "end",
+        "sha256",
+        "blob",
+        "uses",
+    }
     assert set(lock["anchors"]["up"]["pkg.mod.alpha"]["uses"]) == {"pkg/__init__.py"}
     html = (result.outdir / "index.html").read_text("utf-8")
     assert f'href="{alpha["permalink"]}"' in html
@@ -82,10 +101,14 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: Pro
     e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
     f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
     warnings = result.warnings()
-    assert warnings[0] == (f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
-                           f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]")
-    assert warnings[1] == (f"index.md:5: WARNING: changed (code): up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
-                           f"pkg/mod.py:L{f1}–L{f2}")
+    assert warnings[0] == (
+        f"index.md:3: WARNING: moved: up:pkg.mod.alpha pkg/mod.py:L{a1}–L{a2} → "
+        f"pkg/mod.py:L{b1}–L{b2} [source-anchors.moved]"
+    )
+    assert warnings[1] == (
+        f"index.md:5: WARNING: changed (code): up:pkg.mod.beta::elif y == pkg/mod.py:L{e1}–L{e2} → "
+        f"pkg/mod.py:L{f1}–L{f2}"
+    )
     # The previously pinned tree is in the cache, so the message carries a short diff.
     assert "-    elif y == 1:" in result.stderr and "+    elif y == 2:" in result.stderr
     # beta (the card) changed too: it holds the elif; delta only moved.
@@ -102,11 +125,15 @@ def test_pin_bump_fails_naming_moved_and_changed_then_relock_passes(project: Pro
 
 def test_missing_names_closest_and_beats_new(project: Project) -> None:
     _, book, _ = project
-    book.page("index", "# P\n\nSee {src}`typo <pkg.mod.alpah>` and {src}`many <pkg.mod.beta::return>`.\n")
+    book.page(
+        "index", "# P\n\nSee {src}`typo <pkg.mod.alpah>` and {src}`many <pkg.mod.beta::return>`.\n"
+    )
     result = book.build(strict=False)
     warnings = result.warnings()
-    assert warnings[0] == ("index.md:3: WARNING: missing: up:pkg.mod.alpah: pkg.mod has no member 'alpah'; "
-                           "closest: pkg.mod.alpha [source-anchors.missing]")
+    assert warnings[0] == (
+        "index.md:3: WARNING: missing: up:pkg.mod.alpah: pkg.mod has no member 'alpah'; "
+        "closest: pkg.mod.alpha [source-anchors.missing]"
+    )
     assert "occurs on 3 lines" in warnings[1] and "[source-anchors.missing]" in warnings[1]
     assert {r["status"] for r in result.report()} == {"missing"}
     assert not book.lock.exists()  # nothing to lock
@@ -149,30 +176,42 @@ def test_two_repositories_on_two_pages_and_two_pins_of_one(tmp_path: Path, book:
     one.write("alpha/__init__.py", "# moved\n\ndef f():\n    return 1\n")
     sha_one_b = one.commit()
     sha_two = two.commit()
-    book.repos = {"one": {"url": one.url, "commit": sha_one_a, "packages": ["alpha"]},
-                  "one-next": {"url": one.url, "commit": sha_one_b, "packages": ["alpha"]},
-                  "two": {"url": two.url, "commit": sha_two, "packages": ["src/beta"]}}
+    book.repos = {
+        "one": {"url": one.url, "commit": sha_one_a, "packages": ["alpha"]},
+        "one-next": {"url": one.url, "commit": sha_one_b, "packages": ["alpha"]},
+        "two": {"url": two.url, "commit": sha_two, "packages": ["src/beta"]},
+    }
     book.write_conf(default_repo="one")
-    book.page("index", "# A\n\n{src}`f <alpha.f>` {src}`f next <one-next:alpha.f>`\n\n```{toctree}\nb\n```\n")
+    book.page(
+        "index",
+        "# A\n\n{src}`f <alpha.f>` {src}`f next <one-next:alpha.f>`\n\n```{toctree}\nb\n```\n",
+    )
     book.page("b", "---\nsource-repo: two\n---\n# B\n\n{src}`g <beta.g>`\n")
     result = book.build()
     assert result.returncode == 0, result.stderr
     rows = {r["label"]: r for r in result.report()}
     assert (rows["f"]["start"], rows["f next"]["start"]) == (1, 3)
     assert rows["f next"]["commit"] == sha_one_b
-    assert (rows["g"]["repo"], rows["g"]["path"], rows["g"]["start"]) == ("two", "src/beta/__init__.py", 3)
+    assert (rows["g"]["repo"], rows["g"]["path"], rows["g"]["start"]) == (
+        "two",
+        "src/beta/__init__.py",
+        3,
+    )
 
 
 def _seven_pages(book: Book) -> None:
     """The index and six pages that cite pkg.mod, with the lock recorded by a first (in-process) build.
 
-    sphinx.testing builds in-process with the theme 'basic' where alabaster is the default: every build
-    here uses it, so that the in-process build can be compared with sphinx-build's.
+    sphinx.testing builds in-process with the theme 'basic' where alabaster is the default: every
+    build here uses it, so that the in-process build can be compared with sphinx-build's.
     """
     book.settings = {"html_theme": "basic"}
     book.write_conf(default_repo="up")
     for index in range(6):
-        book.page(f"p{index}", f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n")
+        book.page(
+            f"p{index}",
+            f"# P{index}\n\n{{src}}`a{index} <pkg.mod.alpha>` {{src}}`d <pkg.mod.Gamma.delta>`\n",
+        )
     toc = "\n".join(f"p{index}" for index in range(6))
     book.page("index", PAGE + f"\n```{{toctree}}\n{toc}\n```\n")
     assert book.build(out="settle").returncode == 0  # the first build records the lock
@@ -188,24 +227,36 @@ def test_parallel_build_matches_serial(project: Project) -> None:
     assert serial.report() == parallel.report()
     assert len(serial.report()) == 16
     for name in ["index", *[f"p{i}" for i in range(6)]]:
-        body = [(out / f"{name}.html").read_text("utf-8").split('<div class="body"', 1)[-1]
-                for out in (serial.outdir, parallel.outdir)]
+        body = [
+            (out / f"{name}.html").read_text("utf-8").split('<div class="body"', 1)[-1]
+            for out in (serial.outdir, parallel.outdir)
+        ]
         assert body[0] == body[1]
-    # The in-process builds of the tests share compiled templates (helpers._SharedTemplates): what they
-    # write must be what sphinx-build writes, page for page and static file for static file.
+    # The in-process builds of the tests share compiled templates (helpers._SharedTemplates): what
+    # they write must be what sphinx-build writes, page for page and static file for static file.
     assert book.build(out="again").returncode == 0
     in_process = book.build(out="in-process")
-    written = {path.relative_to(serial.outdir): path for path in serial.outdir.rglob("*")
-               if path.is_file() and path.relative_to(serial.outdir).parts[0] != ".doctrees"}  # sphinx-build's -d
+    written = {
+        path.relative_to(serial.outdir): path
+        for path in serial.outdir.rglob("*")
+        if path.is_file() and path.relative_to(serial.outdir).parts[0] != ".doctrees"
+    }  # sphinx-build's -d
     got = {p.relative_to(in_process.outdir) for p in in_process.outdir.rglob("*") if p.is_file()}
-    assert got == set(written), (sorted(map(str, got - set(written))), sorted(map(str, set(written) - got)))
-    differ = [str(rel) for rel, path in written.items()
-              if path.read_bytes() != (in_process.outdir / rel).read_bytes()]
+    assert got == set(written), (
+        sorted(map(str, got - set(written))),
+        sorted(map(str, set(written) - got)),
+    )
+    differ = [
+        str(rel)
+        for rel, path in written.items()
+        if path.read_bytes() != (in_process.outdir / rel).read_bytes()
+    ]
     assert not differ, differ
 
 
 def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
-        project: Project) -> None:
+    project: Project,
+) -> None:
     _, book, _ = project
     book.page("other", "# O\n\n{src}`d <pkg.mod.Gamma.delta>`\n")
     book.page("index", PAGE + "\n```{toctree}\nother\n```\n")
@@ -216,7 +267,8 @@ def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
     assert result.returncode == 0
     read = re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", result.stdout)
     assert read == ["other"]
-    # A hand-edited lock must re-check every page: an incremental build never passes where a full one fails.
+    # A hand-edited lock must re-check every page: an incremental build never passes where a full
+    # one fails.
     lock = json.loads(book.lock.read_text("utf-8"))
     lock["anchors"]["up"]["pkg.mod.alpha"]["start"] += 1
     lock["anchors"]["up"]["pkg.mod.alpha"]["end"] += 1
@@ -228,7 +280,10 @@ def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
 
 def test_bad_targets_give_one_located_warning_each(project: Project) -> None:
     _, book, _ = project
-    book.page("index", "# P\n\nA {src}`x <pkg..mod>`.\n\nB {src}`y <pkg.mod.alpha::>`.\n\nC {src}`z <nope:pkg.mod>`.\n")
+    book.page(
+        "index",
+        "# P\n\nA {src}`x <pkg..mod>`.\n\nB {src}`y <pkg.mod.alpha::>`.\n\nC {src}`z <nope:pkg.mod>`.\n",
+    )
     result = book.build(strict=False)
     warnings = result.warnings()
     assert len(warnings) == 3, result.stderr
@@ -239,7 +294,9 @@ def test_bad_targets_give_one_located_warning_each(project: Project) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_write_it(project: Project) -> None:
+def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_write_it(
+    project: Project,
+) -> None:
     """Neither MyST nor docutils warns about the other one's role syntax: the page would build green unlinked."""
     _, book, _ = project
     myst = """\
@@ -251,15 +308,18 @@ def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_w
         .. source-anchor:: pkg.mod.beta
            :caption: beta
 
-        Quoted as code, no warning: `:src:` and ``:src:`x <y>` ``; a real one: {src}`alpha <pkg.mod.alpha>`.
+        Quoted as code, no warning: `:src:` and ``:src:`x <y>` ``; a real one: {src}`alpha
+        <pkg.mod.alpha>`.
 
         ```{toctree}
         other
         ```
         """
     book.page("index", myst)
-    rst = "Other\n=====\n\nThe MyST role by mistake: {src}`alpha <pkg.mod.alpha>`.\n\n" \
-          "Quoted: ``{src}`x <y>```; a real one: :src:`delta <pkg.mod.Gamma.delta>`.\n"
+    rst = (
+        "Other\n=====\n\nThe MyST role by mistake: {src}`alpha <pkg.mod.alpha>`.\n\n"
+        "Quoted: ``{src}`x <y>```; a real one: :src:`delta <pkg.mod.Gamma.delta>`.\n"
+    )
     (book.root / "other.rst").write_text(rst, "utf-8")
     result = book.build(strict=False)
     warnings = result.warnings()
@@ -291,8 +351,10 @@ def test_a_commit_the_remote_does_not_have_is_named_as_such(project: Project) ->
     book.write_conf(default_repo="up")
     result = book.build(strict=False)
     [warning] = result.warnings()
-    assert f"git: the remote has no commit {absent}: a commit of another repository, a typo, or not pushed yet? " \
-           "(git: not our ref)" in warning, warning
+    assert (
+        f"git: the remote has no commit {absent}: a commit of another repository, a typo, or not pushed yet? "
+        "(git: not our ref)" in warning
+    ), warning
     assert warning.endswith("[source-anchors.source]") and "Traceback" not in result.stderr
 
 
@@ -300,7 +362,8 @@ def test_bad_config_and_bad_lock_are_clear_errors(project: Project) -> None:
     _, book, _ = project
     book.repos["up"]["commit"] = "main"
     book.write_conf(default_repo="up")
-    # The extension logs the error and stops with SystemExit(2) on config-inited (sphinx-build's exit 2).
+    # The extension logs the error and stops with SystemExit(2) on config-inited (sphinx-build's
+    # exit 2).
     with pytest.raises(SystemExit) as stopped:
         book.build(strict=False)
     stderr = book.last_warnings.getvalue()
@@ -316,7 +379,9 @@ def test_bad_config_and_bad_lock_are_clear_errors(project: Project) -> None:
     assert stopped.value.code != 0
     assert "source-anchors.lock:4: the lock is not valid JSON" in stderr
     assert "Traceback" not in stderr
-    assert book.lock.read_text("utf-8") == '{\n  "version": 1,\n  "anchors": {\n'  # never overwritten
+    assert (
+        book.lock.read_text("utf-8") == '{\n  "version": 1,\n  "anchors": {\n'
+    )  # never overwritten
 
 
 def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[str]) -> None:
@@ -341,8 +406,10 @@ def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[st
     assert md.index("### changed (code): 2 targets, 2 anchors") < md.index("### index")
     e1, e2 = line(MOD_V1, "elif y == 1"), line(MOD_V1, 'return "one"')
     f1, f2 = line(MOD_V2, "elif y == 2"), line(MOD_V2, 'return "two"')
-    assert (f"- [ ] **changed (code)** `up:pkg.mod.beta::elif y ==`: pkg/mod.py:L{e1}–L{e2} → "
-            f"pkg/mod.py:L{f1}–L{f2} (index line 5 «elif»)\n  ```diff\n") in md
+    assert (
+        f"- [ ] **changed (code)** `up:pkg.mod.beta::elif y ==`: pkg/mod.py:L{e1}–L{e2} → "
+        f"pkg/mod.py:L{f1}–L{f2} (index line 5 «elif»)\n  ```diff\n"
+    ) in md
     assert "+    elif y == 2:" in md
     assert "**changed** line" not in md  # not listed again under its page
     assert "- [ ] **moved** line 5 «delta»" in md  # pushed down with the rest of the file
@@ -355,8 +422,9 @@ def test_cli_check_and_update(project: Project, capsys: pytest.CaptureFixture[st
     assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
 
 
-def test_cli_update_locks_the_rest_and_fails_on_missing(project: Project,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_update_locks_the_rest_and_fails_on_missing(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, book, _ = project
     book.page("index", "# P\n\n{src}`a <pkg.mod.alpha>` {src}`gone <pkg.mod.nothing>`\n")
     assert run_cli(book.cli("update")) == 1
@@ -365,12 +433,16 @@ def test_cli_update_locks_the_rest_and_fails_on_missing(project: Project,
     assert list(json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]) == ["pkg.mod.alpha"]
 
 
-def test_cli_without_conf_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_without_conf_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli(["--confdir", str(tmp_path), "check"]) == 2
     assert "no conf.py" in capsys.readouterr().err
 
 
-def test_clean_clone_has_no_cache_dependency(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_clean_clone_has_no_cache_dependency(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, book, _ = project
     assert book.build().returncode == 0
     shutil.rmtree(book.cache)
@@ -383,14 +455,19 @@ def test_warm_build_parses_no_upstream_module(project: Project) -> None:
     cold = book.build()
     assert cold.returncode == 0, cold.stderr
     stats = json.loads((cold.outdir / "source-anchors.stats.json").read_text("utf-8"))
-    assert stats == {"ast_parses": 1, "cached": 0, "modules_parsed": 1, "resolved": 4}  # pkg/mod.py alone
+    assert stats == {
+        "ast_parses": 1,
+        "cached": 0,
+        "modules_parsed": 1,
+        "resolved": 4,
+    }  # pkg/mod.py alone
     warm = book.build(fresh=True)
     assert warm.returncode == 0, warm.stderr
     stats = json.loads((warm.outdir / "source-anchors.stats.json").read_text("utf-8"))
     assert stats == {"ast_parses": 0, "cached": 4, "modules_parsed": 0, "resolved": 0}
     assert [r["status"] for r in warm.report()] == ["ok"] * 4
-    # Editing one page re-resolves only its anchors; a new target is resolved, the rest come from the cache,
-    # and so does the index of pkg/mod.py, stored by the first build: nothing is parsed.
+    # Editing one page re-resolves only its anchors; a new target is resolved, the rest come from
+    # the cache, and so does the index of pkg/mod.py, stored by the first build: nothing is parsed.
     book.page("index", PAGE + "\nAnd {src}`gamma <pkg.mod.Gamma>`.\n")
     edited = book.build()
     stats = json.loads((edited.outdir / "source-anchors.stats.json").read_text("utf-8"))
@@ -405,8 +482,17 @@ def test_a_parallel_builds_readers_store_the_modules_they_parse(project: Project
         shutil.rmtree(book.cache / folder)
     parallel = book.build_subprocess("-W", "-j", "2", out="parallel")
     assert parallel.returncode == 0, parallel.stderr
-    assert json.loads((parallel.outdir / "source-anchors.stats.json").read_text("utf-8"))["modules_parsed"] >= 1
-    assert [line for pack in (book.cache / "indexes").glob("*.jsonl") for line in pack.read_text("utf-8").splitlines()]
+    assert (
+        json.loads((parallel.outdir / "source-anchors.stats.json").read_text("utf-8"))[
+            "modules_parsed"
+        ]
+        >= 1
+    )
+    assert [
+        line
+        for pack in (book.cache / "indexes").glob("*.jsonl")
+        for line in pack.read_text("utf-8").splitlines()
+    ]
     shutil.rmtree(book.cache / "resolutions")
     again = book.build_subprocess("-W", "-j", "2", "-E", out="again")
     assert again.returncode == 0, again.stderr
@@ -420,7 +506,9 @@ def test_preview_marks_drift_in_place(project: Project) -> None:
     assert book.build().returncode == 0
     book.repos["up"]["commit"] = upstream.commits["build-v2"]  # pkg/mod.py is MOD_V2 there
     book.write_conf(default_repo="up")
-    result = book.build(strict=False)  # the preview: not strict, so it completes and shows what drifted
+    result = book.build(
+        strict=False
+    )  # the preview: not strict, so it completes and shows what drifted
     assert result.returncode == 0
     html = (result.outdir / "index.html").read_text("utf-8")
     alpha = re.search(r'<a class="sa-anchor sa-moved[^"]*"[^>]*title="([^"]*)"', html)
@@ -432,7 +520,12 @@ def test_preview_marks_drift_in_place(project: Project) -> None:
 def test_rendered_chip_and_card_snapshot(project: Project) -> None:
     _, book, sha = project
     result = book.build()
-    html = (result.outdir / "index.html").read_text("utf-8").replace(sha, "<SHA>").replace(sha[:7], "<SHORT>")
+    html = (
+        (result.outdir / "index.html")
+        .read_text("utf-8")
+        .replace(sha, "<SHA>")
+        .replace(sha[:7], "<SHORT>")
+    )
     url = str(book.repos["up"]["url"])
     html = html.replace(url, "<URL>")
     start, end = line(MOD_V1, "def alpha"), line(MOD_V1, "return x + 1")
@@ -441,7 +534,8 @@ def test_rendered_chip_and_card_snapshot(project: Project) -> None:
     assert chip.group(0) == (
         f'<a class="sa-anchor sa-new reference external" href="<URL>/blob/<SHA>/pkg/mod.py#L{start}-L{end}" '
         f'id="sa-1" title="up · pkg/mod.py:L{start}–L{end} &#64; <SHORT>"><span class="sa-label">alpha</span>'
-        f'<span class="sa-where">pkg/mod.py:L{start}–L{end}&#64;<SHORT></span></a>')
+        f'<span class="sa-where">pkg/mod.py:L{start}–L{end}&#64;<SHORT></span></a>'
+    )
     card = re.search(r'<div class="sa-card.*?</div>', html, re.S)
     assert card is not None
     b1, b2 = line(MOD_V1, "@functools.lru_cache"), line(MOD_V1, 'return "small"')
@@ -451,4 +545,5 @@ def test_rendered_chip_and_card_snapshot(project: Project) -> None:
         f'title="up · pkg/mod.py:L{b1}–L{b2} &#64; <SHORT>">beta as a card</a></p>\n'
         '<p class="sa-card-meta"><code class="docutils literal notranslate"><span class="pre">up&#64;<SHORT></span>'
         '</code> · <code class="docutils literal notranslate"><span class="pre">'
-        f'pkg/mod.py:L{b1}–L{b2}</span></code></p>\n</div>')
+        f"pkg/mod.py:L{b1}–L{b2}</span></code></p>\n</div>"
+    )

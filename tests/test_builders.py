@@ -22,7 +22,9 @@ The entry point is {src}`the alpha function <pkg.mod.alpha>`.
 def anchored(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, str, str]:
     """The book, the chip's location text (``path:Lx–Ly@sha``) and its permalink, from an HTML build."""
     sha = shared_upstream.commits["build-v1"]
-    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github"}}
+    book.repos = {
+        "up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github"}
+    }
     book.settings = {"project": "Demo", "version": "1.0", "epub_copyright": "2026, Tester"}
     book.write_conf(default_repo="up")
     book.page("index", PAGE)
@@ -37,12 +39,19 @@ def only(outdir: Path, pattern: str) -> str:
     return found.read_text("utf-8")
 
 
-@pytest.mark.parametrize(("builder", "output"), [
-    ("text", "index.txt"), ("man", "*.1"), ("texinfo", "*.texi"), ("singlehtml", "index.html"),
-    ("epub", "index.xhtml"),
-])
-def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, str, str], builder: str,
-                                                           output: str) -> None:
+@pytest.mark.parametrize(
+    ("builder", "output"),
+    [
+        ("text", "index.txt"),
+        ("man", "*.1"),
+        ("texinfo", "*.texi"),
+        ("singlehtml", "index.html"),
+        ("epub", "index.xhtml"),
+    ],
+)
+def test_the_label_and_the_location_show_in_every_builder(
+    anchored: tuple[Book, str, str], builder: str, output: str
+) -> None:
     book, where, permalink = anchored
     result = book.build(builder=builder, out=builder, strict=builder != "epub")
     text = only(result.outdir, output)
@@ -54,7 +63,9 @@ def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, 
     if builder == "text":
         assert f"{label} ({where})" in text
     if builder == "epub":
-        assert permalink.replace("&", "&amp;") in text  # epub_show_urls = "inline", Sphinx's default
+        assert (
+            permalink.replace("&", "&amp;") in text
+        )  # epub_show_urls = "inline", Sphinx's default
         # No hover in an e-book reader: the location is written after the label, in a shown span.
         assert f'<span class="sa-at"> ({where.replace("@", "&#64;")})</span>' in text
     if builder == "singlehtml":
@@ -62,7 +73,8 @@ def test_the_label_and_the_location_show_in_every_builder(anchored: tuple[Book, 
 
 
 def test_latex_gives_the_compact_location_and_the_permalink_in_the_source_table(
-        anchored: tuple[Book, str, str]) -> None:
+    anchored: tuple[Book, str, str],
+) -> None:
     book, where, permalink = anchored
     tex = only(book.build(builder="latex", out="latex").outdir, "*.tex")
     path, lines = where.split("@")[0].split(":")
@@ -70,7 +82,9 @@ def test_latex_gives_the_compact_location_and_the_permalink_in_the_source_table(
     compact = rf"(\mbox{{{path.rsplit('/', 1)[-1]}}}\allowbreak{{}}\mbox{{:{dash}}})"
     assert "the alpha function}" + " " + compact in tex
     assert "\\footnote" not in tex
-    assert tex.count("\\sphinxhref{" + permalink.replace("#", "\\#") + "}") == 2  # the label, the table entry
+    assert (
+        tex.count("\\sphinxhref{" + permalink.replace("#", "\\#") + "}") == 2
+    )  # the label, the table entry
 
 
 def test_latex_show_urls_is_not_doubled(anchored: tuple[Book, str, str]) -> None:
@@ -79,11 +93,18 @@ def test_latex_show_urls_is_not_doubled(anchored: tuple[Book, str, str]) -> None
     book.repos["up"]["permalink"] = "https://example.org/blob/{commit}/{path}#L{start}-L{end}"
     book.write_conf(default_repo="up")
     tex = only(book.build(builder="latex", out="latex-urls", fresh=True).outdir, "*.tex")
-    assert "\\sphinxnolinkurl" in tex and tex.count("\\footnote") + tex.count("\\sphinxfootnotemark") <= 2
-    assert tex.count("\\begin{footnote}") + tex.count("\\footnote{") == 1  # Sphinx's own, once: no table
+    assert (
+        "\\sphinxnolinkurl" in tex
+        and tex.count("\\footnote") + tex.count("\\sphinxfootnotemark") <= 2
+    )
+    assert (
+        tex.count("\\begin{footnote}") + tex.count("\\footnote{") == 1
+    )  # Sphinx's own, once: no table
 
 
-def test_linkcheck_skips_only_the_permalinks_line_fragments(anchored: tuple[Book, str, str]) -> None:
+def test_linkcheck_skips_only_the_permalinks_line_fragments(
+    anchored: tuple[Book, str, str],
+) -> None:
     book, _, permalink = anchored
     book.settings["linkcheck_anchors_ignore_for_url"] = ["^https://example\\.org/"]
     book.write_conf(default_repo="up")
@@ -94,4 +115,6 @@ def test_linkcheck_skips_only_the_permalinks_line_fragments(anchored: tuple[Book
     import re
 
     assert any(re.match(rule, permalink) for rule in rules[1:])
-    assert not any(re.match(rule, "https://github.com/other/repo/blob/main/x.py#L1") for rule in rules)
+    assert not any(
+        re.match(rule, "https://github.com/other/repo/blob/main/x.py#L1") for rule in rules
+    )

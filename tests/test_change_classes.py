@@ -49,12 +49,22 @@ def stay():
 #: What commit B does to each function (the class its change is).
 EDITS = {
     "formatting": ("    return x + y\n", "    return (\n        x+y\n    )\n"),
-    "comments": ('    """Add one."""\n    # one more\n', '    """Add 1 to *x*."""\n    # plus one\n'),
-    "annotations": ("def ann(x: Optional[int]) -> List[str]:", "def ann(x: int | None) -> list[str]:"),
+    "comments": (
+        '    """Add one."""\n    # one more\n',
+        '    """Add 1 to *x*."""\n    # plus one\n',
+    ),
+    "annotations": (
+        "def ann(x: Optional[int]) -> List[str]:",
+        "def ann(x: int | None) -> list[str]:",
+    ),
     "code": ("= x * 1", "= x * 2"),
 }
 TARGET = {"formatting": "fmt", "comments": "com", "annotations": "ann", "code": "cod"}
-PAGE = "# P\n\n" + "\n\n".join(f"{{src}}`{name} <pkg.mod.{name}>`" for name in [*TARGET.values(), "stay"]) + "\n"
+PAGE = (
+    "# P\n\n"
+    + "\n\n".join(f"{{src}}`{name} <pkg.mod.{name}>`" for name in [*TARGET.values(), "stay"])
+    + "\n"
+)
 
 
 def mod_b(*classes: str) -> str:
@@ -99,8 +109,9 @@ def lock_records(book: Book) -> dict[str, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("kind", list(EDITS))
-def test_each_class_in_the_warning_check_json_and_report(locked_at_a: tuple[Upstream, Book, str], kind: str,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_each_class_in_the_warning_check_json_and_report(
+    locked_at_a: tuple[Upstream, Book, str], kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, _ = locked_at_a
     bump(upstream, book, kind)
     result = book.build(assert_pass=False)
@@ -113,14 +124,17 @@ def test_each_class_in_the_warning_check_json_and_report(locked_at_a: tuple[Upst
     assert rows[f"up:pkg.mod.{name}"]["status"] == "changed"
     assert rows[f"up:pkg.mod.{name}"]["change"] == kind
     assert rows[f"up:pkg.mod.{name}"]["message"].startswith(f"changed ({kind}): ")
-    assert {row["change"] for target, row in rows.items() if target != f"up:pkg.mod.{name}"} == {None}
+    assert {row["change"] for target, row in rows.items() if target != f"up:pkg.mod.{name}"} == {
+        None
+    }
     report = {row["target"]: row for row in result.report()}
     assert report[f"up:pkg.mod.{name}"]["change"] == kind
     assert report["up:pkg.mod.stay"]["change"] is None
 
 
-def test_old_tree_fetched_by_its_commit_when_not_cached(locked_at_a: tuple[Upstream, Book, str],
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_old_tree_fetched_by_its_commit_when_not_cached(
+    locked_at_a: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, _ = locked_at_a
     bump(upstream, book, "annotations")
     shutil.rmtree(book.cache)  # a clean clone: the locked commit's tree is exported again, by git
@@ -129,8 +143,9 @@ def test_old_tree_fetched_by_its_commit_when_not_cached(locked_at_a: tuple[Upstr
     assert "-def ann(x: Optional[int]) -> List[str]:" in rows["up:pkg.mod.ann"]["message"]
 
 
-def test_old_tree_not_available_is_code_and_says_so(locked_at_a: tuple[Upstream, Book, str],
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_old_tree_not_available_is_code_and_says_so(
+    locked_at_a: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, _ = locked_at_a
     bump(upstream, book, "formatting")
     lock = json.loads(book.lock.read_text("utf-8"))
@@ -147,11 +162,14 @@ def test_a_diff_longer_than_the_cut(locked_at_a: tuple[Upstream, Book, str]) -> 
     upstream, book, _ = locked_at_a
     bump(upstream, book, "code")
     result = book.build(assert_pass=False)
-    assert "… 3 more diff lines" in result.stderr  # a hunk header, 7 lines out, 7 in: the warning shows 12
+    assert (
+        "… 3 more diff lines" in result.stderr
+    )  # a hunk header, 7 lines out, 7 in: the warning shows 12
 
 
-def test_update_accept_annotations_relocks_only_those(locked_at_a: tuple[Upstream, Book, str],
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_update_accept_annotations_relocks_only_those(
+    locked_at_a: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, sha_a = locked_at_a
     before = lock_records(book)
     sha_b = bump(upstream, book, *EDITS)
@@ -161,7 +179,11 @@ def test_update_accept_annotations_relocks_only_those(locked_at_a: tuple[Upstrea
     assert "3 changed target(s) of other classes than annotations keep their record" in out
     after = lock_records(book)
     assert sorted(after) == sorted([*before, "pkg.mod.cod::return"])
-    for name in ("fmt", "com", "cod"):  # changed, of other classes: the record of commit A, untouched
+    for name in (
+        "fmt",
+        "com",
+        "cod",
+    ):  # changed, of other classes: the record of commit A, untouched
         assert after[f"pkg.mod.{name}"] == before[f"pkg.mod.{name}"]
     ann, stay = after["pkg.mod.ann"], after["pkg.mod.stay"]
     assert ann["commit"] == sha_b and ann["sha256"] != before["pkg.mod.ann"]["sha256"]
@@ -172,7 +194,10 @@ def test_update_accept_annotations_relocks_only_those(locked_at_a: tuple[Upstrea
     assert {before[name]["commit"] for name in before} == {sha_a}
     rows = check_json(book, capsys)
     assert {target: row["change"] for target, row in rows.items() if row["status"] != "ok"} == {
-        "up:pkg.mod.fmt": "formatting", "up:pkg.mod.com": "comments", "up:pkg.mod.cod": "code"}
+        "up:pkg.mod.fmt": "formatting",
+        "up:pkg.mod.com": "comments",
+        "up:pkg.mod.cod": "code",
+    }
     # Accepting the rest settles the lock; a plain update relocks everything anyway.
     assert run_cli(book.cli("update", "--accept", "formatting,comments,code", "--json")) == 0
     assert json.loads(capsys.readouterr().out)["kept"] == []
@@ -180,22 +205,28 @@ def test_update_accept_annotations_relocks_only_those(locked_at_a: tuple[Upstrea
     assert run_cli(book.cli("check")) == 0
 
 
-def test_update_accept_keeps_what_it_does_not_accept_in_json(locked_at_a: tuple[Upstream, Book, str],
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_update_accept_keeps_what_it_does_not_accept_in_json(
+    locked_at_a: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, _ = locked_at_a
     bump(upstream, book, "code", "formatting")
     assert run_cli(book.cli("update", "--accept", "formatting", "--json")) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kept"] == ["up:pkg.mod.cod"]
     # fmt is accepted; what its new line breaks pushed down moved, and is relocked too.
-    assert {c["target"] for c in data["changes"]} == {"up:pkg.mod.fmt", "up:pkg.mod.com", "up:pkg.mod.ann",
-                                                      "up:pkg.mod.stay"}
+    assert {c["target"] for c in data["changes"]} == {
+        "up:pkg.mod.fmt",
+        "up:pkg.mod.com",
+        "up:pkg.mod.ann",
+        "up:pkg.mod.stay",
+    }
     assert {c["change"] for c in data["changes"]} == {"updated"}
 
 
 @pytest.mark.parametrize("value", ["annotations,typo", "Code", ""])
-def test_a_bad_accept_value_is_one_line_and_exit_2(locked_at_a: tuple[Upstream, Book, str], value: str,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_accept_value_is_one_line_and_exit_2(
+    locked_at_a: tuple[Upstream, Book, str], value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     _, book, _ = locked_at_a
     before = book.lock.read_text("utf-8")
     assert run_cli(book.cli("update", "--accept", value)) == 2
@@ -205,27 +236,37 @@ def test_a_bad_accept_value_is_one_line_and_exit_2(locked_at_a: tuple[Upstream, 
     assert book.lock.read_text("utf-8") == before
 
 
-def test_check_groups_changed_targets_by_class_code_first(locked_at_a: tuple[Upstream, Book, str],
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_groups_changed_targets_by_class_code_first(
+    locked_at_a: tuple[Upstream, Book, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     upstream, book, _ = locked_at_a
     sha_b = bump(upstream, book, *EDITS)
     assert run_cli(book.cli("check")) == 1
     out = capsys.readouterr().out
     headings = [line for line in out.splitlines() if line.startswith("changed (")]
-    assert headings == [f"changed ({kind}): 1 target, 1 anchor"
-                        for kind in ("code", "annotations", "comments", "formatting")]
+    assert headings == [
+        f"changed ({kind}): 1 target, 1 anchor"
+        for kind in ("code", "annotations", "comments", "formatting")
+    ]
     assert out.index("moved    up:pkg.mod.stay") < out.index(headings[0])
     assert out.splitlines()[-1].endswith(
-        "; changed targets by class: 1 code, 1 annotations, 1 comments, 1 formatting")
+        "; changed targets by class: 1 code, 1 annotations, 1 comments, 1 formatting"
+    )
     assert "… 3 more diff lines" in out  # the text output keeps the warning's cut
     assert run_cli(book.cli("check", "--markdown")) == 1
     md = capsys.readouterr().out
     sections = [line for line in md.splitlines() if line.startswith("### ")]
-    assert sections == ["### changed (code): 1 target, 1 anchor", "### changed (annotations): 1 target, 1 anchor",
-                        "### changed (comments): 1 target, 1 anchor", "### changed (formatting): 1 target, 1 anchor",
-                        "### index"]
+    assert sections == [
+        "### changed (code): 1 target, 1 anchor",
+        "### changed (annotations): 1 target, 1 anchor",
+        "### changed (comments): 1 target, 1 anchor",
+        "### changed (formatting): 1 target, 1 anchor",
+        "### index",
+    ]
     code = md.split("### changed (code)")[1].split("###")[0]
-    assert code.count("\n  -    ") == 7 and code.count("\n  +    ") == 7  # the whole diff, not cut at 12
+    assert (
+        code.count("\n  -    ") == 7 and code.count("\n  +    ") == 7
+    )  # the whole diff, not cut at 12
     assert "more diff lines" not in md
     assert "- [ ] **changed (annotations)** `up:pkg.mod.ann`: pkg/mod.py:L" in md
     assert "(index line 7 «ann»)" in md

@@ -62,14 +62,30 @@ class Documented:
 
     def pin(self, commit: str) -> None:
         """(Re)write conf.py with the pin at *commit*."""
-        write_conf(self.book, {"up": {"url": self.up.url, "commit": commit, "packages": ["pkg"]}}, self.cache,
-                   extensions=("sphinx.ext.autodoc", "source_anchors"), api_links="up")
+        write_conf(
+            self.book,
+            {"up": {"url": self.up.url, "commit": commit, "packages": ["pkg"]}},
+            self.cache,
+            extensions=("sphinx.ext.autodoc", "source_anchors"),
+            api_links="up",
+        )
 
-    def check(self, *args: str, importable: bool, ci: bool = False) -> subprocess.CompletedProcess[str]:
+    def check(
+        self, *args: str, importable: bool, ci: bool = False
+    ) -> subprocess.CompletedProcess[str]:
         """``source-anchors check ARGS`` in a subprocess, with ``pkg`` importable or not."""
-        env = build_env({"PYTHONPATH": str(self.up.path) if importable else None, "CI": "true" if ci else None})
-        return subprocess.run(cli_argv(self.book, "check", *args), capture_output=True, text=True, env=env,
-                              cwd=self.book, timeout=300, check=False)
+        env = build_env(
+            {"PYTHONPATH": str(self.up.path) if importable else None, "CI": "true" if ci else None}
+        )
+        return subprocess.run(
+            cli_argv(self.book, "check", *args),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=self.book,
+            timeout=300,
+            check=False,
+        )
 
 
 @pytest.fixture
@@ -86,8 +102,13 @@ def _summary(stdout: str) -> str:
 
 def _unimported(stderr: str) -> bool:
     """Whether *stderr* names the page, the object and autodoc's reason (Sphinx 8 adds the object's kind)."""
-    return bool(re.search(r"autodoc could not import 1 object\(s\) \(index\.rst: (?:module )?'pkg\.core': .*"
-                          r"No module named 'pkg'\)", stderr))
+    return bool(
+        re.search(
+            r"autodoc could not import 1 object\(s\) \(index\.rst: (?:module )?'pkg\.core': .*"
+            r"No module named 'pkg'\)",
+            stderr,
+        )
+    )
 
 
 def _targets(stdout: str) -> dict[str, str]:
@@ -97,7 +118,13 @@ def _targets(stdout: str) -> dict[str, str]:
 
 def test_check_counts_the_same_anchors_with_and_without_the_package(documented: Documented) -> None:
     lock = (documented.book / "source-anchors.lock").read_text("utf-8")
-    for name in ("pkg.core", "pkg.core.alpha", "pkg.core.beta", "pkg.core.Gamma", "pkg.core.Gamma.size"):
+    for name in (
+        "pkg.core",
+        "pkg.core.alpha",
+        "pkg.core.beta",
+        "pkg.core.Gamma",
+        "pkg.core.Gamma.size",
+    ):
         assert f'"{name}"' in lock, lock
     there = documented.check(importable=True)
     assert there.returncode == 0, there.stdout + there.stderr
@@ -110,7 +137,9 @@ def test_check_counts_the_same_anchors_with_and_without_the_package(documented: 
     assert _targets(away.stdout) == _targets(there.stdout), away.stdout + away.stderr
     assert _summary(away.stdout) == "5 anchors: 5 ok (5 distinct targets)", away.stdout
     # What the page's autodoc did not give is checked from the lock, at the lock's lines.
-    assert re.search(r"ok +up:pkg\.core\.beta .*\[source-anchors\.lock:\d+\]", away.stdout), away.stdout
+    assert re.search(r"ok +up:pkg\.core\.beta .*\[source-anchors\.lock:\d+\]", away.stdout), (
+        away.stdout
+    )
     assert _unimported(away.stderr), away.stderr
     # In CI the same read fails, with the reason and the fix.
     ci = documented.check(importable=False, ci=True)
@@ -127,11 +156,20 @@ def test_drift_of_an_api_link_is_found_without_the_package(documented: Documente
     away = documented.check(importable=False)
     assert there.returncode == away.returncode == 1, there.stdout + away.stdout
     # The module's link is its whole file, which gained a comment; the definitions moved down.
-    assert _targets(away.stdout) == _targets(there.stdout) == {
-        "up:pkg.core": "changed", **{f"up:pkg.core.{name}": "moved" for name in ("alpha", "beta", "Gamma",
-                                                                             "Gamma.size")}}, away.stdout
-    assert re.search(r"moved +up:pkg\.core\.Gamma\.size .*\[source-anchors\.lock:\d+\]", away.stdout), away.stdout
-    assert re.search(r"moved +up:pkg\.core\.Gamma\.size .*\[index:\d+\]", there.stdout), there.stdout
+    assert (
+        _targets(away.stdout)
+        == _targets(there.stdout)
+        == {
+            "up:pkg.core": "changed",
+            **{f"up:pkg.core.{name}": "moved" for name in ("alpha", "beta", "Gamma", "Gamma.size")},
+        }
+    ), away.stdout
+    assert re.search(
+        r"moved +up:pkg\.core\.Gamma\.size .*\[source-anchors\.lock:\d+\]", away.stdout
+    ), away.stdout
+    assert re.search(r"moved +up:pkg\.core\.Gamma\.size .*\[index:\d+\]", there.stdout), (
+        there.stdout
+    )
 
 
 def test_the_hook_says_what_it_did_not_check(documented: Documented) -> None:
@@ -140,34 +178,53 @@ def test_the_hook_says_what_it_did_not_check(documented: Documented) -> None:
     assert _summary(there.stdout) == "6 anchors: 6 ok (5 distinct targets)", there.stdout
     away = documented.check("index.rst", importable=False)
     assert away.returncode == 0, away.stdout + away.stderr
-    assert _summary(away.stdout) == "1 anchors: 1 ok (1 distinct target)", away.stdout  # the prose anchor
+    assert _summary(away.stdout) == "1 anchors: 1 ok (1 distinct target)", (
+        away.stdout
+    )  # the prose anchor
     assert _unimported(away.stderr), away.stderr
     assert "their API links are not checked on these pages" in away.stderr, away.stderr
     ci = documented.check("index.rst", importable=False, ci=True)
-    assert ci.returncode == 1 and "error: autodoc could not import" in ci.stderr, ci.stdout + ci.stderr
+    assert ci.returncode == 1 and "error: autodoc could not import" in ci.stderr, (
+        ci.stdout + ci.stderr
+    )
 
 
 def test_a_conf_without_autodoc_failures_prints_no_note(documented: Documented) -> None:
-    (documented.book / "index.rst").write_text(textwrap.dedent("""\
+    (documented.book / "index.rst").write_text(
+        textwrap.dedent("""\
         API
         ===
 
         .. py:function:: pkg.core.alpha(x)
-        """), "utf-8")
+        """),
+        "utf-8",
+    )
     done = documented.check(importable=False, ci=True)
     assert "autodoc" not in done.stderr, done.stderr
     # The lock records no page cites any more are checked from the lock, as anywhere.
-    assert _targets(done.stdout) == {f"up:pkg.core{name}": "ok" for name in ("", ".alpha", ".beta", ".Gamma",
-                                                                            ".Gamma.size")}, done.stdout
+    assert _targets(done.stdout) == {
+        f"up:pkg.core{name}": "ok" for name in ("", ".alpha", ".beta", ".Gamma", ".Gamma.size")
+    }, done.stdout
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_update_without_the_package_keeps_the_api_links_it_could_not_read(documented: Documented) -> None:
+def test_update_without_the_package_keeps_the_api_links_it_could_not_read(
+    documented: Documented,
+) -> None:
     lock = documented.book / "source-anchors.lock"
     before = lock.read_text("utf-8")
     env = build_env({"PYTHONPATH": None})
-    done = subprocess.run(cli_argv(documented.book, "update"), capture_output=True, text=True, env=env,
-                          cwd=documented.book, timeout=300, check=False)
+    done = subprocess.run(
+        cli_argv(documented.book, "update"),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=documented.book,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "pruned" not in done.stdout and "relocked by their keys, not pruned" in done.stderr, done.stderr
+    assert "pruned" not in done.stdout and "relocked by their keys, not pruned" in done.stderr, (
+        done.stderr
+    )
     assert lock.read_text("utf-8") == before

@@ -12,20 +12,34 @@ from source_anchors.cli.main import find_book
 def lay_out(root: Path, files: list[str]) -> Path:
     for rel in files:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text("# a page\n" if not rel.endswith("conf.py") else "project = 'x'\n", "utf-8")
+        (root / rel).write_text(
+            "# a page\n" if not rel.endswith("conf.py") else "project = 'x'\n", "utf-8"
+        )
     return root
 
 
-@pytest.mark.parametrize(("files", "conf", "pages"), [
-    (["conf.py", "index.rst"], ".", "."),  # sphinx-quickstart
-    (["source/conf.py", "source/index.rst"], "source", "source"),  # sphinx-quickstart --sep
-    (["conf.py", "source/index.md"], ".", "source"),  # sphinx-build -c . source (this project's book)
-    (["docs/conf.py", "docs/index.md"], "docs", "docs"),
-    (["doc/conf.py", "doc/index.rst"], "doc", "doc"),
-    (["conf.py", "index.rst", "source/conf.py", "source/index.rst"], ".", "."),  # source/ is a book of its own
-])
-def test_the_book_is_found_where_sphinx_users_put_it(tmp_path: Path, files: list[str], conf: str,
-                                                     pages: str) -> None:
+@pytest.mark.parametrize(
+    ("files", "conf", "pages"),
+    [
+        (["conf.py", "index.rst"], ".", "."),  # sphinx-quickstart
+        (["source/conf.py", "source/index.rst"], "source", "source"),  # sphinx-quickstart --sep
+        (
+            ["conf.py", "source/index.md"],
+            ".",
+            "source",
+        ),  # sphinx-build -c . source (this project's book)
+        (["docs/conf.py", "docs/index.md"], "docs", "docs"),
+        (["doc/conf.py", "doc/index.rst"], "doc", "doc"),
+        (
+            ["conf.py", "index.rst", "source/conf.py", "source/index.rst"],
+            ".",
+            ".",
+        ),  # source/ is a book of its own
+    ],
+)
+def test_the_book_is_found_where_sphinx_users_put_it(
+    tmp_path: Path, files: list[str], conf: str, pages: str
+) -> None:
     root = lay_out(tmp_path, files)
     assert find_book(root, None, None) == ((root / conf).resolve(), (root / pages).resolve())
 
@@ -36,9 +50,14 @@ def test_explicit_folders_win(tmp_path: Path) -> None:
     assert find_book(root / "source", "..", None) == (root.resolve(), (root / "source").resolve())
 
 
-def test_no_conf_py_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_conf_py_is_one_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert run_cli(["check"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: no conf.py in ") and "pass --confdir" in err and "Traceback" not in err
+    assert (
+        err.startswith("error: no conf.py in ")
+        and "pass --confdir" in err
+        and "Traceback" not in err
+    )

@@ -27,7 +27,9 @@ def ledger_book(shared_upstream: SharedUpstream, book: Book) -> Book:
 
 
 @pytest.mark.parametrize("language", [None, "en", "fr"])
-def test_a_book_in_another_language_gets_english_words_and_no_cjk(ledger_book: Book, language: str | None) -> None:
+def test_a_book_in_another_language_gets_english_words_and_no_cjk(
+    ledger_book: Book, language: str | None
+) -> None:
     ledger_book.settings = {"language": language} if language else {}
     ledger_book.write_conf(default_repo="up", feedback_email="book@example.org")
     out = ledger_book.build().outdir
@@ -41,14 +43,22 @@ def test_a_book_in_another_language_gets_english_words_and_no_cjk(ledger_book: B
 
 
 def test_a_chinese_book_gets_the_catalog_words(ledger_book: Book) -> None:
-    ledger_book.settings = {"language": "zh_CN", "html_search_language": "en"}  # no jieba: ~1 s per build
+    ledger_book.settings = {
+        "language": "zh_CN",
+        "html_search_language": "en",
+    }  # no jieba: ~1 s per build
     ledger_book.write_conf(default_repo="up", feedback_email="book@example.org")
     out = ledger_book.build().outdir
-    assert "固定提交" in body(out / "ledger.html") and "Pinned commit" not in body(out / "ledger.html")
+    assert "固定提交" in body(out / "ledger.html") and "Pinned commit" not in body(
+        out / "ledger.html"
+    )
     assert "报告本章的问题" in body(out / "chapter.html")
 
 
 def test_the_committed_catalog_is_its_po_compiled() -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "catalogs.py"), "--check"], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "catalogs.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr

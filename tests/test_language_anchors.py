@@ -187,7 +187,7 @@ NAMES = {
 }
 #: What the second commit puts at the top of each file (every definition below moves down).
 INSERTED = {
-    "web/app.ts": ("import { api } from \"./api\";\n", "export const first = 1;\n"),
+    "web/app.ts": ('import { api } from "./api";\n', "export const first = 1;\n"),
     "cmd/command.go": ("package cmd\n", "\nfunc First() {}\n"),
     "src/map.rs": ("", "pub const FIRST: usize = 1;\n\n"),
     "lib/buf.c": ("#include <stddef.h>\n", "\nint first(void) { return 1; }\n"),
@@ -200,8 +200,9 @@ def second(path: str, text: str) -> str:
     text = text.replace(before, before + added, 1) if before else added + text
     text = text.replace("+1", " + 1", 1).replace("add one", "add one, then return", 1)
     if path == "web/app.ts":
-        return text.replace("    return a + 1;\n  }\n  return 0;", "    return a + 2;\n  }\n  return 0;").replace(
-            "oldName", "sumOf")
+        return text.replace(
+            "    return a + 1;\n  }\n  return 0;", "    return a + 2;\n  }\n  return 0;"
+        ).replace("oldName", "sumOf")
     if path == "cmd/command.go":
         return text.replace("\t\treturn a + 1\n\t}", "\t\treturn a + 2\n\t}")
     if path == "src/map.rs":
@@ -210,7 +211,7 @@ def second(path: str, text: str) -> str:
     return text.replace(branch, branch.replace("a + 1", "a + 2")).replace("old_name", "sum_of")
 
 
-GO_MOVED = GO[GO.index("func Total"):]
+GO_MOVED = GO[GO.index("func Total") :]
 
 
 def line_of(text: str, needle: str) -> int:
@@ -225,11 +226,17 @@ def block(text: str, first: str, closing: str) -> tuple[int, int]:
 
 
 def page() -> str:
-    anchors = [f"{{src}}`{name} </{path}#{name}>`" for path, names in NAMES.items() for name in names]
-    matches = ["{src}`the positive branch </web/app.ts#codeFn::if (a > 0)>`",
-               "{src}`the default case </cmd/command.go#Code::default:>`"]
-    return "# Languages\n\n" + ",\n".join(anchors + matches) + ".\n\n" \
+    anchors = [
+        f"{{src}}`{name} </{path}#{name}>`" for path, names in NAMES.items() for name in names
+    ]
+    matches = [
+        "{src}`the positive branch </web/app.ts#codeFn::if (a > 0)>`",
+        "{src}`the default case </cmd/command.go#Code::default:>`",
+    ]
+    return (
+        "# Languages\n\n" + ",\n".join(anchors + matches) + ".\n\n"
         "```{source-anchor} /src/map.rs#HashTrieMap.moved\n:caption: moved\n```\n"
+    )
 
 
 @pytest.fixture
@@ -238,8 +245,12 @@ def locked(upstream: Upstream, book: Book) -> tuple[Book, Upstream, str, str]:
     upstream.write_files(FILES)
     a = upstream.commit("A")
     upstream.write_files({path: second(path, text) for path, text in FILES.items()})
-    upstream.write_files({"cmd/command.go": second("cmd/command.go", GO).replace(GO_MOVED, ""),
-                          "cmd/sum.go": "package cmd\n\n" + GO_MOVED})
+    upstream.write_files(
+        {
+            "cmd/command.go": second("cmd/command.go", GO).replace(GO_MOVED, ""),
+            "cmd/sum.go": "package cmd\n\n" + GO_MOVED,
+        }
+    )
     b = upstream.commit("B")
     book.repos = {"up": {"url": upstream.url, "commit": a}}  # no 'packages': no Python here
     book.write_conf(default_repo="up")
@@ -250,13 +261,17 @@ def locked(upstream: Upstream, book: Book) -> tuple[Book, Upstream, str, str]:
     return book, upstream, a, b
 
 
-def check_json(book: Book, capsys: pytest.CaptureFixture[str], code: int = 1) -> dict[str, dict[str, Any]]:
+def check_json(
+    book: Book, capsys: pytest.CaptureFixture[str], code: int = 1
+) -> dict[str, dict[str, Any]]:
     capsys.readouterr()
     assert run_cli(book.cli("check", "--json")) == code
     return {row["target"]: row for row in json.loads(capsys.readouterr().out)}
 
 
-def test_the_lock_holds_each_definition_at_its_range(locked: tuple[Book, Upstream, str, str]) -> None:
+def test_the_lock_holds_each_definition_at_its_range(
+    locked: tuple[Book, Upstream, str, str],
+) -> None:
     book, _, a, _ = locked
     records = json.loads(book.lock.read_text("utf-8"))["anchors"]["up"]
     expected = {
@@ -270,26 +285,43 @@ def test_the_lock_holds_each_definition_at_its_range(locked: tuple[Book, Upstrea
         "/lib/buf.c#moved": (block(C, "static int", "}"), "function"),
         "/lib/buf.c#code": (block(C, "int code(", "}"), "function"),
         "/web/app.ts#codeFn::if (a > 0)": (block(TS, "if (a > 0)", "  }"), "statement"),
-        "/cmd/command.go#Code::default:": ((line_of(GO, "default:"), line_of(GO, "\t\treturn a + 1")), "statement"),
+        "/cmd/command.go#Code::default:": (
+            (line_of(GO, "default:"), line_of(GO, "\t\treturn a + 1")),
+            "statement",
+        ),
     }
     for key, ((start, end), _kind) in expected.items():
         record = records[key]
         assert (record["start"], record["end"]) == (start, end), key
         assert record["commit"] == a
-    engine = Engine(settings_from({"repos": {"up": {"url": book.repos["up"]["url"], "commit": a}},
-                                   "cache_dir": str(book.cache)}, confdir=book.root, environ={}))
+    engine = Engine(
+        settings_from(
+            {
+                "repos": {"up": {"url": book.repos["up"]["url"], "commit": a}},
+                "cache_dir": str(book.cache),
+            },
+            confdir=book.root,
+            environ={},
+        )
+    )
     for key, (_, kind) in expected.items():
         outcome = engine.check(parse_target(key, default_repo="up"))
         assert outcome.location is not None and outcome.location.kind == kind, key
 
 
 def test_check_reports_moved_changed_by_class_and_missing_with_suggestions(
-        locked: tuple[Book, Upstream, str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    locked: tuple[Book, Upstream, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     book, _, _, _ = locked
     rows = check_json(book, capsys)
-    got = {target.removeprefix("up:"): (row["status"], row.get("change"),
-                                        (row.get("suggestion") or {}).get("target"))
-           for target, row in rows.items()}
+    got = {
+        target.removeprefix("up:"): (
+            row["status"],
+            row.get("change"),
+            (row.get("suggestion") or {}).get("target"),
+        )
+        for target, row in rows.items()
+    }
     for path, (moved, fmt, comment, code, renamed) in NAMES.items():
         assert got[f"/{path}#{moved}"] == ("moved", None, None), path
         assert got[f"/{path}#{fmt}"] == ("changed", "formatting", None), path
@@ -297,8 +329,12 @@ def test_check_reports_moved_changed_by_class_and_missing_with_suggestions(
         assert got[f"/{path}#{code}"] == ("changed", "code", None), path
         status, _, suggestion = got[f"/{path}#{renamed}"]
         assert status == "missing", path
-        new_name = {"web/app.ts": "/web/app.ts#sumOf", "cmd/command.go": "/cmd/sum.go#Total",
-                    "src/map.rs": "/src/map.rs#sum_of", "lib/buf.c": "/lib/buf.c#sum_of"}[path]
+        new_name = {
+            "web/app.ts": "/web/app.ts#sumOf",
+            "cmd/command.go": "/cmd/sum.go#Total",
+            "src/map.rs": "/src/map.rs#sum_of",
+            "lib/buf.c": "/lib/buf.c#sum_of",
+        }[path]
         assert suggestion == new_name, path
     assert got["/web/app.ts#codeFn::if (a > 0)"][:2] == ("changed", "code")
     assert got["/cmd/command.go#Code::default:"][:2] == ("changed", "code")
@@ -309,8 +345,9 @@ def test_check_reports_moved_changed_by_class_and_missing_with_suggestions(
     assert moved_row["where"] == f"cmd/sum.go:L{start}–L{start + len(GO_MOVED.splitlines()) - 1}"
 
 
-def test_fix_write_heals_the_missing_definitions(locked: tuple[Book, Upstream, str, str],
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_fix_write_heals_the_missing_definitions(
+    locked: tuple[Book, Upstream, str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     book, _, _, _ = locked
     before = (book.root / "index.md").read_text("utf-8")
     capsys.readouterr()
@@ -318,19 +355,24 @@ def test_fix_write_heals_the_missing_definitions(locked: tuple[Book, Upstream, s
     assert "rewrote 4 target(s) in 1 page(s)" in capsys.readouterr().err
     text = (book.root / "index.md").read_text("utf-8")
     assert text == before.replace("</web/app.ts#oldName>", "</web/app.ts#sumOf>").replace(
-        "</cmd/command.go#Total>", "</cmd/sum.go#Total>").replace(
-        "</src/map.rs#old_name>", "</src/map.rs#sum_of>").replace("</lib/buf.c#old_name>", "</lib/buf.c#sum_of>")
+        "</cmd/command.go#Total>", "</cmd/sum.go#Total>"
+    ).replace("</src/map.rs#old_name>", "</src/map.rs#sum_of>").replace(
+        "</lib/buf.c#old_name>", "</lib/buf.c#sum_of>"
+    )
     assert run_cli(book.cli("update")) == 0
     rows = check_json(book, capsys, code=0)
     assert {row["status"] for row in rows.values()} == {"ok"}
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("up:/web/app.ts#", "nothing after '#'"),
-    ("up:/web/app.ts#Home..moved", "invalid definition path 'Home..moved'"),
-    ("up:/web/app.ts#Home moved", "invalid definition path"),
-    ("up:/cmd/command.go#.Moved", "invalid definition path"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("up:/web/app.ts#", "nothing after '#'"),
+        ("up:/web/app.ts#Home..moved", "invalid definition path 'Home..moved'"),
+        ("up:/web/app.ts#Home moved", "invalid definition path"),
+        ("up:/cmd/command.go#.Moved", "invalid definition path"),
+    ],
+)
 def test_a_bad_definition_path_is_a_target_error(text: str, message: str) -> None:
     with pytest.raises(TargetError, match=message):
         parse_target(text, default_repo=None)
@@ -338,10 +380,18 @@ def test_a_bad_definition_path_is_a_target_error(text: str, message: str) -> Non
 
 def test_a_definition_path_parses_beside_the_file_and_the_match() -> None:
     target = parse_target("up:/src/lib.rs#Display.for.Point.fmt::write!(", default_repo=None)
-    assert (target.file, target.symbol, target.matches) == ("src/lib.rs", "Display.for.Point.fmt", ("write!(",))
+    assert (target.file, target.symbol, target.matches) == (
+        "src/lib.rs",
+        "Display.for.Point.fmt",
+        ("write!(",),
+    )
     assert target.key == "/src/lib.rs#Display.for.Point.fmt::write!("
-    assert parse_target("up:/c#/x.cs", default_repo=None).symbol is None  # a '#' in a folder is the path's
-    assert parse_target("up:/x.cc#ns.Buffer.~Buffer", default_repo=None).symbol == "ns.Buffer.~Buffer"
+    assert (
+        parse_target("up:/c#/x.cs", default_repo=None).symbol is None
+    )  # a '#' in a folder is the path's
+    assert (
+        parse_target("up:/x.cc#ns.Buffer.~Buffer", default_repo=None).symbol == "ns.Buffer.~Buffer"
+    )
 
 
 class NotInstalled(Go):
@@ -352,14 +402,28 @@ class NotInstalled(Go):
     grammar = ("tree_sitter_go_not_installed", "language")
 
 
-def test_unknown_names_and_files_of_no_language_say_what_to_write(upstream: Upstream, tmp_path: Path) -> None:
-    upstream.write_files({**FILES, "README.md": "# Read me\n", "cmd/x.notinstalled": "package cmd\n"})
+def test_unknown_names_and_files_of_no_language_say_what_to_write(
+    upstream: Upstream, tmp_path: Path
+) -> None:
+    upstream.write_files(
+        {**FILES, "README.md": "# Read me\n", "cmd/x.notinstalled": "package cmd\n"}
+    )
     sha = upstream.commit()
-    engine = Engine(settings_from({"repos": {"up": {"url": upstream.url, "commit": sha}},
-                                   "cache_dir": str(tmp_path / "cache")}, confdir=tmp_path, environ={}))
+    engine = Engine(
+        settings_from(
+            {
+                "repos": {"up": {"url": upstream.url, "commit": sha}},
+                "cache_dir": str(tmp_path / "cache"),
+            },
+            confdir=tmp_path,
+            environ={},
+        )
+    )
     typo = engine.check(parse_target("up:/src/map.rs#HashTrieMap.movd", default_repo=None))
-    assert typo.status == "missing" and "no Rust definition HashTrieMap.movd; did you mean HashTrieMap.moved or" \
-        in typo.message
+    assert (
+        typo.status == "missing"
+        and "no Rust definition HashTrieMap.movd; did you mean HashTrieMap.moved or" in typo.message
+    )
     readme = engine.check(parse_target("up:/README.md#Intro", default_repo=None))
     assert readme.status == "missing" and "no language reads .md files" in readme.message
     assert "anchor a line with '/README.md::text of the line'" in readme.message

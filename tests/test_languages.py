@@ -33,7 +33,10 @@ def lang(path: str) -> Language:
 
 
 def ranges(path: str, text: str) -> dict[str, tuple[str, int, int, int]]:
-    return {d.dotted: (d.kind, d.start, d.end, d.name_line) for d in lang(path).definitions(text.encode())}
+    return {
+        d.dotted: (d.kind, d.start, d.end, d.name_line)
+        for d in lang(path).definitions(text.encode())
+    }
 
 
 TS = textwrap.dedent("""\
@@ -92,18 +95,46 @@ TS = textwrap.dedent("""\
 
 def test_typescript_definitions_names_and_ranges() -> None:
     found = ranges("/ui/page.ts", TS)
-    assert found["Outer"] == ("class", line_of(TS, "@Component"), line_of(TS, "};") + 1,
-                              line_of(TS, "export class Outer"))
-    assert found["Outer.method"] == ("method", line_of(TS, '@HostListener'), line_of(TS, "return;") + 1,
-                                     line_of(TS, "method(a"))
-    assert found["Outer.handler"] == ("method", line_of(TS, "handler ="), line_of(TS, "};"), line_of(TS, "handler ="))
-    assert found["hybrid"] == ("function", line_of(TS, "export const hybrid"), line_of(TS, "await send") + 1,
-                               line_of(TS, "export const hybrid"))
-    assert found["Home"][1:3] == (line_of(TS, "export function Home"), line_of(TS, 'return "home"') + 1)
+    assert found["Outer"] == (
+        "class",
+        line_of(TS, "@Component"),
+        line_of(TS, "};") + 1,
+        line_of(TS, "export class Outer"),
+    )
+    assert found["Outer.method"] == (
+        "method",
+        line_of(TS, "@HostListener"),
+        line_of(TS, "return;") + 1,
+        line_of(TS, "method(a"),
+    )
+    assert found["Outer.handler"] == (
+        "method",
+        line_of(TS, "handler ="),
+        line_of(TS, "};"),
+        line_of(TS, "handler ="),
+    )
+    assert found["hybrid"] == (
+        "function",
+        line_of(TS, "export const hybrid"),
+        line_of(TS, "await send") + 1,
+        line_of(TS, "export const hybrid"),
+    )
+    assert found["Home"][1:3] == (
+        line_of(TS, "export function Home"),
+        line_of(TS, 'return "home"') + 1,
+    )
     assert found["Shapes.Inner.area"][1:3] == (line_of(TS, "area()"), line_of(TS, "return 0;") + 1)
-    assert found["Mode"] == ("type", line_of(TS, "export type Mode"), line_of(TS, "export type Mode"),
-                             line_of(TS, "export type Mode"))
-    assert found["Options"][:3] == ("interface", line_of(TS, "export interface"), line_of(TS, "run(): void") + 1)
+    assert found["Mode"] == (
+        "type",
+        line_of(TS, "export type Mode"),
+        line_of(TS, "export type Mode"),
+        line_of(TS, "export type Mode"),
+    )
+    assert found["Options"][:3] == (
+        "interface",
+        line_of(TS, "export interface"),
+        line_of(TS, "run(): void") + 1,
+    )
     assert found["Options.run"][0] == "method"
     assert found["Color"][:3] == ("enum", line_of(TS, "enum Color"), line_of(TS, "Red,") + 1)
 
@@ -116,8 +147,10 @@ def test_typescript_overloads_are_the_implementation_and_the_rule_says_so() -> N
 
 
 def test_tsx_is_its_own_grammar_and_reads_jsx() -> None:
-    text = "export default function Hero() {\n  return (\n    <div className=\"hero\">\n      <h1>Hi</h1>\n" \
-           "    </div>\n  );\n}\n\nconst Card = ({ title }: { title: string }) => <p>{title}</p>;\n"
+    text = (
+        'export default function Hero() {\n  return (\n    <div className="hero">\n      <h1>Hi</h1>\n'
+        "    </div>\n  );\n}\n\nconst Card = ({ title }: { title: string }) => <p>{title}</p>;\n"
+    )
     assert lang("/Hero.tsx").name == "TSX"
     found = ranges("/Hero.tsx", text)
     assert found["Hero"][1:3] == (1, line_of(text, "  );") + 1)
@@ -149,8 +182,18 @@ def test_javascript_definitions() -> None:
     assert found == {
         "Store": ("class", 1, line_of(JS, "};") + 1, 1),
         "Store.create": ("method", 2, 4, 2),
-        "Store.onChange": ("method", line_of(JS, "onChange"), line_of(JS, "};"), line_of(JS, "onChange")),
-        "send": ("function", line_of(JS, "const send"), line_of(JS, "};", 2), line_of(JS, "const send")),
+        "Store.onChange": (
+            "method",
+            line_of(JS, "onChange"),
+            line_of(JS, "};"),
+            line_of(JS, "onChange"),
+        ),
+        "send": (
+            "function",
+            line_of(JS, "const send"),
+            line_of(JS, "};", 2),
+            line_of(JS, "const send"),
+        ),
         "ids": ("function", line_of(JS, "function*"), last_line(JS, "}"), line_of(JS, "function*")),
     }
 
@@ -191,13 +234,30 @@ GO = textwrap.dedent("""\
 
 def test_go_methods_are_named_by_their_receiver_type_pointer_or_not() -> None:
     found = ranges("/cmd/command.go", GO)
-    assert found["Command"] == ("struct", line_of(GO, "type Command"), line_of(GO, "Name string") + 1,
-                                line_of(GO, "type Command"))
-    assert found["Mode"] == ("type", line_of(GO, "Mode int"), line_of(GO, "Mode int"), line_of(GO, "Mode int"))
-    assert found["Runner"][:3] == ("interface", line_of(GO, "Runner interface"), line_of(GO, "Run() error") + 1)
+    assert found["Command"] == (
+        "struct",
+        line_of(GO, "type Command"),
+        line_of(GO, "Name string") + 1,
+        line_of(GO, "type Command"),
+    )
+    assert found["Mode"] == (
+        "type",
+        line_of(GO, "Mode int"),
+        line_of(GO, "Mode int"),
+        line_of(GO, "Mode int"),
+    )
+    assert found["Runner"][:3] == (
+        "interface",
+        line_of(GO, "Runner interface"),
+        line_of(GO, "Run() error") + 1,
+    )
     assert found["Runner.Run"][0] == "method"
-    assert found["Command.AddCommand"] == ("method", line_of(GO, "func (c *Command)"), line_of(GO, "c.add(x)") + 2,
-                                           line_of(GO, "func (c *Command)"))
+    assert found["Command.AddCommand"] == (
+        "method",
+        line_of(GO, "func (c *Command)"),
+        line_of(GO, "c.add(x)") + 2,
+        line_of(GO, "func (c *Command)"),
+    )
     assert found["Command.Name2"][1:3] == (line_of(GO, "Name2"), line_of(GO, "Name2"))
     assert found["List.Len"][1:3] == (line_of(GO, "List[T]"), line_of(GO, "List[T]") + 2)
     assert found["Execute"][1:3] == (line_of(GO, "func Execute"), line_of(GO, "func Execute") + 2)
@@ -252,23 +312,35 @@ RUST = textwrap.dedent("""\
 
 def test_rust_impls_attributes_and_trait_impls() -> None:
     found = ranges("/src/lib.rs", RUST)
-    assert found["HashTrieMap"] == ("struct", line_of(RUST, "#[derive"), line_of(RUST, "root:") + 1,
-                                    line_of(RUST, "pub struct"))
-    assert found["HashTrieMap.insert"] == ("method", line_of(RUST, "#[inline]"), line_of(RUST, "size += 1") + 1,
-                                           line_of(RUST, "pub fn insert"))
+    assert found["HashTrieMap"] == (
+        "struct",
+        line_of(RUST, "#[derive"),
+        line_of(RUST, "root:") + 1,
+        line_of(RUST, "pub struct"),
+    )
+    assert found["HashTrieMap.insert"] == (
+        "method",
+        line_of(RUST, "#[inline]"),
+        line_of(RUST, "size += 1") + 1,
+        line_of(RUST, "pub fn insert"),
+    )
     assert found["Shape"][0] == "trait"
     assert found["Shape.area"][0] == "method"
     rust = lang("/src/lib.rs")
     inherent = rust.find(RUST.encode(), "HashTrieMap.fmt")
-    assert (inherent.start, inherent.rule) == (line_of(RUST, "pub fn fmt"), "an inherent impl's method before trait "
-                                               "impls' methods")
+    assert (inherent.start, inherent.rule) == (
+        line_of(RUST, "pub fn fmt"),
+        "an inherent impl's method before trait impls' methods",
+    )
     display = rust.find(RUST.encode(), "Display.for.HashTrieMap.fmt")
     assert display.start == line_of(RUST, "fn fmt(&self, f")
     with pytest.raises(AmbiguousDefinitionError) as caught:
         rust.find(RUST.encode(), "Pair.fmt")
     assert "Debug.for.Pair.fmt, Display.for.Pair.fmt" in str(caught.value)
     assert len(caught.value.candidates) == 2
-    assert rust.find(RUST.encode(), "Debug.for.Pair.fmt").start == line_of(RUST, "fn fmt(&self, f", 2)
+    assert rust.find(RUST.encode(), "Debug.for.Pair.fmt").start == line_of(
+        RUST, "fn fmt(&self, f", 2
+    )
 
 
 C = textwrap.dedent("""\
@@ -320,8 +392,12 @@ C = textwrap.dedent("""\
 def test_c_specifiers_above_the_name_prototypes_and_ifdef_branches() -> None:
     c = lang("/src/_speedups.c")
     found = ranges("/src/_speedups.c", C)
-    assert found["escape_unicode"] == ("function", line_of(C, "static PyObject *"), line_of(C, "return NULL") + 2,
-                                       line_of(C, "escape_unicode("))
+    assert found["escape_unicode"] == (
+        "function",
+        line_of(C, "static PyObject *"),
+        line_of(C, "return NULL") + 2,
+        line_of(C, "escape_unicode("),
+    )
     assert found["Kind"][:3] == ("enum", line_of(C, "enum Kind"), line_of(C, "KIND_A") + 1)
     helper = c.find(C.encode(), "helper")
     assert (helper.start, helper.end) == (line_of(C, "static int", 2), line_of(C, "return x;") + 1)
@@ -363,11 +439,20 @@ def test_cpp_namespaces_qualified_names_templates_and_overloads() -> None:
     assert found["ns.Class"][:3] == ("class", line_of(CPP, "class Class"), line_of(CPP, "};"))
     inline = line_of(CPP, "inline_method")
     assert found["ns.Class.inline_method"][:3] == ("method", inline, inline)
-    assert found["ns.twice"][:3] == ("function", line_of(CPP, "template <"), line_of(CPP, "return x + x") + 1)
+    assert found["ns.twice"][:3] == (
+        "function",
+        line_of(CPP, "template <"),
+        line_of(CPP, "return x + x") + 1,
+    )
     later = cpp.find(CPP.encode(), "ns.Class.later")
-    assert (later.start, later.end, later.body) == (line_of(CPP, "void ns::Class::later"), line_of(CPP, "step()") + 1,
-                                                    True)
-    with pytest.raises(AmbiguousDefinitionError, match="anchor one by its file and a match on its first line"):
+    assert (later.start, later.end, later.body) == (
+        line_of(CPP, "void ns::Class::later"),
+        line_of(CPP, "step()") + 1,
+        True,
+    )
+    with pytest.raises(
+        AmbiguousDefinitionError, match="anchor one by its file and a match on its first line"
+    ):
         cpp.find(CPP.encode(), "overloaded")
 
 
@@ -398,16 +483,29 @@ JAVA = textwrap.dedent("""\
 
 def test_java_annotations_nested_classes_and_interfaces() -> None:
     found = ranges("/src/p/Outer.java", JAVA)
-    assert found["Outer"] == ("class", line_of(JAVA, "@Deprecated"), last_line(JAVA, "}"),
-                              line_of(JAVA, "public class Outer"))
-    assert found["Outer.toString"] == ("method", line_of(JAVA, "@Override"), line_of(JAVA, 'return "x"') + 1,
-                                       line_of(JAVA, "public String toString"))
-    assert found["Outer.Inner.method"][1:3] == (line_of(JAVA, "void method"), line_of(JAVA, "work()") + 1)
+    assert found["Outer"] == (
+        "class",
+        line_of(JAVA, "@Deprecated"),
+        last_line(JAVA, "}"),
+        line_of(JAVA, "public class Outer"),
+    )
+    assert found["Outer.toString"] == (
+        "method",
+        line_of(JAVA, "@Override"),
+        line_of(JAVA, 'return "x"') + 1,
+        line_of(JAVA, "public String toString"),
+    )
+    assert found["Outer.Inner.method"][1:3] == (
+        line_of(JAVA, "void method"),
+        line_of(JAVA, "work()") + 1,
+    )
     assert found["Outer.Visitor.visit"][0] == "method"
 
 
 def test_a_missing_name_names_the_closest() -> None:
-    with pytest.raises(ResolveError, match=r"no Go definition Command.AddComand; did you mean Command.AddCommand"):
+    with pytest.raises(
+        ResolveError, match=r"no Go definition Command.AddComand; did you mean Command.AddCommand"
+    ):
         lang("/x.go").find(GO.encode(), "Command.AddComand")
 
 
@@ -452,23 +550,26 @@ STATEMENTS = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.parametrize(("match", "first", "last"), [
-    ("b: string", "b: string", "b: string"),  # a parameter's own line
-    ("const x", "const x", "const x"),
-    ("if (a)", "if (a)", "} else if"),  # the if clause, not the chain
-    ("else if", "} else if", "} else {"),  # an else-if clause: to the end of its own body
-    ("} else {", "} else {", "three();+1"),
-    ("one()", "one()", "one()"),
-    ("// a comment", "// a comment", "// a comment"),
-    ("case 1", "case 1", "break;"),
-    ("break", "break;", "break;"),
-    ("try {", "try {", "} catch"),
-    ("catch (e)", "} catch", "} finally"),
-    ("timeout", "timeout", "timeout"),  # an element of a multi-line literal
-    ("nested:", "nested:", "    },"),
-    ("depth", "depth", "depth"),
-    ("inArgument", "call({", "});"),  # a literal inside a call keeps the statement
-])
+@pytest.mark.parametrize(
+    ("match", "first", "last"),
+    [
+        ("b: string", "b: string", "b: string"),  # a parameter's own line
+        ("const x", "const x", "const x"),
+        ("if (a)", "if (a)", "} else if"),  # the if clause, not the chain
+        ("else if", "} else if", "} else {"),  # an else-if clause: to the end of its own body
+        ("} else {", "} else {", "three();+1"),
+        ("one()", "one()", "one()"),
+        ("// a comment", "// a comment", "// a comment"),
+        ("case 1", "case 1", "break;"),
+        ("break", "break;", "break;"),
+        ("try {", "try {", "} catch"),
+        ("catch (e)", "} catch", "} finally"),
+        ("timeout", "timeout", "timeout"),  # an element of a multi-line literal
+        ("nested:", "nested:", "    },"),
+        ("depth", "depth", "depth"),
+        ("inArgument", "call({", "});"),  # a literal inside a call keeps the statement
+    ],
+)
 def test_the_statement_rule_in_typescript(match: str, first: str, last: str) -> None:
     ts = lang("/a.ts")
     run = ts.find(STATEMENTS.encode(), "run")
@@ -477,24 +578,39 @@ def test_the_statement_rule_in_typescript(match: str, first: str, last: str) -> 
         base, plus, _ = text.partition("+1")
         return line_of(STATEMENTS, base) + (1 if plus else 0)
 
-    assert ts.statement(STATEMENTS.encode(), run.start, run.end, match) == (where(first), where(last))
+    assert ts.statement(STATEMENTS.encode(), run.start, run.end, match) == (
+        where(first),
+        where(last),
+    )
 
 
 def test_the_statement_rule_in_go_rust_c_and_java() -> None:
     go, rust, c, java = lang("/a.go"), lang("/a.rs"), lang("/a.c"), lang("/A.java")
     add = go.find(GO.encode(), "Command.AddCommand")
-    assert go.statement(GO.encode(), add.start, add.end, "range cmds") == (line_of(GO, "range cmds"),
-                                                                           line_of(GO, "c.add(x)") + 1)
+    assert go.statement(GO.encode(), add.start, add.end, "range cmds") == (
+        line_of(GO, "range cmds"),
+        line_of(GO, "c.add(x)") + 1,
+    )
     insert = rust.find(RUST.encode(), "HashTrieMap.insert")
-    assert rust.statement(RUST.encode(), insert.start, insert.end, "#[inline]") == (insert.start, insert.end)
+    assert rust.statement(RUST.encode(), insert.start, insert.end, "#[inline]") == (
+        insert.start,
+        insert.end,
+    )
     escape = c.find(C.encode(), "escape_unicode")
     assert c.statement(C.encode(), escape.start, escape.end, "case PyUnicode_1BYTE") == (
-        line_of(C, "case PyUnicode_1BYTE"), line_of(C, "return escape_1"))
+        line_of(C, "case PyUnicode_1BYTE"),
+        line_of(C, "return escape_1"),
+    )
     names = c.definitions(C.encode())
     assert not any(d.dotted == "names" for d in names)
-    assert c.statement(C.encode(), 1, len(C.splitlines()), '"second"') == (line_of(C, '"second"'),) * 2
+    assert (
+        c.statement(C.encode(), 1, len(C.splitlines()), '"second"') == (line_of(C, '"second"'),) * 2
+    )
     to_string = java.find(JAVA.encode(), "Outer.toString")
-    assert java.statement(JAVA.encode(), to_string.start, to_string.end, "return") == (line_of(JAVA, "return"),) * 2
+    assert (
+        java.statement(JAVA.encode(), to_string.start, to_string.end, "return")
+        == (line_of(JAVA, "return"),) * 2
+    )
 
 
 def test_a_match_on_no_line_or_on_several_is_an_error_naming_the_range() -> None:
@@ -513,7 +629,8 @@ def test_every_language_is_registered_by_its_suffixes_and_unknown_files_are_none
     assert lang("/X.JAVA").name == "Java"
     assert language_for("/README.md") is None
     assert lang("/pkg/mod.py").name == lang("/pkg/mod.pyi").name == "Python"
-    # Every language is wired into anchors: the resolver and the drift stage follow its rules; other files are text.
+    # Every language is wired into anchors: the resolver and the drift stage follow its rules; other
+    # files are text.
     assert wired_language("/pkg/mod.py") is lang("/pkg/mod.py")
     assert wired_language("/x.ts") is lang("/x.ts")
     assert wired_language("/src/lib.rs") is lang("/src/lib.rs")
@@ -527,7 +644,9 @@ def test_a_grammar_not_installed_names_the_extra_to_install() -> None:
 
     missing = Missing()
     assert not missing.installed()
-    with pytest.raises(MissingExtraError, match=r'pip install "sphinx-source-anchors\[languages\]"'):
+    with pytest.raises(
+        MissingExtraError, match=r'pip install "sphinx-source-anchors\[languages\]"'
+    ):
         missing.definitions(b"package a\n")
 
 

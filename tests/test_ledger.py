@@ -20,7 +20,9 @@ def project(shared_upstream: SharedUpstream, book: Book) -> Project:
     That tree: pkg/mod.py (compute_total, other), our own MIT LICENSE, web/vendor/LICENSE.txt,
     web/static/app.min.js and docs/logo.png.
     """
-    assert shared_upstream.text("ledger", "LICENSE") == (ROOT / "LICENSE").read_text("utf-8")  # our own MIT text
+    assert shared_upstream.text("ledger", "LICENSE") == (ROOT / "LICENSE").read_text(
+        "utf-8"
+    )  # our own MIT text
     sha = shared_upstream.commits["ledger"]
     book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"]}}
     # The generated words come from the zh_CN catalog, as in this book; the search index stays
@@ -69,14 +71,19 @@ def test_licence_notes_identify_and_list_what_awaits_review(project: Project) ->
     assert "其他许可/版权声明文件（按文件名找到 1 个）" in text and "web/vendor/LICENSE.txt" in text
     assert "web/static/app.min.js" in text and "docs/logo.png" in text
     assert "pkg/mod.py" not in text
-    assert "本仓库（书稿与扩展）自身的许可证：" not in text  # this test book has no LICENSE of its own
+    assert (
+        "本仓库（书稿与扩展）自身的许可证：" not in text
+    )  # this test book has no LICENSE of its own
     html = (result.outdir / "licences.html").read_text("utf-8")
     assert f"/blob/{sha}/LICENSE" in html
 
 
 def test_reproduced_upstream_lines_are_counted_and_warned(project: Project) -> None:
     _, book, _ = project
-    book.page("more", "# More\n\n```python\nsubtotal = sum(item.price for item in items)\nreturn []\n```\n")
+    book.page(
+        "more",
+        "# More\n\n```python\nsubtotal = sum(item.price for item in items)\nreturn []\n```\n",
+    )
     result = book.build(strict=False)
     assert "逐字复现的上游代码行（仅计实际内容行）：1" in text_of(result.outdir / "ledger.html")
     warnings = [w for w in result.warnings() if "reproduced" in w]
@@ -98,8 +105,10 @@ def test_feedback_line_by_mail_names_chapter_and_pin(project: Project) -> None:
 
 
 def _issue_links(html: str) -> list[dict[str, list[str]]]:
-    return [parse_qs(urlsplit(unescape(href)).query)
-            for href in re.findall(r'href="(https://github\.com/example/book/issues/new\?[^"]+)"', html)]
+    return [
+        parse_qs(urlsplit(unescape(href)).query)
+        for href in re.findall(r'href="(https://github\.com/example/book/issues/new\?[^"]+)"', html)
+    ]
 
 
 def test_reports_open_a_prefilled_issue_in_the_books_repository(project: Project) -> None:
@@ -108,17 +117,23 @@ def test_reports_open_a_prefilled_issue_in_the_books_repository(project: Project
     result = book.build()
     (chapter,) = _issue_links((result.outdir / "chapter.html").read_text("utf-8"))
     assert chapter["title"] == [f"[反馈] Totals @ up@{sha[:7]}"]
-    assert "页面：Totals (chapter)" in chapter["body"][0] and f"固定提交：up@{sha}" in chapter["body"][0]
+    assert (
+        "页面：Totals (chapter)" in chapter["body"][0]
+        and f"固定提交：up@{sha}" in chapter["body"][0]
+    )
     (page,) = _issue_links((result.outdir / "feedback.html").read_text("utf-8"))
     assert "我看到的：" in page["body"][0]
     assert "本书的仓库" in text_of(result.outdir / "feedback.html")
     assert "Each report link opens a prefilled report." in text_of(result.outdir / "feedback.html")
-    # Each anchor's line in the ledger: a report naming the page, the anchor, where it points and the pin.
+    # Each anchor's line in the ledger: a report naming the page, the anchor, where it points and
+    # the pin.
     ledger = (result.outdir / "ledger.html").read_text("utf-8")
     anchors = _issue_links(ledger)
     assert len(anchors) == len(re.findall(r'class="[^"]*sa-backlink', ledger)) >= 1
     body = next(a["body"][0] for a in anchors if "computed" in a["title"][0])
-    assert "锚点：computed (up:pkg.mod.compute_total)" in body and "它指向：pkg/mod.py:L1–L3" in body
+    assert (
+        "锚点：computed (up:pkg.mod.compute_total)" in body and "它指向：pkg/mod.py:L1–L3" in body
+    )
     assert f"/blob/{sha}/pkg/mod.py#L1-L3" in body and "页面：chapter:" in body
     assert not any("mailto:" in href for href in re.findall(r'href="([^"]+)"', ledger))
 
@@ -128,24 +143,36 @@ def test_without_a_channel_the_pages_say_so_and_the_log_notes_it_once(project: P
     book.write_conf(default_repo="up")
     result = book.build()  # -W: a book without a public home yet still builds strictly
     notes = [line for line in result.stdout.splitlines() if "no feedback channel" in line]
-    assert len(notes) == 1 and "2 page(s)" in notes[0] and "source_anchors_feedback_repo" in notes[0]
+    assert (
+        len(notes) == 1 and "2 page(s)" in notes[0] and "source_anchors_feedback_repo" in notes[0]
+    )
     for page in ("chapter", "feedback"):
-        assert "本书尚未设置反馈渠道，暂时无法从这里报告问题。" in text_of(result.outdir / f"{page}.html")
+        assert "本书尚未设置反馈渠道，暂时无法从这里报告问题。" in text_of(
+            result.outdir / f"{page}.html"
+        )
     assert "报告问题" not in text_of(result.outdir / "ledger.html")
-    # The page's own words about report links are the directive's content: without a channel, not shown.
+    # The page's own words about report links are the directive's content: without a channel, not
+    # shown.
     assert "prefilled report" not in text_of(result.outdir / "feedback.html")
 
 
-@pytest.mark.parametrize(("variables", "origin"), [
-    ({"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"}, None),
-    ({"READTHEDOCS_GIT_CLONE_URL": "https://github.com/example/book.git"}, None),
-    ({}, "git@github.com:example/book.git"),
-    ({}, "https://github.com/example/book.git"),
-    # The service's own variable names the repository being built, before a clone's origin.
-    ({"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"}, "/somewhere/else.git"),
-])
+@pytest.mark.parametrize(
+    ("variables", "origin"),
+    [
+        ({"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"}, None),
+        ({"READTHEDOCS_GIT_CLONE_URL": "https://github.com/example/book.git"}, None),
+        ({}, "git@github.com:example/book.git"),
+        ({}, "https://github.com/example/book.git"),
+        # The service's own variable names the repository being built, before a clone's origin.
+        (
+            {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "example/book"},
+            "/somewhere/else.git",
+        ),
+    ],
+)
 def test_unset_the_channel_is_the_repository_the_book_is_built_from(
-        project: Project, monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], origin: str | None) -> None:
+    project: Project, monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], origin: str | None
+) -> None:
     _, book, sha = project
     book.write_conf(default_repo="up")
     if origin is not None:
@@ -161,11 +188,18 @@ def test_unset_the_channel_is_the_repository_the_book_is_built_from(
     assert "本书尚未设置反馈渠道" not in text_of(result.outdir / "feedback.html")
     (note,) = [line for line in result.stdout.splitlines() if "reports go to" in line]
     assert "https://github.com/example/book (from " in note
-    assert ("GITHUB_REPOSITORY" if variables.get("GITHUB_REPOSITORY") else
-            "READTHEDOCS" if variables else "'origin' remote") in note
+    assert (
+        "GITHUB_REPOSITORY"
+        if variables.get("GITHUB_REPOSITORY")
+        else "READTHEDOCS"
+        if variables
+        else "'origin' remote"
+    ) in note
 
 
-def test_gitlab_ci_files_reports_in_its_project(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_gitlab_ci_files_reports_in_its_project(
+    project: Project, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, book, _ = project
     book.write_conf(default_repo="up")
     monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.com/example/book")
@@ -186,8 +220,15 @@ def test_an_origin_that_is_a_path_or_an_unknown_host_gives_no_channel(project: P
         assert "本书尚未设置反馈渠道" in text_of(result.outdir / "feedback.html"), origin
 
 
-@pytest.mark.parametrize("value", ["http://github.com/example/book", "https://example.org/example/book",
-                                   "https://github.com/", 3])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "http://github.com/example/book",
+        "https://example.org/example/book",
+        "https://github.com/",
+        3,
+    ],
+)
 def test_a_repository_that_cannot_take_reports_is_refused(project: Project, value: object) -> None:
     _, book, _ = project
     book.write_conf(default_repo="up", feedback_repo=value)
@@ -201,17 +242,25 @@ def test_gitlab_takes_the_title_and_description_of_its_own_form() -> None:
 
     url = issue_url("https://gitlab.com/example/book.git", "标题 1", "行一\n行二")
     assert url.startswith("https://gitlab.com/example/book/-/issues/new?")
-    assert parse_qs(urlsplit(url).query) == {"issue[title]": ["标题 1"], "issue[description]": ["行一\n行二"]}
+    assert parse_qs(urlsplit(url).query) == {
+        "issue[title]": ["标题 1"],
+        "issue[description]": ["行一\n行二"],
+    }
 
 
-def test_guide_tables_are_generated_from_the_code(book: Book, shared_upstream: SharedUpstream) -> None:
+def test_guide_tables_are_generated_from_the_code(
+    book: Book, shared_upstream: SharedUpstream
+) -> None:
     from source_anchors.model.config import option_names
     from source_anchors.sphinx_ext.diagnostics import Subtype, subtype_docs
 
     commit = shared_upstream.commits["build-v1"]  # any pin with a package will do
     book.repos = {"up": {"url": shared_upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
-    book.page("index", "# Guide\n\n```{source-anchors-config}\n```\n\n```{source-anchors-diagnostics}\n```\n")
+    book.page(
+        "index",
+        "# Guide\n\n```{source-anchors-config}\n```\n\n```{source-anchors-diagnostics}\n```\n",
+    )
     result = book.build()
     assert result.returncode == 0, result.stderr
     text = text_of(result.outdir / "index.html")

@@ -303,15 +303,31 @@ def test_survey_of_empty_tree() -> None:
 # --- the review covers every file ----------------------------------------------------------------
 
 FULL_TREE = [
-    ("LICENSE", "a01"), ("README.md", "a02"), ("pkg/__init__.py", "a03"), ("pkg/mod.py", "a04"),
-    ("pkg/prompts.json", "a05"), ("pkg/py.typed", "a06"), ("frontend/index.html", "a07"),
-    ("frontend/nextjs/app/page.tsx", "a08"), ("frontend/nextjs/lib/api.ts", "a09"),
-    ("frontend/nextjs/next.config.mjs", "a10"), ("frontend/nextjs/postcss.config.mjs", "a11"),
-    ("docs/docusaurus.config.mjs", "a12"), ("frontend/nextjs/rollup.config.js", "a13"),
-    ("docs/babel.config.js", "a14"), ("evals/logs/SimpleQA Eval 100 Problems.txt", "a15"),
-    ("Dockerfile", "a16"), ("requirements.txt", "a17"), ("docs/CNAME", "a18"), ("backend/server.py", "a19"),
-    ("web/vendor/LICENSE.txt", "a20"), ("docs/logo.png", "a21"), (".gitignore", "a22"), ("main.tf", "a23"),
-    ("scripts/run.sh", "a24"), ("mystery.xyz", "a25"),
+    ("LICENSE", "a01"),
+    ("README.md", "a02"),
+    ("pkg/__init__.py", "a03"),
+    ("pkg/mod.py", "a04"),
+    ("pkg/prompts.json", "a05"),
+    ("pkg/py.typed", "a06"),
+    ("frontend/index.html", "a07"),
+    ("frontend/nextjs/app/page.tsx", "a08"),
+    ("frontend/nextjs/lib/api.ts", "a09"),
+    ("frontend/nextjs/next.config.mjs", "a10"),
+    ("frontend/nextjs/postcss.config.mjs", "a11"),
+    ("docs/docusaurus.config.mjs", "a12"),
+    ("frontend/nextjs/rollup.config.js", "a13"),
+    ("docs/babel.config.js", "a14"),
+    ("evals/logs/SimpleQA Eval 100 Problems.txt", "a15"),
+    ("Dockerfile", "a16"),
+    ("requirements.txt", "a17"),
+    ("docs/CNAME", "a18"),
+    ("backend/server.py", "a19"),
+    ("web/vendor/LICENSE.txt", "a20"),
+    ("docs/logo.png", "a21"),
+    (".gitignore", "a22"),
+    ("main.tf", "a23"),
+    ("scripts/run.sh", "a24"),
+    ("mystery.xyz", "a25"),
 ]
 
 
@@ -321,23 +337,44 @@ def test_review_categories_cover_every_file_but_the_packages_modules() -> None:
     outside = [p for p, _ in FULL_TREE if p not in ("pkg/__init__.py", "pkg/mod.py")]
     assert sum(len(paths) for paths in grouped.values()) == len(outside)
     assert sorted(p for paths in grouped.values() for p in paths) == sorted(outside)
-    assert list(grouped)[:2] == ["root licence", "licence or copyright file"]  # licences, then assets, then the rest
+    assert list(grouped)[:2] == [
+        "root licence",
+        "licence or copyright file",
+    ]  # licences, then assets, then the rest
     assert grouped["typescript"] == ["frontend/nextjs/app/page.tsx", "frontend/nextjs/lib/api.ts"]
     assert grouped["html"] == ["frontend/index.html"]
-    assert "frontend/nextjs/next.config.mjs" in grouped["config"] and "docs/babel.config.js" in grouped["config"]
+    assert (
+        "frontend/nextjs/next.config.mjs" in grouped["config"]
+        and "docs/babel.config.js" in grouped["config"]
+    )
     assert grouped["text"] == ["evals/logs/SimpleQA Eval 100 Problems.txt"]
     assert grouped["python (outside the packages)"] == ["backend/server.py"]
-    assert grouped["data"] == ["pkg/prompts.json"] and grouped["other"] == ["docs/CNAME", "mystery.xyz",
-                                                                             "pkg/py.typed"]
-    assert result.assets == survey(FULL_TREE, root_licence="LICENSE").assets  # the asset list is unchanged
+    assert grouped["data"] == ["pkg/prompts.json"] and grouped["other"] == [
+        "docs/CNAME",
+        "mystery.xyz",
+        "pkg/py.typed",
+    ]
+    assert (
+        result.assets == survey(FULL_TREE, root_licence="LICENSE").assets
+    )  # the asset list is unchanged
 
 
-@pytest.mark.parametrize(("path", "expected"), [
-    ("frontend/app/page.tsx", "typescript"), ("lib/api.ts", "typescript"), ("next.config.mjs", "config"),
-    ("index.html", "html"), ("babel.config.js", "config"), ("log.txt", "text"), ("requirements-dev.txt", "config"),
-    ("Dockerfile", "config"), ("docs/index.md", "documentation"), ("app.min.js", "minified"),
-    ("x.py", "python (outside the packages)"),
-])
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("frontend/app/page.tsx", "typescript"),
+        ("lib/api.ts", "typescript"),
+        ("next.config.mjs", "config"),
+        ("index.html", "html"),
+        ("babel.config.js", "config"),
+        ("log.txt", "text"),
+        ("requirements-dev.txt", "config"),
+        ("Dockerfile", "config"),
+        ("docs/index.md", "documentation"),
+        ("app.min.js", "minified"),
+        ("x.py", "python (outside the packages)"),
+    ],
+)
 def test_categorise_never_drops_a_file(path: str, expected: str) -> None:
     from source_anchors.licences.identify import categorise
 

@@ -29,8 +29,14 @@ def engine_for(upstream: Upstream, tmp: Path, files: dict[str, str]) -> Engine:
     for rel, text in files.items():
         upstream.write(rel, text)
     sha = upstream.commit()
-    settings = settings_from({"repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
-                              "cache_dir": str(tmp / "cache")}, confdir=tmp, environ={})
+    settings = settings_from(
+        {
+            "repos": {"up": {"url": upstream.url, "commit": sha, "packages": ["pkg"]}},
+            "cache_dir": str(tmp / "cache"),
+        },
+        confdir=tmp,
+        environ={},
+    )
     return Engine(settings)
 
 
@@ -49,7 +55,9 @@ class Skeleton:
         out = []
         for name, bases in self.bases.items():
             out.append(f"class {name}({', '.join(bases)}):")
-            out += [f"    {attr} = {f'{name}.{attr}'!r}" for attr in self.attrs[name]] or ["    pass"]
+            out += [f"    {attr} = {f'{name}.{attr}'!r}" for attr in self.attrs[name]] or [
+                "    pass"
+            ]
         return "\n".join(out) + "\n"
 
     def files(self) -> dict[str, str]:
@@ -61,17 +69,29 @@ class Skeleton:
             for base in bases:
                 there = self.module_of(base)
                 if there != here:
-                    via = "." if int(base[1:]) % 2 else f".{there}"  # odd classes through pkg's re-export
+                    via = (
+                        "." if int(base[1:]) % 2 else f".{there}"
+                    )  # odd classes through pkg's re-export
                     imports[here].append(f"from {via} import {base}")
             texts[here].append(f"\n\nclass {name}({', '.join(bases)}):")
-            texts[here] += [f"    {attr} = {f'{name}.{attr}'!r}" for attr in self.attrs[name]] or ["    pass"]
-        files = {f"pkg/{m}.py": ("\n".join(dict.fromkeys(imports[m])) + "\n".join(texts[m]) + "\n").lstrip("\n")
-                 for m in texts}
-        files["pkg/__init__.py"] = "".join(f"from .{self.module_of(n)} import {n}\n" for n in self.bases)
+            texts[here] += [f"    {attr} = {f'{name}.{attr}'!r}" for attr in self.attrs[name]] or [
+                "    pass"
+            ]
+        files = {
+            f"pkg/{m}.py": (
+                "\n".join(dict.fromkeys(imports[m])) + "\n".join(texts[m]) + "\n"
+            ).lstrip("\n")
+            for m in texts
+        }
+        files["pkg/__init__.py"] = "".join(
+            f"from .{self.module_of(n)} import {n}\n" for n in self.bases
+        )
         return files
 
 
-def random_skeleton(seed: int, count: int = 14, names: tuple[str, ...] = ("a", "b", "c", "d")) -> Skeleton:
+def random_skeleton(
+    seed: int, count: int = 14, names: tuple[str, ...] = ("a", "b", "c", "d")
+) -> Skeleton:
     """A random hierarchy Python accepts: each class has up to three earlier classes as bases."""
     rng = random.Random(seed)
     made: dict[str, type] = {}
@@ -128,7 +148,9 @@ def check_against_python(engine: Engine, skeleton: Skeleton) -> int:
     breadth_first_wrong = 0
     for name, cls in classes.items():
         path = f"pkg.{skeleton.module_of(name)}.{name}"
-        assert mro_names(resolver, path) == [k.__name__ for k in cls.__mro__[:-1]], name  # object is implicit
+        assert mro_names(resolver, path) == [k.__name__ for k in cls.__mro__[:-1]], (
+            name
+        )  # object is implicit
         for attr in sorted({a for names in skeleton.attrs.values() for a in names}):
             owner = next((k.__name__ for k in cls.__mro__ if attr in vars(k)), None)
             outcome = engine.check(Target("up", f"{path}.{attr}", None))
@@ -138,26 +160,52 @@ def check_against_python(engine: Engine, skeleton: Skeleton) -> int:
             rel = f"pkg/{skeleton.module_of(owner)}.py"
             assert outcome.location is not None, outcome.message
             assert (outcome.location.path, outcome.location.start) == (
-                rel, line_of(files[rel], f"{attr} = '{owner}.{attr}'")), (name, attr, owner)
+                rel,
+                line_of(files[rel], f"{attr} = '{owner}.{attr}'"),
+            ), (name, attr, owner)
             breadth_first_wrong += breadth_first_owner(skeleton, name, attr) != owner
     return breadth_first_wrong
 
 
 DIAMONDS = Skeleton(
-    bases={"C0": [], "C1": ["C0"], "C2": [], "C3": ["C1", "C2"],  # C3 -> C1 -> C0 before C2
-           "C4": ["C0"], "C5": ["C4"], "C6": ["C5", "C1"],  # deeper: C6 -> C5 -> C4 -> C1 -> C0
-           "C7": ["C3", "C6"], "C8": ["C2"], "C9": ["C7", "C8"]},
-    attrs={"C0": ["a", "b"], "C1": [], "C2": ["a", "c"], "C3": [], "C4": [], "C5": [], "C6": ["c"],
-           "C7": [], "C8": ["b", "d"], "C9": []})
+    bases={
+        "C0": [],
+        "C1": ["C0"],
+        "C2": [],
+        "C3": ["C1", "C2"],  # C3 -> C1 -> C0 before C2
+        "C4": ["C0"],
+        "C5": ["C4"],
+        "C6": ["C5", "C1"],  # deeper: C6 -> C5 -> C4 -> C1 -> C0
+        "C7": ["C3", "C6"],
+        "C8": ["C2"],
+        "C9": ["C7", "C8"],
+    },
+    attrs={
+        "C0": ["a", "b"],
+        "C1": [],
+        "C2": ["a", "c"],
+        "C3": [],
+        "C4": [],
+        "C5": [],
+        "C6": ["c"],
+        "C7": [],
+        "C8": ["b", "d"],
+        "C9": [],
+    },
+)
 
 
-def test_diamonds_follow_python_mro_where_breadth_first_differs(upstream: Upstream, tmp_path: Path) -> None:
+def test_diamonds_follow_python_mro_where_breadth_first_differs(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     engine = engine_for(upstream, tmp_path, DIAMONDS.files())
     assert check_against_python(engine, DIAMONDS) >= 3
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_random_hierarchies_follow_python_mro(upstream: Upstream, tmp_path: Path, seed: int) -> None:
+def test_random_hierarchies_follow_python_mro(
+    upstream: Upstream, tmp_path: Path, seed: int
+) -> None:
     skeleton = random_skeleton(seed)
     engine = engine_for(upstream, tmp_path, skeleton.files())
     check_against_python(engine, skeleton)
@@ -189,7 +237,9 @@ class C(A, B):
 """
 
 
-def test_inconsistent_hierarchy_is_an_error_that_says_so(upstream: Upstream, tmp_path: Path) -> None:
+def test_inconsistent_hierarchy_is_an_error_that_says_so(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     with pytest.raises(TypeError, match="consistent method resolution"):
         exec(INCONSISTENT, {})
     engine = engine_for(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/bad.py": INCONSISTENT})
@@ -216,13 +266,17 @@ class Ordered(OrderedDict, Known):
 
 def test_bases_not_read_statically_are_named(upstream: Upstream, tmp_path: Path) -> None:
     base = "class Known:\n    known = 1\n\n\ndef make_base():\n    return object\n"
-    engine = engine_for(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/base.py": base, "pkg/use.py": UNREAD})
+    engine = engine_for(
+        upstream, tmp_path, {"pkg/__init__.py": "", "pkg/base.py": base, "pkg/use.py": UNREAD}
+    )
     # Not found: the message names the bases that could hold it.
     missing = engine.check(Target("up", "pkg.use.Made.nothing", None))
     assert missing.status == "missing"
     assert "make_base() (an expression)" in missing.message
     outside = engine.check(Target("up", "pkg.use.Ordered.nothing", None))
-    assert "OrderedDict (= collections.OrderedDict) (outside the pinned packages)" in outside.message
+    assert (
+        "OrderedDict (= collections.OrderedDict) (outside the pinned packages)" in outside.message
+    )
     # Found past such a base: the answer says the base could hide it.
     found = engine.check(Target("up", "pkg.use.Ordered.known", None))
     assert found.location is not None and found.location.path == "pkg/base.py"
@@ -235,24 +289,42 @@ def test_bases_not_read_statically_are_named(upstream: Upstream, tmp_path: Path)
 def test_class_named_like_its_imported_base(upstream: Upstream, tmp_path: Path) -> None:
     """'class Thing(Thing)' subclasses the Thing bound before the statement, not itself."""
     use = "from .base import Thing\n\n\nclass Thing(Thing):\n    pass\n"
-    engine = engine_for(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/base.py": "class Thing:\n    x = 1\n",
-                                             "pkg/use.py": use})
+    engine = engine_for(
+        upstream,
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/base.py": "class Thing:\n    x = 1\n", "pkg/use.py": use},
+    )
     location = engine.resolver("up").resolve("pkg.use.Thing.x")
     assert (location.path, location.start) == ("pkg/base.py", 2)
 
 
 def test_base_cycle_is_an_error(upstream: Upstream, tmp_path: Path) -> None:
-    engine = engine_for(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from .b import B\n\n\nclass A(B):\n"
-                                             "    pass\n", "pkg/b.py": "from .a import A\n\n\nclass B(A):\n    pass\n"})
+    engine = engine_for(
+        upstream,
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "from .b import B\n\n\nclass A(B):\n    pass\n",
+            "pkg/b.py": "from .a import A\n\n\nclass B(A):\n    pass\n",
+        },
+    )
     with pytest.raises(ResolveError, match="cycle"):
         engine.resolver("up").resolve("pkg.a.A.x")
 
 
-def test_a_member_the_class_binds_itself_does_not_read_its_bases(upstream: Upstream, tmp_path: Path) -> None:
+def test_a_member_the_class_binds_itself_does_not_read_its_bases(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     """The class is first in its own MRO: an own member needs none of its bases' files."""
-    engine = engine_for(upstream, tmp_path, {
-        "pkg/__init__.py": "", "pkg/base.py": "class Base:\n    x = 0\n    y = 1\n",
-        "pkg/child.py": "from .base import Base\n\n\nclass Child(Base):\n    x = 2\n"})
+    engine = engine_for(
+        upstream,
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": "class Base:\n    x = 0\n    y = 1\n",
+            "pkg/child.py": "from .base import Base\n\n\nclass Child(Base):\n    x = 2\n",
+        },
+    )
     own = engine.check(Target("up", "pkg.child.Child.x", None))
     assert own.status == "new" and own.location is not None
     assert (own.location.path, own.location.start) == ("pkg/child.py", 5)

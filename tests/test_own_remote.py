@@ -33,11 +33,14 @@ LINK = re.compile(r'class="reference external sa-api-source" href="([^"]+)"')
 def _project(root: Path, origin: str | None, *, conf: str = "", page: str = PAGE) -> Path:
     """A committed project (``tinypkg`` and ``docs/``) whose ``origin`` is *origin*; its docs folder."""
     (root / "tinypkg").mkdir(parents=True)
-    (root / "tinypkg" / "__init__.py").write_text('"""Tiny."""\n\n\ndef greet(name):\n    return name\n', "utf-8")
+    (root / "tinypkg" / "__init__.py").write_text(
+        '"""Tiny."""\n\n\ndef greet(name):\n    return name\n', "utf-8"
+    )
     docs = root / "docs"
     docs.mkdir()
-    (docs / "conf.py").write_text('extensions = ["source_anchors"]\nsource_anchors_api_links = "self"\n' + conf,
-                                  "utf-8")
+    (docs / "conf.py").write_text(
+        'extensions = ["source_anchors"]\nsource_anchors_api_links = "self"\n' + conf, "utf-8"
+    )
     (docs / "index.rst").write_text(page, "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("add", "-A", cwd=root)
@@ -57,9 +60,15 @@ def _global_config(tmp_path: Path, text: str) -> dict[str, str | None]:
 def _build(docs: Path, env: dict[str, str | None] | None = None, *options: str) -> tuple[str, Path]:
     """Build *docs* to HTML with ``sphinx-build``; its log (stdout and stderr) and output folder."""
     out = docs / "_build" / "html"
-    done = subprocess.run([PY, "-m", "sphinx", *options, str(docs), str(out)], capture_output=True, text=True,
-                          env=build_env({"SOURCE_ANCHORS_CACHE": str(docs.parent.parent / "cache"), **(env or {})}),
-                          cwd=docs, timeout=300, check=False)
+    done = subprocess.run(
+        [PY, "-m", "sphinx", *options, str(docs), str(out)],
+        capture_output=True,
+        text=True,
+        env=build_env({"SOURCE_ANCHORS_CACHE": str(docs.parent.parent / "cache"), **(env or {})}),
+        cwd=docs,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout + done.stderr, out
 
@@ -70,12 +79,18 @@ def _links(out: Path) -> list[str]:
 
 def _files_holding(text: str, *folders: Path) -> list[Path]:
     """Every file under *folders* whose bytes contain *text*."""
-    return [path for folder in folders for path in folder.rglob("*")
-            if path.is_file() and text.encode() in path.read_bytes()]
+    return [
+        path
+        for folder in folders
+        for path in folder.rglob("*")
+        if path.is_file() and text.encode() in path.read_bytes()
+    ]
 
 
 @pytest.mark.parametrize("where", ["global", "repository"])
-def test_a_mirror_rewrite_leaves_the_links_on_the_configured_address(tmp_path: Path, where: str) -> None:
+def test_a_mirror_rewrite_leaves_the_links_on_the_configured_address(
+    tmp_path: Path, where: str
+) -> None:
     mirror = tmp_path / "mirror.git"
     git("init", "-q", "--bare", str(mirror), cwd=tmp_path)
     docs = _project(tmp_path / "proj", "https://github.com/owner/repo.git")
@@ -85,24 +100,43 @@ def test_a_mirror_rewrite_leaves_the_links_on_the_configured_address(tmp_path: P
         with open(docs.parent / ".git" / "config", "a", encoding="utf-8") as config:
             config.write(rule)
     # git itself now names the mirror as the origin's address ...
-    rewritten = subprocess.run(["git", "remote", "get-url", "origin"], cwd=docs, capture_output=True, text=True,
-                               env=build_env(env), check=True).stdout
+    rewritten = subprocess.run(
+        ["git", "remote", "get-url", "origin"],
+        cwd=docs,
+        capture_output=True,
+        text=True,
+        env=build_env(env),
+        check=True,
+    ).stdout
     assert rewritten.strip().startswith("file://")
     log, out = _build(docs, env)
     commit = git("rev-parse", "HEAD", cwd=docs)
     # ... and the links keep the address the repository is configured with.
-    assert _links(out) == [f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py",
-                           f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py#L4-L5"]
+    assert _links(out) == [
+        f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py",
+        f"https://github.com/owner/repo/blob/{commit.strip()}/tinypkg/__init__.py#L4-L5",
+    ]
     assert "file://" not in log and "no web address" not in log
 
 
 def test_a_token_rewrite_shows_nowhere(tmp_path: Path) -> None:
-    docs = _project(tmp_path / "proj", "https://github.com/owner/repo.git",
-                    page=PAGE + "\n.. feedback-channel::\n")
-    env = _global_config(tmp_path, f'[url "https://x-access-token:{SECRET}@github.com/"]\n'
-                                   "\tinsteadOf = https://github.com/\n")
-    rewritten = subprocess.run(["git", "remote", "get-url", "origin"], cwd=docs, capture_output=True, text=True,
-                               env=build_env(env), check=True).stdout
+    docs = _project(
+        tmp_path / "proj",
+        "https://github.com/owner/repo.git",
+        page=PAGE + "\n.. feedback-channel::\n",
+    )
+    env = _global_config(
+        tmp_path,
+        f'[url "https://x-access-token:{SECRET}@github.com/"]\n\tinsteadOf = https://github.com/\n',
+    )
+    rewritten = subprocess.run(
+        ["git", "remote", "get-url", "origin"],
+        cwd=docs,
+        capture_output=True,
+        text=True,
+        env=build_env(env),
+        check=True,
+    ).stdout
     assert SECRET in rewritten
     log, out = _build(docs, env)
     assert _links(out)[0].startswith("https://github.com/owner/repo/blob/")
@@ -112,8 +146,11 @@ def test_a_token_rewrite_shows_nowhere(tmp_path: Path) -> None:
 
 
 def test_credentials_in_the_configured_origin_show_nowhere(tmp_path: Path) -> None:
-    docs = _project(tmp_path / "proj", f"https://user:{SECRET}@github.com/o/r.git",
-                    page=PAGE + "\n.. feedback-channel::\n")
+    docs = _project(
+        tmp_path / "proj",
+        f"https://user:{SECRET}@github.com/o/r.git",
+        page=PAGE + "\n.. feedback-channel::\n",
+    )
     log, out = _build(docs, _global_config(tmp_path, ""))
     assert all(link.startswith("https://github.com/o/r/blob/") for link in _links(out))
     assert 'href="https://github.com/o/r/issues/new?' in (out / "index.html").read_text("utf-8")
@@ -141,14 +178,27 @@ def test_credentials_in_a_configured_address_show_nowhere(tmp_path: Path, settin
     else:
         assert 'href="https://github.com/o/r/issues/new?' in html
     assert SECRET not in log
-    # Sphinx keeps conf.py's values, as written, in its pickled environment; nothing else holds the secret.
-    assert [p.name for p in _files_holding(SECRET, out, tmp_path / "cache")] == ["environment.pickle"]
+    # Sphinx keeps conf.py's values, as written, in its pickled environment; nothing else holds the
+    # secret.
+    assert [p.name for p in _files_holding(SECRET, out, tmp_path / "cache")] == [
+        "environment.pickle"
+    ]
 
 
 def test_a_refused_feedback_repository_is_named_without_its_credentials(tmp_path: Path) -> None:
-    docs = _project(tmp_path / "proj", None, conf=f"source_anchors_feedback_repo = 'http://u:{SECRET}@github.com/o/r'\n")
-    done = subprocess.run([PY, "-m", "sphinx", str(docs), str(docs / "_build")], capture_output=True, text=True,
-                          env=build_env({"SOURCE_ANCHORS_CACHE": str(tmp_path / "cache")}), timeout=300, check=False)
+    docs = _project(
+        tmp_path / "proj",
+        None,
+        conf=f"source_anchors_feedback_repo = 'http://u:{SECRET}@github.com/o/r'\n",
+    )
+    done = subprocess.run(
+        [PY, "-m", "sphinx", str(docs), str(docs / "_build")],
+        capture_output=True,
+        text=True,
+        env=build_env({"SOURCE_ANCHORS_CACHE": str(tmp_path / "cache")}),
+        timeout=300,
+        check=False,
+    )
     assert done.returncode != 0
     assert "got 'http://github.com/o/r'" in done.stderr
     assert SECRET not in done.stdout + done.stderr
@@ -172,26 +222,42 @@ def test_anchors_bring_the_figures_and_a_feedback_directive_the_channel(tmp_path
     docs = _project(tmp_path / "proj", "git@github.com:owner/repo.git")
     commit = git("rev-parse", "HEAD", cwd=docs).strip()
     git("config", "uploadpack.allowFilter", "true", cwd=docs)
-    (docs / "conf.py").write_text((docs / "conf.py").read_text("utf-8") + textwrap.dedent(f"""\
+    (docs / "conf.py").write_text(
+        (docs / "conf.py").read_text("utf-8")
+        + textwrap.dedent(f"""\
         source_anchors_repos = {{"own": {{"url": {docs.parent.as_uri()!r}, "commit": {commit!r},
                                           "packages": ["tinypkg"]}}}}
         source_anchors_default_repo = "own"
-        """), "utf-8")
-    (docs / "index.rst").write_text(PAGE + "\nSee :src:`greet <tinypkg.greet>`.\n\n.. feedback-line::\n", "utf-8")
+        """),
+        "utf-8",
+    )
+    (docs / "index.rst").write_text(
+        PAGE + "\nSee :src:`greet <tinypkg.greet>`.\n\n.. feedback-line::\n", "utf-8"
+    )
     log, _ = _build(docs, _global_config(tmp_path, ""))
     assert re.search(r"source-anchors: \d+ anchors resolved, \d+ from the resolution cache", log)
-    assert "source_anchors: reports go to https://github.com/owner/repo (from the 'origin' remote of proj); set " \
-           "source_anchors_feedback_repo" in log
+    assert (
+        "source_anchors: reports go to https://github.com/owner/repo (from the 'origin' remote of proj); set "
+        "source_anchors_feedback_repo" in log
+    )
 
 
 def test_a_pins_credentials_stay_out_of_the_ledger_and_the_messages(
-        shared_upstream: SharedUpstream, book: Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared_upstream: SharedUpstream, book: Book, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A pin's URL with a token fetches (git rewrites it to the upstream here); pages and messages show none."""
     tokened = f"https://bot:{SECRET}@github.com/o/r"
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", _global_config(tmp_path, f"""\
+    monkeypatch.setenv(
+        "GIT_CONFIG_GLOBAL",
+        _global_config(
+            tmp_path,
+            f"""\
         [url "{shared_upstream.url}"]
             insteadOf = {tokened}
-        """)["GIT_CONFIG_GLOBAL"] or "")
+        """,
+        )["GIT_CONFIG_GLOBAL"]
+        or "",
+    )
     sha = shared_upstream.commits["ledger"]
     book.repos = {"up": {"url": tokened, "commit": sha, "packages": ["pkg"]}}
     book.settings = {"html_search_language": "en"}
@@ -200,12 +266,26 @@ def test_a_pins_credentials_stay_out_of_the_ledger_and_the_messages(
     result = book.build(strict=False)
     assert result.returncode == 0, result.stderr
     ledger = (result.outdir / "ledger.html").read_text("utf-8")
-    assert f'href="https://github.com/o/r/blob/{sha}/"' in ledger and ">https://github.com/o/r<" in ledger
+    assert (
+        f'href="https://github.com/o/r/blob/{sha}/"' in ledger
+        and ">https://github.com/o/r<" in ledger
+    )
     assert SECRET not in result.stdout + result.stderr
     assert _files_holding(SECRET, result.outdir) == []
-    # Unreachable: git's own message names the URL it was given; the warning does not carry the token.
-    book.repos = {"up": {"url": f"https://bot:{SECRET}@127.0.0.1:9/o/r", "host": "github",
-                         "commit": "1" * 40, "packages": ["pkg"]}}
-    book.write_conf(default_repo="up", feedback_email="book@example.org", cache_dir=str(tmp_path / "cold"))
+    # Unreachable: git's own message names the URL it was given; the warning does not carry the
+    # token.
+    book.repos = {
+        "up": {
+            "url": f"https://bot:{SECRET}@127.0.0.1:9/o/r",
+            "host": "github",
+            "commit": "1" * 40,
+            "packages": ["pkg"],
+        }
+    }
+    book.write_conf(
+        default_repo="up", feedback_email="book@example.org", cache_dir=str(tmp_path / "cold")
+    )
     failed = book.build(strict=False, fresh=True)
-    assert "127.0.0.1:9/o/r" in failed.stderr and SECRET not in failed.stdout + failed.stderr, failed.stderr
+    assert "127.0.0.1:9/o/r" in failed.stderr and SECRET not in failed.stdout + failed.stderr, (
+        failed.stderr
+    )

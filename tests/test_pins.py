@@ -40,7 +40,9 @@ class Pinned:
         book.page("index", PAGE)
 
     def pin(self, **entry: object) -> None:
-        self.book.repos = {"up": {"url": self.upstream.url, "commit": self.v1, "packages": ["pkg"], **entry}}
+        self.book.repos = {
+            "up": {"url": self.upstream.url, "commit": self.v1, "packages": ["pkg"], **entry}
+        }
         self.book.write_conf(default_repo="up")
 
     @property
@@ -56,12 +58,15 @@ def pinned(upstream: Upstream, book: Book) -> Pinned:
     return made
 
 
-# -- resolving refs ------------------------------------------------------------------------------------
+# -- resolving refs
+# ------------------------------------------------------------------------------------
 
 
 def test_tags_and_branches_resolve_peeled(pinned: Pinned) -> None:
     url = pinned.upstream.url
-    assert resolve_ref(url, "v2", timeout=30) == pinned.v2  # annotated: the commit, not the tag object
+    assert (
+        resolve_ref(url, "v2", timeout=30) == pinned.v2
+    )  # annotated: the commit, not the tag object
     assert git("rev-parse", "v2", cwd=pinned.upstream.path).strip() != pinned.v2
     assert resolve_ref(url, "light", timeout=30) == pinned.v1
     assert resolve_ref(url, "feature", timeout=30) == pinned.feature
@@ -77,7 +82,9 @@ def test_a_tag_and_a_branch_of_one_name_at_two_commits_is_ambiguous(pinned: Pinn
     assert resolve_ref(pinned.upstream.url, "refs/tags/light", timeout=30) == pinned.v1
 
 
-@pytest.mark.parametrize("ref", ["", "a..b", "-x", "x/", "x.lock", "a b", "a:b", "v1^{}", "@", "a@{1}", "0" * 40, 3])
+@pytest.mark.parametrize(
+    "ref", ["", "a..b", "-x", "x/", "x.lock", "a b", "a:b", "v1^{}", "@", "a@{1}", "0" * 40, 3]
+)
 def test_bad_ref_names_are_refused(ref: object) -> None:
     assert ref_problem(ref) is not None
 
@@ -89,19 +96,27 @@ def test_sane_ref_names_pass(ref: str) -> None:
 
 def test_the_ref_key_is_validated_and_located(tmp_path: Path) -> None:
     entry = {"url": "file:///x", "commit": "a" * 40, "packages": ["pkg"], "ref": "a..b"}
-    with pytest.raises(ConfigError, match=r"source_anchors_repos\['up'\]\['ref'\]: 'a\.\.b' is not a git ref"):
-        settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path)}, confdir=tmp_path, environ={})
+    with pytest.raises(
+        ConfigError, match=r"source_anchors_repos\['up'\]\['ref'\]: 'a\.\.b' is not a git ref"
+    ):
+        settings_from(
+            {"repos": {"up": entry}, "cache_dir": str(tmp_path)}, confdir=tmp_path, environ={}
+        )
     entry["ref"] = "8.3.0"
-    settings = settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path)}, confdir=tmp_path, environ={})
+    settings = settings_from(
+        {"repos": {"up": entry}, "cache_dir": str(tmp_path)}, confdir=tmp_path, environ={}
+    )
     assert settings.repos["up"].ref == "8.3.0"
 
 
-# -- check --pin NAME=REF ------------------------------------------------------------------------------
+# -- check --pin NAME=REF
+# ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("ref", "attr"), [("v2", "v2"), ("light", "v1"), ("feature", "feature")])
-def test_check_pin_accepts_a_tag_or_a_branch(pinned: Pinned, capsys: pytest.CaptureFixture[str],
-                                             ref: str, attr: str) -> None:
+def test_check_pin_accepts_a_tag_or_a_branch(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str], ref: str, attr: str
+) -> None:
     sha = getattr(pinned, attr)
     code = run_cli(pinned.book.cli("check", "--pin", f"up={ref}"))
     out, err = capsys.readouterr()
@@ -112,18 +127,24 @@ def test_check_pin_accepts_a_tag_or_a_branch(pinned: Pinned, capsys: pytest.Capt
         assert code == 1 and "2 anchors: 2 moved" in out
 
 
-def test_check_pin_markdown_names_the_ref(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_pin_markdown_names_the_ref(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli(pinned.book.cli("check", "--pin", "up=v2", "--markdown")) == 1
     assert f"## Source anchors at up → v2 ({pinned.v2[:7]})" in capsys.readouterr().out
 
 
-def test_check_pin_unknown_ref_is_one_clear_error(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_pin_unknown_ref_is_one_clear_error(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli(pinned.book.cli("check", "--pin", "up=nope")) == 2
     err = capsys.readouterr().err
     assert err == f"error: up: no tag or branch 'nope' at {pinned.upstream.url}\n"
 
 
-def test_check_pin_unreachable_url_names_it(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_pin_unreachable_url_names_it(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     url = pinned.upstream.url
     shutil.move(pinned.upstream.path, pinned.upstream.path.with_name("gone"))
     assert run_cli(pinned.book.cli("check", "--pin", "up=v2")) == 2
@@ -136,14 +157,19 @@ def test_check_pin_bad_ref_name(pinned: Pinned, capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("value", ["v2", "a" * 40])
-def test_check_pin_unknown_name_lists_the_configured_ones(pinned: Pinned, capsys: pytest.CaptureFixture[str],
-                                                          value: str) -> None:
+def test_check_pin_unknown_name_lists_the_configured_ones(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
     assert run_cli(pinned.book.cli("check", "--pin", f"nope={value}")) == 2
     err = capsys.readouterr().err
-    assert err == f"error: --pin nope={value}: no repository 'nope' in source_anchors_repos; configured: up\n"
+    assert (
+        err
+        == f"error: --pin nope={value}: no repository 'nope' in source_anchors_repos; configured: up\n"
+    )
 
 
-# -- the ledger and the moved-ref warning ----------------------------------------------------------------
+# -- the ledger and the moved-ref warning
+# ----------------------------------------------------------------
 
 
 def test_the_ledger_shows_the_ref_and_the_short_commit(pinned: Pinned) -> None:
@@ -162,7 +188,10 @@ def test_a_locked_build_warns_once_when_the_ref_moved(pinned: Pinned) -> None:
     result = pinned.book.build(strict=False)
     warnings = [w for w in result.warnings() if "source-anchors.ref" in w]
     assert len(warnings) == 1, result.stderr
-    assert f"'main' now points at {pinned.v2[:7]}, not the pinned commit {pinned.v1[:7]}" in warnings[0]
+    assert (
+        f"'main' now points at {pinned.v2[:7]}, not the pinned commit {pinned.v1[:7]}"
+        in warnings[0]
+    )
     assert "source-anchors bump up main" in warnings[0]
     assert result.returncode == 0  # anchors still match the lock: only -W makes a moved ref fatal
     pinned.book.settings = {"suppress_warnings": ["source-anchors.ref"]}
@@ -174,7 +203,9 @@ def test_a_ref_that_still_matches_or_an_unreachable_remote_gives_no_warning(pinn
     pinned.pin(ref="light")
     pinned.book.write_conf(default_repo="up", locked=True)
     assert pinned.book.build(fresh=True).warnings() == []  # strict
-    shutil.move(pinned.upstream.path, pinned.upstream.path.with_name("gone"))  # the tree comes from the cache
+    shutil.move(
+        pinned.upstream.path, pinned.upstream.path.with_name("gone")
+    )  # the tree comes from the cache
     result = pinned.book.build(fresh=True)  # strict: offline is not a warning
     assert "not checked" in result.stdout and "is unreachable" in result.stdout
 
@@ -186,7 +217,8 @@ def test_check_notes_a_moved_ref(pinned: Pinned, capsys: pytest.CaptureFixture[s
     assert f"'main' now points at {pinned.v2[:7]}, not the pinned commit {pinned.v1[:7]}" in err
 
 
-# -- bump ---------------------------------------------------------------------------------------------
+# -- bump
+# ---------------------------------------------------------------------------------------------
 
 
 def test_bump_previews_without_writing(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,11 +231,14 @@ def test_bump_previews_without_writing(pinned: Pinned, capsys: pytest.CaptureFix
     assert pinned.conf.read_bytes() == before
 
 
-def test_bump_write_edits_the_commit_and_ref_literals_only(pinned: Pinned,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_write_edits_the_commit_and_ref_literals_only(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     pinned.pin(ref="light")
     text = pinned.conf.read_text("utf-8")
-    text = "# pins\r\n" + text.replace("\n", "\r\n") + "release = 'light'\r\n"  # CRLF and a same-valued literal
+    text = (
+        "# pins\r\n" + text.replace("\n", "\r\n") + "release = 'light'\r\n"
+    )  # CRLF and a same-valued literal
     pinned.conf.write_bytes(text.encode())
     lock = pinned.book.lock.read_bytes()
     assert run_cli(pinned.book.cli("bump", "up", "v2", "--write")) == 1
@@ -222,28 +257,37 @@ def test_bump_clean_exits_zero(pinned: Pinned, capsys: pytest.CaptureFixture[str
     assert "2 anchors: 2 ok" in capsys.readouterr().out
 
 
-def test_bump_refuses_when_the_commit_is_written_twice(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_refuses_when_the_commit_is_written_twice(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pinned.conf.open("a", encoding="utf-8") as conf:
         conf.write(f"previous = {pinned.v1!r}\n")
     before = pinned.conf.read_bytes()
     assert run_cli(pinned.book.cli("bump", "up", "v2", "--write")) == 2
     err = capsys.readouterr().err
-    assert f"the pinned commit {pinned.v1} appears 2 time(s) as a string literal (line 4, 7)" in err, err
+    assert (
+        f"the pinned commit {pinned.v1} appears 2 time(s) as a string literal (line 4, 7)" in err
+    ), err
     assert f"edit it by hand: set source_anchors_repos['up']['commit'] to {pinned.v2!r}" in err
     assert pinned.conf.read_bytes() == before
 
 
-def test_bump_refuses_when_the_commit_is_computed(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_refuses_when_the_commit_is_computed(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     half = len(pinned.v1) // 2
     text = pinned.conf.read_text("utf-8").replace(
-        repr(pinned.v1), f"{pinned.v1[:half]!r} + {pinned.v1[half:]!r}")
+        repr(pinned.v1), f"{pinned.v1[:half]!r} + {pinned.v1[half:]!r}"
+    )
     pinned.conf.write_text(text, "utf-8")
     assert run_cli(pinned.book.cli("bump", "up", "v2", "--write")) == 2
     assert "appears 0 time(s) as a string literal" in capsys.readouterr().err
     assert pinned.conf.read_text("utf-8") == text
 
 
-def test_bump_edits_a_commit_held_in_a_variable(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_edits_a_commit_held_in_a_variable(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = pinned.conf.read_text("utf-8").replace(repr(pinned.v1), "UP_COMMIT")
     text = f'UP_COMMIT = "{pinned.v1}"  # bump me\n' + text
     pinned.conf.write_text(text, "utf-8")
@@ -253,7 +297,9 @@ def test_bump_edits_a_commit_held_in_a_variable(pinned: Pinned, capsys: pytest.C
     assert 'UP_COMMIT = "' + pinned.feature in pinned.conf.read_text("utf-8")
 
 
-def test_bump_to_a_sha_keeps_no_stale_ref(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_to_a_sha_keeps_no_stale_ref(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     pinned.pin(ref="light")
     before = pinned.conf.read_bytes()
     assert run_cli(pinned.book.cli("bump", "up", pinned.v2, "--write")) == 2
@@ -261,7 +307,9 @@ def test_bump_to_a_sha_keeps_no_stale_ref(pinned: Pinned, capsys: pytest.Capture
     assert pinned.conf.read_bytes() == before
 
 
-def test_bump_hints_at_recording_the_ref(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_hints_at_recording_the_ref(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run_cli(pinned.book.cli("bump", "up", "v2", "--write")) == 1
     assert "names no 'ref'; add \"ref\": 'v2'" in capsys.readouterr().out
 
@@ -273,7 +321,8 @@ def test_bump_unknown_name_and_ref(pinned: Pinned, capsys: pytest.CaptureFixture
     assert f"no tag or branch 'nope' at {pinned.upstream.url}" in capsys.readouterr().err
 
 
-# -- conf.py literals ----------------------------------------------------------------------------------
+# -- conf.py literals
+# ----------------------------------------------------------------------------------
 
 
 def test_literals_keep_their_quotes_and_prefixes() -> None:
@@ -283,7 +332,9 @@ def test_literals_keep_their_quotes_and_prefixes() -> None:
     assert replace(data, [(plain[0], "yy")]).startswith(b"a = r'yy'\nb")
 
 
-def test_bump_a_moved_branch_keeps_its_ref(pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bump_a_moved_branch_keeps_its_ref(
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
     pinned.pin(ref="main")
     text = pinned.conf.read_text("utf-8")
     assert run_cli(pinned.book.cli("bump", "up", "main", "--write")) == 1
@@ -299,17 +350,27 @@ def test_the_ledger_ref_label_is_translated(pinned: Pinned) -> None:
 
 
 def test_bump_of_a_pin_with_a_listing_previews_from_git_and_writes_nothing(
-        pinned: Pinned, capsys: pytest.CaptureFixture[str]) -> None:
-    # The listing vouches for v1's blobs: moved to v2 with it, the book would read v1's files as v2's.
-    (pinned.book.root / "v1.ls-tree").write_text(git("ls-tree", "-r", pinned.v1, cwd=pinned.upstream.path), "utf-8")
+    pinned: Pinned, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The listing vouches for v1's blobs: moved to v2 with it, the book would read v1's files as
+    # v2's.
+    (pinned.book.root / "v1.ls-tree").write_text(
+        git("ls-tree", "-r", pinned.v1, cwd=pinned.upstream.path), "utf-8"
+    )
     pinned.pin(listing="v1.ls-tree")
     before = pinned.conf.read_bytes()
     assert run_cli(pinned.book.cli("bump", "up", "v2")) == 1
     assert "2 anchors: 2 moved" in capsys.readouterr().out  # the preview reads v2 itself
-    for argv in (("bump", "up", "v2", "--write"), ("bump", "up", "--latest", "--write", "--body", "-")):
+    for argv in (
+        ("bump", "up", "v2", "--write"),
+        ("bump", "up", "--latest", "--write", "--body", "-"),
+    ):
         assert run_cli(pinned.book.cli(*argv)) == 2
         out, err = capsys.readouterr()
         assert "source_anchors_repos['up'] has 'listing' of " + pinned.v1[:7] in err, err
         assert "nothing written" in err and "remove 'listing'" in err
         assert pinned.conf.read_bytes() == before
-    assert "### Needs a human" in out and "- [ ] `conf.py`: source_anchors_repos['up'] has 'listing'" in out
+    assert (
+        "### Needs a human" in out
+        and "- [ ] `conf.py`: source_anchors_repos['up'] has 'listing'" in out
+    )

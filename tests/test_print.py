@@ -27,10 +27,16 @@ from helpers import ROOT, Book, SharedUpstream
 
 def missing_reason() -> str | None:
     """Why the PDF cannot be built here, or None."""
-    tools = [tool for tool in ("xelatex", "latexmk", "pdftotext", "fc-list") if shutil.which(tool) is None]
+    tools = [
+        tool
+        for tool in ("xelatex", "latexmk", "pdftotext", "fc-list")
+        if shutil.which(tool) is None
+    ]
     if tools:
         return f"{', '.join(tools)} not found (make print-packages installs the Debian packages)"
-    fonts = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True, check=False).stdout
+    fonts = subprocess.run(
+        ["fc-list", ":", "family"], capture_output=True, text=True, check=False
+    ).stdout
     if "Noto Serif CJK SC" not in fonts:
         return "the Noto CJK fonts are missing (Debian fonts-noto-cjk; make print-packages)"
     return None
@@ -40,10 +46,22 @@ SKIP = missing_reason()
 
 #: The book's own title, language and print settings (conf.py at the repository's root).
 BOOK_CONF = runpy.run_path(str(ROOT / "conf.py"))
-PRINT_SETTINGS = {key: value for key, value in BOOK_CONF.items()
-                  if key.startswith(("latex_", "epub_")) or key in ("project", "author", "copyright",
-                                                                    "version", "release", "language",
-                                                                    "html_theme", "html_theme_options")}
+PRINT_SETTINGS = {
+    key: value
+    for key, value in BOOK_CONF.items()
+    if key.startswith(("latex_", "epub_"))
+    or key
+    in (
+        "project",
+        "author",
+        "copyright",
+        "version",
+        "release",
+        "language",
+        "html_theme",
+        "html_theme_options",
+    )
+}
 #: The preview notice: the web build's site-wide banner (html_theme_options), never printed.
 PREVIEW = "在线预览稿"
 
@@ -65,8 +83,12 @@ PAGE = """\
 """
 IN_TITLE = {"beta"}
 #: What the PDF's source table and the EPUB's notes say each target is (white space removed).
-TARGET_WORDS = {"pkg.mod.alpha": "函数alpha", "pkg.mod.beta::elif y ==": "beta中的语句「elify==」",
-                "pkg.mod.Gamma.delta": "函数Gamma.delta", "pkg.mod.beta": "函数beta"}
+TARGET_WORDS = {
+    "pkg.mod.alpha": "函数alpha",
+    "pkg.mod.beta::elif y ==": "beta中的语句「elify==」",
+    "pkg.mod.Gamma.delta": "函数Gamma.delta",
+    "pkg.mod.beta": "函数beta",
+}
 CARD = "delta 卡片"  # a card: its title, then "repo@sha · path:Lx–Ly" on its own line
 
 
@@ -74,8 +96,15 @@ CARD = "delta 卡片"  # a card: its title, then "repo@sha · path:Lx–Ly" on i
 def printed(shared_upstream: SharedUpstream, book: Book) -> tuple[Book, str]:
     """The book with the print settings, and the commit it pins."""
     sha = shared_upstream.commits["build-v1"]
-    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github",
-                         "permalink": "https://example.org/blob/{commit}/{path}#L{start}-L{end}"}}
+    book.repos = {
+        "up": {
+            "url": shared_upstream.url,
+            "commit": sha,
+            "packages": ["pkg"],
+            "host": "github",
+            "permalink": "https://example.org/blob/{commit}/{path}#L{start}-L{end}",
+        }
+    }
     book.settings = dict(PRINT_SETTINGS)
     book.write_conf(default_repo="up")
     book.page("index", PAGE)
@@ -87,7 +116,9 @@ def records_of(outdir: Path, sha: str) -> list[dict[str, Any]]:
     writes), each with the location it prints."""
     records: list[dict[str, Any]] = json.loads((outdir / "source-anchors.json").read_text("utf-8"))
     for record in records:
-        lines = f"L{record['start']}" + (f"–L{record['end']}" if record["end"] != record["start"] else "")
+        lines = f"L{record['start']}" + (
+            f"–L{record['end']}" if record["end"] != record["start"] else ""
+        )
         record["where"] = f"{record['path']}:{lines}@{sha[:7]}"
     assert len(records) == 6
     return records
@@ -101,12 +132,20 @@ def flat(text: str) -> str:
 def test_a_file_is_printed_by_the_shortest_end_of_its_path_no_other_file_shares() -> None:
     from source_anchors.sphinx_ext.printed import compact_lines, short_paths, split_location
 
-    paths = {"gpt_researcher/skills/researcher.py", "gpt_researcher/document/document.py",
-             "gpt_researcher/context/retriever.py", "gpt_researcher/retrievers/retriever.py", "LICENSE"}
+    paths = {
+        "gpt_researcher/skills/researcher.py",
+        "gpt_researcher/document/document.py",
+        "gpt_researcher/context/retriever.py",
+        "gpt_researcher/retrievers/retriever.py",
+        "LICENSE",
+    }
     assert short_paths(paths) == {
-        "gpt_researcher/skills/researcher.py": "researcher.py", "gpt_researcher/document/document.py": "document.py",
+        "gpt_researcher/skills/researcher.py": "researcher.py",
+        "gpt_researcher/document/document.py": "document.py",
         "gpt_researcher/context/retriever.py": "context/retriever.py",
-        "gpt_researcher/retrievers/retriever.py": "retrievers/retriever.py", "LICENSE": "LICENSE"}
+        "gpt_researcher/retrievers/retriever.py": "retrievers/retriever.py",
+        "LICENSE": "LICENSE",
+    }
     assert short_paths({"a/x.py", "x.py"}) == {"a/x.py": "a/x.py", "x.py": "x.py"}
     assert split_location("pkg/mod.py:L162–L163@abcdef0") == ("pkg/mod.py", "L162–L163", "abcdef0")
     assert split_location("LICENSE@abcdef0") == ("LICENSE", "", "abcdef0")
@@ -119,54 +158,86 @@ def test_a_target_is_said_by_its_kind_its_name_in_its_file_and_its_match_text() 
     from source_anchors.sphinx_ext.targetwords import MATCH_LIMIT, target_words
 
     def words(text: str, path: str, kind: str) -> str:
-        return target_words(parse_target(text, default_repo="up"), Location(path, 1, 2, kind, "", ""))
+        return target_words(
+            parse_target(text, default_repo="up"), Location(path, 1, 2, kind, "", "")
+        )
 
-    assert words("pkg.skills.run.Conductor.go", "pkg/skills/run.py", "function") == "function Conductor.go"
+    assert (
+        words("pkg.skills.run.Conductor.go", "pkg/skills/run.py", "function")
+        == "function Conductor.go"
+    )
     assert words("pkg.Agent", "pkg/__init__.py", "class") == "class Agent"
     assert words("pkg.mod", "pkg/mod.py", "module") == "module pkg.mod"
-    assert words("pkg.mod.f::if a:::else:", "pkg/mod.py", "statement") == "statement “if a:” › “else:” in f"
-    assert words("/pyproject.toml::license = \"MIT\"", "pyproject.toml", "line") == \
-        "line “license = \"MIT\"” in pyproject.toml"
+    assert (
+        words("pkg.mod.f::if a:::else:", "pkg/mod.py", "statement")
+        == "statement “if a:” › “else:” in f"
+    )
+    assert (
+        words('/pyproject.toml::license = "MIT"', "pyproject.toml", "line")
+        == 'line “license = "MIT"” in pyproject.toml'
+    )
     assert words("/LICENSE", "LICENSE", "file") == "file LICENSE"
     long = "x = " + "a" * 80
-    assert words(f"pkg.mod.f::{long}", "pkg/mod.py", "statement") == \
-        f"statement “{long[:MATCH_LIMIT - 1]}…” in f"
+    assert (
+        words(f"pkg.mod.f::{long}", "pkg/mod.py", "statement")
+        == f"statement “{long[: MATCH_LIMIT - 1]}…” in f"
+    )
 
 
 @pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
-def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(printed: tuple[Book, str]) -> None:
+def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(
+    printed: tuple[Book, str],
+) -> None:
     book, sha = printed
     latex = book.build(builder="latex", out="latex").outdir
     records = records_of(latex, sha)
     tex = next(latex.glob("*.tex")).read_text("utf-8")
     assert "\\footnote" not in tex  # no permalink footnotes: at most a quarter of a page is nothing
     # What `make pdf` runs: Sphinx's own Makefile in the LaTeX directory (latexmk, xelatex).
-    done = subprocess.run(["make", "-C", str(latex), "LATEXMKOPTS=-silent",
-                           "LATEXOPTS=-interaction=nonstopmode -halt-on-error"],
-                          capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [
+            "make",
+            "-C",
+            str(latex),
+            "LATEXMKOPTS=-silent",
+            "LATEXOPTS=-interaction=nonstopmode -halt-on-error",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (pdf,) = latex.glob("*.pdf")
     log = pdf.with_suffix(".log").read_text("utf-8", errors="replace")
     assert "Missing character" not in log  # every CJK character has a glyph
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     body = flat(text)
     assert flat(BOOK_CONF["project"]) in body and "目录" in body  # the title page and the contents
     assert PREVIEW not in body  # the web build's banner only
     # The print notice on page 1, the title page (pdftotext ends a page with a form feed).
     assert flat(BOOK_CONF["PRINT_PREVIEW_NOTICE"]) in flat(text.split("\f", 1)[0])
     # The commit, once, under the chapter's title; the table at its end.
-    start, end = body.index("本章的源码位置都指固定提交"), body.rindex("本章源码位置")  # the note; the table's title
-    chapter, table = body[start:end], body[end + len("本章源码位置"):]
+    start, end = (
+        body.index("本章的源码位置都指固定提交"),
+        body.rindex("本章源码位置"),
+    )  # the note; the table's title
+    chapter, table = body[start:end], body[end + len("本章源码位置") :]
     assert chapter.count(sha) == 1 and chapter.index(f"up的提交{sha}") < chapter.index("入口是")
     for record in records:
         compact = f"mod.py:{record['where'].split(':', 1)[1].split('@')[0].replace('–L', '–')}"
         if record["label"] == CARD:
-            assert record["where"].split("@")[0] in chapter  # the card's own line: repo@sha · path:Lx–Ly
+            assert (
+                record["where"].split("@")[0] in chapter
+            )  # the card's own line: repo@sha · path:Lx–Ly
             continue
         assert flat(record["label"]) + f"({compact})" in chapter, (record["label"], compact)
         assert record["permalink"] not in chapter
-    prefix = f"https://example.org/blob/{sha}/pkg/"  # what every permalink of the chapter begins with
+    prefix = (
+        f"https://example.org/blob/{sha}/pkg/"  # what every permalink of the chapter begins with
+    )
     assert table.startswith("下列链接都以下面这一行开头") and prefix in table
     rows = table.split(prefix, 1)[1]
     assert rows.lstrip("•").startswith("mod.py：")
@@ -179,7 +250,9 @@ def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(pri
         assert len(re.findall(re.escape(fragment) + r"(?!\d)", rows)) == 1, fragment
         assert fragment + TARGET_WORDS[record["target"].split(":", 1)[1]] in rows, record["target"]
     for record in records:
-        assert "\\sphinxhref{" + record["permalink"].replace("#", "\\#") + "}" in tex  # each entry links there
+        assert (
+            "\\sphinxhref{" + record["permalink"].replace("#", "\\#") + "}" in tex
+        )  # each entry links there
 
 
 def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[Book, str]) -> None:
@@ -188,8 +261,11 @@ def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[B
     records = records_of(epub, sha)
     pages = [path.read_text("utf-8") for path in Path(epub).rglob("*.xhtml")]
     text = html.unescape(re.sub(r"<[^>]+>", "", "".join(pages)))
-    notes = [html.unescape(note) for page in pages
-             for note in re.findall(r'role="doc-footnote">(.*?)</aside>', page, re.DOTALL)]
+    notes = [
+        html.unescape(note)
+        for page in pages
+        for note in re.findall(r'role="doc-footnote">(.*?)</aside>', page, re.DOTALL)
+    ]
     for record in records:
         if record["label"] == CARD:
             assert re.search(re.escape(flat(CARD)) + r"(\[#\d+\])?up@", flat(text)), "the card"
@@ -198,8 +274,12 @@ def test_the_epub_shows_every_location_and_lists_the_permalinks(printed: tuple[B
             assert f"{record['label']} ({record['where']})" in text, record  # readers cannot hover
         if record["label"] != CARD:  # each chip's note says what it points at, then the permalink
             words = TARGET_WORDS[record["target"].split(":", 1)[1]]
-            assert any(f"<p>{words}—{record['permalink']}</p>" in flat(note) for note in notes), record
+            assert any(f"<p>{words}—{record['permalink']}</p>" in flat(note) for note in notes), (
+                record
+            )
         assert any(record["permalink"] in note for note in notes), record["permalink"]
     (archive,) = Path(epub).glob("*.epub")
     assert archive.stat().st_size > 0
-    assert PREVIEW not in text and "本章源码位置" not in text  # the banner is the web build's; the table the PDF's
+    assert (
+        PREVIEW not in text and "本章源码位置" not in text
+    )  # the banner is the web build's; the table the PDF's

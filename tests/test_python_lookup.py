@@ -1,9 +1,9 @@
 """Where a rule used to guess, the resolver gives Python's own answer (issue: properties, conditions, fallbacks).
 
-Each test writes a package skeleton of its own with git and resolves through the Engine; then it imports
-a copy of that same skeleton (the test's own code, never upstream) and asks Python where the name is:
-``__mro__``, ``inspect.getattr_static`` on the class or an instance, ``co_firstlineno``. Expected lines are
-found in the text the test wrote, never copied from the resolver.
+Each test writes a package skeleton of its own with git and resolves through the Engine; then it
+imports a copy of that same skeleton (the test's own code, never upstream) and asks Python where the
+name is: ``__mro__``, ``inspect.getattr_static`` on the class or an instance, ``co_firstlineno``.
+Expected lines are found in the text the test wrote, never copied from the resolver.
 """
 
 from __future__ import annotations
@@ -36,8 +36,14 @@ HERE = f"{sys.version_info[0]}.{sys.version_info[1]}"
 class Skeleton:
     """A package the test wrote, committed, resolved by an Engine (with *python* set, if given)."""
 
-    def __init__(self, upstream: Upstream, tmp: Path, files: dict[str, str], python: str | None = None,
-                 lock: str = "source-anchors.lock") -> None:
+    def __init__(
+        self,
+        upstream: Upstream,
+        tmp: Path,
+        files: dict[str, str],
+        python: str | None = None,
+        lock: str = "source-anchors.lock",
+    ) -> None:
         for rel, text in files.items():
             upstream.write(rel, text)
         self.files, self.tmp, self.upstream = files, tmp, upstream
@@ -45,9 +51,11 @@ class Skeleton:
         self.engine = self.make_engine(python, lock)
 
     def make_engine(self, python: str | None, lock: str = "source-anchors.lock") -> Engine:
-        values: dict[str, Any] = {"repos": {"up": {"url": self.upstream.url, "commit": self.sha,
-                                                   "packages": ["pkg"]}},
-                                  "cache_dir": str(self.tmp / "cache"), "lock_file": lock}
+        values: dict[str, Any] = {
+            "repos": {"up": {"url": self.upstream.url, "commit": self.sha, "packages": ["pkg"]}},
+            "cache_dir": str(self.tmp / "cache"),
+            "lock_file": lock,
+        }
         if python is not None:
             values["python"] = python
         return Engine(settings_from(values, confdir=self.tmp, environ={}))
@@ -188,24 +196,37 @@ class Diamond(Left, Right):
 '''
 
 
-@pytest.mark.parametrize(("name", "needle", "rule"), [
-    ("readonly", "# readonly getter", "property-over-instance"),
-    ("debug", "# debug getter", "getter-over-accessors+property-over-instance"),
-    ("field", "# field descriptor", "property-over-instance"),
-    ("typed", "# typed descriptor", "property-over-instance"),  # D[int](): an instance of D, as in Python
-    ("status", "# status kept", "property-over-instance"),
-    ("code", "# code property call", "property-over-instance"),
-    ("eos", "# eos def", "definition-over-wrapper+property-over-instance"),
-    ("cached", "# app cached assignment", ""),  # bound once in App: no rule to apply
-])
+@pytest.mark.parametrize(
+    ("name", "needle", "rule"),
+    [
+        ("readonly", "# readonly getter", "property-over-instance"),
+        ("debug", "# debug getter", "getter-over-accessors+property-over-instance"),
+        ("field", "# field descriptor", "property-over-instance"),
+        (
+            "typed",
+            "# typed descriptor",
+            "property-over-instance",
+        ),  # D[int](): an instance of D, as in Python
+        ("status", "# status kept", "property-over-instance"),
+        ("code", "# code property call", "property-over-instance"),
+        ("eos", "# eos def", "definition-over-wrapper+property-over-instance"),
+        ("cached", "# app cached assignment", ""),  # bound once in App: no rule to apply
+    ],
+)
 def test_a_data_descriptor_comes_before_self_x_as_python_finds_it(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, needle: str,
-        rule: str) -> None:
+    upstream: Upstream,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    needle: str,
+    rule: str,
+) -> None:
     files = {"pkg/__init__.py": "", "pkg/props.py": PROPERTIES}
     repo = Skeleton(upstream, tmp_path, files)
     location = repo.resolve(f"pkg.props.App.{name}")
     assert location.start == repo.line("pkg/props.py", needle) or (
-        location.start + 1 == repo.line("pkg/props.py", needle))  # a def's span starts at its decorator
+        location.start + 1 == repo.line("pkg/props.py", needle)
+    )  # a def's span starts at its decorator
     assert location.rule == rule
     with imported(files, tmp_path / "site", monkeypatch):
         props = importlib.import_module("pkg.props")  # the test's own skeleton
@@ -217,15 +238,23 @@ def test_a_data_descriptor_comes_before_self_x_as_python_finds_it(
             return
         owner = holder(props.App, name)
         assert owner is props.Base and found is vars(props.Base)[name] and name not in vars(app)
-        if name in ("field", "typed", "code"):  # made by a call in the class body: a line of the class found
+        if name in (
+            "field",
+            "typed",
+            "code",
+        ):  # made by a call in the class body: a line of the class found
             source, first = inspect.getsourcelines(owner)
             assert first <= location.start < first + len(source)
-            assert isinstance(found, {"field": props.Field, "typed": props.Typed, "code": property}[name])
+            assert isinstance(
+                found, {"field": props.Field, "typed": props.Typed, "code": property}[name]
+            )
         else:
             assert contains(location, code_line(found)), (name, location, code_line(found))
 
 
-def test_the_assignments_are_other_bindings_and_the_message_says_why(upstream: Upstream, tmp_path: Path) -> None:
+def test_the_assignments_are_other_bindings_and_the_message_says_why(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     repo = Skeleton(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/props.py": PROPERTIES})
     outcome = repo.engine.check(Target("up", "pkg.props.App.debug", None))
     assert outcome.location is not None
@@ -234,13 +263,19 @@ def test_the_assignments_are_other_bindings_and_the_message_says_why(upstream: U
     assert (assignment, assignment) in outcome.location.others
     assert any(start <= setter <= end for start, end in outcome.location.others)
     assert "rule getter-over-accessors+property-over-instance" in outcome.message
-    assert f"self.debug = … at pkg/props.py:L{assignment} goes through the property" in outcome.message
+    assert (
+        f"self.debug = … at pkg/props.py:L{assignment} goes through the property" in outcome.message
+    )
     # A ::match reaches the assignment, one of the other bindings.
-    assert repo.engine.resolver("up").resolve("pkg.props.App.debug", "self.debug = True").start == assignment
+    assert (
+        repo.engine.resolver("up").resolve("pkg.props.App.debug", "self.debug = True").start
+        == assignment
+    )
 
 
-def test_a_diamond_finds_the_property_of_a_later_base(upstream: Upstream, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_diamond_finds_the_property_of_a_later_base(
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = {"pkg/__init__.py": "", "pkg/props.py": PROPERTIES}
     repo = Skeleton(upstream, tmp_path, files)
     diamond, left = repo.resolve("pkg.props.Diamond.value"), repo.resolve("pkg.props.Left.value")
@@ -259,7 +294,7 @@ def test_a_diamond_finds_the_property_of_a_later_base(upstream: Upstream, tmp_pa
     assert left.start == repo.line("pkg/props.py", "# left value assignment")
 
 
-CONDITIONS = '''\
+CONDITIONS = """\
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -331,23 +366,41 @@ if hv >= 0x40000A2:
         return n
 else:
     batched = _batched  # batched alias
-'''
+"""
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="the default platform is linux; Python's answer is this one's")
-@pytest.mark.parametrize(("name", "needle", "rule"), [
-    ("future", "# present branch", "static-condition"),
-    ("stub", "# runtime stub", "static-condition+last-rebinding"),
-    ("checked", "# checked runtime", "runtime-over-typing"),
-    ("modern", "# modern rebinding", "static-condition+last-rebinding"),
-    ("where", "# linux where", "static-condition"),
-    ("odd", "# linux odd", "static-condition"),
-    ("fast", "# fast first", "first-branch"),  # not decidable statically: the first branch, as documented
-    ("batched", "# batched alias", "static-condition"),  # 0x40000A2 is 4.0.0a2: the else branch runs
-])
+@pytest.mark.skipif(
+    sys.platform != "linux", reason="the default platform is linux; Python's answer is this one's"
+)
+@pytest.mark.parametrize(
+    ("name", "needle", "rule"),
+    [
+        ("future", "# present branch", "static-condition"),
+        ("stub", "# runtime stub", "static-condition+last-rebinding"),
+        ("checked", "# checked runtime", "runtime-over-typing"),
+        ("modern", "# modern rebinding", "static-condition+last-rebinding"),
+        ("where", "# linux where", "static-condition"),
+        ("odd", "# linux odd", "static-condition"),
+        (
+            "fast",
+            "# fast first",
+            "first-branch",
+        ),  # not decidable statically: the first branch, as documented
+        (
+            "batched",
+            "# batched alias",
+            "static-condition",
+        ),  # 0x40000A2 is 4.0.0a2: the else branch runs
+    ],
+)
 def test_version_platform_and_typing_tests_are_decided_as_python_runs_them(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, needle: str,
-        rule: str) -> None:
+    upstream: Upstream,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    needle: str,
+    rule: str,
+) -> None:
     files = {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS}
     repo = Skeleton(upstream, tmp_path, files)
     location = repo.resolve(f"pkg.cond.{name}")
@@ -358,14 +411,20 @@ def test_version_platform_and_typing_tests_are_decided_as_python_runs_them(
 
         python = getattr(cond, name).__code__.co_firstlineno
     if name == "fast":
-        assert python != location.start  # the documented rule, where Python's answer depends on the run
-    elif name == "batched":  # the binding that runs is `batched = _batched`: Python's object is _batched's
+        assert (
+            python != location.start
+        )  # the documented rule, where Python's answer depends on the run
+    elif (
+        name == "batched"
+    ):  # the binding that runs is `batched = _batched`: Python's object is _batched's
         assert python == repo.line("pkg/cond.py", "# batched fallback")
     else:
         assert python == location.start
 
 
-def test_the_message_names_the_condition_and_how_it_was_decided(upstream: Upstream, tmp_path: Path) -> None:
+def test_the_message_names_the_condition_and_how_it_was_decided(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     repo = Skeleton(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS})
     future = repo.engine.check(Target("up", "pkg.cond.future", None)).message
     assert f"sys.version_info >= (3, 99) is false for Python {HERE}" in future
@@ -376,43 +435,78 @@ def test_the_message_names_the_condition_and_how_it_was_decided(upstream: Upstre
     assert "sys.platform == 'win32' is false for sys.platform 'linux'" in where
     assert "sys.platform.startswith('linux') is true for sys.platform 'linux'" in where
     # A name bound only where nothing runs is not bound; the message says why and what to set.
-    with pytest.raises(ResolveError, match=r"bound only in branches that do not run \(sys\.version_info < "
-                                           rf"\(3, 0\) is false for Python {HERE}\): source_anchors_python"):
+    with pytest.raises(
+        ResolveError,
+        match=r"bound only in branches that do not run \(sys\.version_info < "
+        rf"\(3, 0\) is false for Python {HERE}\): source_anchors_python",
+    ):
         repo.resolve("pkg.cond.legacy")
 
 
-def test_the_python_setting_decides_for_another_version_and_platform(upstream: Upstream, tmp_path: Path) -> None:
-    repo = Skeleton(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS}, python="3.99 win32")
+def test_the_python_setting_decides_for_another_version_and_platform(
+    upstream: Upstream, tmp_path: Path
+) -> None:
+    repo = Skeleton(
+        upstream, tmp_path, {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS}, python="3.99 win32"
+    )
     assert repo.resolve("pkg.cond.future").start == repo.line("pkg/cond.py", "# future branch")
     assert repo.resolve("pkg.cond.where").start == repo.line("pkg/cond.py", "# windows where")
     legacy = Skeleton.make_engine(repo, "2.7")
-    assert legacy.resolver("up").resolve("pkg.cond.legacy").start == repo.line("pkg/cond.py", "# legacy only")
-    assert str(parse_python("3.12")) == "3.12" and parse_python("3.12 darwin") == Python((3, 12), "darwin")
+    assert legacy.resolver("up").resolve("pkg.cond.legacy").start == repo.line(
+        "pkg/cond.py", "# legacy only"
+    )
+    assert str(parse_python("3.12")) == "3.12" and parse_python("3.12 darwin") == Python(
+        (3, 12), "darwin"
+    )
     for bad in ("three", "3", "3.11 Win32", 3.11):
-        with pytest.raises(ConfigError, match=r"source_anchors_python: expected a Python version such as '3\.11'"):
+        with pytest.raises(
+            ConfigError, match=r"source_anchors_python: expected a Python version such as '3\.11'"
+        ):
             settings_from({"python": bad}, confdir=tmp_path, environ={})
 
 
 _Info = namedtuple("_Info", "major minor micro releaselevel serial")
 
 
-@pytest.mark.parametrize("test", [
-    "sys.version_info >= (3, 8)", "sys.version_info >= (3, 11)", "sys.version_info > (3, 11)",
-    "sys.version_info == (3, 11)", "sys.version_info != (3, 11)", "sys.version_info < (3, 11)",
-    "sys.version_info <= (3, 11)", "sys.version_info >= (3,)", "sys.version_info < (4,)",
-    "sys.version_info >= (3, 11, 2)", "sys.version_info >= (3, 10, 2)", "sys.version_info[:2] == (3, 11)",
-    "sys.version_info[:2] >= (3, 12)", "sys.version_info[:3] > (3, 11)", "sys.version_info[0] == 3",
-    "sys.version_info[1] >= 11", "sys.version_info.minor < 9", "sys.version_info.major >= 3",
-    "(3, 9) <= sys.version_info", "(3, 9) <= sys.version_info < (3, 12)", "sys.version_info[1:] >= (11,)",
-    "sys.version_info < (3, 9, 0, 'final')", "not sys.version_info >= (3, 13)",
-    "sys.version_info >= (3, 8) and sys.platform == 'linux'", "sys.version_info < (3, 8) or sys.platform == 'x'",
-    "sys.platform in ('linux', 'darwin')", "sys.platform not in ('win32',)", "sys.platform.startswith(('win', 'cyg'))",
-])
+@pytest.mark.parametrize(
+    "test",
+    [
+        "sys.version_info >= (3, 8)",
+        "sys.version_info >= (3, 11)",
+        "sys.version_info > (3, 11)",
+        "sys.version_info == (3, 11)",
+        "sys.version_info != (3, 11)",
+        "sys.version_info < (3, 11)",
+        "sys.version_info <= (3, 11)",
+        "sys.version_info >= (3,)",
+        "sys.version_info < (4,)",
+        "sys.version_info >= (3, 11, 2)",
+        "sys.version_info >= (3, 10, 2)",
+        "sys.version_info[:2] == (3, 11)",
+        "sys.version_info[:2] >= (3, 12)",
+        "sys.version_info[:3] > (3, 11)",
+        "sys.version_info[0] == 3",
+        "sys.version_info[1] >= 11",
+        "sys.version_info.minor < 9",
+        "sys.version_info.major >= 3",
+        "(3, 9) <= sys.version_info",
+        "(3, 9) <= sys.version_info < (3, 12)",
+        "sys.version_info[1:] >= (11,)",
+        "sys.version_info < (3, 9, 0, 'final')",
+        "not sys.version_info >= (3, 13)",
+        "sys.version_info >= (3, 8) and sys.platform == 'linux'",
+        "sys.version_info < (3, 8) or sys.platform == 'x'",
+        "sys.platform in ('linux', 'darwin')",
+        "sys.platform not in ('win32',)",
+        "sys.platform.startswith(('win', 'cyg'))",
+    ],
+)
 @pytest.mark.parametrize("version", [(3, 8), (3, 11), (3, 13)])
-def test_each_decided_test_is_what_python_computes_for_every_micro_release(test: str,
-                                                                           version: tuple[int, int]) -> None:
-    # Python's own comparison on sys.version_info as it is for micro releases 0 and 99: a test they agree on
-    # is decided so; one they do not agree on is not decided.
+def test_each_decided_test_is_what_python_computes_for_every_micro_release(
+    test: str, version: tuple[int, int]
+) -> None:
+    # Python's own comparison on sys.version_info as it is for micro releases 0 and 99: a test they
+    # agree on is decided so; one they do not agree on is not decided.
     answers = set()
     for micro in (0, 99):
         fake = type(sys)("sys")
@@ -423,17 +517,28 @@ def test_each_decided_test_is_what_python_computes_for_every_micro_release(test:
     assert decide(ast.parse(test, mode="eval").body, Python(version), set()) is expected
 
 
-@pytest.mark.parametrize("test", [
-    "sys.hexversion >= 0x30D00A2", "sys.hexversion < 0x30D00A2", "sys.hexversion >= 0x030B0000",
-    "sys.hexversion >= 0x030B00F0", "sys.hexversion > 0x030BFFFF", "sys.hexversion == 0x030B04F0",
-    "sys.hexversion != 0x03000000", "0x030800F0 <= sys.hexversion", "hexversion >= 0x30D00A2",
-    "not hexversion < 0x03090000",
-])
+@pytest.mark.parametrize(
+    "test",
+    [
+        "sys.hexversion >= 0x30D00A2",
+        "sys.hexversion < 0x30D00A2",
+        "sys.hexversion >= 0x030B0000",
+        "sys.hexversion >= 0x030B00F0",
+        "sys.hexversion > 0x030BFFFF",
+        "sys.hexversion == 0x030B04F0",
+        "sys.hexversion != 0x03000000",
+        "0x030800F0 <= sys.hexversion",
+        "hexversion >= 0x30D00A2",
+        "not hexversion < 0x03090000",
+    ],
+)
 @pytest.mark.parametrize("version", [(3, 8), (3, 11), (3, 13)])
-def test_each_decided_hexversion_test_is_what_python_computes_for_every_release(test: str,
-                                                                                version: tuple[int, int]) -> None:
-    # Python's own comparison for every release of the minor (micro 0-255, alpha to final, serial 0-15):
-    # decided when all agree. A bare name is read as imported by ``from sys import hexversion``.
+def test_each_decided_hexversion_test_is_what_python_computes_for_every_release(
+    test: str, version: tuple[int, int]
+) -> None:
+    # Python's own comparison for every release of the minor (micro 0-255, alpha to final, serial
+    # 0-15): decided when all agree. A bare name is read as imported by ``from sys import
+    # hexversion``.
     code = compile(test, "<test>", "eval")
     answers = set()
     for micro in range(256):
@@ -450,7 +555,7 @@ def test_each_decided_hexversion_test_is_what_python_computes_for_every_release(
     assert (None if note is None else not body & DEAD) is expected, note
 
 
-FALLBACKS = '''\
+FALLBACKS = """\
 try:
     from pkg_missing_for_this_test.socks import ProxyManager  # outside import
 except ImportError:
@@ -488,11 +593,12 @@ class Tool:
         return 1
 
     run = staticmethod(run)  # run wrapped
-'''
+"""
 
 
 def test_a_fallback_inside_the_packages_wins_over_an_import_from_outside(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = {"pkg/__init__.py": "", "pkg/fallback.py": FALLBACKS, "pkg/props.py": PROPERTIES}
     repo = Skeleton(upstream, tmp_path, files)
     outcome = repo.engine.check(Target("up", "pkg.fallback.ProxyManager", None))
@@ -500,8 +606,10 @@ def test_a_fallback_inside_the_packages_wins_over_an_import_from_outside(
     assert outcome.location.start == repo.line("pkg/fallback.py", "# fallback definition")
     assert outcome.location.rule == "first-branch+inside-over-outside"
     outside = repo.line("pkg/fallback.py", "# outside import")
-    assert (f"the branch at L{outside} imports pkg_missing_for_this_test.socks.ProxyManager, outside the "
-            "pinned packages") in outcome.message
+    assert (
+        f"the branch at L{outside} imports pkg_missing_for_this_test.socks.ProxyManager, outside the "
+        "pinned packages"
+    ) in outcome.message
     # A stand-in value is no definition: the import stays the answer, and leads out of the packages.
     with pytest.raises(ResolveError, match="'pkg_missing_for_this_test' is not a package of up"):
         repo.resolve("pkg.fallback.speedups")
@@ -519,62 +627,116 @@ def test_a_fallback_inside_the_packages_wins_over_an_import_from_outside(
 
 
 def test_a_wrapping_line_right_after_def_leaves_the_def_the_definition(
-        upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     files = {"pkg/__init__.py": "", "pkg/fallback.py": FALLBACKS, "pkg/props.py": PROPERTIES}
     repo = Skeleton(upstream, tmp_path, files)
     helper, run = repo.resolve("pkg.fallback.helper"), repo.resolve("pkg.fallback.Tool.run")
     eos = repo.resolve("pkg.props.Base.eos")
-    assert (helper.start, helper.rule) == (repo.line("pkg/fallback.py", "# helper def"), "definition-over-wrapper")
+    assert (helper.start, helper.rule) == (
+        repo.line("pkg/fallback.py", "# helper def"),
+        "definition-over-wrapper",
+    )
     assert helper.others == ((repo.line("pkg/fallback.py", "# helper wrapped"),) * 2,)
-    assert (run.start, run.rule) == (repo.line("pkg/fallback.py", "# run def"), "definition-over-wrapper")
-    assert (eos.start, eos.kind) == (repo.line("pkg/props.py", "# eos def"), "attribute")  # a property now
+    assert (run.start, run.rule) == (
+        repo.line("pkg/fallback.py", "# run def"),
+        "definition-over-wrapper",
+    )
+    assert (eos.start, eos.kind) == (
+        repo.line("pkg/props.py", "# eos def"),
+        "attribute",
+    )  # a property now
     with imported(files, tmp_path / "site", monkeypatch):
-        fallback, props = importlib.import_module("pkg.fallback"), importlib.import_module("pkg.props")
+        fallback, props = (
+            importlib.import_module("pkg.fallback"),
+            importlib.import_module("pkg.props"),
+        )
 
         assert code_line(fallback.helper) == helper.start
         assert code_line(vars(fallback.Tool)["run"]) == run.start
-        assert isinstance(vars(props.Base)["eos"], property) and code_line(vars(props.Base)["eos"]) == eos.start
+        assert (
+            isinstance(vars(props.Base)["eos"], property)
+            and code_line(vars(props.Base)["eos"]) == eos.start
+        )
 
 
-def test_an_existing_lock_reports_what_the_new_rules_moved_then_update_relocks(upstream: Upstream,
-                                                                                tmp_path: Path) -> None:
+def test_an_existing_lock_reports_what_the_new_rules_moved_then_update_relocks(
+    upstream: Upstream, tmp_path: Path
+) -> None:
     repo = Skeleton(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/props.py": PROPERTIES})
     text = repo.files["pkg/props.py"].split("\n")
-    old = repo.line("pkg/props.py", "# app debug assignment")  # what the rules before version 10 gave
+    old = repo.line(
+        "pkg/props.py", "# app debug assignment"
+    )  # what the rules before version 10 gave
     blob = repo.resolve("pkg.props.App").blob
-    record = LockRecord(commit=repo.sha, path="pkg/props.py", start=old, end=old, sha256=lines_hash(text, old, old),
-                        blob=blob)
-    lock = {"version": 1, "anchors": {"up": {"pkg.props.App.debug": record.to_json(),
-                                             "pkg.props.App": LockRecord.at(repo.sha, repo.resolve("pkg.props.App"))
-                                             .to_json()}}}
+    record = LockRecord(
+        commit=repo.sha,
+        path="pkg/props.py",
+        start=old,
+        end=old,
+        sha256=lines_hash(text, old, old),
+        blob=blob,
+    )
+    lock = {
+        "version": 1,
+        "anchors": {
+            "up": {
+                "pkg.props.App.debug": record.to_json(),
+                "pkg.props.App": LockRecord.at(repo.sha, repo.resolve("pkg.props.App")).to_json(),
+            }
+        },
+    }
     (tmp_path / "source-anchors.lock").write_text(json.dumps(lock), "utf-8")
     engine = repo.make_engine(None)
     moved = engine.check(Target("up", "pkg.props.App.debug", None))
     assert moved.status is Status.moved
     assert "rule getter-over-accessors+property-over-instance" in moved.message
-    assert f"the same commit, resolved anew (resolver version before 10 → {RESOLVER_VERSION})" in moved.message
+    assert (
+        f"the same commit, resolved anew (resolver version before 10 → {RESOLVER_VERSION})"
+        in moved.message
+    )
     assert engine.check(Target("up", "pkg.props.App", None)).status is Status.ok
-    # A record edited by hand (its lines are not what it says) is no resolution of this commit: changed.
-    forged = {**lock, "anchors": {"up": {"pkg.props.App.debug": {**record.to_json(), "sha256": "0" * 64}}}}
+    # A record edited by hand (its lines are not what it says) is no resolution of this commit:
+    # changed.
+    forged = {
+        **lock,
+        "anchors": {"up": {"pkg.props.App.debug": {**record.to_json(), "sha256": "0" * 64}}},
+    }
     (tmp_path / "forged.lock").write_text(json.dumps(forged), "utf-8")
-    assert repo.make_engine(None, "forged.lock").check(Target("up", "pkg.props.App.debug", None)).status \
+    assert (
+        repo.make_engine(None, "forged.lock")
+        .check(Target("up", "pkg.props.App.debug", None))
+        .status
         is Status.changed
+    )
     # update relocks it, and records what it resolved with: the next check is ok.
-    outcomes = [engine.check(Target("up", key, None)) for key in ("pkg.props.App.debug", "pkg.props.App")]
+    outcomes = [
+        engine.check(Target("up", key, None)) for key in ("pkg.props.App.debug", "pkg.props.App")
+    ]
     engine.relock(outcomes)
     relocked = read_lock(tmp_path / "source-anchors.lock")
     assert relocked.resolver == {"version": RESOLVER_VERSION, "python": HERE}
-    assert repo.make_engine(None).check(Target("up", "pkg.props.App.debug", None)).status is Status.ok
+    assert (
+        repo.make_engine(None).check(Target("up", "pkg.props.App.debug", None)).status is Status.ok
+    )
 
 
-def test_another_python_re_resolves_and_moves_what_depends_on_it(upstream: Upstream, tmp_path: Path) -> None:
-    repo = Skeleton(upstream, tmp_path, {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS}, python="3.99")
+def test_another_python_re_resolves_and_moves_what_depends_on_it(
+    upstream: Upstream, tmp_path: Path
+) -> None:
+    repo = Skeleton(
+        upstream, tmp_path, {"pkg/__init__.py": "", "pkg/cond.py": CONDITIONS}, python="3.99"
+    )
     future = Target("up", "pkg.cond.future", None)
     first = repo.engine.check(future)
     repo.engine.lock_new([first])
     repo.engine.remember([first])
-    assert read_lock(tmp_path / "source-anchors.lock").resolver == {"version": RESOLVER_VERSION, "python": "3.99"}
-    # The same cache and lock, read for this Python: resolved again (the cache is keyed by the setting).
+    assert read_lock(tmp_path / "source-anchors.lock").resolver == {
+        "version": RESOLVER_VERSION,
+        "python": "3.99",
+    }
+    # The same cache and lock, read for this Python: resolved again (the cache is keyed by the
+    # setting).
     now = repo.make_engine(None).check(future)
     assert now.status is Status.moved and now.location is not None
     assert now.location.start == repo.line("pkg/cond.py", "# present branch")
@@ -584,7 +746,12 @@ def test_another_python_re_resolves_and_moves_what_depends_on_it(upstream: Upstr
 
 def test_a_lock_with_a_broken_resolver_record_is_a_located_error(tmp_path: Path) -> None:
     lock = tmp_path / "source-anchors.lock"
-    lock.write_text('{\n  "anchors": {},\n  "resolver": {"python": 3.11},\n  "version": 1\n}\n', "utf-8")
-    with pytest.raises(LockError, match=r"source-anchors\.lock:3: 'resolver' must be an object with 'version' "
-                                        r"\(an integer\) and 'python' \(a string\); restore it .* or run update"):
+    lock.write_text(
+        '{\n  "anchors": {},\n  "resolver": {"python": 3.11},\n  "version": 1\n}\n', "utf-8"
+    )
+    with pytest.raises(
+        LockError,
+        match=r"source-anchors\.lock:3: 'resolver' must be an object with 'version' "
+        r"\(an integer\) and 'python' \(a string\); restore it .* or run update",
+    ):
         read_lock(lock)

@@ -1,8 +1,8 @@
 """Tests for ``source_anchors.resolve.resolver`` through the Engine, on git repositories made by the tests.
 
-Each upstream is a real git repository exported through the real ``file://``
-fetch; the resolver reads it statically (ast, never an import). Expected lines are computed from the text
-each test wrote (``line_of``), never copied from the resolver's output.
+Each upstream is a real git repository exported through the real ``file://`` fetch; the resolver
+reads it statically (ast, never an import). Expected lines are computed from the text each test
+wrote (``line_of``), never copied from the resolver's output.
 """
 
 from __future__ import annotations
@@ -57,8 +57,12 @@ class Repo:
         return line_of(self.texts[rel], start), line_of(self.texts[rel], end)
 
 
-def make_repo(upstream: Upstream, tmp: Path, files: dict[str, str | bytes],
-              packages: tuple[str, ...] = ("pkg",)) -> Repo:
+def make_repo(
+    upstream: Upstream,
+    tmp: Path,
+    files: dict[str, str | bytes],
+    packages: tuple[str, ...] = ("pkg",),
+) -> Repo:
     """Commit *files* (alone: the work tree is emptied first) and open the pinned commit with an Engine.
 
     *upstream* is usually the session's ``tree_upstream``: each call adds a commit to it, and
@@ -76,9 +80,13 @@ def make_repo(upstream: Upstream, tmp: Path, files: dict[str, str | bytes],
             texts[rel] = (upstream.path / rel).read_text("utf-8")
     sha = upstream.commit()
     settings = settings_from(
-        {"repos": {"up": {"url": upstream.url, "commit": sha, "packages": list(packages)}},
-         "cache_dir": str(tmp / "cache")},
-        confdir=tmp, environ={})
+        {
+            "repos": {"up": {"url": upstream.url, "commit": sha, "packages": list(packages)}},
+            "cache_dir": str(tmp / "cache"),
+        },
+        confdir=tmp,
+        environ={},
+    )
     return Repo(upstream, texts, Engine(settings), sha)
 
 
@@ -198,16 +206,16 @@ def convert(x):
     return str(x)
 '''
 
-BASE = '''\
+BASE = """\
 class Base:
     def method(self):
         return "base"
 
     def other(self):
         return "base other"
-'''
+"""
 
-SHAPES = '''\
+SHAPES = """\
 from .base import Base
 
 
@@ -218,7 +226,7 @@ class Middle(Base):
 
 class Child(Middle):
     pass
-'''
+"""
 
 FILES = {
     "pkg/__init__.py": INIT,
@@ -244,29 +252,75 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Repo:
     [
         pytest.param("pkg.core.process", "def process", "return total", "function", id="function"),
         # A decorated definition starts at its first decorator (here a multi-line one).
-        pytest.param("pkg.core.cached", "@functools.lru_cache(", "return [x]", "function", id="decorated-function"),
-        pytest.param("pkg.core.Thing", "@functools.total_ordering", "return cls(size)", "class", id="class"),
-        pytest.param("pkg.core.Thing.grow", "def grow", "return self.size + by", "function", id="method"),
+        pytest.param(
+            "pkg.core.cached",
+            "@functools.lru_cache(",
+            "return [x]",
+            "function",
+            id="decorated-function",
+        ),
+        pytest.param(
+            "pkg.core.Thing", "@functools.total_ordering", "return cls(size)", "class", id="class"
+        ),
+        pytest.param(
+            "pkg.core.Thing.grow", "def grow", "return self.size + by", "function", id="method"
+        ),
         pytest.param("pkg.core.Thing.__init__", "def __init__", "        ]", "function", id="init"),
         # A property is the getter from '@property'; the setter is not included.
-        pytest.param("pkg.core.Thing.area", "@property", "return self.size ** 2", None, id="property"),
-        pytest.param("pkg.core.Thing.make", "@staticmethod", "return Thing(1)", "function", id="staticmethod"),
-        pytest.param("pkg.core.Thing.build", "@classmethod", "return cls(size)", "function", id="classmethod"),
-        # @overload: the implementation, from its 'def' to its end; the overload stubs are not included.
-        pytest.param("pkg.core.convert", "def convert(x):", "return str(x)", "function", id="overload"),
+        pytest.param(
+            "pkg.core.Thing.area", "@property", "return self.size ** 2", None, id="property"
+        ),
+        pytest.param(
+            "pkg.core.Thing.make", "@staticmethod", "return Thing(1)", "function", id="staticmethod"
+        ),
+        pytest.param(
+            "pkg.core.Thing.build", "@classmethod", "return cls(size)", "function", id="classmethod"
+        ),
+        # @overload: the implementation, from its 'def' to its end; the overload stubs are not
+        # included.
+        pytest.param(
+            "pkg.core.convert", "def convert(x):", "return str(x)", "function", id="overload"
+        ),
         # Attributes: the whole assignment statement.
-        pytest.param("pkg.core.LIMIT", "LIMIT = 10", "LIMIT = 10", "attribute", id="module-attribute"),
+        pytest.param(
+            "pkg.core.LIMIT", "LIMIT = 10", "LIMIT = 10", "attribute", id="module-attribute"
+        ),
         pytest.param("pkg.core.TABLE", "TABLE = {", "}", "attribute", id="multiline-assignment"),
-        pytest.param("pkg.core.Thing.kind", 'kind = "thing"', 'kind = "thing"', "attribute", id="class-attribute"),
-        pytest.param("pkg.core.Thing.size", "self.size = size", "self.size = size", "attribute",
-                     id="instance-attribute"),
-        pytest.param("pkg.core.Thing.parts", "self.parts = [", "        ]", "attribute",
-                     id="multiline-instance-attribute"),
+        pytest.param(
+            "pkg.core.Thing.kind",
+            'kind = "thing"',
+            'kind = "thing"',
+            "attribute",
+            id="class-attribute",
+        ),
+        pytest.param(
+            "pkg.core.Thing.size",
+            "self.size = size",
+            "self.size = size",
+            "attribute",
+            id="instance-attribute",
+        ),
+        pytest.param(
+            "pkg.core.Thing.parts",
+            "self.parts = [",
+            "        ]",
+            "attribute",
+            id="multiline-instance-attribute",
+        ),
         # Names bound under module-level if / try / except.
-        pytest.param("pkg.core.DEBUG_LEVEL", "DEBUG_LEVEL = 2", "DEBUG_LEVEL = 2", "attribute", id="under-if"),
-        pytest.param("pkg.core.RETRIES", "RETRIES = int(", "RETRIES = int(", "attribute", id="under-try"),
-        pytest.param("pkg.core.FALLBACK_RETRIES", "FALLBACK_RETRIES = 3", "FALLBACK_RETRIES = 3", "attribute",
-                     id="under-except"),
+        pytest.param(
+            "pkg.core.DEBUG_LEVEL", "DEBUG_LEVEL = 2", "DEBUG_LEVEL = 2", "attribute", id="under-if"
+        ),
+        pytest.param(
+            "pkg.core.RETRIES", "RETRIES = int(", "RETRIES = int(", "attribute", id="under-try"
+        ),
+        pytest.param(
+            "pkg.core.FALLBACK_RETRIES",
+            "FALLBACK_RETRIES = 3",
+            "FALLBACK_RETRIES = 3",
+            "attribute",
+            id="under-except",
+        ),
     ],
 )
 def test_object_spans(shared: Repo, path: str, start: str, end: str, kind: str | None) -> None:
@@ -305,27 +359,73 @@ def test_location_hashes_and_blob(shared: Repo) -> None:
     ("path", "file", "start", "end", "kind"),
     [
         # pkg/__init__.py: from .core import Thing
-        pytest.param("pkg.Thing", "pkg/core.py", "@functools.total_ordering", "return cls(size)", "class",
-                     id="re-export"),
-        pytest.param("pkg.Thing.grow", "pkg/core.py", "def grow", "return self.size + by", "function",
-                     id="member-of-re-export"),
+        pytest.param(
+            "pkg.Thing",
+            "pkg/core.py",
+            "@functools.total_ordering",
+            "return cls(size)",
+            "class",
+            id="re-export",
+        ),
+        pytest.param(
+            "pkg.Thing.grow",
+            "pkg/core.py",
+            "def grow",
+            "return self.size + by",
+            "function",
+            id="member-of-re-export",
+        ),
         # pkg -> pkg.api -> pkg.impl
-        pytest.param("pkg.Gadget", "pkg/impl.py", "class Gadget:", 'return "spinning"', "class", id="chain"),
-        pytest.param("pkg.Gadget.spin", "pkg/impl.py", "def spin", 'return "spinning"', "function",
-                     id="member-through-chain"),
+        pytest.param(
+            "pkg.Gadget", "pkg/impl.py", "class Gadget:", 'return "spinning"', "class", id="chain"
+        ),
+        pytest.param(
+            "pkg.Gadget.spin",
+            "pkg/impl.py",
+            "def spin",
+            'return "spinning"',
+            "function",
+            id="member-through-chain",
+        ),
         # pkg -> pkg.api (renamed: Thing as Widget) -> pkg.core
-        pytest.param("pkg.Widget", "pkg/core.py", "@functools.total_ordering", "return cls(size)", "class",
-                     id="renamed-chain"),
+        pytest.param(
+            "pkg.Widget",
+            "pkg/core.py",
+            "@functools.total_ordering",
+            "return cls(size)",
+            "class",
+            id="renamed-chain",
+        ),
         # Inherited members resolve where they are defined, nearest class first.
-        pytest.param("pkg.shapes.Child.method", "pkg/base.py", "def method", 'return "base"', "function",
-                     id="inherited-two-levels"),
-        pytest.param("pkg.shapes.Child.other", "pkg/shapes.py", "def other", 'return "middle other"', "function",
-                     id="inherited-override"),
-        pytest.param("pkg.shapes.Base.method", "pkg/base.py", "def method", 'return "base"', "function",
-                     id="imported-name"),
+        pytest.param(
+            "pkg.shapes.Child.method",
+            "pkg/base.py",
+            "def method",
+            'return "base"',
+            "function",
+            id="inherited-two-levels",
+        ),
+        pytest.param(
+            "pkg.shapes.Child.other",
+            "pkg/shapes.py",
+            "def other",
+            'return "middle other"',
+            "function",
+            id="inherited-override",
+        ),
+        pytest.param(
+            "pkg.shapes.Base.method",
+            "pkg/base.py",
+            "def method",
+            'return "base"',
+            "function",
+            id="imported-name",
+        ),
     ],
 )
-def test_followed_to_definition(shared: Repo, path: str, file: str, start: str, end: str, kind: str) -> None:
+def test_followed_to_definition(
+    shared: Repo, path: str, file: str, start: str, end: str, kind: str
+) -> None:
     location = shared.resolve(path)
     assert location.path == file
     assert (location.start, location.end) == shared.span(file, start, end)
@@ -345,7 +445,9 @@ def test_alias_to_outside_the_packages_is_missing(shared: Repo) -> None:
 # -- module anchors ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("path", "file"), [("pkg.core", "pkg/core.py"), ("pkg", "pkg/__init__.py")])
+@pytest.mark.parametrize(
+    ("path", "file"), [("pkg.core", "pkg/core.py"), ("pkg", "pkg/__init__.py")]
+)
 def test_module_anchor_is_the_whole_file(shared: Repo, path: str, file: str) -> None:
     outcome = shared.check(path)
     assert outcome.status == "new"
@@ -353,7 +455,11 @@ def test_module_anchor_is_the_whole_file(shared: Repo, path: str, file: str) -> 
     assert location is not None
     assert location.kind == "module"
     assert location.whole_file
-    assert (location.path, location.start, location.end) == (file, 1, line_count(shared.texts[file]))
+    assert (location.path, location.start, location.end) == (
+        file,
+        1,
+        line_count(shared.texts[file]),
+    )
     assert outcome.permalink == f"{shared.upstream.url}/blob/{shared.sha}/{file}"
     assert "#L" not in outcome.permalink
 
@@ -361,7 +467,9 @@ def test_module_anchor_is_the_whole_file(shared: Repo, path: str, file: str) -> 
 def test_statement_anchor_permalink_has_line_fragment(shared: Repo) -> None:
     outcome = shared.check("pkg.core.process")
     start, end = shared.span("pkg/core.py", "def process", "return total")
-    assert outcome.permalink == f"{shared.upstream.url}/blob/{shared.sha}/pkg/core.py#L{start}-L{end}"
+    assert (
+        outcome.permalink == f"{shared.upstream.url}/blob/{shared.sha}/pkg/core.py#L{start}-L{end}"
+    )
 
 
 # -- match text --------------------------------------------------------------------------
@@ -373,12 +481,14 @@ def test_statement_anchor_permalink_has_line_fragment(shared: Repo) -> None:
         # A clause header gives the clause.
         ("pkg.core.process", "for item in data:", "for item in data:", "total += item"),
         ("pkg.core.convert", "if isinstance(x, int):", "if isinstance(x, int):", "return x + 0"),
-        # A line of a simple statement gives that statement; a multi-line one whole, from its first line.
+        # A line of a simple statement gives that statement; a multi-line one whole, from its first
+        # line.
         ("pkg.core.process", "total += item", "total += item", "total += item"),
         ("pkg.core.Thing.__init__", "self.parts = [", "self.parts = [", "        ]"),
         # An item of a multi-line list display gives that item (the element rule).
         ("pkg.core.Thing.__init__", "size * 2", "size * 2", "size * 2"),
-        # Only the object's own lines are searched: 'return' is on many lines of the file, one of make().
+        # Only the object's own lines are searched: 'return' is on many lines of the file, one of
+        # make().
         ("pkg.core.Thing.make", "return", "return Thing(1)", "return Thing(1)"),
     ],
 )
@@ -412,18 +522,33 @@ def test_match_text_on_two_lines_lists_them(shared: Repo) -> None:
 @pytest.mark.parametrize(
     ("path", "where", "closest", "shown"),
     [
-        ("pkg.core.procss", "pkg.core has no member 'procss'", "pkg.core.process", "closest: pkg.core.process"),
-        ("pkg.core.Thing.grwo", "pkg.core.Thing has no member 'grwo'", "pkg.core.Thing.grow",
-         "closest: pkg.core.Thing.grow"),
+        (
+            "pkg.core.procss",
+            "pkg.core has no member 'procss'",
+            "pkg.core.process",
+            "closest: pkg.core.process",
+        ),
+        (
+            "pkg.core.Thing.grwo",
+            "pkg.core.Thing has no member 'grwo'",
+            "pkg.core.Thing.grow",
+            "closest: pkg.core.Thing.grow",
+        ),
         # Submodules are names of a package too.
         ("pkg.cor.process", "pkg has no member 'cor'", "pkg.core", "closest: pkg.core"),
-        ("pkg.impl.Gadgt", "pkg.impl has no member 'Gadgt'", "pkg.impl.Gadget", "closest: pkg.impl.Gadget"),
+        (
+            "pkg.impl.Gadgt",
+            "pkg.impl has no member 'Gadgt'",
+            "pkg.impl.Gadget",
+            "closest: pkg.impl.Gadget",
+        ),
         # An unknown top-level package: the message lists the pinned packages.
         ("pgk.core", "'pgk' is not a package of up", "pkg", "(packages: pkg)"),
     ],
 )
-def test_unknown_name_is_missing_with_closest(shared: Repo, path: str, where: str, closest: str,
-                                              shown: str) -> None:
+def test_unknown_name_is_missing_with_closest(
+    shared: Repo, path: str, where: str, closest: str, shown: str
+) -> None:
     with pytest.raises(ResolveError) as caught:
         shared.resolve(path)
     assert closest in caught.value.closest
@@ -452,8 +577,12 @@ def test_only_package_files_are_exported(shared: Repo) -> None:
 
 def test_src_layout(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = "import os\n\n\ndef f():\n    return os.sep\n"
-    repo = make_repo(tree_upstream, tmp_path, {"src/pkg/__init__.py": "", "src/pkg/mod.py": text},
-                     packages=("src/pkg",))
+    repo = make_repo(
+        tree_upstream,
+        tmp_path,
+        {"src/pkg/__init__.py": "", "src/pkg/mod.py": text},
+        packages=("src/pkg",),
+    )
     location = repo.resolve("pkg.mod.f")
     assert location.path == "src/pkg/mod.py"
     assert (location.start, location.end) == repo.span("src/pkg/mod.py", "def f", "return os.sep")
@@ -466,7 +595,7 @@ def test_src_layout(tree_upstream: Upstream, tmp_path: Path) -> None:
 
 def test_upstream_code_is_never_run(tree_upstream: Upstream, tmp_path: Path) -> None:
     marker = tmp_path / "imported.marker"
-    text = f'''\
+    text = f"""\
 MARKER = {str(marker)!r}
 open(MARKER, "w").write("imported")
 import pkg.helper
@@ -474,13 +603,19 @@ import pkg.helper
 
 def after_the_side_effect():
     return MARKER
-'''
+"""
     helper = f'open({str(marker)!r}, "w").close()\n\n\ndef helped():\n    return 1\n'
     init = f'open({str(marker)!r}, "w").close()\nfrom .danger import after_the_side_effect\n'
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": init, "pkg/danger.py": text,
-                                          "pkg/helper.py": helper})
+    repo = make_repo(
+        tree_upstream,
+        tmp_path,
+        {"pkg/__init__.py": init, "pkg/danger.py": text, "pkg/helper.py": helper},
+    )
     location = repo.resolve("pkg.after_the_side_effect")
-    assert (location.path, location.start) == ("pkg/danger.py", line_of(text, "def after_the_side_effect"))
+    assert (location.path, location.start) == (
+        "pkg/danger.py",
+        line_of(text, "def after_the_side_effect"),
+    )
     assert repo.resolve("pkg.helper.helped").path == "pkg/helper.py"
     assert not marker.exists()
 
@@ -514,10 +649,15 @@ def broken(tree_upstream: Upstream, tmp_path: Path) -> Repo:
         # A NUL byte has no line number: the message says so without "line None".
         ("pkg.nul.f", "pkg/nul.py: syntax error: source code string cannot contain null bytes"),
         # A coding line is honoured, so bytes it does not cover are named against it.
-        ("pkg.wrongcookie.f", f"pkg/wrongcookie.py: not valid ascii (byte {WRONG_COOKIE.index(0xC3)})"),
+        (
+            "pkg.wrongcookie.f",
+            f"pkg/wrongcookie.py: not valid ascii (byte {WRONG_COOKIE.index(0xC3)})",
+        ),
     ],
 )
-def test_unusable_upstream_file_is_an_upstream_error(broken: Repo, path: str, message_part: str) -> None:
+def test_unusable_upstream_file_is_an_upstream_error(
+    broken: Repo, path: str, message_part: str
+) -> None:
     outcome = broken.check(path)
     assert outcome.status == "error"
     assert outcome.subtype == "upstream"
@@ -537,21 +677,29 @@ def test_broken_module_is_not_counted_as_parsed(broken: Repo) -> None:
     assert first.status == second.status == "error"
     assert first.subtype == second.subtype == "upstream"
     # Both name the same failure of the same file.
-    assert first.message.removeprefix("up:pkg.syntax.fine: ") == second.message.removeprefix("up:pkg.syntax.broken: ")
-    # pkg/syntax.py failed; pkg/__init__.py never names 'syntax', so it need not be parsed to reach it.
+    assert first.message.removeprefix("up:pkg.syntax.fine: ") == second.message.removeprefix(
+        "up:pkg.syntax.broken: "
+    )
+    # pkg/syntax.py failed; pkg/__init__.py never names 'syntax', so it need not be parsed to reach
+    # it.
     assert broken.engine.resolver("up").modules_parsed == 0
 
 
 def test_alias_cycle_is_missing_not_a_crash(tree_upstream: Upstream, tmp_path: Path) -> None:
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "from .b import X\n",
-                                          "pkg/b.py": "from .a import X\n"})
+    repo = make_repo(
+        tree_upstream,
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/a.py": "from .b import X\n", "pkg/b.py": "from .a import X\n"},
+    )
     outcome = repo.check("pkg.a.X")
     assert outcome.status == "missing"
     assert "cycle" in outcome.message
 
 
 def test_resolving_parses_only_the_modules_needed(tree_upstream: Upstream, tmp_path: Path) -> None:
-    files: dict[str, str | bytes] = {f"pkg/m{n}.py": f"def f{n}():\n    return {n}\n" for n in range(10)}
+    files: dict[str, str | bytes] = {
+        f"pkg/m{n}.py": f"def f{n}():\n    return {n}\n" for n in range(10)
+    }
     # The package re-exports from three modules; the aliases are not followed unless asked for.
     files["pkg/__init__.py"] = "from .m0 import f0\nfrom .m1 import f1\nfrom .m2 import f2\n"
     repo = make_repo(tree_upstream, tmp_path, files)
@@ -563,7 +711,9 @@ def test_resolving_parses_only_the_modules_needed(tree_upstream: Upstream, tmp_p
     repo.resolve("pkg.m7.f7")
     repo.resolve("pkg.m7")
     assert resolver.modules_parsed == 1  # each module is parsed once
-    repo.resolve("pkg.f1")  # an import: the resolver reads pkg/__init__.py and follows the alias to pkg.m1
+    repo.resolve(
+        "pkg.f1"
+    )  # an import: the resolver reads pkg/__init__.py and follows the alias to pkg.m1
     assert resolver.modules_parsed == 3
 
 
@@ -574,10 +724,15 @@ def test_form_feed_does_not_shift_line_numbers(tree_upstream: Upstream, tmp_path
     text = "def first():\n    return 1\n\x0c\ndef second():\n    return 2\n"
     repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/paged.py": text})
     location = repo.resolve("pkg.paged.second")
-    assert (location.start, location.end) == (line_of(text, "def second"), line_of(text, "return 2"))
+    assert (location.start, location.end) == (
+        line_of(text, "def second"),
+        line_of(text, "return 2"),
+    )
 
 
-def test_line_separator_in_a_string_is_not_a_syntax_error(tree_upstream: Upstream, tmp_path: Path) -> None:
+def test_line_separator_in_a_string_is_not_a_syntax_error(
+    tree_upstream: Upstream, tmp_path: Path
+) -> None:
     text = 'SEPARATOR = "a\u2028b"\n\n\ndef after():\n    return SEPARATOR\n'
     compile(text, "sep.py", "exec")  # valid Python
     repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/sep.py": text})
@@ -589,20 +744,29 @@ def test_line_separator_in_a_string_is_not_a_syntax_error(tree_upstream: Upstrea
 
 def test_star_re_export(tree_upstream: Upstream, tmp_path: Path) -> None:
     core = '__all__ = ["Star"]\n\n\nclass Star:\n    pass\n'
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "from .core import *\n", "pkg/core.py": core})
+    repo = make_repo(
+        tree_upstream, tmp_path, {"pkg/__init__.py": "from .core import *\n", "pkg/core.py": core}
+    )
     outcome = repo.check("pkg.Star")
     assert outcome.status == "new", outcome.message
     assert outcome.location is not None
-    assert (outcome.location.path, outcome.location.start) == ("pkg/core.py", line_of(core, "class Star"))
+    assert (outcome.location.path, outcome.location.start) == (
+        "pkg/core.py",
+        line_of(core, "class Star"),
+    )
 
 
 def test_method_named_like_its_class(tree_upstream: Upstream, tmp_path: Path) -> None:
     text = "class Node:\n    size = 1\n\n    def Node(self):\n        return self.size\n"
     repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/tree.py": text})
     location = repo.resolve("pkg.tree.Node.Node")
-    assert (location.start, location.end) == repo.span("pkg/tree.py", "def Node", "return self.size")
+    assert (location.start, location.end) == repo.span(
+        "pkg/tree.py", "def Node", "return self.size"
+    )
     whole_class = repo.resolve("pkg.tree.Node")
-    assert (whole_class.start, whole_class.end) == repo.span("pkg/tree.py", "class Node", "return self.size")
+    assert (whole_class.start, whole_class.end) == repo.span(
+        "pkg/tree.py", "class Node", "return self.size"
+    )
 
 
 DIFFERENTIAL = """
@@ -696,21 +860,55 @@ class Child(Base):
 
 
 def test_every_binding_of_a_varied_module_resolves(tree_upstream: Upstream, tmp_path: Path) -> None:
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/m0.py": "def f0():\n    return 0\n",
-                                          "pkg/diff.py": DIFFERENTIAL})
-    names = ["", "CONSTANT", "ANNOTATED", "first", "second", "a", "b", "CONDITIONAL", "cached", "twice",
-             "over", "reexported", "Base", "Base.LIMIT", "Base.inherited", "Child", "Child.kind", "Child.__init__",
-             "Child.value", "Child.prop", "Child.static", "Child.cached_prop", "Child.imported_cached",
-             "Child.called_decorator", "Child.inherited", "Child.LIMIT", "Child.Inner",
-             "Child.Inner.method"]
+    repo = make_repo(
+        tree_upstream,
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/m0.py": "def f0():\n    return 0\n",
+            "pkg/diff.py": DIFFERENTIAL,
+        },
+    )
+    names = [
+        "",
+        "CONSTANT",
+        "ANNOTATED",
+        "first",
+        "second",
+        "a",
+        "b",
+        "CONDITIONAL",
+        "cached",
+        "twice",
+        "over",
+        "reexported",
+        "Base",
+        "Base.LIMIT",
+        "Base.inherited",
+        "Child",
+        "Child.kind",
+        "Child.__init__",
+        "Child.value",
+        "Child.prop",
+        "Child.static",
+        "Child.cached_prop",
+        "Child.imported_cached",
+        "Child.called_decorator",
+        "Child.inherited",
+        "Child.LIMIT",
+        "Child.Inner",
+        "Child.Inner.method",
+    ]
     for name in names:
         location = repo.resolve("pkg.diff" + (f".{name}" if name else ""))
         assert location.path == ("pkg/m0.py" if name == "reexported" else "pkg/diff.py"), name
-    # try: import json / except: json = None: the first branch, an import of a module outside the packages.
+    # try: import json / except: json = None: the first branch, an import of a module outside the
+    # packages.
     assert "'json' is not a package of up" in repo.check("pkg.diff.json").message
     # Tuple unpacking binds attributes: the whole statement (version 4; griffe bound neither name).
     assert (repo.resolve("pkg.diff.a").start, repo.resolve("pkg.diff.b").end) == repo.span(
-        "pkg/diff.py", "a, b = 4, 5", "a, b = 4, 5")
+        "pkg/diff.py", "a, b = 4, 5", "a, b = 4, 5"
+    )
 
 
 REGIONS = '''
@@ -778,20 +976,32 @@ class Tabbed:
 
 
 def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
-        tree_upstream: Upstream, tmp_path: Path) -> None:
+    tree_upstream: Upstream, tmp_path: Path
+) -> None:
     """Narrowing parses only the symbol's lines; every line must land where a whole-file parse puts it."""
     import ast
 
     from source_anchors.reading.python.statements import statement_span
 
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")})
+    repo = make_repo(
+        tree_upstream,
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/regions.py": REGIONS.replace("\\t", "\t")},
+    )
     text = repo.texts["pkg/regions.py"]
     lines = text.split("\n")
     whole = ast.parse(text)
     checked = 0
-    for symbol in ("decorated", "Outer", "Outer.Inner", "Outer.Inner.deep", "Tabbed", "Tabbed.tabbed"):
+    for symbol in (
+        "decorated",
+        "Outer",
+        "Outer.Inner",
+        "Outer.Inner.deep",
+        "Tabbed",
+        "Tabbed.tabbed",
+    ):
         location = repo.resolve(f"pkg.regions.{symbol}")
-        own = lines[location.start - 1:location.end]
+        own = lines[location.start - 1 : location.end]
         for number in range(location.start, location.end + 1):
             needle = lines[number - 1].strip()
             if not needle or sum(needle in line for line in own) != 1:
@@ -806,10 +1016,17 @@ def test_statement_narrowing_parses_the_symbol_alone_with_the_same_result(
 def test_coding_line_is_honoured(tree_upstream: Upstream, tmp_path: Path) -> None:
     """PEP 263: a Latin-1 module with its coding line is read as Python reads it."""
     text = "# -*- coding: latin-1 -*-\nNAME = 'café'\n\n\ndef greet():\n    return NAME + ' ½'\n"
-    repo = make_repo(tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/latin.py": text.encode("latin-1")})
+    repo = make_repo(
+        tree_upstream, tmp_path, {"pkg/__init__.py": "", "pkg/latin.py": text.encode("latin-1")}
+    )
     location = repo.resolve("pkg.latin.greet")
     lines = text.split("\n")
-    assert (location.start, location.end) == (line_of(text, "def greet"), line_of(text, "return NAME"))
-    assert location.sha256 == lines_hash(lines, location.start, location.end)  # hashed as text, not bytes
+    assert (location.start, location.end) == (
+        line_of(text, "def greet"),
+        line_of(text, "return NAME"),
+    )
+    assert location.sha256 == lines_hash(
+        lines, location.start, location.end
+    )  # hashed as text, not bytes
     assert repo.resolve("pkg.latin.greet", "½").start == line_of(text, "return NAME")
     assert repo.resolve("pkg.latin.NAME").start == line_of(text, "NAME = 'café'")

@@ -42,12 +42,22 @@ RST = [
 
 
 def _page(snippets: list[tuple[str, int]]) -> str:
-    return "# Page\n\n" + "\n\n".join(f"Before {n}. {text} After {n}." if "\n" not in text and not text.startswith(
-        ("```", "~~~", "::", "..")) else text for n, (text, _) in enumerate(snippets)) + "\n"
+    return (
+        "# Page\n\n"
+        + "\n\n".join(
+            f"Before {n}. {text} After {n}."
+            if "\n" not in text and not text.startswith(("```", "~~~", "::", ".."))
+            else text
+            for n, (text, _) in enumerate(snippets)
+        )
+        + "\n"
+    )
 
 
 @pytest.mark.parametrize(("syntax", "cases"), [("myst", MYST), ("rst", RST)])
-def test_every_syntax_rewrites_only_the_target_and_round_trips(syntax: str, cases: list[tuple[str, int]]) -> None:
+def test_every_syntax_rewrites_only_the_target_and_round_trips(
+    syntax: str, cases: list[tuple[str, int]]
+) -> None:
     page = _page(cases)
     forward = rewrite(page, {OLD: NEW}, markup_for("page." + syntax))
     assert forward.changed == sum(count for _, count in cases)
@@ -61,14 +71,16 @@ def test_each_myst_syntax_alone(text: str, count: int) -> None:
     done = rewrite(text, {OLD: NEW}, MARKDOWN)
     assert done.changed == count, text
     if count and text.startswith("{src}"):
-        content = done.text[done.text.index("`"):].strip("`")
+        content = done.text[done.text.index("`") :].strip("`")
         assert split_label(content)[1] == NEW  # the role reads the new target
 
 
-@pytest.mark.parametrize("text", ["{src}`<pkg.mod.f::if a < b:>`", "{src}`pkg.mod.f::if a < b: <x>`"])
+@pytest.mark.parametrize(
+    "text", ["{src}`<pkg.mod.f::if a < b:>`", "{src}`pkg.mod.f::if a < b: <x>`"]
+)
 def test_a_target_is_read_as_the_role_reads_it(text: str) -> None:
     """Sphinx's rule: the label ends at the first '<' after the first character, so these name other targets."""
-    content = text[len("{src}`"):-1]
+    content = text[len("{src}`") : -1]
     target = split_label(content)[1]
     assert target != "pkg.mod.f::if a < b:"
     assert rewrite(text, {"pkg.mod.f::if a < b:": NEW}, MARKDOWN).changed == 0

@@ -53,12 +53,16 @@ def func(value):
 # -- helpers ------------------------------------------------------------------
 
 
-def _settings(tmp_path: Path, *, confdir: Path | None = None, cache: Path | None = None,
-              **entry: Any) -> Settings:
+def _settings(
+    tmp_path: Path, *, confdir: Path | None = None, cache: Path | None = None, **entry: Any
+) -> Settings:
     """Settings with one repository ``up`` (packages ``['pkg']`` unless given)."""
     repo = {"packages": ["pkg"], **entry}
-    return settings_from({"repos": {"up": repo}, "cache_dir": str(cache or tmp_path / "cache")},
-                         confdir=confdir or tmp_path, environ={})
+    return settings_from(
+        {"repos": {"up": repo}, "cache_dir": str(cache or tmp_path / "cache")},
+        confdir=confdir or tmp_path,
+        environ={},
+    )
 
 
 def _check(engine: Engine, text: str) -> Outcome:
@@ -97,7 +101,9 @@ def _many_modules(upstream: Upstream, count: int) -> str:
         if not target.parent.is_dir():
             target.parent.mkdir(parents=True)
             (target.parent / "__init__.py").write_text("", "utf-8")
-        target.write_text(f'"""Module {index}."""\n\nVALUE_{index} = {os.urandom(96).hex()!r}\n', "utf-8")
+        target.write_text(
+            f'"""Module {index}."""\n\nVALUE_{index} = {os.urandom(96).hex()!r}\n', "utf-8"
+        )
     return _demo(upstream)
 
 
@@ -138,26 +144,38 @@ def no_git_path(tmp_path: Path) -> str:
 @pytest.fixture
 def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     """A proxy from the environment must not stand between git and 127.0.0.1."""
-    for name in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+    for name in (
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
 # -- 1. git exports only what anchors need ------------------------------------------
 
 
-def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, tmp_path: Path) -> None:
+def test_git_export_fetches_only_packages_and_licence(
+    tree_upstream: Upstream, tmp_path: Path
+) -> None:
     upstream = tree_upstream
     upstream.clear()  # this commit holds the files written below only
     big = os.urandom(5 * 1024 * 1024)
     (upstream.path / "data").mkdir()
     (upstream.path / "data" / "big.bin").write_bytes(big)
-    commit = _demo(upstream, **{
-        "pkg/sub/deep.py": "DEEP = 1\n",
-        "pkgextra/other.py": "OTHER = 1\n",  # shares a prefix with 'pkg' but is not under it
-        "docs/LICENSE": "not a root licence\n",
-        "README.md": "# Demo\n",
-        "setup.py": "raise SystemExit('never run')\n",
-    })
+    commit = _demo(
+        upstream,
+        **{
+            "pkg/sub/deep.py": "DEEP = 1\n",
+            "pkgextra/other.py": "OTHER = 1\n",  # shares a prefix with 'pkg' but is not under it
+            "docs/LICENSE": "not a root licence\n",
+            "README.md": "# Demo\n",
+            "setup.py": "raise SystemExit('never run')\n",
+        },
+    )
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
     cache = TreeCache(settings.cache_dir, timeout=60)
 
@@ -177,7 +195,7 @@ def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, t
     assert tree.listing["data/big.bin"] == blob_id(big)
     # Not one file of the cache (trees, leftovers, locks, anything) holds the big file's bytes.
     everything = _files(settings.cache_dir)
-    samples = [big[offset:offset + 64] for offset in (0, 1_000_000, 2_500_000, len(big) - 64)]
+    samples = [big[offset : offset + 64] for offset in (0, 1_000_000, 2_500_000, len(big) - 64)]
     total = 0
     for rel, path in everything.items():
         data = path.read_bytes()
@@ -188,9 +206,12 @@ def test_git_export_fetches_only_packages_and_licence(tree_upstream: Upstream, t
 
 
 @pytest.mark.parametrize("spelling", ["path", "file-url"])
-def test_git_export_keeps_a_url_that_config_syntax_would_change(tmp_path: Path, spelling: str) -> None:
+def test_git_export_keeps_a_url_that_config_syntax_would_change(
+    tmp_path: Path, spelling: str
+) -> None:
     """The export writes its partial clone's settings into git's config file itself: a URL holding
-    the characters that file's syntax treats specially (quote, backslash, comment signs) reaches git whole."""
+    the characters that file's syntax treats specially (quote, backslash, comment signs) reaches git
+    whole."""
     upstream = Upstream(tmp_path / 'we"ird\\ #dir; x' / "upstream")
     commit = _demo(upstream)
     url = str(upstream.path) if spelling == "path" else f"file://{upstream.path}"
@@ -199,14 +220,17 @@ def test_git_export_keeps_a_url_that_config_syntax_would_change(tmp_path: Path, 
     tree = TreeCache(settings.cache_dir, timeout=60).get(settings.repos["up"])
 
     assert tree.method == "git"
-    assert (tree.root / "pkg" / "mod.py").read_bytes() == (upstream.path / "pkg" / "mod.py").read_bytes()
+    assert (tree.root / "pkg" / "mod.py").read_bytes() == (
+        upstream.path / "pkg" / "mod.py"
+    ).read_bytes()
 
 
 # -- 2. a cached tree is reused without git -------------------------------------------
 
 
-def test_cached_tree_is_reused_without_git(demo: Demo, tmp_path: Path, no_git_path: str,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cached_tree_is_reused_without_git(
+    demo: Demo, tmp_path: Path, no_git_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     upstream, commit = demo, demo.commit
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
     first = TreeCache(settings.cache_dir, timeout=60).get(settings.repos["up"])
@@ -226,16 +250,20 @@ def test_cached_tree_is_reused_without_git(demo: Demo, tmp_path: Path, no_git_pa
         cold.get(settings.repos["up"])
 
 
-def test_warm_cache_book_builds_strictly_without_git(demo: Demo, book: Book, no_git_path: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warm_cache_book_builds_strictly_without_git(
+    demo: Demo, book: Book, no_git_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     upstream, commit = demo, demo.commit
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
-    book.page("index", """
+    book.page(
+        "index",
+        """
         # Demo
 
         Doubling happens in {src}`func <up:pkg.mod.func>`; the module is {src}`up:pkg.mod`.
-        """)
+        """,
+    )
     warm = book.build()
     assert warm.returncode == 0, warm.stderr
 
@@ -252,7 +280,9 @@ def test_warm_cache_book_builds_strictly_without_git(demo: Demo, book: Book, no_
 # -- 3. an unreachable remote ------------------------------------------------------------
 
 
-def test_unreachable_remote_fails_fast_naming_git_and_the_reason(tmp_path: Path, no_proxy: None) -> None:
+def test_unreachable_remote_fails_fast_naming_git_and_the_reason(
+    tmp_path: Path, no_proxy: None
+) -> None:
     settings = _settings(tmp_path, url=DEAD_URL, host="github", commit="1" * 40, sources=["git"])
     cache = TreeCache(settings.cache_dir, timeout=60)
 
@@ -269,8 +299,9 @@ def test_unreachable_remote_fails_fast_naming_git_and_the_reason(tmp_path: Path,
 
 
 def test_unreachable_remote_error_names_every_attempt(tmp_path: Path, no_proxy: None) -> None:
-    settings = _settings(tmp_path, url=DEAD_URL, host="github", commit="1" * 40,
-                         sources=["cache", "git", "dist"])
+    settings = _settings(
+        tmp_path, url=DEAD_URL, host="github", commit="1" * 40, sources=["cache", "git", "dist"]
+    )
 
     start = time.monotonic()
     with pytest.raises(SourceError) as caught:
@@ -279,8 +310,10 @@ def test_unreachable_remote_error_names_every_attempt(tmp_path: Path, no_proxy: 
     assert time.monotonic() - start < 60
 
     message = str(caught.value)
-    assert re.search(r"tried cache: no exported tree yet; git: .*(?i:connect).*; dist: no 'dist' configured$",
-                     message), message
+    assert re.search(
+        r"tried cache: no exported tree yet; git: .*(?i:connect).*; dist: no 'dist' configured$",
+        message,
+    ), message
     assert (outcome.status, outcome.subtype) == ("error", "source")
     assert all(f"{kind}: " in outcome.message for kind in ("cache", "git", "dist"))
 
@@ -297,7 +330,9 @@ def test_unreachable_remote_error_names_the_git_subcommand(tmp_path: Path, no_pr
 # -- 4. concurrent cold builds share one cache ----------------------------------------------
 
 
-def test_concurrent_cold_builds_share_one_export(tree_upstream: Upstream, book: Book, tmp_path: Path) -> None:
+def test_concurrent_cold_builds_share_one_export(
+    tree_upstream: Upstream, book: Book, tmp_path: Path
+) -> None:
     upstream = tree_upstream
     upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 400)
@@ -311,9 +346,19 @@ def test_concurrent_cold_builds_share_one_export(tree_upstream: Upstream, book: 
     book.page("index", page)
     twin = make_book(tmp_path / "book-twin", book.cache, repos=book.repos, pages=[("index", page)])
 
-    # Two sphinx-build processes at once: only separate processes race on the cache as users' builds do.
-    procs = [subprocess.Popen(sphinx_argv(b.root, "-W"), cwd=b.root, env=build_env(), text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for b in (book, twin)]
+    # Two sphinx-build processes at once: only separate processes race on the cache as users' builds
+    # do.
+    procs = [
+        subprocess.Popen(
+            sphinx_argv(b.root, "-W"),
+            cwd=b.root,
+            env=build_env(),
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for b in (book, twin)
+    ]
     outputs = [proc.communicate(timeout=300) for proc in procs]
 
     for proc, (_out, err) in zip(procs, outputs, strict=True):
@@ -339,13 +384,21 @@ def _kill_during_export(book: Book, key: str) -> list[Path] | None:
     shutil.rmtree(book.cache, ignore_errors=True)
     shutil.rmtree(book.root / "_build", ignore_errors=True)
     staging_parent = book.cache / "tmp"
-    proc = subprocess.Popen(sphinx_argv(book.root, "-W"), cwd=book.root, env=build_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        sphinx_argv(book.root, "-W"),
+        cwd=book.root,
+        env=build_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     killed = False
     try:
         deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
-            if staging_parent.is_dir() and any(staging_parent.glob(f"{key}.*/repo.git/objects/pack/*.pack")):
+            if staging_parent.is_dir() and any(
+                staging_parent.glob(f"{key}.*/repo.git/objects/pack/*.pack")
+            ):
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 killed = True
@@ -358,22 +411,32 @@ def _kill_during_export(book: Book, key: str) -> list[Path] | None:
         proc.wait(timeout=60)
     final = book.cache / "trees" / key
     leftovers = sorted(staging_parent.glob(f"{key}.*")) if staging_parent.is_dir() else []
-    if killed and proc.returncode == -signal.SIGKILL and leftovers and not (final / "meta.json").exists():
+    if (
+        killed
+        and proc.returncode == -signal.SIGKILL
+        and leftovers
+        and not (final / "meta.json").exists()
+    ):
         return leftovers
     return None
 
 
-def test_killed_export_leaves_leftovers_that_the_next_build_removes(tree_upstream: Upstream, book: Book) -> None:
+def test_killed_export_leaves_leftovers_that_the_next_build_removes(
+    tree_upstream: Upstream, book: Book
+) -> None:
     upstream = tree_upstream
     upstream.clear()  # this commit holds the files written below only
     commit = _many_modules(upstream, 1000)
     book.repos = {"up": {"url": upstream.url, "commit": commit, "packages": ["pkg"]}}
     book.write_conf()
-    book.page("index", """
+    book.page(
+        "index",
+        """
         # Demo
 
         See {src}`func <up:pkg.mod.func>` and {src}`up:pkg.group7.mod987.VALUE_987`.
-        """)
+        """,
+    )
     key = cache_key(upstream.url, commit)
 
     leftovers = None
@@ -393,8 +456,11 @@ def test_killed_export_leaves_leftovers_that_the_next_build_removes(tree_upstrea
     assert [t.name for t in _tree_dirs(book.cache)] == [key]
     tree = TreeCache(book.cache, timeout=60).cached(upstream.url, commit)
     assert tree is not None
-    wanted = {path: blob for path, blob in _ls_tree(upstream, commit).items()
-              if path.startswith("pkg/") or path == "LICENSE"}
+    wanted = {
+        path: blob
+        for path, blob in _ls_tree(upstream, commit).items()
+        if path.startswith("pkg/") or path == "LICENSE"
+    }
     assert dict(tree.blobs) == wanted
     exported = _files(tree.root)
     assert sorted(exported) == sorted(wanted)
@@ -405,7 +471,9 @@ def test_killed_export_leaves_leftovers_that_the_next_build_removes(tree_upstrea
 # -- 6. a half-written tree -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("damage", ["no meta.json", "truncated meta.json", "meta.json of another format"])
+@pytest.mark.parametrize(
+    "damage", ["no meta.json", "truncated meta.json", "meta.json of another format"]
+)
 def test_half_written_tree_is_detected_and_redone(demo: Demo, tmp_path: Path, damage: str) -> None:
     upstream, commit = demo, demo.commit
     settings = _settings(tmp_path, url=upstream.url, commit=commit)
@@ -417,8 +485,12 @@ def test_half_written_tree_is_detected_and_redone(demo: Demo, tmp_path: Path, da
     if damage == "truncated meta.json":
         (half / "meta.json").write_text('{"blobs": {"pkg/mod.py": "', "utf-8")
     elif damage == "meta.json of another format":
-        (half / "meta.json").write_text(json.dumps({"format": 0, "commit": commit, "method": "git",
-                                                    "blobs": {"pkg/mod.py": "0" * 40}}), "utf-8")
+        (half / "meta.json").write_text(
+            json.dumps(
+                {"format": 0, "commit": commit, "method": "git", "blobs": {"pkg/mod.py": "0" * 40}}
+            ),
+            "utf-8",
+        )
     leftover = settings.cache_dir / "tmp" / f"{key}.killed"
     (leftover / "repo.git").mkdir(parents=True)
     cache = TreeCache(settings.cache_dir, timeout=60)
@@ -438,10 +510,10 @@ def test_half_written_tree_is_detected_and_redone(demo: Demo, tmp_path: Path, da
     assert _check(Engine(settings), "up:pkg.mod.func").status == "new"
 
 
-# Regression: Tree.read_bytes() trusted a cached tree whose meta.json was whole: a file deleted later
-# raised FileNotFoundError out of Engine.check() (a traceback, not a warning), and a file edited later
-# was resolved as if it were the commit (Engine.verify() checks only 'dist' trees), its edited lines
-# reported with the commit's blob id.
+# Regression: Tree.read_bytes() trusted a cached tree whose meta.json was whole: a file deleted
+# later raised FileNotFoundError out of Engine.check() (a traceback, not a warning), and a file
+# edited later was resolved as if it were the commit (Engine.verify() checks only 'dist' trees), its
+# edited lines reported with the commit's blob id.
 @pytest.mark.parametrize("damage", ["deleted", "edited"])
 def test_file_damaged_after_export_is_not_trusted(demo: Demo, tmp_path: Path, damage: str) -> None:
     upstream, commit = demo, demo.commit
@@ -460,7 +532,8 @@ def test_file_damaged_after_export_is_not_trusted(demo: Demo, tmp_path: Path, da
 
     # Either the tree is exported again (same location as before) or the damage is reported.
     assert outcome.location == pristine.location or (
-        outcome.status == "error" and "pkg/mod.py" in outcome.message), outcome
+        outcome.status == "error" and "pkg/mod.py" in outcome.message
+    ), outcome
 
 
 # -- 7. verified distributions --------------------------------------------------------------
@@ -509,7 +582,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     return name
 '''
 
-PYPROJECT = '''\
+PYPROJECT = """\
 [build-system]
 requires = []
 build-backend = "sa_backend"
@@ -519,7 +592,7 @@ backend-path = ["."]
 name = "sademo"
 version = "1.0"
 license-files = ["LICENSE"]
-'''
+"""
 
 ALPHA = '''\
 """First module."""
@@ -554,9 +627,30 @@ class DistProject:
 def _pip_wheel(project: Path, dest: Path) -> Path:
     # The in-tree backend is imported from the project's folder: no byte code may be left beside it,
     # or the tree is no longer the commit's (whatever the caller's PYTHONDONTWRITEBYTECODE says).
-    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(dest), str(project)], check=True, capture_output=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "PIP_NO_INDEX": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(dest),
+            str(project),
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     (wheel,) = dest.glob("*.whl")
     return wheel
 
@@ -567,7 +661,9 @@ def _sdist(project: Path, dest: Path) -> Path:
     tracked = git("ls-files", "-z", cwd=project).split("\0")
     archive = dest / "sademo-1.0.tar.gz"
     with tarfile.open(archive, "w:gz", format=tarfile.PAX_FORMAT) as tar:
-        members = {"PKG-INFO": b"Metadata-Version: 2.4\nName: sademo\nVersion: 1.0\nLicense-File: LICENSE\n"}
+        members = {
+            "PKG-INFO": b"Metadata-Version: 2.4\nName: sademo\nVersion: 1.0\nLicense-File: LICENSE\n"
+        }
         members.update({rel: (project / rel).read_bytes() for rel in tracked if rel})
         for rel, data in members.items():
             info = tarfile.TarInfo(f"sademo-1.0/{rel}")
@@ -608,7 +704,8 @@ def dist_project(tmp_path_factory: pytest.TempPathFactory) -> DistProject:
 @pytest.fixture
 def pip_index(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[Path], None]:
     """Point pip (and so the extension's ``pip download``) at one find-links directory, offline,
-    reading none of the machine's pip configuration files (``PIP_CONFIG_FILE`` is the null device)."""
+    reading none of the machine's pip configuration files (``PIP_CONFIG_FILE`` is the null device).
+    """
 
     def use(directory: Path) -> None:
         monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
@@ -621,8 +718,14 @@ def pip_index(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[Path
     return use
 
 
-def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache: str = "cache",
-                   archive: Path | None = None) -> Settings:
+def _dist_settings(
+    tmp_path: Path,
+    project: DistProject,
+    *,
+    listing: bool,
+    cache: str = "cache",
+    archive: Path | None = None,
+) -> Settings:
     """Settings that take the distribution from pip ('sademo==1.0'), or from *archive* copied beside conf.py."""
     confdir = tmp_path / "book"
     confdir.mkdir(exist_ok=True)
@@ -630,8 +733,12 @@ def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache
     if archive is not None:
         shutil.copyfile(archive, confdir / archive.name)
         dist = archive.name
-    entry: dict[str, Any] = {"url": project.upstream.url, "commit": project.commit, "dist": dist,
-                             "sources": ["dist"]}
+    entry: dict[str, Any] = {
+        "url": project.upstream.url,
+        "commit": project.commit,
+        "dist": dist,
+        "sources": ["dist"],
+    }
     if listing:
         (confdir / "listing.txt").write_text(project.listing, "utf-8")
         entry["listing"] = "listing.txt"
@@ -640,13 +747,24 @@ def _dist_settings(tmp_path: Path, project: DistProject, *, listing: bool, cache
 
 @pytest.mark.parametrize(("kind", "suffix"), [("wheel", ".whl"), ("sdist", ".tar.gz")])
 def test_distribution_verified_by_listing_resolves_like_the_commit(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path, kind: str, suffix: str) -> None:
-    # pip downloads wheels only (it would run an sdist's build backend); an sdist is named by its path.
+    dist_project: DistProject,
+    pip_index: Callable[[Path], None],
+    tmp_path: Path,
+    kind: str,
+    suffix: str,
+) -> None:
+    # pip downloads wheels only (it would run an sdist's build backend); an sdist is named by its
+    # path.
     pip_index(dist_project.index[kind])
     archive = next(dist_project.index[kind].glob("*.tar.gz")) if kind == "sdist" else None
     settings = _dist_settings(tmp_path, dist_project, listing=True, archive=archive)
     engine = Engine(settings)
-    targets = ["up:pkg.alpha.func", "up:pkg.beta.other", "up:pkg.beta.other::return value", "up:pkg"]
+    targets = [
+        "up:pkg.alpha.func",
+        "up:pkg.beta.other",
+        "up:pkg.beta.other::return value",
+        "up:pkg",
+    ]
 
     outcomes = [_check(engine, target) for target in targets]
 
@@ -663,17 +781,27 @@ def test_distribution_verified_by_listing_resolves_like_the_commit(
         f"{url}/blob/{commit}/pkg/__init__.py",
     ]
     # The same anchors resolved from git give the same locations, byte for byte.
-    from_git = Engine(_settings(tmp_path, confdir=tmp_path / "book", cache=tmp_path / "git-cache",
-                                url=url, commit=commit))
+    from_git = Engine(
+        _settings(
+            tmp_path,
+            confdir=tmp_path / "book",
+            cache=tmp_path / "git-cache",
+            url=url,
+            commit=commit,
+        )
+    )
     assert [o.location for o in outcomes] == [_check(from_git, t).location for t in targets]
     assert from_git.tree("up").method == "git"
 
 
 @pytest.mark.parametrize("kind", ["wheel", "sdist"])
 def test_distribution_with_one_changed_byte_is_unverified(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path, kind: str) -> None:
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path, kind: str
+) -> None:
     pip_index(dist_project.index[f"{kind}-changed"])
-    archive = next(dist_project.index["sdist-changed"].glob("*.tar.gz")) if kind == "sdist" else None
+    archive = (
+        next(dist_project.index["sdist-changed"].glob("*.tar.gz")) if kind == "sdist" else None
+    )
     engine = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=archive))
 
     changed = _check(engine, "up:pkg.beta.other")
@@ -684,11 +812,15 @@ def test_distribution_with_one_changed_byte_is_unverified(
     assert "pkg/beta.py" in changed.message and "differs from up@" in changed.message
     assert changed.permalink is None
     assert (unchanged.status, unchanged.subtype) == ("new", None)
-    assert unchanged.permalink == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pkg/alpha.py#L4-L6"
+    assert (
+        unchanged.permalink
+        == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pkg/alpha.py#L4-L6"
+    )
 
 
 def test_distribution_file_vouched_for_by_nothing_is_unverified(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path
+) -> None:
     pip_index(dist_project.index["wheel"])
     engine = Engine(_dist_settings(tmp_path, dist_project, listing=False))
 
@@ -699,14 +831,25 @@ def test_distribution_file_vouched_for_by_nothing_is_unverified(
 
 
 def test_distribution_serves_file_targets_it_ships_verified_and_names_the_source_for_others(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
-    # The sdist ships pyproject.toml (read and vouched for by the listing's blob id); the wheel does not.
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path
+) -> None:
+    # The sdist ships pyproject.toml (read and vouched for by the listing's blob id); the wheel does
+    # not.
     pip_index(dist_project.index["wheel"])
     sdist = next(dist_project.index["sdist"].glob("*.tar.gz"))
-    from_sdist = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=sdist, cache="c-sdist"))
+    from_sdist = Engine(
+        _dist_settings(tmp_path, dist_project, listing=True, archive=sdist, cache="c-sdist")
+    )
     from_wheel = Engine(_dist_settings(tmp_path, dist_project, listing=True, cache="c-wheel"))
-    from_git = Engine(_settings(tmp_path, confdir=tmp_path / "book", cache=tmp_path / "c-git",
-                                url=dist_project.upstream.url, commit=dist_project.commit))
+    from_git = Engine(
+        _settings(
+            tmp_path,
+            confdir=tmp_path / "book",
+            cache=tmp_path / "c-git",
+            url=dist_project.upstream.url,
+            commit=dist_project.commit,
+        )
+    )
     targets = ["up:/pyproject.toml::name =", "up:/LICENSE"]
 
     shipped = [_check(from_sdist, t) for t in targets]
@@ -717,21 +860,27 @@ def test_distribution_serves_file_targets_it_ships_verified_and_names_the_source
     assert [o.status for o in shipped] == ["new", "new"], [o.message for o in shipped]
     assert [o.location for o in shipped] == [o.location for o in git]
     line = PYPROJECT.splitlines().index('name = "sademo"') + 1
-    assert shipped[0].permalink == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pyproject.toml#L{line}"
+    assert (
+        shipped[0].permalink
+        == f"{dist_project.upstream.url}/blob/{dist_project.commit}/pyproject.toml#L{line}"
+    )
     # The wheel ships LICENSE (as .dist-info/licenses/LICENSE) but not pyproject.toml.
     assert wheel[1].status == "new"
     assert (wheel[0].status, wheel[0].subtype) == ("error", "upstream")
     assert "does not ship /pyproject.toml, which up@" in wheel[0].message
     assert "git source" in wheel[0].message and "sdist" in wheel[0].message
     # Without a listing nothing says whether the commit has the file: the message says so.
-    unknown = _check(Engine(_dist_settings(tmp_path, dist_project, listing=False, cache="c-bare")),
-                     "up:/pyproject.toml")
+    unknown = _check(
+        Engine(_dist_settings(tmp_path, dist_project, listing=False, cache="c-bare")),
+        "up:/pyproject.toml",
+    )
     assert (unknown.status, unknown.subtype) == ("error", "upstream")
     assert "does not ship /pyproject.toml, and no listing of up@" in unknown.message
 
 
 def test_distribution_file_that_changed_is_unverified_as_a_file_target(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path
+) -> None:
     pip_index(dist_project.index["sdist-changed"])
     sdist = next(dist_project.index["sdist-changed"].glob("*.tar.gz"))
     engine = Engine(_dist_settings(tmp_path, dist_project, listing=True, archive=sdist))
@@ -742,14 +891,21 @@ def test_distribution_file_that_changed_is_unverified_as_a_file_target(
     assert "pkg/beta.py" in outcome.message and "differs from up@" in outcome.message
 
 
-# Regression: a lock record held only its anchor's own blob, while every file the resolver reads (the
-# ancestor package pkg/__init__.py included) is verified; so anchors into submodules alone failed in the
-# dist build with 'pkg/__init__.py ... is not vouched for'.
+# Regression: a lock record held only its anchor's own blob, while every file the resolver reads
+# (the ancestor package pkg/__init__.py included) is verified; so anchors into submodules alone
+# failed in the dist build with 'pkg/__init__.py ... is not vouched for'.
 def test_lock_made_from_git_vouches_for_distribution_files(
-        dist_project: DistProject, pip_index: Callable[[Path], None], book: Book, no_git_path: str,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    dist_project: DistProject,
+    pip_index: Callable[[Path], None],
+    book: Book,
+    no_git_path: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pip_index(dist_project.index["wheel"])
-    anchors = ["double <up:pkg.alpha.func>", "triple <up:pkg.beta.other::return value>"]  # submodules only
+    anchors = [
+        "double <up:pkg.alpha.func>",
+        "triple <up:pkg.beta.other::return value>",
+    ]  # submodules only
     pin = {"url": dist_project.upstream.url, "commit": dist_project.commit, "packages": ["pkg"]}
     book.repos = {"up": {**pin, "sources": ["git"]}}
     book.write_conf()
@@ -768,7 +924,9 @@ def test_lock_made_from_git_vouches_for_distribution_files(
     assert from_dist.returncode == 0, from_dist.stderr
     assert [row["status"] for row in from_git.report()] == ["new"] * len(anchors)
     assert [row["status"] for row in from_dist.report()] == ["ok"] * len(anchors)
-    assert [row["permalink"] for row in from_dist.report()] == [row["permalink"] for row in from_git.report()]
+    assert [row["permalink"] for row in from_dist.report()] == [
+        row["permalink"] for row in from_git.report()
+    ]
     tree = TreeCache(book.cache, timeout=60).cached(dist_project.upstream.url, dist_project.commit)
     assert tree is not None and tree.method == "dist"
 
@@ -776,29 +934,42 @@ def test_lock_made_from_git_vouches_for_distribution_files(
 # -- 8. hostile configuration -------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("key", "value"), [
-    ("commit", "abc1234"),
-    ("commit", "HEAD"),
-    ("commit", "main"),
-    ("commit", "A" * 40),
-    ("commit", "a" * 39 + "g"),
-    ("commit", "a" * 41),
-    ("commit", "--upload-pack=touch {pwned}"),
-    ("url", "--upload-pack=touch {pwned}"),
-    ("url", "-oProxyCommand=touch {pwned}"),
-    ("url", "https://example.com/demo\n[core]\n\tsshCommand = touch {pwned}"),
-    ("url", "https://example.com/de\tmo"),
-    ("dist", "--index-url=file://{pwned}"),
-    ("dist", "-r{pwned}"),
-])
-def test_hostile_config_is_refused_before_anything_runs(tmp_path: Path, key: str, value: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("commit", "abc1234"),
+        ("commit", "HEAD"),
+        ("commit", "main"),
+        ("commit", "A" * 40),
+        ("commit", "a" * 39 + "g"),
+        ("commit", "a" * 41),
+        ("commit", "--upload-pack=touch {pwned}"),
+        ("url", "--upload-pack=touch {pwned}"),
+        ("url", "-oProxyCommand=touch {pwned}"),
+        ("url", "https://example.com/demo\n[core]\n\tsshCommand = touch {pwned}"),
+        ("url", "https://example.com/de\tmo"),
+        ("dist", "--index-url=file://{pwned}"),
+        ("dist", "-r{pwned}"),
+    ],
+)
+def test_hostile_config_is_refused_before_anything_runs(
+    tmp_path: Path, key: str, value: str
+) -> None:
     pwned = tmp_path / "pwned"
     value = value.format(pwned=pwned)
-    entry = {"url": "https://github.com/example/demo", "commit": "a" * 40, "packages": ["pkg"], key: value}
+    entry = {
+        "url": "https://github.com/example/demo",
+        "commit": "a" * 40,
+        "packages": ["pkg"],
+        key: value,
+    }
 
     with pytest.raises(ConfigError) as caught:
-        settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache")},
-                      confdir=tmp_path, environ={})
+        settings_from(
+            {"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache")},
+            confdir=tmp_path,
+            environ={},
+        )
 
     message = str(caught.value)
     assert f"source_anchors_repos['up']['{key}']" in message
@@ -807,21 +978,34 @@ def test_hostile_config_is_refused_before_anything_runs(tmp_path: Path, key: str
     assert not pwned.exists() and not (tmp_path / "cache").exists()
 
 
-# Regression: config._repo() tested startswith('-') before stripping and stored the stripped value, so
-# ' --upload-pack=...' became the url '--upload-pack=...' and ' -rFILE' a dist that 'pip download'
-# took as an option (pip then read FILE as a requirements file).
-@pytest.mark.parametrize(("key", "value"), [("url", " --upload-pack=touch pwned"), ("dist", " -rpwned.txt")])
-def test_option_like_values_behind_whitespace_are_refused(tmp_path: Path, key: str, value: str) -> None:
-    entry = {"url": "https://github.com/example/demo", "commit": "a" * 40, "packages": ["pkg"], key: value}
+# Regression: config._repo() tested startswith('-') before stripping and stored the stripped value,
+# so ' --upload-pack=...' became the url '--upload-pack=...' and ' -rFILE' a dist that 'pip
+# download' took as an option (pip then read FILE as a requirements file).
+@pytest.mark.parametrize(
+    ("key", "value"), [("url", " --upload-pack=touch pwned"), ("dist", " -rpwned.txt")]
+)
+def test_option_like_values_behind_whitespace_are_refused(
+    tmp_path: Path, key: str, value: str
+) -> None:
+    entry = {
+        "url": "https://github.com/example/demo",
+        "commit": "a" * 40,
+        "packages": ["pkg"],
+        key: value,
+    }
     with pytest.raises(ConfigError, match=re.escape(f"['{key}']")):
-        settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache")},
-                      confdir=tmp_path, environ={})
+        settings_from(
+            {"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache")},
+            confdir=tmp_path,
+            environ={},
+        )
 
 
-
-def test_pip_never_fetches_an_sdist(dist_project: DistProject, pip_index: Callable[[Path], None],
-                                    tmp_path: Path) -> None:
-    # Only an sdist on the index: pip would have to run its build backend to download it, so it is refused.
+def test_pip_never_fetches_an_sdist(
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path
+) -> None:
+    # Only an sdist on the index: pip would have to run its build backend to download it, so it is
+    # refused.
     pip_index(dist_project.index["sdist"])
     engine = Engine(_dist_settings(tmp_path, dist_project, listing=True))
 
@@ -832,7 +1016,8 @@ def test_pip_never_fetches_an_sdist(dist_project: DistProject, pip_index: Callab
 
 
 def test_a_preview_at_another_commit_never_reads_the_pinned_release(
-        dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path) -> None:
+    dist_project: DistProject, pip_index: Callable[[Path], None], tmp_path: Path
+) -> None:
     # A pin with a verified distribution and a listing of its commit, previewed at a later commit
     # (`check --pin`, `bump`): the release and the listing belong to the pinned commit only, so the
     # later commit is read from git, and no answer of one is reused for the other.
@@ -840,17 +1025,31 @@ def test_a_preview_at_another_commit_never_reads_the_pinned_release(
     later = Upstream(tmp_path / "later")
     git("fetch", "-q", str(dist_project.upstream.path), dist_project.commit, cwd=later.path)
     git("reset", "-q", "--hard", dist_project.commit, cwd=later.path)
-    later.write("pkg/beta.py", BETA.replace('"""Second module."""\n', '"""Second module."""\n\nimport os\n\n'))
+    later.write(
+        "pkg/beta.py",
+        BETA.replace('"""Second module."""\n', '"""Second module."""\n\nimport os\n\n'),
+    )
     sha2 = later.commit("beta moves down two lines")
     confdir = tmp_path / "book"
     confdir.mkdir()
     (confdir / "listing.txt").write_text(dist_project.listing, "utf-8")
-    entry = {"url": later.url, "commit": dist_project.commit, "dist": "sademo==1.0", "listing": "listing.txt",
-             "sources": ["cache", "dist", "git"], "packages": ["pkg"]}
+    entry = {
+        "url": later.url,
+        "commit": dist_project.commit,
+        "dist": "sademo==1.0",
+        "listing": "listing.txt",
+        "sources": ["cache", "dist", "git"],
+        "packages": ["pkg"],
+    }
 
     def engine(pins: dict[str, str]) -> Engine:
-        return Engine(settings_from({"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache"),
-                                     "pin_commits": pins}, confdir=confdir, environ={}))
+        return Engine(
+            settings_from(
+                {"repos": {"up": entry}, "cache_dir": str(tmp_path / "cache"), "pin_commits": pins},
+                confdir=confdir,
+                environ={},
+            )
+        )
 
     pinned = engine({})
     first = _check(pinned, "up:pkg.beta.other")

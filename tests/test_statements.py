@@ -29,7 +29,7 @@ def expected(text: str, start: str, end: str) -> tuple[int, int]:
     return line_of(text, start), line_of(text, end)
 
 
-IF_CHAIN = '''\
+IF_CHAIN = """\
 import os
 
 
@@ -46,9 +46,9 @@ def classify(a):
         r = "small"
         r += "?"
     return r
-'''
+"""
 
-LOOPS = '''\
+LOOPS = """\
 def walk(items):
     for item in items:
         if item:
@@ -62,9 +62,9 @@ def walk(items):
         done = True
         log(done)
     return item
-'''
+"""
 
-WITH = '''\
+WITH = """\
 async def save(path, lock, other):
     with open(path) as f:
         data = f.read()
@@ -80,9 +80,9 @@ async def save(path, lock, other):
     async for chunk in stream(data):
         await send(chunk)
     return size
-'''
+"""
 
-TRY = '''\
+TRY = """\
 def attempt():
     try:  # main
         value = compute()
@@ -107,9 +107,9 @@ def attempt():
     except* OSError:
         retry()
     return value
-'''
+"""
 
-MATCH = '''\
+MATCH = """\
 def dispatch(command):
     match command.split():
         case [action]:
@@ -119,9 +119,9 @@ def dispatch(command):
             run(action, obj)
         case _:
             fail(command)
-'''
+"""
 
-MULTI = '''\
+MULTI = """\
 RESULT = combine(
     first,
     second,
@@ -145,9 +145,9 @@ def check(a, b):
             b,
         )  # end add
         return total
-'''
+"""
 
-NESTED = '''\
+NESTED = """\
 import functools
 
 
@@ -177,7 +177,7 @@ def outer():
         return 1
 
     return inner
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -188,9 +188,15 @@ def outer():
         pytest.param(IF_CHAIN, "elif a == 1:", "elif a == 1:", 'r = "one"', id="elif"),
         pytest.param(IF_CHAIN, "elif a == 0:", "elif a == 0:", 'r = "zero"', id="second-elif"),
         pytest.param(IF_CHAIN, "else:", "else:", 'r += "?"', id="if-else"),
-        # A comment line that no statement holds is its own span (issue 13: it anchored the clause or function).
-        pytest.param(IF_CHAIN, "# zero is special", "# zero is special", "# zero is special",
-                     id="comment-in-elif-body"),
+        # A comment line that no statement holds is its own span (issue 13: it anchored the clause
+        # or function).
+        pytest.param(
+            IF_CHAIN,
+            "# zero is special",
+            "# zero is special",
+            "# zero is special",
+            id="comment-in-elif-body",
+        ),
         # for / while and their else.
         pytest.param(LOOPS, "for item in items:", "for item in items:", "break", id="for"),
         pytest.param(LOOPS, "# for-else", "# for-else", "log(item)", id="for-else"),
@@ -198,45 +204,80 @@ def outer():
         pytest.param(LOOPS, "# while-else", "# while-else", "log(done)", id="while-else"),
         pytest.param(LOOPS, "if item:", "if item:", "break", id="if-in-for"),
         # with, async with, a parenthesised with header, async for.
-        pytest.param(WITH, "with open(path) as f:", "with open(path) as f:", "size = len(data)", id="with"),
-        pytest.param(WITH, "async with lock:", "async with lock:", "await sync(data)", id="async-with"),
-        pytest.param(WITH, "open(other) as fb,", "open(other) as fb,", "open(other) as fb,",
-                     id="with-multiline-header"),
-        pytest.param(WITH, "async for chunk", "async for chunk", "await send(chunk)", id="async-for"),
+        pytest.param(
+            WITH, "with open(path) as f:", "with open(path) as f:", "size = len(data)", id="with"
+        ),
+        pytest.param(
+            WITH, "async with lock:", "async with lock:", "await sync(data)", id="async-with"
+        ),
+        pytest.param(
+            WITH,
+            "open(other) as fb,",
+            "open(other) as fb,",
+            "open(other) as fb,",
+            id="with-multiline-header",
+        ),
+        pytest.param(
+            WITH, "async for chunk", "async for chunk", "await send(chunk)", id="async-for"
+        ),
         # try / except / except / else / finally; try-finally; except*.
         pytest.param(TRY, "# main", "# main", "check(value)", id="try"),
         pytest.param(TRY, "# no handlers", "# no handlers", "step()", id="try-without-handlers"),
         pytest.param(TRY, "# star", "# star", "go()", id="try-with-except-star"),
         pytest.param(TRY, "except ValueError", "except ValueError", "value = None", id="except"),
-        pytest.param(TRY, "except (TypeError", "except (TypeError", "value = 0", id="second-except"),
+        pytest.param(
+            TRY, "except (TypeError", "except (TypeError", "value = 0", id="second-except"
+        ),
         pytest.param(TRY, "else:", "else:", "log(value)", id="try-else"),
         pytest.param(TRY, "finally:", "finally:", 'log("done")', id="finally"),
         pytest.param(TRY, "finally :", "finally :", "undo()", id="finally-spaced-no-handlers"),
         pytest.param(TRY, "except* OSError", "except* OSError", "retry()", id="except-star"),
         # match: a case header gives that case; the match header the whole statement.
         pytest.param(MATCH, "case [action]:", "case [action]:", "log(action)", id="case"),
-        pytest.param(MATCH, "case [action, obj]", "case [action, obj]", "run(action, obj)", id="case-guard"),
+        pytest.param(
+            MATCH, "case [action, obj]", "case [action, obj]", "run(action, obj)", id="case-guard"
+        ),
         pytest.param(MATCH, "case _:", "case _:", "fail(command)", id="case-wildcard"),
         pytest.param(MATCH, "match command", "match command", "fail(command)", id="match"),
         # Multi-line statements are taken whole, from any of their lines.
-        pytest.param(MULTI, "    second,", "RESULT = combine(", "# end combine", id="multiline-assign"),
-        pytest.param(MULTI, "# end combine", "RESULT = combine(", "# end combine", id="multiline-assign-last"),
+        pytest.param(
+            MULTI, "    second,", "RESULT = combine(", "# end combine", id="multiline-assign"
+        ),
+        pytest.param(
+            MULTI, "# end combine", "RESULT = combine(", "# end combine", id="multiline-assign-last"
+        ),
         # A multi-line condition is part of the header.
         pytest.param(MULTI, "and b < 2", "    if (", "return a", id="multiline-if-condition"),
         pytest.param(MULTI, "# end if header", "    if (", "return a", id="multiline-if-closing"),
         pytest.param(MULTI, "or b > 5", "elif (", "return b", id="multiline-elif-condition"),
         # A line of a simple statement inside a clause body gives that statement only.
-        pytest.param(MULTI, "            b,", "total = add(", "# end add", id="simple-in-else-body"),
-        pytest.param(MULTI, "return total", "return total", "return total", id="return-in-else-body"),
+        pytest.param(
+            MULTI, "            b,", "total = add(", "# end add", id="simple-in-else-body"
+        ),
+        pytest.param(
+            MULTI, "return total", "return total", "return total", id="return-in-else-body"
+        ),
         pytest.param(IF_CHAIN, 'r = "one"', 'r = "one"', 'r = "one"', id="simple-in-elif-body"),
         # Decorated definitions start at their first decorator.
-        pytest.param(NESTED, "@functools.cache", "@staticmethod", "return value", id="second-decorator"),
-        pytest.param(NESTED, "@staticmethod", "@staticmethod", "return value", id="first-decorator"),
-        pytest.param(NESTED, "        value,", "        value,", "        value,", id="multiline-signature"),
-        pytest.param(NESTED, "class Inner:", "@functools.total_ordering", "return self.y", id="nested-class"),
-        pytest.param(NESTED, "def method", "def method", "return self.y", id="method-in-nested-class"),
+        pytest.param(
+            NESTED, "@functools.cache", "@staticmethod", "return value", id="second-decorator"
+        ),
+        pytest.param(
+            NESTED, "@staticmethod", "@staticmethod", "return value", id="first-decorator"
+        ),
+        pytest.param(
+            NESTED, "        value,", "        value,", "        value,", id="multiline-signature"
+        ),
+        pytest.param(
+            NESTED, "class Inner:", "@functools.total_ordering", "return self.y", id="nested-class"
+        ),
+        pytest.param(
+            NESTED, "def method", "def method", "return self.y", id="method-in-nested-class"
+        ),
         pytest.param(NESTED, "y = 2", "y = 2", "y = 2", id="class-attribute"),
-        pytest.param(NESTED, "        outer,", "@functools.wraps(", "return 1", id="nested-def-decorator-arg"),
+        pytest.param(
+            NESTED, "        outer,", "@functools.wraps(", "return 1", id="nested-def-decorator-arg"
+        ),
         pytest.param(NESTED, "def inner", "@functools.wraps(", "return 1", id="nested-def"),
     ],
 )
@@ -275,7 +316,7 @@ def test_one_line_clauses() -> None:
 
 
 def test_else_holding_only_an_if_is_not_an_elif() -> None:
-    text = '''\
+    text = """\
 if a:
     x = 1
 else:
@@ -283,16 +324,19 @@ else:
         x = 2
     else:  # inner
         x = 3
-'''
+"""
     # The outer 'else:' clause holds the whole nested if statement.
     outer_else = text.splitlines().index("else:") + 1
-    assert statement_span(ast.parse(text), outer_else, text.splitlines()) == (outer_else, line_of(text, "x = 3"))
+    assert statement_span(ast.parse(text), outer_else, text.splitlines()) == (
+        outer_else,
+        line_of(text, "x = 3"),
+    )
     # The nested 'if' header gives the nested if clause only.
     assert span_at(text, "    if b:") == expected(text, "    if b:", "x = 2")
     assert span_at(text, "# inner") == expected(text, "# inner", "x = 3")
 
 
-PARENTHESISED_CASE = '''\
+PARENTHESISED_CASE = """\
 def dispatch(code):
     match code:
         case (
@@ -302,7 +346,7 @@ def dispatch(code):
             small(code)
         case _:
             big(code)
-'''
+"""
 
 
 @pytest.mark.parametrize("line", ["case (", "| 2"])
@@ -325,8 +369,24 @@ def test_a_lambda_in_a_header_does_not_end_it() -> None:
     assert span_at(text, "# loop") == expected(text, "# loop", "# loop")
 
 
-STDLIB = ("argparse", "ast", "dataclasses", "inspect", "typing", "tokenize", "pathlib", "functools", "enum",
-          "subprocess", "zipfile", "tarfile", "email.message", "http.client", "json.decoder", "asyncio.tasks")
+STDLIB = (
+    "argparse",
+    "ast",
+    "dataclasses",
+    "inspect",
+    "typing",
+    "tokenize",
+    "pathlib",
+    "functools",
+    "enum",
+    "subprocess",
+    "zipfile",
+    "tarfile",
+    "email.message",
+    "http.client",
+    "json.decoder",
+    "asyncio.tasks",
+)
 
 
 @pytest.mark.parametrize("name", STDLIB)
@@ -344,11 +404,26 @@ def test_header_ends_agree_with_the_syntax_tree_over_the_stdlib(name: str) -> No
     lines = text.splitlines()
     checked = 0
     for node in ast.walk(ast.parse(text)):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith,
-                                 ast.If, ast.For, ast.AsyncFor, ast.While)):
+        if not isinstance(
+            node,
+            (
+                ast.FunctionDef,
+                ast.AsyncFunctionDef,
+                ast.ClassDef,
+                ast.With,
+                ast.AsyncWith,
+                ast.If,
+                ast.For,
+                ast.AsyncFor,
+                ast.While,
+            ),
+        ):
             continue
-        parts: list[ast.AST] = [getattr(node, f) for f in ("test", "iter", "target", "returns")
-                                if getattr(node, f, None)]
+        parts: list[ast.AST] = [
+            getattr(node, f)
+            for f in ("test", "iter", "target", "returns")
+            if getattr(node, f, None)
+        ]
         parts += [*getattr(node, "bases", []), *getattr(node, "keywords", [])]
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             parts += [*node.args.args, *node.args.kwonlyargs, *node.args.defaults]
@@ -359,7 +434,10 @@ def test_header_ends_agree_with_the_syntax_tree_over_the_stdlib(name: str) -> No
         body = node_span(node.body[0])[0]
         assert lowest <= end <= body, (name, node.lineno)
         assert ":" in lines[end - 1], (name, node.lineno)
-        assert all(not s.strip() or s.strip().startswith("#") for s in lines[end:body - 1]), (name, node.lineno)
+        assert all(not s.strip() or s.strip().startswith("#") for s in lines[end : body - 1]), (
+            name,
+            node.lineno,
+        )
         checked += 1
     assert checked > 20
 
@@ -427,15 +505,24 @@ def test_a_match_on_an_element_anchors_the_element(needle: str, start: str, end:
 @pytest.mark.parametrize(
     ("needle", "start", "end"),
     [
-        pytest.param("DEFAULTS: dict = {", "DEFAULTS", "ORDER = [", id="before-the-opening-bracket"),
-        pytest.param("# settings of the deep", "DEFAULTS", "ORDER = [", id="comment-line-no-element"),
-        pytest.param('license="MIT"', "CALL = build(", "ROWS = [", id="call-arguments-are-no-display"),
+        pytest.param(
+            "DEFAULTS: dict = {", "DEFAULTS", "ORDER = [", id="before-the-opening-bracket"
+        ),
+        pytest.param(
+            "# settings of the deep", "DEFAULTS", "ORDER = [", id="comment-line-no-element"
+        ),
+        pytest.param(
+            'license="MIT"', "CALL = build(", "ROWS = [", id="call-arguments-are-no-display"
+        ),
         pytest.param("2)]", "ROWS =", "SENT =", id="a-comprehension-over-a-call"),
         pytest.param('"role": "system"', "SENT =", "", id="a-display-passed-to-a-call"),
     ],
 )
-def test_the_statement_stands_where_no_element_holds_the_match(needle: str, start: str, end: str) -> None:
-    # The statement runs to the line before *end*'s (the closing bracket is on no line of its own here).
+def test_the_statement_stands_where_no_element_holds_the_match(
+    needle: str, start: str, end: str
+) -> None:
+    # The statement runs to the line before *end*'s (the closing bracket is on no line of its own
+    # here).
     last = line_of(DISPLAYS, end) - 1 if end else len(DISPLAYS.splitlines())
     assert span_from(DISPLAYS, needle) == (line_of(DISPLAYS, start), last)
 
@@ -444,7 +531,9 @@ def test_the_element_rule_is_not_applied_in_a_header_or_a_body() -> None:
     # Headers keep their own rules (a def's parameter line, a clause), and a statement in a block
     # is found first: the rule narrows only inside the simple statement the match is in.
     text = 'def f(a=[\n        1,\n        2]):\n    return {\n        "k": a,\n    }\n'
-    assert span_from(text, "        1,") == expected(text, "        1,", "        1,")  # the header-line rule
+    assert span_from(text, "        1,") == expected(
+        text, "        1,", "        1,"
+    )  # the header-line rule
     assert span_from(text, '"k": a') == expected(text, '"k": a', '"k": a')
 
 
@@ -456,9 +545,10 @@ def test_elements_on_the_first_line_after_a_statement_on_the_same_line() -> None
 
 
 def test_each_element_of_the_stdlib_displays_is_its_own_anchor() -> None:
-    # Oracle, from the syntax tree of the whole file: every item of an innermost multi-line display in
-    # a module-level simple statement, when it has its lines to itself and is matched where it starts,
-    # gives its own lines; the statement's first line matched at its first column gives the statement.
+    # Oracle, from the syntax tree of the whole file: every item of an innermost multi-line display
+    # in a module-level simple statement, when it has its lines to itself and is matched where it
+    # starts, gives its own lines; the statement's first line matched at its first column gives the
+    # statement.
     import importlib.util
 
     checked = 0
@@ -468,13 +558,33 @@ def test_each_element_of_the_stdlib_displays_is_its_own_anchor() -> None:
         text = Path(spec.origin).read_text("utf-8")
         lines, tree = text.splitlines(), ast.parse(text)
         for statement in tree.body:
-            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
-                                      ast.While, ast.With, ast.Try)) or statement.end_lineno == statement.lineno:
+            if (
+                isinstance(
+                    statement,
+                    (
+                        ast.FunctionDef,
+                        ast.AsyncFunctionDef,
+                        ast.ClassDef,
+                        ast.If,
+                        ast.For,
+                        ast.While,
+                        ast.With,
+                        ast.Try,
+                    ),
+                )
+                or statement.end_lineno == statement.lineno
+            ):
                 continue
             assert statement_span(tree, statement.lineno, lines, statement.col_offset) == (
-                statement.lineno, statement.end_lineno)
+                statement.lineno,
+                statement.end_lineno,
+            )
             for display in _written_out(getattr(statement, "value", None)):
-                if not any(_multi_line_display(inner) for inner in _written_out(display) if inner is not display):
+                if not any(
+                    _multi_line_display(inner)
+                    for inner in _written_out(display)
+                    if inner is not display
+                ):
                     checked += _check_items(tree, lines, display, name)
     assert checked > 200, checked
 
@@ -489,22 +599,33 @@ def _written_out(node: ast.AST | None) -> list[ast.expr]:
 
 
 def _multi_line_display(node: ast.AST) -> bool:
-    return isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple)) and node.end_lineno != node.lineno
+    return (
+        isinstance(node, (ast.Dict, ast.List, ast.Set, ast.Tuple))
+        and node.end_lineno != node.lineno
+    )
 
 
 def _check_items(tree: ast.Module, lines: list[str], display: ast.expr, name: str) -> int:
     """Check each item of *display* that has its lines to itself; return how many were checked."""
     if isinstance(display, ast.Dict):
-        extents = [(k if k is not None else v, v) for k, v in zip(display.keys, display.values, strict=True)]
+        extents = [
+            (k if k is not None else v, v)
+            for k, v in zip(display.keys, display.values, strict=True)
+        ]
     else:
         extents = [(item, item) for item in display.elts]  # type: ignore[attr-defined]
     checked = 0
     for first, last in extents:
-        shared = [f for f, la in extents if f is not first
-                  and f.lineno <= (last.end_lineno or 0) and (la.end_lineno or 0) >= first.lineno]
+        shared = [
+            f
+            for f, la in extents
+            if f is not first
+            and f.lineno <= (last.end_lineno or 0)
+            and (la.end_lineno or 0) >= first.lineno
+        ]
         if shared or first.lineno == display.lineno:
             continue
-        column = len(lines[first.lineno - 1].encode()[:first.col_offset].decode())
+        column = len(lines[first.lineno - 1].encode()[: first.col_offset].decode())
         got = statement_span(tree, first.lineno, lines, column)
         assert got == (first.lineno, last.end_lineno), (name, first.lineno)
         checked += 1

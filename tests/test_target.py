@@ -18,7 +18,11 @@ from source_anchors.model.target import Target, parse_target
         ("pkg.a.b", "up", Target("up", "pkg.a.b")),
         ("pkg.Class.__init__", "up", Target("up", "pkg.Class.__init__")),
         ("pkg._private.x1", "up", Target("up", "pkg._private.x1")),
-        ("pkg.名前", "up", Target("up", "pkg.名前")),  # non-ASCII identifiers are Python identifiers
+        (
+            "pkg.名前",
+            "up",
+            Target("up", "pkg.名前"),
+        ),  # non-ASCII identifiers are Python identifiers
         # An explicit repository wins over the default and needs none.
         ("repo:pkg.a", None, Target("repo", "pkg.a")),
         ("repo:pkg.a", "up", Target("repo", "pkg.a")),
@@ -158,13 +162,17 @@ def test_error_message_quotes_the_text() -> None:
         ("<pkg.a>", ("pkg.a", "pkg.a")),
         ("   <pkg.a>", ("pkg.a", "pkg.a")),
         # Sphinx's convention (issue 13): the first unescaped '<' opens the target, which may hold
-        # '<' and '>'; a '<' in the label is written '\<' (docutils marks it with NUL, MyST keeps the backslash).
+        # '<' and '>'; a '<' in the label is written '\<' (docutils marks it with NUL, MyST keeps
+        # the backslash).
         ("a < b <pkg.a>", ("a", "b <pkg.a")),
         ("a \x00< b <pkg.a>", ("a < b", "pkg.a")),
         ("a \\< b <pkg.a>", ("a < b", "pkg.a")),
         ("conv <pkg.mod.f::{'pk': <IntConverter>", ("conv", "pkg.mod.f::{'pk': <IntConverter")),
         ("f <pkg.f::if 0 <= i < n:>", ("f", "pkg.f::if 0 <= i < n:")),
-        ("pkg.f::if 0 <= index < self.layer_count:", ("pkg.f::if 0 <= index < self.layer_count:",) * 2),
+        (
+            "pkg.f::if 0 <= index < self.layer_count:",
+            ("pkg.f::if 0 <= index < self.layer_count:",) * 2,
+        ),
         ("pkg.f::?P\\<exponent1>", ("pkg.f::?P<exponent1>", "pkg.f::?P<exponent1>")),
         ("pkg.f::?P\x00<exponent1>", ("pkg.f::?P<exponent1>", "pkg.f::?P<exponent1>")),
         # A '<' without a closing '>' at the end is no target.
@@ -179,4 +187,6 @@ def test_split_label(text: str, expected: tuple[str, str]) -> None:
 def test_split_label_then_parse() -> None:
     label, target = split_label("Hybrid branch <up:pkg.mod.f::ReportSource.Hybrid.value>")
     assert label == "Hybrid branch"
-    assert parse_target(target, default_repo=None) == Target("up", "pkg.mod.f", "ReportSource.Hybrid.value")
+    assert parse_target(target, default_repo=None) == Target(
+        "up", "pkg.mod.f", "ReportSource.Hybrid.value"
+    )

@@ -15,29 +15,49 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_site import DESKTOP, chip_colours, contrast, missing_reason, new_context, over, rgba, serve
+from browser_site import (
+    DESKTOP,
+    chip_colours,
+    contrast,
+    missing_reason,
+    new_context,
+    over,
+    rgba,
+    serve,
+)
 from helpers import ROOT, Book, SharedUpstream
 
-pytestmark = [pytest.mark.browser, pytest.mark.skipif(missing_reason() is not None, reason=str(missing_reason()))]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(missing_reason() is not None, reason=str(missing_reason())),
+]
 
 SHOTS = ROOT / "_build" / "screenshots" / "themes"
 PAGE = """\
 # Themes
 
-An ok anchor: {src}`the alpha function <pkg.mod.alpha>`; one that cannot link: {src}`nothing <pkg.mod.nothing>`.
+An ok anchor: {src}`the alpha function <pkg.mod.alpha>`; one that cannot link: {src}`nothing
+<pkg.mod.nothing>`.
 
 ```{source-anchor} pkg.mod.alpha
 :caption: alpha, as a card
 ```
 """
 #: theme -> how it turns dark (None: it has no dark mode).
-THEMES: dict[str, str | None] = {"alabaster": None, "sphinx_rtd_theme": None, "furo": "body",
-                                 "pydata_sphinx_theme": "html", "sphinx_book_theme": "html"}
+THEMES: dict[str, str | None] = {
+    "alabaster": None,
+    "sphinx_rtd_theme": None,
+    "furo": "body",
+    "pydata_sphinx_theme": "html",
+    "sphinx_book_theme": "html",
+}
 
 
 def build(book: Book, shared_upstream: SharedUpstream, theme: str) -> Path:
     sha = shared_upstream.commits["build-v1"]
-    book.repos = {"up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github"}}
+    book.repos = {
+        "up": {"url": shared_upstream.url, "commit": sha, "packages": ["pkg"], "host": "github"}
+    }
     book.settings = {"html_theme": theme, "suppress_warnings": ["source-anchors.missing"]}
     book.write_conf(default_repo="up")
     book.page("index", PAGE)
@@ -70,13 +90,17 @@ def measure(page: Any, url: str, theme: str, mode: str) -> dict[str, float]:
     page.add_style_tag(content="* { transition: none !important; }")
     where = THEMES[theme]
     if mode == "dark" and where == "html":
-        page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; "
-                      "document.documentElement.dataset.mode = 'dark'; }")
+        page.evaluate(
+            "() => { document.documentElement.dataset.theme = 'dark'; "
+            "document.documentElement.dataset.mode = 'dark'; }"
+        )
     elif mode == "dark" and where == "body":
         page.evaluate("() => { document.body.dataset.theme = 'dark'; }")
-    figures = {"chip": colours_of(page, "a.sa-anchor"),
-               "unresolved chip": colours_of(page, "span.sa-anchor.sa-missing"),
-               "card meta": colours_of(page, "div.sa-card .sa-card-meta")}
+    figures = {
+        "chip": colours_of(page, "a.sa-anchor"),
+        "unresolved chip": colours_of(page, "span.sa-anchor.sa-missing"),
+        "card meta": colours_of(page, "div.sa-card .sa-card-meta"),
+    }
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("div.sa-card").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"{theme}-{mode}.png"))
@@ -85,12 +109,17 @@ def measure(page: Any, url: str, theme: str, mode: str) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("theme", sorted(THEMES))
-def test_chip_and_card_text_contrast_is_at_least_aa(page: Any, book: Book, shared_upstream: SharedUpstream,
-                                                     theme: str) -> None:
+def test_chip_and_card_text_contrast_is_at_least_aa(
+    page: Any, book: Book, shared_upstream: SharedUpstream, theme: str
+) -> None:
     """Light and dark from one build of the book: the mode is the reader's, not the build's."""
     site = build(book, shared_upstream, theme)
     with serve(site) as url:
         measured = {mode: measure(page, url, theme, mode) for mode in ("light", "dark")}
-    low = {f"{mode}: {name}": round(value, 2)
-           for mode, figures in measured.items() for name, value in figures.items() if value < 4.5}
+    low = {
+        f"{mode}: {name}": round(value, 2)
+        for mode, figures in measured.items()
+        for name, value in figures.items()
+        if value < 4.5
+    }
     assert not low, f"{theme}: contrast below 4.5:1: {low}; all: {measured}"

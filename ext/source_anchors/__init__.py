@@ -23,10 +23,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return {
         "version": __version__,
         "env_version": 12,  # records are tuples (sphinx_ext/envform.py): change class, diff, suggestion; file kinds;
-        # 6: a card's title link is a card_link node (its permalink footnote in LaTeX); 7: the domain's
-        # "feedback" pages; 8: API links (a domain of their own); 9: an API link's rule or note; 10: the
-        # optional modules that decided a page's API links; 11: API links at their directive's page line;
-        # 12: chips and card links carry their target in words (sa_target) for the printed books
+        # 6: a card's title link is a card_link node (its permalink footnote in LaTeX); 7: the
+        # domain's "feedback" pages; 8: API links (a domain of their own); 9: an API link's rule or
+        # note; 10: the optional modules that decided a page's API links; 11: API links at their
+        # directive's page line; 12: chips and card links carry their target in words (sa_target)
+        # for the printed books
         "parallel_read_safe": True,
         "parallel_write_safe": True,
     }

@@ -29,7 +29,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "_build" / "reliability" / "results.json"
-CATEGORIES = ("bad_author_input", "bad_config_and_lock", "hostile_upstream", "faults", "concurrency", "no_network")
+CATEGORIES = (
+    "bad_author_input",
+    "bad_config_and_lock",
+    "hostile_upstream",
+    "faults",
+    "concurrency",
+    "no_network",
+)
 
 
 @dataclass(frozen=True)
@@ -51,12 +58,28 @@ class Scale:
 
 
 SCALES = {
-    "bounded": Scale("bounded", author_cases=300, anchors_per_page=50, pages_per_build=20,
-                     kill_builds=5, kill_updates=5, concurrency_rounds=1, cycle_timeout=15.0,
-                     big_module_mib=8),
-    "full": Scale("full", author_cases=2400, anchors_per_page=50, pages_per_build=20,
-                  kill_builds=20, kill_updates=20, concurrency_rounds=3, cycle_timeout=40.0,
-                  big_module_mib=50),
+    "bounded": Scale(
+        "bounded",
+        author_cases=300,
+        anchors_per_page=50,
+        pages_per_build=20,
+        kill_builds=5,
+        kill_updates=5,
+        concurrency_rounds=1,
+        cycle_timeout=15.0,
+        big_module_mib=8,
+    ),
+    "full": Scale(
+        "full",
+        author_cases=2400,
+        anchors_per_page=50,
+        pages_per_build=20,
+        kill_builds=20,
+        kill_updates=20,
+        concurrency_rounds=3,
+        cycle_timeout=40.0,
+        big_module_mib=50,
+    ),
 }
 
 
@@ -129,7 +152,9 @@ class Tally:
 
 
 def _clip(text: str, limit: int = 1500) -> str:
-    return text if len(text) <= limit else text[:limit] + f" … ({len(text) - limit} more characters)"
+    return (
+        text if len(text) <= limit else text[:limit] + f" … ({len(text) - limit} more characters)"
+    )
 
 
 class Results:
@@ -145,7 +170,9 @@ class Results:
 
     def dump(self) -> dict[str, dict[str, Any]]:
         """Every category's figures and notes, as plain data (sent from an xdist worker)."""
-        return {name: {**cat.as_json(), "notes": cat.notes} for name, cat in self.categories.items()}
+        return {
+            name: {**cat.as_json(), "notes": cat.notes} for name, cat in self.categories.items()
+        }
 
     def merge(self, data: dict[str, dict[str, Any]]) -> None:
         """Add the figures of another process."""
@@ -154,7 +181,9 @@ class Results:
 
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = {name: self.categories[name].as_json() for name in CATEGORIES if name in self.categories}
+        data = {
+            name: self.categories[name].as_json() for name in CATEGORIES if name in self.categories
+        }
         path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "utf-8")
 
 
@@ -180,7 +209,9 @@ def seed() -> int:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
     """A test that stops on an unexpected exception still leaves a failed case in its category."""
     outcome = yield
     report = outcome.get_result()
@@ -232,7 +263,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         for note in cat.notes:
             tr.write_line(f"  note [{name}] {note}")
         for entry in cat.failed[:8]:
-            tr.write_line(f"  FAILED [{name}] {entry['case']}: {_clip('; '.join(entry['problems']), 300)}")
+            tr.write_line(
+                f"  FAILED [{name}] {entry['case']}: {_clip('; '.join(entry['problems']), 300)}"
+            )
         if len(cat.failed) > 8:
             tr.write_line(f"  … {len(cat.failed) - 8} more failures of {name} in {RESULTS}")
     tr.write_line(f"results written to {RESULTS}")

@@ -65,8 +65,15 @@ def environment(extra: Mapping[str, str | None] | None = None) -> Iterator[None]
         os.environ.update(saved)
 
 
-def build_in_process(root: Path, *, strict: bool = False, fresh: bool = False, out: str = "html",
-                     builder: str = "html", env: Mapping[str, str | None] | None = None) -> Run:
+def build_in_process(
+    root: Path,
+    *,
+    strict: bool = False,
+    fresh: bool = False,
+    out: str = "html",
+    builder: str = "html",
+    env: Mapping[str, str | None] | None = None,
+) -> Run:
     """Build the book at *root* in this process as ``sphinx-build [-W] [-E] -b BUILDER`` would; never raises.
 
     The application is Sphinx's own with sphinx-build's directories (``_build/OUT``, doctrees in
@@ -86,8 +93,17 @@ def build_in_process(root: Path, *, strict: bool = False, fresh: bool = False, o
     clean_global_state()
     try:
         with environment(env):
-            app = Sphinx(str(root), str(root), str(outdir), str(outdir / ".doctrees"), builder, status=status,
-                         warning=warning, freshenv=fresh, warningiserror=strict)
+            app = Sphinx(
+                str(root),
+                str(root),
+                str(outdir),
+                str(outdir / ".doctrees"),
+                builder,
+                status=status,
+                warning=warning,
+                freshenv=fresh,
+                warningiserror=strict,
+            )
             app.build()
             code = app.statuscode
     except SystemExit as stop:
@@ -132,7 +148,9 @@ with open(stats, "w") as handle:
 """
 
 
-def run(argv: list[str], *, cwd: Path, env: dict[str, str], timeout: float = 600, stats_dir: Path) -> Run:
+def run(
+    argv: list[str], *, cwd: Path, env: dict[str, str], timeout: float = 600, stats_dir: Path
+) -> Run:
     """Run *argv* under a small wrapper that reports the peak RSS of it and its children.
 
     ``RUSAGE_CHILDREN`` is read in a fresh wrapper process, so the figure belongs to this
@@ -140,18 +158,31 @@ def run(argv: list[str], *, cwd: Path, env: dict[str, str], timeout: float = 600
     """
     stats_dir.mkdir(parents=True, exist_ok=True)
     stats = stats_dir / f"stats-{time.monotonic_ns()}.json"
-    done = subprocess.run([PY, "-c", _WRAPPER, str(stats), str(timeout), *argv], cwd=cwd, env=env,
-                          capture_output=True, timeout=timeout + 60)
+    done = subprocess.run(
+        [PY, "-c", _WRAPPER, str(stats), str(timeout), *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        timeout=timeout + 60,
+    )
     data = json.loads(stats.read_text("utf-8"))
     stats.unlink()
-    return Run(data["code"], done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"),
-               data["seconds"], data["maxrss_kb"] / 1024, data["timed_out"])
+    return Run(
+        data["code"],
+        done.stdout.decode("utf-8", "replace"),
+        done.stderr.decode("utf-8", "replace"),
+        data["seconds"],
+        data["maxrss_kb"] / 1024,
+        data["timed_out"],
+    )
 
 
 # -- warnings ---------------------------------------------------------------------------------
 
-_WARN_RE = re.compile(r"^(?P<path>[^\n]*?\.(?:md|rst|py|lock)):(?P<line>\d+)?:? ?(?P<level>WARNING|ERROR|CRITICAL): "
-                      r"(?P<msg>.*)$")
+_WARN_RE = re.compile(
+    r"^(?P<path>[^\n]*?\.(?:md|rst|py|lock)):(?P<line>\d+)?:? ?(?P<level>WARNING|ERROR|CRITICAL): "
+    r"(?P<msg>.*)$"
+)
 _TYPE_RE = re.compile(r" \[(?P<type>[A-Za-z0-9_.-]+)\]$")
 
 
@@ -186,8 +217,12 @@ def warnings_of(stderr: str) -> tuple[list[Warning_], list[str]]:
     for raw in _ANSI_RE.sub("", stderr).split("\n"):
         found = _WARN_RE.match(raw)
         if found:
-            open_ = {"path": found["path"], "line": int(found["line"]) if found["line"] else None,
-                     "level": found["level"], "msg": found["msg"]}
+            open_ = {
+                "path": found["path"],
+                "line": int(found["line"]) if found["line"] else None,
+                "level": found["level"],
+                "msg": found["msg"],
+            }
             located.append(_close(open_))
             if located[-1].type is not None:
                 open_ = None
@@ -207,8 +242,13 @@ def warnings_of(stderr: str) -> tuple[list[Warning_], list[str]]:
 def _close(entry: dict[str, Any]) -> Warning_:
     msg = entry["msg"]
     kind = _TYPE_RE.search(msg)
-    return Warning_(entry["path"], entry["line"], entry["level"], msg[:kind.start()] if kind else msg,
-                    kind["type"] if kind else None)
+    return Warning_(
+        entry["path"],
+        entry["line"],
+        entry["level"],
+        msg[: kind.start()] if kind else msg,
+        kind["type"] if kind else None,
+    )
 
 
 # -- git blobs, cache invariants ------------------------------------------------------------
@@ -242,7 +282,9 @@ def cache_problems(cache: Path) -> list[str]:
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
         except (OSError, ValueError) as error:
-            problems.append(f"trees/{place.name}: meta.json unreadable ({type(error).__name__}: {error})")
+            problems.append(
+                f"trees/{place.name}: meta.json unreadable ({type(error).__name__}: {error})"
+            )
             continue
         blobs = meta.get("blobs")
         if not isinstance(blobs, dict):
@@ -282,7 +324,9 @@ def snapshot(root: Path, *, skip: Iterable[Path] = ()) -> dict[str, tuple[str, i
     seen: dict[str, tuple[str, int, str]] = {}
     for folder, dirs, names in os.walk(root, followlinks=False):
         here = Path(folder)
-        dirs[:] = [d for d in dirs if (here / d).resolve() not in skipped or (here / d).is_symlink()]
+        dirs[:] = [
+            d for d in dirs if (here / d).resolve() not in skipped or (here / d).is_symlink()
+        ]
         for name in [*names, *dirs]:
             path = here / name
             info = path.lstat()
@@ -319,15 +363,25 @@ def kill_group(proc: subprocess.Popen[Any]) -> None:
 # -- distributions made by hand -----------------------------------------------------------------
 
 
-def wheel_bytes(name: str, version: str, files: Mapping[str, bytes], *,
-                extra: Iterable[tuple[zipfile.ZipInfo | str, bytes]] = ()) -> bytes:
+def wheel_bytes(
+    name: str,
+    version: str,
+    files: Mapping[str, bytes],
+    *,
+    extra: Iterable[tuple[zipfile.ZipInfo | str, bytes]] = (),
+) -> bytes:
     """A wheel (zip) holding *files*, a dist-info with METADATA/WHEEL/RECORD, and raw *extra* entries."""
     dist_info = f"{name}-{version}.dist-info"
     metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
-    wheel = b"Wheel-Version: 1.0\nGenerator: reliability\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    entries: list[tuple[zipfile.ZipInfo | str, bytes]] = [*files.items(), *extra,
-                                                          (f"{dist_info}/METADATA", metadata),
-                                                          (f"{dist_info}/WHEEL", wheel)]
+    wheel = (
+        b"Wheel-Version: 1.0\nGenerator: reliability\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    entries: list[tuple[zipfile.ZipInfo | str, bytes]] = [
+        *files.items(),
+        *extra,
+        (f"{dist_info}/METADATA", metadata),
+        (f"{dist_info}/WHEEL", wheel),
+    ]
     record = "".join(f"{e if isinstance(e, str) else e.filename},," + "\n" for e, _ in entries)
     entries.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
     buffer = io.BytesIO()

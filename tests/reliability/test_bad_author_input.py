@@ -77,9 +77,18 @@ class Box:
         return "closed: for good"
 '''
 DEEP = "def leaf():\n    return 1\n"
-FILES = {"pkg/__init__.py": INIT, "pkg/mod.py": MOD, "pkg/sub/__init__.py": "", "pkg/sub/deep.py": DEEP}
-MODULES = {"pkg": "pkg/__init__.py", "pkg.mod": "pkg/mod.py", "pkg.sub": "pkg/sub/__init__.py",
-           "pkg.sub.deep": "pkg/sub/deep.py"}
+FILES = {
+    "pkg/__init__.py": INIT,
+    "pkg/mod.py": MOD,
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/deep.py": DEEP,
+}
+MODULES = {
+    "pkg": "pkg/__init__.py",
+    "pkg.mod": "pkg/mod.py",
+    "pkg.sub": "pkg/sub/__init__.py",
+    "pkg.sub.deep": "pkg/sub/deep.py",
+}
 REPO = "up"
 MAX_TARGET = 1000
 _REPO_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -98,20 +107,31 @@ def _symbols() -> dict[str, tuple[str, int, int]]:
         def visit(body: list[ast.stmt], prefix: str, file: str = file) -> None:
             for node in body:
                 if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                    table[f"{prefix}.{node.name}"] = (file, node.lineno, node.end_lineno or node.lineno)
+                    table[f"{prefix}.{node.name}"] = (
+                        file,
+                        node.lineno,
+                        node.end_lineno or node.lineno,
+                    )
                     if isinstance(node, ast.ClassDef):
                         visit(node.body, f"{prefix}.{node.name}")
                 elif isinstance(node, ast.Assign):
                     for name in node.targets:
                         if isinstance(name, ast.Name):
-                            table[f"{prefix}.{name.id}"] = (file, node.lineno, node.end_lineno or node.lineno)
+                            table[f"{prefix}.{name.id}"] = (
+                                file,
+                                node.lineno,
+                                node.end_lineno or node.lineno,
+                            )
 
         visit(ast.parse(text).body, dotted)
     return table
 
 
 SYMBOLS = _symbols()
-LINES = {file: text.split("\n")[:-1] if text.endswith("\n") else text.split("\n") for file, text in FILES.items()}
+LINES = {
+    file: text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    for file, text in FILES.items()
+}
 
 
 def _split(text: str) -> tuple[str, str]:
@@ -122,11 +142,13 @@ def _split(text: str) -> tuple[str, str]:
     An empty label (``<target>``) is the target.
     """
     stripped = text.strip()
-    marked = stripped.replace("\\<", "\x00\x00")  # an escaped '<' never opens the target (same length)
+    marked = stripped.replace(
+        "\\<", "\x00\x00"
+    )  # an escaped '<' never opens the target (same length)
     for index, char in enumerate(marked):
         if char == "<" and index > 0 and marked.endswith(">") and marked[:index].strip():
             label = stripped[:index].replace("\\<", "<").strip()
-            return label, stripped[index + 1:-1].replace("\\<", "<").strip()
+            return label, stripped[index + 1 : -1].replace("\\<", "<").strip()
     if stripped.startswith("<") and stripped.endswith(">"):
         target = stripped[1:-1].replace("\\<", "<").strip()
         return target, target
@@ -148,7 +170,8 @@ def _parse(text: str, *, default_repo: str) -> tuple[str, str, str | None] | Non
         return None
     head, sep, match = raw.partition("::")
     match = match.strip()
-    # Each further '::' (one not followed by ':') opens a level within the one before; none may be empty.
+    # Each further '::' (one not followed by ':') opens a level within the one before; none may be
+    # empty.
     if sep and any(not level.strip() or "::" in level for level in re.split(r"::(?!:)", match)):
         return None
     if ":" in head and not head.lstrip().startswith("/"):  # a file path may hold ':' itself
@@ -178,7 +201,9 @@ def oracle(text: str, *, default_repo: str) -> str:
     repo, path, match = parsed
     if repo != REPO:
         return "target"
-    if path.startswith("/"):  # a file target: the file must be in the commit; a match, on one of its lines
+    if path.startswith(
+        "/"
+    ):  # a file target: the file must be in the commit; a match, on one of its lines
         if path[1:] not in LINES:
             return "missing"
         lines, start, end = LINES[path[1:]], 1, len(LINES[path[1:]])
@@ -217,7 +242,11 @@ class Case:
         if any(bad in piece for piece in pieces for bad in ("`", "\n", "\r")):
             return None
         if self.form == "directive":
-            return ["```{source-anchor} " + text, *(f":{k}: {v}".rstrip() for k, v in self.options), "```"]
+            return [
+                "```{source-anchor} " + text,
+                *(f":{k}: {v}".rstrip() for k, v in self.options),
+                "```",
+            ]
         if not text:
             return None  # "{src}``" is a code span to MyST, not a role
         return ["{src}`" + text + "`"]
@@ -226,8 +255,31 @@ class Case:
         return _split_label(self.content()) if self.form != "directive" else self.content()
 
 
-_WEIRD_SPACE = [" ", "\t", "\u00a0", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x1e", "\x85", "\u3000", "\u200b"]
-_MARKUP = [*"*_[]<>{}()|\\#!$%&~^:;,.'\"=+-/?@ ", "**", "](", "<!--", "-->", "{{", "}}", "$$", "|||"]
+_WEIRD_SPACE = [
+    " ",
+    "\t",
+    "\u00a0",
+    "\u2028",
+    "\u2029",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1e",
+    "\x85",
+    "\u3000",
+    "\u200b",
+]
+_MARKUP = [
+    *"*_[]<>{}()|\\#!$%&~^:;,.'\"=+-/?@ ",
+    "**",
+    "](",
+    "<!--",
+    "-->",
+    "{{",
+    "}}",
+    "$$",
+    "|||",
+]
 
 
 def _strategies() -> st.SearchStrategy[Case]:
@@ -236,67 +288,171 @@ def _strategies() -> st.SearchStrategy[Case]:
     markup = st.lists(st.sampled_from([*_MARKUP, "a", "pkg", "."]), max_size=12).map("".join)
     space = st.lists(st.sampled_from(_WEIRD_SPACE), max_size=3).map("".join)
     symbol = st.sampled_from(sorted(SYMBOLS))
-    slices = [line[i:j] for lines in LINES.values() for line in lines if line.strip()
-              for i, j in ((0, len(line)), (len(line) // 3, len(line)), (0, max(1, len(line) // 2)))]
-    match_text = st.one_of(st.sampled_from(sorted(set(slices))),
-                           st.sampled_from(["total", "return", "self", "def", "zzz", "a", ">", "<now>", ": for",
-                                            "a > b", "::", "return total"]),
-                           noise, markup)
+    slices = [
+        line[i:j]
+        for lines in LINES.values()
+        for line in lines
+        if line.strip()
+        for i, j in ((0, len(line)), (len(line) // 3, len(line)), (0, max(1, len(line) // 2)))
+    ]
+    match_text = st.one_of(
+        st.sampled_from(sorted(set(slices))),
+        st.sampled_from(
+            [
+                "total",
+                "return",
+                "self",
+                "def",
+                "zzz",
+                "a",
+                ">",
+                "<now>",
+                ": for",
+                "a > b",
+                "::",
+                "return total",
+            ]
+        ),
+        noise,
+        markup,
+    )
     path = st.one_of(
         symbol,
         st.builds(lambda s, i: f"{s}.{i}", symbol, ident),
-        st.builds(lambda s, n: s[:n] + s[n + 1:] if len(s) > 1 else s, symbol, st.integers(0, 12)),
+        st.builds(lambda s, n: s[:n] + s[n + 1 :] if len(s) > 1 else s, symbol, st.integers(0, 12)),
         st.lists(ident, min_size=1, max_size=5).map(".".join),
-        st.builds(lambda s, how: {"dots": s.replace(".", "..", 1), "lead": "." + s, "trail": s + ".",
-                                  "space": s.replace(".", " . ", 1), "dotdot": f"{s}..{s}"}[how],
-                  symbol, st.sampled_from(["dots", "lead", "trail", "space", "dotdot"])),
+        st.builds(
+            lambda s, how: {
+                "dots": s.replace(".", "..", 1),
+                "lead": "." + s,
+                "trail": s + ".",
+                "space": s.replace(".", " . ", 1),
+                "dotdot": f"{s}..{s}",
+            }[how],
+            symbol,
+            st.sampled_from(["dots", "lead", "trail", "space", "dotdot"]),
+        ),
         st.text(st.characters(categories=["L", "Nl", "Mn"]), min_size=1, max_size=6),
-        noise, markup,
+        noise,
+        markup,
     )
-    prefix = st.one_of(st.just(""), st.just(f"{REPO}:"), st.just(f" {REPO} : "),
-                       st.sampled_from(["nope:", "UP:", ":", "u p:", "-x:", "up.x:", "ü:", "up::", "0:", "up_2-x.y:"]),
-                       st.builds(lambda r: r + ":", noise))
-    suffix = st.one_of(st.just(""), st.just(""), st.just("::"), st.builds(lambda s: "::" + s, space),
-                       st.builds(lambda m: "::" + m, match_text), st.builds(lambda m: " :: " + m, match_text))
-    composed = st.builds(lambda a, p, q, s, b: a + p + q + s + b, space, prefix, path, suffix, space)
+    prefix = st.one_of(
+        st.just(""),
+        st.just(f"{REPO}:"),
+        st.just(f" {REPO} : "),
+        st.sampled_from(
+            ["nope:", "UP:", ":", "u p:", "-x:", "up.x:", "ü:", "up::", "0:", "up_2-x.y:"]
+        ),
+        st.builds(lambda r: r + ":", noise),
+    )
+    suffix = st.one_of(
+        st.just(""),
+        st.just(""),
+        st.just("::"),
+        st.builds(lambda s: "::" + s, space),
+        st.builds(lambda m: "::" + m, match_text),
+        st.builds(lambda m: " :: " + m, match_text),
+    )
+    composed = st.builds(
+        lambda a, p, q, s, b: a + p + q + s + b, space, prefix, path, suffix, space
+    )
     long_one = st.one_of(
-        st.builds(lambda s, n: s * n, st.text(st.characters(codec="utf-8", exclude_characters="`\n\r"),
-                                              min_size=1, max_size=6), st.integers(150, 700)),
-        st.integers(MAX_TARGET - 12, MAX_TARGET + 12).map(lambda n: "pkg.mod.func::" + "x" * (n - 14)),
+        st.builds(
+            lambda s, n: s * n,
+            st.text(
+                st.characters(codec="utf-8", exclude_characters="`\n\r"), min_size=1, max_size=6
+            ),
+            st.integers(150, 700),
+        ),
+        st.integers(MAX_TARGET - 12, MAX_TARGET + 12).map(
+            lambda n: "pkg.mod.func::" + "x" * (n - 14)
+        ),
         st.integers(MAX_TARGET - 12, MAX_TARGET + 12).map(lambda n: "pkg." + "a" * (n - 4)),
         st.integers(MAX_TARGET - 12, MAX_TARGET + 12).map(
-            lambda n: "  " + f"{REPO}:pkg.mod.func::" + "total = value * 2".ljust(n - 21, " ") + "  "),
+            lambda n: (
+                "  " + f"{REPO}:pkg.mod.func::" + "total = value * 2".ljust(n - 21, " ") + "  "
+            )
+        ),
     )
-    target = st.one_of(composed, composed, composed, symbol, noise, markup, space, long_one,
-                       st.builds(lambda s: s + "::" + "total", symbol))
-    option_value = st.one_of(st.just(""), noise, markup, st.sampled_from(["a b", "x-y", '"quoted"', "'q", "a: b",
-                                                                           "[1, 2]", "{a: 1}", "- item", "|", ">"]))
+    target = st.one_of(
+        composed,
+        composed,
+        composed,
+        symbol,
+        noise,
+        markup,
+        space,
+        long_one,
+        st.builds(lambda s: s + "::" + "total", symbol),
+    )
+    option_value = st.one_of(
+        st.just(""),
+        noise,
+        markup,
+        st.sampled_from(
+            ["a b", "x-y", '"quoted"', "'q", "a: b", "[1, 2]", "{a: 1}", "- item", "|", ">"]
+        ),
+    )
     option = st.tuples(st.sampled_from(["caption", "caption", "class", "foo"]), option_value)
     return st.one_of(
         st.builds(Case, st.just("role"), target),
         st.builds(Case, st.just("role-label"), target, st.one_of(noise, markup, st.just(""))),
-        st.builds(Case, st.just("directive"), target, st.just(""), st.lists(option, max_size=2).map(tuple)),
+        st.builds(
+            Case, st.just("directive"), target, st.just(""), st.lists(option, max_size=2).map(tuple)
+        ),
     )
 
 
 #: Hand-picked shapes from the issue, placed in every run before the generated ones.
 CURATED = [
-    Case("role", " "), Case("role", "\u3000"), Case("directive", ""), Case("directive", " "),
-    Case("role", "pkg.mod::"), Case("role", "pkg.mod.func:: "), Case("directive", "pkg.mod.func::"),
-    Case("role", "nope:pkg.mod"), Case("role-label", "pkg.mod.func", "label"), Case("role", "up:pkg.mod.nothing"),
-    Case("role-label", "nope:pkg.mod.func", "x"), Case("directive", "nope:pkg.mod.func", "", (("caption", "c"),)),
-    Case("role", "pkg..mod"), Case("role", "..pkg"), Case("role", "pkg.mod."), Case("role", "pkg.mod..func"),
-    Case("role", "x" * 1001), Case("role", "pkg." + "a" * 996), Case("role", "pkg." + "a" * 997),
-    Case("role", "*pkg*.mod"), Case("role", "[pkg](mod)"), Case("role", "pkg.mod.func::<b>"), Case("role", "<>"),
-    Case("role-label", "pkg.mod.func", "**bold** <i>"), Case("role", "pkg.mod.func::total"),
-    Case("role", "pkg.mod.func::zzz"), Case("role", "pkg.mod.func::total = value"), Case("role", "pkg::x"),
-    Case("role", "pkg.sub::x"), Case("role", "pkg.sub.deep::return"), Case("role", "pkg.mod::return"),
-    Case("role", "pkg.mod.Box::return"), Case("role", "pkg.mod.Box.open::open <now>"),
-    Case("directive", "pkg.mod.Box.close::closed: for good", "", (("caption", "a: b"), ("class", "x y"))),
-    Case("directive", "pkg.mod.func", "", (("class", "***"),)), Case("directive", "pkg.mod.func", "", (("foo", "1"),)),
-    Case("role", "pkg.mod.func::\u2028"), Case("role", "pkg.\u00e9t\u00e9"),
+    Case("role", " "),
+    Case("role", "\u3000"),
+    Case("directive", ""),
+    Case("directive", " "),
+    Case("role", "pkg.mod::"),
+    Case("role", "pkg.mod.func:: "),
+    Case("directive", "pkg.mod.func::"),
+    Case("role", "nope:pkg.mod"),
+    Case("role-label", "pkg.mod.func", "label"),
+    Case("role", "up:pkg.mod.nothing"),
+    Case("role-label", "nope:pkg.mod.func", "x"),
+    Case("directive", "nope:pkg.mod.func", "", (("caption", "c"),)),
+    Case("role", "pkg..mod"),
+    Case("role", "..pkg"),
+    Case("role", "pkg.mod."),
+    Case("role", "pkg.mod..func"),
+    Case("role", "x" * 1001),
+    Case("role", "pkg." + "a" * 996),
+    Case("role", "pkg." + "a" * 997),
+    Case("role", "*pkg*.mod"),
+    Case("role", "[pkg](mod)"),
+    Case("role", "pkg.mod.func::<b>"),
+    Case("role", "<>"),
+    Case("role-label", "pkg.mod.func", "**bold** <i>"),
+    Case("role", "pkg.mod.func::total"),
+    Case("role", "pkg.mod.func::zzz"),
+    Case("role", "pkg.mod.func::total = value"),
+    Case("role", "pkg::x"),
+    Case("role", "pkg.sub::x"),
+    Case("role", "pkg.sub.deep::return"),
+    Case("role", "pkg.mod::return"),
+    Case("role", "pkg.mod.Box::return"),
+    Case("role", "pkg.mod.Box.open::open <now>"),
+    Case(
+        "directive",
+        "pkg.mod.Box.close::closed: for good",
+        "",
+        (("caption", "a: b"), ("class", "x y")),
+    ),
+    Case("directive", "pkg.mod.func", "", (("class", "***"),)),
+    Case("directive", "pkg.mod.func", "", (("foo", "1"),)),
+    Case("role", "pkg.mod.func::\u2028"),
+    Case("role", "pkg.\u00e9t\u00e9"),
     Case("role", "\u043f\u0430\u043a\u0435\u0442.mod"),
-    Case("role", "\\pkg"), Case("role", "pkg.mod.func\\"), Case("role", "{src}"), Case("role", "\x00"),
+    Case("role", "\\pkg"),
+    Case("role", "pkg.mod.func\\"),
+    Case("role", "{src}"),
+    Case("role", "\x00"),
     Case("directive", "", "", (("caption", "a b"), ("caption", "\u00e9\x00\x01"))),
     Case("directive", "pkg.mod.func", "", (("caption", "x\x00y"),)),
 ]
@@ -307,8 +463,13 @@ def _draw(strategy: st.SearchStrategy[Case], examples: int, at: int) -> list[Cas
     drawn: list[Case] = []
 
     @hypothesis_seed(at)
-    @settings(max_examples=examples, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(strategy)
     def draw(case: Case) -> None:
         drawn.append(case)
@@ -335,7 +496,8 @@ def generate(count: int, base_seed: int) -> tuple[list[Case], int]:
     return list(cases.values())[:count], filtered
 
 
-# -- pages ------------------------------------------------------------------------------------------
+# -- pages
+# ------------------------------------------------------------------------------------------
 
 FRONT = [None, f"source-repo: {REPO}", "source-repo: nope", "source-repo: 7", 'source-repo: ""']
 
@@ -360,7 +522,9 @@ class Placed:
     myst: int = 0
 
 
-def layout(cases: list[Case], *, per_page: int, first_page: int) -> tuple[dict[str, str], list[Placed]]:
+def layout(
+    cases: list[Case], *, per_page: int, first_page: int
+) -> tuple[dict[str, str], list[Placed]]:
     """Pages (docname -> text) holding *cases*, one per paragraph or block, and where each stands."""
     pages: dict[str, str] = {}
     placed: list[Placed] = []
@@ -370,10 +534,12 @@ def layout(cases: list[Case], *, per_page: int, first_page: int) -> tuple[dict[s
         front = FRONT[number % len(FRONT)]
         lines = ["---", front, "---"] if front else []
         lines += [f"# Page {number}", ""]
-        for case in cases[offset:offset + per_page]:
+        for case in cases[offset : offset + per_page]:
             markup = case.markup()
             assert markup is not None
-            placed.append(Placed(case, doc, len(lines) + 1, len(lines) + len(markup), page_default(front)))
+            placed.append(
+                Placed(case, doc, len(lines) + 1, len(lines) + len(markup), page_default(front))
+            )
             lines += [*markup, ""]
         pages[doc] = "\n".join(lines) + "\n"
     return pages, placed
@@ -389,7 +555,9 @@ def myst_option_warnings(case: Case) -> int:
     argument, content = _as_myst_sees_it(case)
     try:
         parsed = parse_directive_text(SourceAnchorDirective, argument, content)
-    except Exception:  # a fatal parse (no argument) is one [docutils] error; option warnings are not given
+    except (
+        Exception
+    ):  # a fatal parse (no argument) is one [docutils] error; option warnings are not given
         return 0
     return len(parsed.warnings)
 
@@ -400,12 +568,14 @@ def _as_myst_sees_it(case: Case) -> tuple[str, str]:
     return case.content().strip().replace("\0", "\ufffd"), content.replace("\0", "\ufffd")
 
 
-# -- checking one build -------------------------------------------------------------------------------
+# -- checking one build
+# -------------------------------------------------------------------------------
 
 
 def describe(p: Placed) -> str:
     return f"{p.doc}.md:{p.start} {p.case.form} {p.case.content()!r}" + (
-        f" options={list(p.case.options)!r}" if p.case.options else "")
+        f" options={list(p.case.options)!r}" if p.case.options else ""
+    )
 
 
 def expected_label(case: Case) -> str:
@@ -438,8 +608,9 @@ def expected_target(p: Placed) -> str:
 _WARNS = ("error", "missing", "moved", "changed")
 
 
-def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] | None,
-                pages: dict[str, str]) -> dict[int, list[str]]:
+def check_build(
+    result: Run, placed: list[Placed], report: list[dict[str, Any]] | None, pages: dict[str, str]
+) -> dict[int, list[str]]:
     """Problems per placed case (index into *placed*), plus problems of the whole build under -1.
 
     Records are matched to cases by their label, in page order (not by line: a wrong line is
@@ -451,7 +622,9 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
     if result.crashed():
         problems[-1].append("the build printed a traceback: " + _tail(result.output))
     if result.returncode != 0 or report is None:
-        problems[-1].append(f"the build did not complete (exit {result.returncode}): {_tail(result.stderr)}")
+        problems[-1].append(
+            f"the build did not complete (exit {result.returncode}): {_tail(result.stderr)}"
+        )
     located, other = warnings_of(result.stderr)
     for line in other:
         problems[-1].append(f"unlocated warning: {line[:300]}")
@@ -477,8 +650,10 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
             if owner >= 0:
                 extra_records[owner] += 1
             else:
-                problems[-1].append(f"report record matching no case: {row.get('doc')}:{row.get('line')} "
-                                    f"label={row.get('label')!r} target={row.get('target')!r}")
+                problems[-1].append(
+                    f"report record matching no case: {row.get('doc')}:{row.get('line')} "
+                    f"label={row.get('label')!r} target={row.get('target')!r}"
+                )
     # Warnings: ours in reading order per page; MyST's and the rest by line.
     ours_of: dict[int, Any] = {}
     by_line: dict[int, list[Any]] = defaultdict(list)
@@ -489,32 +664,48 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
         else:
             owner = _owner_by_line(placed, by_doc, warning.doc, warning.line)
             if owner < 0:
-                problems[-1].append(f"stray warning {warning.doc}.md:{warning.line}: {warning.message[:200]} "
-                                    f"[{warning.type}]")
+                problems[-1].append(
+                    f"stray warning {warning.doc}.md:{warning.line}: {warning.message[:200]} "
+                    f"[{warning.type}]"
+                )
             else:
                 by_line[owner].append(warning)
     for doc in sorted(set(ours_by_doc) | set(by_doc)):
-        # An unknown 'source-repo' is one warning at the front matter (line 2), not one per anchor using it.
-        page = [w for w in ours_by_doc.get(doc, []) if "the page's front matter sets 'source-repo:" in w.message]
+        # An unknown 'source-repo' is one warning at the front matter (line 2), not one per anchor
+        # using it.
+        page = [
+            w
+            for w in ours_by_doc.get(doc, [])
+            if "the page's front matter sets 'source-repo:" in w.message
+        ]
         relying = [i for i in by_doc.get(doc, []) if on_unknown_default(placed[i])]
         if [(w.line, w.type) for w in page] != ([(2, "source-anchors.target")] if relying else []):
-            problems[-1].append(f"{doc}.md: front-matter warnings {[(w.line, w.message[:80]) for w in page]} for "
-                                f"{len(relying)} anchor(s) on an unknown default repository")
-        warned = [i for i in by_doc.get(doc, [])
-                  if record_of.get(i, {}).get("status") in _WARNS and not on_unknown_default(placed[i])]
+            problems[-1].append(
+                f"{doc}.md: front-matter warnings {[(w.line, w.message[:80]) for w in page]} for "
+                f"{len(relying)} anchor(s) on an unknown default repository"
+            )
+        warned = [
+            i
+            for i in by_doc.get(doc, [])
+            if record_of.get(i, {}).get("status") in _WARNS and not on_unknown_default(placed[i])
+        ]
         got = [w for w in ours_by_doc.get(doc, []) if w not in page]
         if len(got) == len(warned):
             ours_of.update(zip(warned, got, strict=True))
             continue
-        problems[-1].append(f"{doc}.md: {len(got)} source-anchors warnings for {len(warned)} records whose "
-                            "status warns; warnings matched by line instead")
+        problems[-1].append(
+            f"{doc}.md: {len(got)} source-anchors warnings for {len(warned)} records whose "
+            "status warns; warnings matched by line instead"
+        )
         for warning in got:
             owner = _owner_by_line(placed, by_doc, doc, warning.line)
             if owner >= 0 and owner not in ours_of:
                 ours_of[owner] = warning
             else:
-                problems[owner].append(f"extra warning at {doc}.md:{warning.line}: {warning.message[:200]} "
-                                       f"[{warning.type}]")
+                problems[owner].append(
+                    f"extra warning at {doc}.md:{warning.line}: {warning.message[:200]} "
+                    f"[{warning.type}]"
+                )
     for index, p in enumerate(placed):
         mine = problems[index]
         found = ours_of.get(index)
@@ -526,32 +717,52 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
             mine.append(f"valid anchor warned: {found.message[:300]} [{found.type}]")
         elif on_unknown_default(p):
             if found is not None:
-                mine.append(f"warned at its own line, not once at the front matter: {found.message[:200]}")
+                mine.append(
+                    f"warned at its own line, not once at the front matter: {found.message[:200]}"
+                )
         elif p.expected != "ok" and found is None:
-            mine.append(f"expected one [source-anchors.{p.expected}] warning at {p.doc}.md:{p.start}, got none"
-                        + (f"; other warnings here: {[f'{w.line}: {w.message[:160]} [{w.type}]' for w in rest]}"
-                           if rest else ""))
+            mine.append(
+                f"expected one [source-anchors.{p.expected}] warning at {p.doc}.md:{p.start}, got none"
+                + (
+                    f"; other warnings here: {[f'{w.line}: {w.message[:160]} [{w.type}]' for w in rest]}"
+                    if rest
+                    else ""
+                )
+            )
         elif found is not None:
             if found.line != p.start:
-                mine.append(f"warning at {p.doc}.md:{found.line}, the anchor is on line {p.start}"
-                            + _line_hint(pages[p.doc], p.start))
+                mine.append(
+                    f"warning at {p.doc}.md:{found.line}, the anchor is on line {p.start}"
+                    + _line_hint(pages[p.doc], p.start)
+                )
             if found.type != f"source-anchors.{p.expected}":
-                mine.append(f"subtype {found.type}, expected source-anchors.{p.expected}: {found.message[:200]}")
+                mine.append(
+                    f"subtype {found.type}, expected source-anchors.{p.expected}: {found.message[:200]}"
+                )
         if len(myst) != p.myst:
             mine.append(f"{len(myst)} MyST option warning(s), MyST's own parser predicts {p.myst}")
         if rest and (p.expected == "ok" or found is not None):
-            mine.append("unexpected warning(s): " + "; ".join(f"{w.line}: {w.message[:200]} [{w.type}]" for w in rest))
+            mine.append(
+                "unexpected warning(s): "
+                + "; ".join(f"{w.line}: {w.message[:200]} [{w.type}]" for w in rest)
+            )
         if report is not None:
             if rec is None:
                 mine.append(f"no report record for this anchor (label {expected_label(p.case)!r})")
             else:
                 if rec.get("line") != p.start:
-                    mine.append(f"report line {rec.get('line')}, the anchor is on line {p.start}"
-                                + _line_hint(pages[p.doc], p.start))
-                want = {"ok": ("new", "ok"), "missing": ("missing",), "target": ("error",)}[p.expected]
+                    mine.append(
+                        f"report line {rec.get('line')}, the anchor is on line {p.start}"
+                        + _line_hint(pages[p.doc], p.start)
+                    )
+                want = {"ok": ("new", "ok"), "missing": ("missing",), "target": ("error",)}[
+                    p.expected
+                ]
                 if rec.get("status") not in want:
-                    mine.append(f"report status {rec.get('status')!r}, expected one of {want}: "
-                                f"target {rec.get('target')!r}")
+                    mine.append(
+                        f"report status {rec.get('status')!r}, expected one of {want}: "
+                        f"target {rec.get('target')!r}"
+                    )
             if extra_records.get(index):
                 mine.append(f"{extra_records[index]} more report record(s) in this anchor's lines")
     return problems
@@ -560,11 +771,16 @@ def check_build(result: Run, placed: list[Placed], report: list[dict[str, Any]] 
 def on_unknown_default(p: Placed) -> bool:
     """Whether the anchor parses only with its page's default repository, which is not configured."""
     raw = p.case.target_text().strip()
-    return p.default_repo not in ("", REPO) and _parse(raw, default_repo=p.default_repo) is not None \
+    return (
+        p.default_repo not in ("", REPO)
+        and _parse(raw, default_repo=p.default_repo) is not None
         and _parse(raw, default_repo="") is None
+    )
 
 
-def _owner_by_line(placed: list[Placed], by_doc: dict[str, list[int]], doc: str, line: int | None) -> int:
+def _owner_by_line(
+    placed: list[Placed], by_doc: dict[str, list[int]], doc: str, line: int | None
+) -> int:
     """The case whose lines (up to the next case on the page) hold *line*, else -1."""
     best = -1
     for index in by_doc.get(doc, []):
@@ -579,15 +795,19 @@ _LINE_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 def _line_hint(page: str, line: int) -> str:
     before = page.split("\n")[: line - 1]
     found = sorted({f"U+{ord(c):04X}" for text in before for c in text if c in _LINE_BREAKS})
-    return f" (earlier lines of the page hold {', '.join(found)}, which str.splitlines() counts as line ends)" \
-        if found else ""
+    return (
+        f" (earlier lines of the page hold {', '.join(found)}, which str.splitlines() counts as line ends)"
+        if found
+        else ""
+    )
 
 
 def _tail(text: str, lines: int = 6) -> str:
     return " | ".join(text.strip().splitlines()[-lines:])[:1200]
 
 
-# -- the test -------------------------------------------------------------------------------------------
+# -- the test
+# -------------------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -600,7 +820,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Upstream, str]:
     return upstream, upstream.commit("symbols")
 
 
-def _write_book(root: Path, cache: Path, upstream: Upstream, commit: str, pages: dict[str, str]) -> None:
+def _write_book(
+    root: Path, cache: Path, upstream: Upstream, commit: str, pages: dict[str, str]
+) -> None:
     source = root
     shutil.rmtree(source, ignore_errors=True)
     source.mkdir(parents=True)
@@ -632,8 +854,9 @@ def _prescreen(cases: list[Placed], settings_: Any) -> dict[int, str]:
     return crashes
 
 
-def test_bad_author_input(repo: tuple[Upstream, str], tmp_path: Path, results: Results, scale: Scale,
-                          seed: int) -> None:
+def test_bad_author_input(
+    repo: tuple[Upstream, str], tmp_path: Path, results: Results, scale: Scale, seed: int
+) -> None:
     tally = results.tally(CATEGORY)
     upstream, commit = repo
     cases, filtered = generate(scale.author_cases, seed)
@@ -642,47 +865,85 @@ def test_bad_author_input(repo: tuple[Upstream, str], tmp_path: Path, results: R
     cache = tmp_path / "cache"
     from source_anchors.model.config import settings_from
 
-    core_settings = settings_from({"repos": {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
-                                  "default_repo": REPO, "cache_dir": str(cache)}, confdir=tmp_path, environ={})
+    core_settings = settings_from(
+        {
+            "repos": {REPO: {"url": upstream.url, "commit": commit, "packages": ["pkg"]}},
+            "default_repo": REPO,
+            "cache_dir": str(cache),
+        },
+        confdir=tmp_path,
+        environ={},
+    )
     budget = {"splits": 12, "books": 0}
     crashes_seen: dict[str, Placed] = {}
     kinds: Counter[str] = Counter()
     builds = 0
     for first in range(0, len(cases), per_build):
-        chunk = cases[first:first + per_build]
+        chunk = cases[first : first + per_build]
         first_page = first // scale.anchors_per_page
         _, trial = layout(chunk, per_page=scale.anchors_per_page, first_page=first_page)
         crashes = _prescreen(trial, core_settings)
         for index, reason in crashes.items():
             p = trial[index]
             crashes_seen.setdefault(reason.split(":", 1)[0], p)
-            tally.case(f"{p.case.form} {p.case.content()!r} (left off the batch pages)",
-                       [f"the extension's core raised {reason} (Engine.check on {p.case.target_text()!r}); "
-                        "in a build this is a traceback that ends it"])
+            tally.case(
+                f"{p.case.form} {p.case.content()!r} (left off the batch pages)",
+                [
+                    f"the extension's core raised {reason} (Engine.check on {p.case.target_text()!r}); "
+                    "in a build this is a traceback that ends it"
+                ],
+            )
         keep = [p.case for i, p in enumerate(trial) if i not in crashes]
         pages, placed = layout(keep, per_page=scale.anchors_per_page, first_page=first_page)
         for p in placed:
             p.expected = oracle(p.case.target_text(), default_repo=p.default_repo)
             p.myst = myst_option_warnings(p.case)
             kinds[p.expected] += 1
-        _check_batch(tally, tmp_path / f"book-{first_page}", cache, upstream, commit, pages, placed, budget=budget)
+        _check_batch(
+            tally,
+            tmp_path / f"book-{first_page}",
+            cache,
+            upstream,
+            commit,
+            pages,
+            placed,
+            budget=budget,
+        )
         builds += 1
     # Show each kind of crash in a real build once: the traceback is what an author would see.
     for reason, p in crashes_seen.items():
         pages, placed = layout([p.case], per_page=1, first_page=0)
         root = tmp_path / f"crash-{reason}"
         _write_book(root, cache, upstream, commit, pages)
-        shown = run(sphinx_argv(root, "--keep-going", "-E", "-q"), cwd=root, env=build_env(), stats_dir=tmp_path)
-        tally.note(f"{reason} in a real build of {describe(placed[0])}: exit {shown.returncode}, "
-                   f"traceback printed: {shown.crashed()}")
-    tally.note(f"{len(cases)} cases: {sum(kinds.values())} placed on {builds} batch build(s), "
-               f"{len(cases) - sum(kinds.values())} left off as core crashes; {filtered} generated texts filtered "
-               f"out for MyST syntax; oracle: {dict(kinds)}")
+        shown = run(
+            sphinx_argv(root, "--keep-going", "-E", "-q"),
+            cwd=root,
+            env=build_env(),
+            stats_dir=tmp_path,
+        )
+        tally.note(
+            f"{reason} in a real build of {describe(placed[0])}: exit {shown.returncode}, "
+            f"traceback printed: {shown.crashed()}"
+        )
+    tally.note(
+        f"{len(cases)} cases: {sum(kinds.values())} placed on {builds} batch build(s), "
+        f"{len(cases) - sum(kinds.values())} left off as core crashes; {filtered} generated texts filtered "
+        f"out for MyST syntax; oracle: {dict(kinds)}"
+    )
     tally.check()
 
 
-def _check_batch(tally: Tally, root: Path, cache: Path, upstream: Upstream, commit: str, pages: dict[str, str],
-                 placed: list[Placed], *, budget: dict[str, int]) -> None:
+def _check_batch(
+    tally: Tally,
+    root: Path,
+    cache: Path,
+    upstream: Upstream,
+    commit: str,
+    pages: dict[str, str],
+    placed: list[Placed],
+    *,
+    budget: dict[str, int],
+) -> None:
     """Build *pages*, check every case; a build that crashes is split in halves to isolate the crash."""
     _write_book(root, cache, upstream, commit, pages)
     result = build_in_process(root, fresh=True)
@@ -699,8 +960,16 @@ def _check_batch(tally: Tally, root: Path, cache: Path, upstream: Upstream, comm
             for new in new_placed:
                 new.expected = oracle(new.case.target_text(), default_repo=new.default_repo)
                 new.myst = myst_option_warnings(new.case)
-            _check_batch(tally, root.with_name(f"split-{budget['books']}"), cache, upstream, commit,
-                         new_pages, new_placed, budget=budget)
+            _check_batch(
+                tally,
+                root.with_name(f"split-{budget['books']}"),
+                cache,
+                upstream,
+                commit,
+                new_pages,
+                new_placed,
+                budget=budget,
+            )
         return
     for index, p in enumerate(placed):
         mine = problems.get(index, [])
@@ -718,7 +987,9 @@ def test_oracle_knows_the_symbols() -> None:
     assert oracle("up:pkg.mod.Box.open::open <now>", default_repo="") == "ok"
     assert oracle("pkg.mod.func::total", default_repo=REPO) == "missing"  # three lines
     assert oracle("pkg.mod.func::total = value", default_repo=REPO) == "ok"
-    assert oracle("pkg.sub::x", default_repo=REPO) == "missing"  # an empty module has no line to match
+    assert (
+        oracle("pkg.sub::x", default_repo=REPO) == "missing"
+    )  # an empty module has no line to match
     assert oracle("pkg.mod.outer.inner", default_repo=REPO) == "missing"
     assert oracle("nope:pkg.mod", default_repo=REPO) == "target"
     assert oracle("pkg.mod::", default_repo=REPO) == "target"
@@ -731,12 +1002,17 @@ def test_oracle_knows_the_symbols() -> None:
     assert oracle("/pkg/nope.py", default_repo=REPO) == "missing"
     assert oracle("/pkg", default_repo=REPO) == "missing"  # a directory
     assert oracle("/<!--", default_repo=REPO) == "missing"
-    assert oracle("/a:b\0", default_repo=REPO) == "missing"  # ':' belongs to the path; NUL reads as U+FFFD
+    assert (
+        oracle("/a:b\0", default_repo=REPO) == "missing"
+    )  # ':' belongs to the path; NUL reads as U+FFFD
     assert oracle("/pkg/../x", default_repo=REPO) == "target"
     assert oracle("/a//b", default_repo=REPO) == "target"
     assert oracle("/", default_repo=REPO) == "target"
     assert oracle("nope:/pkg/mod.py", default_repo=REPO) == "target"
-    assert oracle("pkg.mod.func::total::\u2028 ", default_repo=REPO) == "target"  # an empty second level
-    assert oracle("pkg.mod.func::try:::x", default_repo=REPO) == "missing"  # 'try:' then 'x': well formed
+    assert (
+        oracle("pkg.mod.func::total::\u2028 ", default_repo=REPO) == "target"
+    )  # an empty second level
+    assert (
+        oracle("pkg.mod.func::try:::x", default_repo=REPO) == "missing"
+    )  # 'try:' then 'x': well formed
     assert _split_label("a <b>") == "b" and _split_label(" <> ") == ""
-

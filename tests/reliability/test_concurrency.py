@@ -59,20 +59,25 @@ def make_book(root: Path, url: str, commit: str, cache: Path) -> None:
     repos = {"up": {"url": url, "commit": commit, "packages": ["pkg"]}}
     write_conf(root, repos, cache, default_repo="up")
     toc = "\n".join(f"p{i}" for i in range(PAGES))
-    (root / "index.md").write_text(f"# Book\n\n{{src}}`pkg.mod`\n\n```{{toctree}}\n{toc}\n```\n", "utf-8")
+    (root / "index.md").write_text(
+        f"# Book\n\n{{src}}`pkg.mod`\n\n```{{toctree}}\n{toc}\n```\n", "utf-8"
+    )
     for i in range(PAGES):
         (root / f"p{i}.md").write_text(
             f"# Page {i}\n\nSee {{src}}`alpha <pkg.mod.alpha>` and {{src}}`pkg.g{i % 10}.m{i}.VALUE_{i}`,\n"
             f"then {{src}}`the branch <pkg.mod.Gamma.delta::if self>`.\n\n"
-            f"```{{source-anchor}} pkg.mod.Gamma\n:caption: card {i}\n```\n", "utf-8")
+            f"```{{source-anchor}} pkg.mod.Gamma\n:caption: card {i}\n```\n",
+            "utf-8",
+        )
 
 
 def _fields(report: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [tuple(row.get(key) for key in KEYS) for row in report]
 
 
-def test_concurrent_builds_share_one_cold_cache(upstream: tuple[Upstream, str], tmp_path: Path, results: Results,
-                                                scale: Scale) -> None:
+def test_concurrent_builds_share_one_cold_cache(
+    upstream: tuple[Upstream, str], tmp_path: Path, results: Results, scale: Scale
+) -> None:
     tally = results.tally(CATEGORY)
     up, commit = upstream
     for round_ in range(scale.concurrency_rounds):
@@ -83,27 +88,47 @@ def test_concurrent_builds_share_one_cold_cache(upstream: tuple[Upstream, str], 
         books = [first] + [place / f"book-{i}" for i in range(1, COPIES + 1)]
         for book in books[1:]:
             copy_book(first, book)
-        argvs = [sphinx_argv(book, "-W") for book in books[:COPIES]] + [sphinx_argv(books[COPIES], "-W", "-j", "2")]
-        procs = [subprocess.Popen(argv, cwd=book, env=build_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for argv, book in zip(argvs, books, strict=True)]
+        argvs = [sphinx_argv(book, "-W") for book in books[:COPIES]] + [
+            sphinx_argv(books[COPIES], "-W", "-j", "2")
+        ]
+        procs = [
+            subprocess.Popen(
+                argv,
+                cwd=book,
+                env=build_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for argv, book in zip(argvs, books, strict=True)
+        ]
         outputs = [proc.communicate(timeout=600) for proc in procs]
         reports: list[list[dict[str, Any]] | None] = []
         for number, (book, proc, (out, err)) in enumerate(zip(books, procs, outputs, strict=True)):
             how = "-j 2" if number == COPIES else "serial"
             problems = []
             if proc.returncode != 0 or "Traceback" in out + err:
-                problems.append(f"exit {proc.returncode}: " + " | ".join(err.strip().splitlines()[-4:])[:600])
+                problems.append(
+                    f"exit {proc.returncode}: " + " | ".join(err.strip().splitlines()[-4:])[:600]
+                )
             report_file = book / "_build" / "html" / "source-anchors.json"
             report = json.loads(report_file.read_text("utf-8")) if report_file.is_file() else None
             reports.append(report)
             if report is None:
                 problems.append("no source-anchors.json")
             elif {row["status"] for row in report} != {"new"}:
-                problems.append(f"statuses {sorted({row['status'] for row in report})}, expected all 'new'")
+                problems.append(
+                    f"statuses {sorted({row['status'] for row in report})}, expected all 'new'"
+                )
             tally.case(f"round {round_}: build {number} ({how}) of {len(books)} at once", problems)
         problems = []
-        if tree_dirs(cache) != [t for t in tree_dirs(cache) if commit in t] or len(tree_dirs(cache)) != 1:
-            problems.append(f"exports under trees/: {tree_dirs(cache)} (expected one, for {commit[:12]})")
+        if (
+            tree_dirs(cache) != [t for t in tree_dirs(cache) if commit in t]
+            or len(tree_dirs(cache)) != 1
+        ):
+            problems.append(
+                f"exports under trees/: {tree_dirs(cache)} (expected one, for {commit[:12]})"
+            )
         problems += cache_problems(cache)
         if tmp_entries(cache):
             problems.append(f"staging leftovers: {tmp_entries(cache)}")
@@ -113,8 +138,11 @@ def test_concurrent_builds_share_one_cold_cache(upstream: tuple[Upstream, str], 
         if len(present) == len(books):
             if any(r != present[0] for r in present):
                 differ = [i for i, r in enumerate(present) if _fields(r) != _fields(present[0])]
-                problems.append(f"reports differ from build 0: builds {differ}" if differ else
-                                "reports differ in fields other than doc/line/target/status/path/lines/permalink")
+                problems.append(
+                    f"reports differ from build 0: builds {differ}"
+                    if differ
+                    else "reports differ in fields other than doc/line/target/status/path/lines/permalink"
+                )
             locks = [(book / "source-anchors.lock").read_bytes() for book in books]
             if any(lock != locks[0] for lock in locks):
                 problems.append("the locks differ")
@@ -122,5 +150,7 @@ def test_concurrent_builds_share_one_cold_cache(upstream: tuple[Upstream, str], 
                 problems.append(f"{len(present[0])} anchors reported, expected {1 + PAGES * 4}")
         else:
             problems.append("not every build wrote a report")
-        tally.case(f"round {round_}: identical reports and locks from all {len(books)} builds", problems)
+        tally.case(
+            f"round {round_}: identical reports and locks from all {len(books)} builds", problems
+        )
     tally.check()

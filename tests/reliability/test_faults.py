@@ -28,7 +28,14 @@ from helpers import Upstream, build_env, cli_argv, sphinx_argv
 from helpers import write_conf as write_book_conf
 
 from .figures import Results, Scale
-from .support import build_in_process, cache_problems, cli_in_process, kill_group, tmp_entries, tree_dirs
+from .support import (
+    build_in_process,
+    cache_problems,
+    cli_in_process,
+    kill_group,
+    tmp_entries,
+    tree_dirs,
+)
 
 CATEGORY = "faults"
 FILLER = 400  # modules, so that the export takes a moment
@@ -48,7 +55,7 @@ def beta(y):
 '''
 MOD_V2 = "# pushed down\n# by two lines\n" + MOD_V1.replace('return "small"', 'return "tiny"')
 INDEX = "# Index\n\n{src}`pkg.mod.alpha`\n\n{src}`pkg.g3.m3.VALUE_3`\n\n```{toctree}\nmore\n```\n"
-MORE = "# More\n\n{src}`pkg.mod.beta`\n\n{src}`pkg.mod.beta::return \"big\"`\n\n{src}`pkg.g7.m27.VALUE_27`\n"
+MORE = '# More\n\n{src}`pkg.mod.beta`\n\n{src}`pkg.mod.beta::return "big"`\n\n{src}`pkg.g7.m27.VALUE_27`\n'
 
 
 @dataclass
@@ -116,7 +123,9 @@ def lock_problems(lock: Path, allowed: dict[bytes, str]) -> tuple[str, list[str]
     data = lock.read_bytes() if lock.is_file() else b""
     which = allowed.get(data, "neither")
     if which == "neither":
-        problems.append(f"the lock is neither the old nor the new one ({len(data)} bytes: {data[:80]!r}…)")
+        problems.append(
+            f"the lock is neither the old nor the new one ({len(data)} bytes: {data[:80]!r}…)"
+        )
     try:
         read_lock(lock)
     except LockError as error:
@@ -129,8 +138,14 @@ def _popen(argv: list[str], cwd: Path) -> subprocess.Popen[bytes]:
     # own (the CLI's ``source-anchors-cli.*``), and nothing of a test may stay in the system's.
     tmp = cwd.parent / "tmp"
     tmp.mkdir(exist_ok=True)
-    return subprocess.Popen(argv, cwd=cwd, env=build_env({"TMPDIR": str(tmp)}), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=build_env({"TMPDIR": str(tmp)}),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def _phase(cache: Path) -> str:
@@ -165,8 +180,9 @@ def calibrate_build(project: Project, place: Path) -> tuple[float, float, float]
     return (export_start if export_start is not None else export_end * 0.8), export_end, total
 
 
-def test_builds_killed_at_random_points(project: Project, tmp_path: Path, results: Results, scale: Scale,
-                                        seed: int) -> None:
+def test_builds_killed_at_random_points(
+    project: Project, tmp_path: Path, results: Results, scale: Scale, seed: int
+) -> None:
     tally = results.tally(CATEGORY)
     t0, t1, total = calibrate_build(project, tmp_path / "calibration")
     tally.note(f"cold build: export from {t0:.2f} s to {t1:.2f} s, done at {total:.2f} s")
@@ -179,7 +195,11 @@ def test_builds_killed_at_random_points(project: Project, tmp_path: Path, result
         shutil.copytree(project.root, book)
         write_conf(book, project.upstream.url, project.v1, cache)
         (book / "source-anchors.lock").write_bytes(project.old_lock)
-        delay = rng.uniform(0.05, 0.95 * total) if trial % 2 == 0 else rng.uniform(t0, max(t1, t0 + 0.01))
+        delay = (
+            rng.uniform(0.05, 0.95 * total)
+            if trial % 2 == 0
+            else rng.uniform(t0, max(t1, t0 + 0.01))
+        )
         proc = _popen(sphinx_argv(book), book)
         deadline = time.monotonic() + delay
         while proc.poll() is None and time.monotonic() < deadline:
@@ -191,8 +211,10 @@ def test_builds_killed_at_random_points(project: Project, tmp_path: Path, result
         problems += [f"after the kill: {p}" for p in cache_problems(cache)]
         after = build_in_process(book, strict=True)
         if after.returncode != 0 or after.crashed():
-            problems.append(f"the next build failed (exit {after.returncode}): "
-                            + " | ".join(after.stderr.strip().splitlines()[-3:])[:500])
+            problems.append(
+                f"the next build failed (exit {after.returncode}): "
+                + " | ".join(after.stderr.strip().splitlines()[-3:])[:500]
+            )
         problems += [f"after the next build: {p}" for p in cache_problems(cache)]
         if len(tree_dirs(cache)) != 1:
             problems.append(f"trees after the next build: {tree_dirs(cache)}")
@@ -201,7 +223,9 @@ def test_builds_killed_at_random_points(project: Project, tmp_path: Path, result
         final, lock_after = lock_problems(book / "source-anchors.lock", allowed)
         problems += lock_after
         if final != "new":
-            problems.append(f"after the next build the lock is the {final} one, expected the new one")
+            problems.append(
+                f"after the next build the lock is the {final} one, expected the new one"
+            )
         tally.case(f"build killed at {delay:.2f} s ({phase}; lock then: {which})", problems)
     tally.note(f"build kills by phase: {phases}")
     tally.check()
@@ -227,8 +251,9 @@ def calibrate_update(project: Project, place: Path, cache: Path) -> tuple[float,
     return (replaced if replaced is not None else total * 0.95), total
 
 
-def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, results: Results, scale: Scale,
-                                              seed: int) -> None:
+def test_update_killed_while_writing_the_lock(
+    project: Project, tmp_path: Path, results: Results, scale: Scale, seed: int
+) -> None:
     tally = results.tally(CATEGORY)
     cache = tmp_path / "warm-cache"
     write_conf(project.root, project.upstream.url, project.v1, cache)
@@ -248,7 +273,11 @@ def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, 
         write_conf(book, project.upstream.url, project.v2, cache)
         lock = book / "source-anchors.lock"
         lock.write_bytes(project.new_lock)
-        delay = rng.uniform(0.05, total) if trial % 2 == 0 else max(0.0, rng.uniform(written - 0.15, written + 0.02))
+        delay = (
+            rng.uniform(0.05, total)
+            if trial % 2 == 0
+            else max(0.0, rng.uniform(written - 0.15, written + 0.02))
+        )
         proc = _popen(cli_argv(book, "update"), book)
         deadline = time.monotonic() + delay
         while proc.poll() is None and time.monotonic() < deadline:
@@ -259,24 +288,36 @@ def test_update_killed_while_writing_the_lock(project: Project, tmp_path: Path, 
         outcomes[which] = outcomes.get(which, 0) + 1
         leftovers += len(list(book.glob(".source-anchors.lock.*.tmp")))
         after = build_in_process(book)
-        if after.returncode != 0 or after.crashed() or not (book / "_build/html/source-anchors.json").is_file():
-            problems.append(f"the next build failed (exit {after.returncode}): "
-                            + " | ".join(after.stderr.strip().splitlines()[-3:])[:500])
+        if (
+            after.returncode != 0
+            or after.crashed()
+            or not (book / "_build/html/source-anchors.json").is_file()
+        ):
+            problems.append(
+                f"the next build failed (exit {after.returncode}): "
+                + " | ".join(after.stderr.strip().splitlines()[-3:])[:500]
+            )
         problems += cache_problems(cache)
         _, lock_after = lock_problems(lock, allowed)
         problems += [f"after the next build: {p}" for p in lock_after]
-        tally.case(f"update killed at {delay:.3f} s ({'after it ended' if ended else 'running'}; lock: {which})",
-                   problems)
-    tally.note(f"update kills left the lock: {outcomes}; leftover .source-anchors.lock.*.tmp files: {leftovers}")
+        tally.case(
+            f"update killed at {delay:.3f} s ({'after it ended' if ended else 'running'}; lock: {which})",
+            problems,
+        )
+    tally.note(
+        f"update kills left the lock: {outcomes}; leftover .source-anchors.lock.*.tmp files: {leftovers}"
+    )
     tally.check()
 
 
-def test_build_after_a_kill_left_an_empty_buildinfo(project: Project, tmp_path: Path, results: Results) -> None:
+def test_build_after_a_kill_left_an_empty_buildinfo(
+    project: Project, tmp_path: Path, results: Results
+) -> None:
     """The random kills once left ``_build/html/.buildinfo`` empty: Sphinx writes it with ``Path.write_text``.
 
-    Sphinx 9 cannot read an empty ``.buildinfo`` (``IndexError`` in ``BuildInfo.load``), so every later
-    build of that output directory crashes, ``-E`` included, until someone deletes the file. This is
-    the state such a kill leaves, made on purpose so that it is checked on every run.
+    Sphinx 9 cannot read an empty ``.buildinfo`` (``IndexError`` in ``BuildInfo.load``), so every
+    later build of that output directory crashes, ``-E`` included, until someone deletes the file.
+    This is the state such a kill leaves, made on purpose so that it is checked on every run.
     """
     tally = results.tally(CATEGORY)
     book = tmp_path / "book"
@@ -289,8 +330,11 @@ def test_build_after_a_kill_left_an_empty_buildinfo(project: Project, tmp_path: 
     for fresh in (False, True):
         again = build_in_process(book, fresh=fresh)
         if again.returncode != 0 or again.crashed():
-            problems.append(f"the next build{' with -E' if fresh else ''} failed (exit {again.returncode}): "
-                            + " | ".join(line.strip() for line in again.output.splitlines()
-                                         if "Error" in line)[-300:])
+            problems.append(
+                f"the next build{' with -E' if fresh else ''} failed (exit {again.returncode}): "
+                + " | ".join(line.strip() for line in again.output.splitlines() if "Error" in line)[
+                    -300:
+                ]
+            )
     tally.case("the next build after a kill left _build/html/.buildinfo empty", problems)
     tally.check()

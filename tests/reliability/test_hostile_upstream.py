@@ -27,7 +27,17 @@ from typing import Any
 from helpers import DEAD, Upstream, build_env, git, pip_env, sphinx_argv, write_conf
 
 from .figures import Results, Scale, Tally
-from .support import Run, cache_problems, run, snapshot, snapshot_diff, tar_add, walk_files, warnings_of, wheel_bytes
+from .support import (
+    Run,
+    cache_problems,
+    run,
+    snapshot,
+    snapshot_diff,
+    tar_add,
+    walk_files,
+    warnings_of,
+    wheel_bytes,
+)
 
 CATEGORY = "hostile_upstream"
 MAX_RSS_MB = 1536
@@ -35,8 +45,10 @@ WARN = ("missing", "upstream")  # subtypes an anchor into a refused or unreadabl
 
 
 def _marker_code(markers: Path, name: str) -> str:
-    return (f"import os, pathlib\npathlib.Path({str(markers)!r}, {name!r}).write_text('ran')\n"
-            f"os.system('touch ' + {str(markers / (name + '-shell'))!r})\n")
+    return (
+        f"import os, pathlib\npathlib.Path({str(markers)!r}, {name!r}).write_text('ran')\n"
+        f"os.system('touch ' + {str(markers / (name + '-shell'))!r})\n"
+    )
 
 
 def _nested_ifs(depth: int) -> str:
@@ -79,14 +91,21 @@ class Sandbox:
 def hostile_git(sandbox: Sandbox, big_bytes: int) -> tuple[Upstream, str]:
     up = Upstream(sandbox.root / "upstream")
     mark = sandbox.markers
-    up.write("pkg/__init__.py", '"""Hostile package."""\n' + _marker_code(mark, "pkg-init") + "VALUE = 1\n")
+    up.write(
+        "pkg/__init__.py",
+        '"""Hostile package."""\n' + _marker_code(mark, "pkg-init") + "VALUE = 1\n",
+    )
     up.write("pkg/good.py", "def func(value):\n    return value * 2\n")
-    up.write("pkg/sidefx.py", _marker_code(mark, "sidefx") + "\n\ndef run():\n    return 'static'\n")
+    up.write(
+        "pkg/sidefx.py", _marker_code(mark, "sidefx") + "\n\ndef run():\n    return 'static'\n"
+    )
     up.write("pkg/conftest.py", _marker_code(mark, "conftest"))
     up.write("setup.py", _marker_code(mark, "setup"))
     up.write("pkg/deepif.py", _nested_ifs(200))
     up.write("pkg/deep90.py", _nested_ifs(90))
-    (up.path / "pkg" / "chain.py").write_text("X = " + " + ".join(["1"] * 100_000) + "\n\n\ndef g():\n    return 2\n")
+    (up.path / "pkg" / "chain.py").write_text(
+        "X = " + " + ".join(["1"] * 100_000) + "\n\n\ndef g():\n    return 2\n"
+    )
     (up.path / "pkg" / "biglist.py").write_text("X = [" + ", ".join(["1"] * 100_000) + "]\n")
     (up.path / "pkg" / "latin.py").write_bytes(b"def f():\n    return '\xff\xfe caf\xe9'\n")
     up.write("pkg/broken.py", "def f(:\n    return 1\n")
@@ -113,17 +132,36 @@ def hostile_git(sandbox: Sandbox, big_bytes: int) -> tuple[Upstream, str]:
 #: (target, expected): 'ok' = no warning; a tuple = one warning of one of these subtypes;
 #: 'either' = ok or one 'upstream' warning (the file is legal but may be beyond a static parse).
 GIT_ANCHORS: list[tuple[str, Any]] = [
-    ("pkg.good.func", "ok"), ("pkg.good.func::return value", "ok"), ("pkg", "ok"), ("pkg.VALUE", "ok"),
-    ("pkg.sidefx.run", "ok"), ("pkg.conftest", "ok"), ("pkg.evil", WARN), ("pkg.evil.root", WARN),
-    ("pkg.outdir.passwd", WARN), ("pkg.escape.etc", WARN), ("pkg.linked.func", WARN), ("pkg.vendored", WARN),
-    ("pkg.big", WARN), ("pkg.big.X0", WARN), ("pkg.deepif.f", WARN), ("pkg.deepif.g", WARN),
-    ("pkg.deep90.f", "either"), ("pkg.deep90.f::return 90", "either"), ("pkg.chain.X", "either"),
-    ("pkg.chain.g", "either"), ("pkg.biglist.X", "either"), ("pkg.latin.f", WARN), ("pkg.broken.f", WARN),
+    ("pkg.good.func", "ok"),
+    ("pkg.good.func::return value", "ok"),
+    ("pkg", "ok"),
+    ("pkg.VALUE", "ok"),
+    ("pkg.sidefx.run", "ok"),
+    ("pkg.conftest", "ok"),
+    ("pkg.evil", WARN),
+    ("pkg.evil.root", WARN),
+    ("pkg.outdir.passwd", WARN),
+    ("pkg.escape.etc", WARN),
+    ("pkg.linked.func", WARN),
+    ("pkg.vendored", WARN),
+    ("pkg.big", WARN),
+    ("pkg.big.X0", WARN),
+    ("pkg.deepif.f", WARN),
+    ("pkg.deepif.g", WARN),
+    ("pkg.deep90.f", "either"),
+    ("pkg.deep90.f::return 90", "either"),
+    ("pkg.chain.X", "either"),
+    ("pkg.chain.g", "either"),
+    ("pkg.biglist.X", "either"),
+    ("pkg.latin.f", WARN),
+    ("pkg.broken.f", WARN),
     ("pkg.nul.f", WARN),
 ]
 
 
-def write_book(sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str, Any]]) -> dict[str, int]:
+def write_book(
+    sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str, Any]]
+) -> dict[str, int]:
     """conf.py and two pages: ``index`` with one anchor per paragraph, ``other`` with a healthy one."""
     root = sandbox.book
     root.mkdir(parents=True, exist_ok=True)
@@ -140,8 +178,9 @@ def write_book(sandbox: Sandbox, repos: dict[str, Any], anchors: list[tuple[str,
     return where
 
 
-def check_anchors(tally: Tally, label: str, result: Run, where: dict[str, int],
-                  anchors: list[tuple[str, Any]]) -> None:
+def check_anchors(
+    tally: Tally, label: str, result: Run, where: dict[str, int], anchors: list[tuple[str, Any]]
+) -> None:
     """One case per anchor: exactly the warning it deserves, at its line."""
     located, _ = warnings_of(result.stderr)
     by_line: dict[int, list[Any]] = {}
@@ -155,34 +194,48 @@ def check_anchors(tally: Tally, label: str, result: Run, where: dict[str, int],
         if expected == "ok" and got:
             problems.append(f"warned: {got[0].message[:300]} [{got[0].type}]")
         elif expected == "either" and (len(got) > 1 or (got and subtypes[0] != "upstream")):
-            problems.append(f"expected no warning or one [upstream], got {subtypes}: "
-                            + "; ".join(w.message[:200] for w in got))
+            problems.append(
+                f"expected no warning or one [upstream], got {subtypes}: "
+                + "; ".join(w.message[:200] for w in got)
+            )
         elif expected == "ok-or-source" and (len(got) > 1 or (got and subtypes[0] != "source")):
-            problems.append(f"expected no warning or one [source], got {subtypes}: "
-                            + "; ".join(w.message[:200] for w in got))
+            problems.append(
+                f"expected no warning or one [source], got {subtypes}: "
+                + "; ".join(w.message[:200] for w in got)
+            )
         elif isinstance(expected, tuple) and (len(got) != 1 or subtypes[0] not in expected):
-            problems.append(f"expected one warning of {list(expected)} at index.md:{where[target]}, got {subtypes}"
-                            + (f": {got[0].message[:200]}" if got else ""))
+            problems.append(
+                f"expected one warning of {list(expected)} at index.md:{where[target]}, got {subtypes}"
+                + (f": {got[0].message[:200]}" if got else "")
+            )
         tally.case(f"{label}: anchor {target}", problems)
 
 
-def check_build(result: Run, sandbox: Sandbox, before: dict[str, Any], *, pages: tuple[str, ...]) -> list[str]:
+def check_build(
+    result: Run, sandbox: Sandbox, before: dict[str, Any], *, pages: tuple[str, ...]
+) -> list[str]:
     """The build-wide properties: completed, no traceback, nothing ran, nothing written outside, RSS."""
     problems = []
     if result.timed_out:
         problems.append(f"the build did not finish within {result.seconds:.0f} s")
     if result.returncode != 0:
-        problems.append(f"the build failed (exit {result.returncode}): "
-                        + " | ".join(result.stderr.strip().splitlines()[-4:])[:600])
+        problems.append(
+            f"the build failed (exit {result.returncode}): "
+            + " | ".join(result.stderr.strip().splitlines()[-4:])[:600]
+        )
     if result.crashed():
-        problems.append("a traceback was printed: " + " | ".join(result.output.strip().splitlines()[-4:])[:600])
+        problems.append(
+            "a traceback was printed: " + " | ".join(result.output.strip().splitlines()[-4:])[:600]
+        )
     for page in pages:
         if not (sandbox.book / "_build" / "html" / f"{page}.html").is_file():
             problems.append(f"{page}.html was not written")
     ran = sorted(p.name for p in sandbox.markers.iterdir())
     if ran:
         problems.append(f"upstream code ran: marker files {ran}")
-    outside = [d for d in snapshot_diff(before, sandbox.snap()) if " markers/" not in d]  # reported above
+    outside = [
+        d for d in snapshot_diff(before, sandbox.snap()) if " markers/" not in d
+    ]  # reported above
     if outside:
         problems.append(f"written outside the cache and build output: {outside[:10]}")
     if result.peak_rss_mb > MAX_RSS_MB:
@@ -213,25 +266,37 @@ def test_hostile_git_upstream(tmp_path: Path, results: Results, scale: Scale) ->
     conf.write_text(conf.read_text("utf-8") + "source_anchors_default_repo = 'up'\n", "utf-8")
     before = sandbox.snap()
     env = build_env({"TMPDIR": str(sandbox.root / "tmp")})
-    result = run(sphinx_argv(sandbox.book, "--keep-going"), cwd=sandbox.book, env=env, timeout=600,
-                 stats_dir=tmp_path)
-    tally.case(f"git export of a hostile tree (peak RSS {result.peak_rss_mb:.0f} MB, {result.seconds:.1f} s)",
-               check_build(result, sandbox, before, pages=("index", "other")))
-    tally.case("git export: cached tree holds only regular files of the packages", check_cache(sandbox))
+    result = run(
+        sphinx_argv(sandbox.book, "--keep-going"),
+        cwd=sandbox.book,
+        env=env,
+        timeout=600,
+        stats_dir=tmp_path,
+    )
+    tally.case(
+        f"git export of a hostile tree (peak RSS {result.peak_rss_mb:.0f} MB, {result.seconds:.1f} s)",
+        check_build(result, sandbox, before, pages=("index", "other")),
+    )
+    tally.case(
+        "git export: cached tree holds only regular files of the packages", check_cache(sandbox)
+    )
     check_anchors(tally, "git", result, where, GIT_ANCHORS)
-    tally.note(f"hostile git build with a {scale.big_module_mib} MiB module: peak RSS {result.peak_rss_mb:.0f} MB "
-               f"(git included), {result.seconds:.1f} s")
+    tally.note(
+        f"hostile git build with a {scale.big_module_mib} MiB module: peak RSS {result.peak_rss_mb:.0f} MB "
+        f"(git included), {result.seconds:.1f} s"
+    )
     tally.check()
 
 
-# -- distributions -------------------------------------------------------------------------------------
+# -- distributions
+# -------------------------------------------------------------------------------------
 
 GOOD = b"def func(value):\n    return value * 2\n"
 
 
 def _zip_link(name: str, target: str) -> tuple[zipfile.ZipInfo, bytes]:
     info = zipfile.ZipInfo(name)
-    info.external_attr = (0o120777 << 16)
+    info.external_attr = 0o120777 << 16
     return info, target.encode()
 
 
@@ -249,15 +314,22 @@ def dist_upstream(sandbox: Sandbox, name: str, package: str) -> tuple[Upstream, 
 def hostile_wheel(sandbox: Sandbox) -> bytes:
     escape = "../../../../ESCAPED-dotdot.py"
     extra: list[tuple[zipfile.ZipInfo | str, bytes]] = [
-        (escape, b"X = 1\n"), ("../ESCAPED-up.py", b"X = 1\n"),
-        (str(sandbox.root / "ESCAPED-abs.py"), b"X = 1\n"), ("C:/ESCAPED-drive.py", b"X = 1\n"),
+        (escape, b"X = 1\n"),
+        ("../ESCAPED-up.py", b"X = 1\n"),
+        (str(sandbox.root / "ESCAPED-abs.py"), b"X = 1\n"),
+        ("C:/ESCAPED-drive.py", b"X = 1\n"),
         ("pkg2\\..\\..\\..\\..\\ESCAPED-backslash.py", b"X = 1\n"),
-        _zip_link("pkg2/link.py", "/etc/passwd"), _zip_link("pkg2/linkdir", "../../../../"),
-        ("pkg2/linkdir/ESCAPED-vialink.py", b"X = 1\n"), ("pkg2/./dot.py", b"X = 1\n"),
+        _zip_link("pkg2/link.py", "/etc/passwd"),
+        _zip_link("pkg2/linkdir", "../../../../"),
+        ("pkg2/linkdir/ESCAPED-vialink.py", b"X = 1\n"),
+        ("pkg2/./dot.py", b"X = 1\n"),
         ("pkg2//double.py", b"X = 1\n"),
     ]
-    files = {"pkg2/__init__.py": b"", "pkg2/good.py": GOOD,
-             "pkg2/big.py": b"X = 1\n" + b"#" * (3 * 1024 * 1024) + b"\n"}
+    files = {
+        "pkg2/__init__.py": b"",
+        "pkg2/good.py": GOOD,
+        "pkg2/big.py": b"X = 1\n" + b"#" * (3 * 1024 * 1024) + b"\n",
+    }
     return wheel_bytes("hostilewheel", "1.0", files, extra=extra)
 
 
@@ -287,20 +359,33 @@ def side_effect_sdist(sandbox: Sandbox, dest: Path) -> None:
     """``sidefx-1.0.tar.gz``: a clean tree whose PEP 517 backend writes a marker at import."""
     with tarfile.open(dest / "sidefx-1.0.tar.gz", "w:gz", format=tarfile.PAX_FORMAT) as tar:
         tar_add(tar, "sidefx-1.0/PKG-INFO", b"Metadata-Version: 2.1\nName: sidefx\nVersion: 1.0\n")
-        tar_add(tar, "sidefx-1.0/pyproject.toml", b'[build-system]\nrequires = []\nbuild-backend = "sidefx_backend"\n'
-                b'backend-path = ["."]\n\n[project]\nname = "sidefx"\nversion = "1.0"\n')
-        tar_add(tar, "sidefx-1.0/sidefx_backend.py",
-                BACKEND.format(marker=_marker_code(sandbox.markers, "sdist-backend")).encode())
-        tar_add(tar, "sidefx-1.0/setup.py", _marker_code(sandbox.markers, "sdist-setup-py").encode())
+        tar_add(
+            tar,
+            "sidefx-1.0/pyproject.toml",
+            b'[build-system]\nrequires = []\nbuild-backend = "sidefx_backend"\n'
+            b'backend-path = ["."]\n\n[project]\nname = "sidefx"\nversion = "1.0"\n',
+        )
+        tar_add(
+            tar,
+            "sidefx-1.0/sidefx_backend.py",
+            BACKEND.format(marker=_marker_code(sandbox.markers, "sdist-backend")).encode(),
+        )
+        tar_add(
+            tar, "sidefx-1.0/setup.py", _marker_code(sandbox.markers, "sdist-setup-py").encode()
+        )
         tar_add(tar, "sidefx-1.0/pkg3/__init__.py", b"")
         tar_add(tar, "sidefx-1.0/pkg3/good.py", GOOD)
         tar_add(tar, "sidefx-1.0/pkg3/big.py", b"X = 1\n" + b"#" * (3 * 1024 * 1024) + b"\n")
 
 
 DIST_ANCHORS: list[tuple[str, Any]] = [
-    ("whl:pkg2.good.func", "ok"), ("whl:pkg2", "ok"), ("whl:pkg2.link", WARN), ("whl:pkg2.linkdir.x", WARN),
+    ("whl:pkg2.good.func", "ok"),
+    ("whl:pkg2", "ok"),
+    ("whl:pkg2.link", WARN),
+    ("whl:pkg2.linkdir.x", WARN),
     ("whl:pkg2.big.X", WARN),
-    # Resolved without running anything, or refused with a located [source] warning: either keeps code from running.
+    # Resolved without running anything, or refused with a located [source] warning: either keeps
+    # code from running.
     ("sdist:pkg3.good.func", "ok-or-source"),
 ]
 
@@ -313,41 +398,76 @@ def test_hostile_distributions(tmp_path: Path, results: Results) -> None:
     side_effect_sdist(sandbox, links)
     repos: dict[str, Any] = {}
     listings: dict[str, str] = {}
-    for name, package, dist in (("whl", "pkg2", "hostilewheel==1.0"), ("sdist", "pkg3", "sidefx==1.0")):
+    for name, package, dist in (
+        ("whl", "pkg2", "hostilewheel==1.0"),
+        ("sdist", "pkg3", "sidefx==1.0"),
+    ):
         _, commit, listing = dist_upstream(sandbox, name, package)
         listings[f"{name}.listing"] = listing
         # The URL is never contacted: the pin's only source is the distribution.
-        repos[name] = {"url": f"{DEAD}/{name}.git", "host": "github", "commit": commit, "packages": [package],
-                       "dist": dist, "sources": ["dist"], "listing": f"{name}.listing"}
+        repos[name] = {
+            "url": f"{DEAD}/{name}.git",
+            "host": "github",
+            "commit": commit,
+            "packages": [package],
+            "dist": dist,
+            "sources": ["dist"],
+            "listing": f"{name}.listing",
+        }
     where = write_book(sandbox, repos, DIST_ANCHORS)
     for file, text in listings.items():
         (sandbox.book / file).write_text(text, "utf-8")
     before = sandbox.snap()
-    env = build_env({**pip_env(links, sandbox.root / "pip-cache"), "TMPDIR": str(sandbox.root / "tmp")})
-    result = run(sphinx_argv(sandbox.book, "--keep-going"), cwd=sandbox.book, env=env, timeout=600,
-                 stats_dir=tmp_path)
+    env = build_env(
+        {**pip_env(links, sandbox.root / "pip-cache"), "TMPDIR": str(sandbox.root / "tmp")}
+    )
+    result = run(
+        sphinx_argv(sandbox.book, "--keep-going"),
+        cwd=sandbox.book,
+        env=env,
+        timeout=600,
+        stats_dir=tmp_path,
+    )
     problems = check_build(result, sandbox, before, pages=("index", "other"))
     ran = [p for p in problems if p.startswith("upstream code ran")]
-    tally.case("sdist pin: the distribution's build backend never runs (pip download of an sdist)",
-               [*ran, *([] if (links / "sidefx-1.0.tar.gz").is_file() else ["the sdist is gone"])])
-    tally.case(f"wheel and sdist pins: build (peak RSS {result.peak_rss_mb:.0f} MB)",
-               [p for p in problems if p not in ran])
+    tally.case(
+        "sdist pin: the distribution's build backend never runs (pip download of an sdist)",
+        [*ran, *([] if (links / "sidefx-1.0.tar.gz").is_file() else ["the sdist is gone"])],
+    )
+    tally.case(
+        f"wheel and sdist pins: build (peak RSS {result.peak_rss_mb:.0f} MB)",
+        [p for p in problems if p not in ran],
+    )
     tally.case("wheel pin: cached tree holds only regular files", check_cache(sandbox))
-    escaped = sorted(str(p) for p in sandbox.root.rglob("ESCAPED-*") if not p.is_relative_to(sandbox.cache / "trees"))
-    tally.case("wheel pin: no entry written outside the export", [f"written: {escaped}"] if escaped else [])
+    escaped = sorted(
+        str(p)
+        for p in sandbox.root.rglob("ESCAPED-*")
+        if not p.is_relative_to(sandbox.cache / "trees")
+    )
+    tally.case(
+        "wheel pin: no entry written outside the export", [f"written: {escaped}"] if escaped else []
+    )
     check_anchors(tally, "dist", result, where, DIST_ANCHORS)
     tally.check()
 
 
-# -- archive.unpack on its own ------------------------------------------------------------------------
+# -- archive.unpack on its own
+# ------------------------------------------------------------------------
 
 
 def hostile_tar(path: Path, outside: Path) -> list[str]:
     """A tar.gz with every refused kind of entry; returns the names that must be refused."""
     refused = [
-        "sademo-1.0/../../ESCAPED-1.py", "../ESCAPED-2.py", str(outside / "ESCAPED-3.py"),
-        "sademo-1.0\\..\\..\\ESCAPED-4.py", "sademo-1.0/pkg/chr", "sademo-1.0/pkg/blk", "sademo-1.0/pkg/fifo",
-        "sademo-1.0/pkg/sym.py", "sademo-1.0/pkg/hard.py", "sademo-1.0/pkg/symdir",
+        "sademo-1.0/../../ESCAPED-1.py",
+        "../ESCAPED-2.py",
+        str(outside / "ESCAPED-3.py"),
+        "sademo-1.0\\..\\..\\ESCAPED-4.py",
+        "sademo-1.0/pkg/chr",
+        "sademo-1.0/pkg/blk",
+        "sademo-1.0/pkg/fifo",
+        "sademo-1.0/pkg/sym.py",
+        "sademo-1.0/pkg/hard.py",
+        "sademo-1.0/pkg/symdir",
     ]
     with tarfile.open(path, "w:gz", format=tarfile.GNU_FORMAT) as tar:
         tar_add(tar, "sademo-1.0/PKG-INFO", b"Name: sademo\n")
@@ -381,9 +501,19 @@ def test_unpack_refuses_hostile_entries(tmp_path: Path, results: Results) -> Non
         tar_add(tar, "dup-1.0/pkg/a.py", b"A = 1\n")
         tar_add(tar, "dup-1.0/pkg/a.py", b"A = 2\n")
     zipped = sandbox / "hz-1.0-py3-none-any.whl"
-    zipped.write_bytes(wheel_bytes("hz", "1.0", {"pkg/good.py": GOOD}, extra=[
-        ("../ESCAPED-z1.py", b"X = 1\n"), (str(sandbox / "ESCAPED-z2.py"), b"X = 1\n"),
-        _zip_link("pkg/zlink.py", "/etc/passwd"), ("pkg\\..\\..\\ESCAPED-z3.py", b"X = 1\n")]))
+    zipped.write_bytes(
+        wheel_bytes(
+            "hz",
+            "1.0",
+            {"pkg/good.py": GOOD},
+            extra=[
+                ("../ESCAPED-z1.py", b"X = 1\n"),
+                (str(sandbox / "ESCAPED-z2.py"), b"X = 1\n"),
+                _zip_link("pkg/zlink.py", "/etc/passwd"),
+                ("pkg\\..\\..\\ESCAPED-z3.py", b"X = 1\n"),
+            ],
+        )
+    )
     before = snapshot(sandbox, skip=[sandbox / "export"])
     problems: list[str] = []
     try:
@@ -399,7 +529,10 @@ def test_unpack_refuses_hostile_entries(tmp_path: Path, results: Results) -> Non
     for rel, path in walk_files(dest).items():
         if path.is_symlink() or not path.is_file():
             problems.append(f"non-regular entry written: {rel}")
-    tally.case("archive.unpack(): tar with '..', absolute, device, FIFO, link and hard-link entries", problems)
+    tally.case(
+        "archive.unpack(): tar with '..', absolute, device, FIFO, link and hard-link entries",
+        problems,
+    )
     problems = []
     dest_zip = sandbox / "export-zip" / "files"
     dest_zip.mkdir(parents=True)
@@ -420,30 +553,51 @@ def test_unpack_refuses_hostile_entries(tmp_path: Path, results: Results) -> Non
     except Exception as error:
         problems.append(f"raised {type(error).__name__}: {error}")
     tally.case("archive.unpack(): a tar naming one file twice", problems)
-    after = snapshot(sandbox, skip=[sandbox / "export", sandbox / "export-zip", sandbox / "export-dup"])
-    outside = [d for d in snapshot_diff(before, after) if not d.startswith(("added export-zip", "added export-dup"))]
-    escaped = sorted(str(p) for p in sandbox.rglob("ESCAPED-*")
-                     if not any(p.resolve().is_relative_to(d.resolve()) for d in (dest, dest_zip, dest_dup)))
+    after = snapshot(
+        sandbox, skip=[sandbox / "export", sandbox / "export-zip", sandbox / "export-dup"]
+    )
+    outside = [
+        d
+        for d in snapshot_diff(before, after)
+        if not d.startswith(("added export-zip", "added export-dup"))
+    ]
+    escaped = sorted(
+        str(p)
+        for p in sandbox.rglob("ESCAPED-*")
+        if not any(p.resolve().is_relative_to(d.resolve()) for d in (dest, dest_zip, dest_dup))
+    )
     tally.case("archive.unpack(): nothing written outside the destination", outside + escaped)
     tally.check()
 
 
-# -- cycles ---------------------------------------------------------------------------------------------
+# -- cycles
+# ---------------------------------------------------------------------------------------------
 
 
 CYCLES = {
     "star imports that import each other": (
-        {"pkg/__init__.py": "", "pkg/a.py": "from .b import *\nfrom .c import *\n",
-         "pkg/b.py": "from .a import *\nfrom .c import *\n", "pkg/c.py": "from .a import *\nfrom .b import *\n"},
-        "pkg.a.nothing"),
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "from .b import *\nfrom .c import *\n",
+            "pkg/b.py": "from .a import *\nfrom .c import *\n",
+            "pkg/c.py": "from .a import *\nfrom .b import *\n",
+        },
+        "pkg.a.nothing",
+    ),
     "base classes that name each other": (
-        {"pkg/__init__.py": "", "pkg/k.py": "class A(B, C):\n    pass\n\n\nclass B(A, C):\n    pass\n\n\n"
-                                            "class C(A, B):\n    pass\n"},
-        "pkg.k.A.nothing"),
+        {
+            "pkg/__init__.py": "",
+            "pkg/k.py": "class A(B, C):\n    pass\n\n\nclass B(A, C):\n    pass\n\n\n"
+            "class C(A, B):\n    pass\n",
+        },
+        "pkg.k.A.nothing",
+    ),
 }
 
 
-def test_cyclic_module_graph_resolves_in_bounded_time(tmp_path: Path, results: Results, scale: Scale) -> None:
+def test_cyclic_module_graph_resolves_in_bounded_time(
+    tmp_path: Path, results: Results, scale: Scale
+) -> None:
     tally = results.tally(CATEGORY)
 
     def one(shape: str) -> tuple[str, Run, list[str], dict[str, int]]:
@@ -453,15 +607,25 @@ def test_cyclic_module_graph_resolves_in_bounded_time(tmp_path: Path, results: R
         for rel, text in files.items():
             up.write(rel, text)
         commit = up.commit("cycle")
-        where = write_book(sandbox, {"up": {"url": up.url, "commit": commit, "packages": ["pkg"]}},
-                           [(f"up:{target}", WARN)])
+        where = write_book(
+            sandbox,
+            {"up": {"url": up.url, "commit": commit, "packages": ["pkg"]}},
+            [(f"up:{target}", WARN)],
+        )
         before = sandbox.snap()
-        result = run(sphinx_argv(sandbox.book, "--keep-going"), cwd=sandbox.book, env=build_env(),
-                     timeout=scale.cycle_timeout, stats_dir=sandbox.root)
+        result = run(
+            sphinx_argv(sandbox.book, "--keep-going"),
+            cwd=sandbox.book,
+            env=build_env(),
+            timeout=scale.cycle_timeout,
+            stats_dir=sandbox.root,
+        )
         problems = check_build(result, sandbox, before, pages=("index",))
         if result.timed_out:
-            problems = [f"{target} did not resolve within {scale.cycle_timeout:.0f} s (the build was killed); "
-                        "resolve.py's fallbacks revisit the same modules on every path"]
+            problems = [
+                f"{target} did not resolve within {scale.cycle_timeout:.0f} s (the build was killed); "
+                "resolve.py's fallbacks revisit the same modules on every path"
+            ]
         return target, result, problems, where
 
     with ThreadPoolExecutor(max_workers=2) as pool:  # both wait out the same deadline

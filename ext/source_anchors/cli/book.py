@@ -35,12 +35,20 @@ def find_book(cwd: Path, confdir: str | None, srcdir: str | None) -> tuple[Path,
     if confdir is not None:
         conf = (cwd / confdir).resolve()
     else:
-        conf = next((d for d in (cwd, cwd / "source", cwd / "docs", cwd / "doc") if (d / "conf.py").is_file()),
-                    cwd).resolve()
+        conf = next(
+            (
+                d
+                for d in (cwd, cwd / "source", cwd / "docs", cwd / "doc")
+                if (d / "conf.py").is_file()
+            ),
+            cwd,
+        ).resolve()
     if srcdir is not None:
         return conf, (cwd / srcdir).resolve()
     pages = conf / "source"
-    if not (pages / "conf.py").exists() and any((pages / f"index{suffix}").is_file() for suffix in _PAGES):
+    if not (pages / "conf.py").exists() and any(
+        (pages / f"index{suffix}").is_file() for suffix in _PAGES
+    ):
         return conf, pages
     return conf, conf
 
@@ -49,16 +57,25 @@ class BookError(Exception):
     """The book could not be read (bad config, bad lock, unknown --pin name)."""
 
 
-def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str], paths: dict[str, Path] | None = None,
-              unimported: list[Unimported] | None = None) -> tuple[list[AnchorRecord], Engine]:
+def read_book(
+    confdir: Path,
+    srcdir: Path,
+    *,
+    pins: dict[str, str],
+    paths: dict[str, Path] | None = None,
+    unimported: list[Unimported] | None = None,
+) -> tuple[list[AnchorRecord], Engine]:
     """Read the book quietly, with *pins* replacing pinned commits; every anchor record and the engine.
 
-    *paths*, when given, receives each page's source file by document name; *unimported*, the objects
-    autodoc could not import (their API links are not among the records, see :mod:`.unread`).
+    *paths*, when given, receives each page's source file by document name; *unimported*, the
+    objects autodoc could not import (their API links are not among the records, see
+    :mod:`.unread`).
     """
     if not (confdir / "conf.py").is_file():
-        raise BookError(f"no conf.py in {confdir}; run in the folder of conf.py or just above its source/, "
-                        "docs/ or doc/ folder, or pass --confdir")
+        raise BookError(
+            f"no conf.py in {confdir}; run in the folder of conf.py or just above its source/, "
+            "docs/ or doc/ folder, or pass --confdir"
+        )
     from sphinx.application import Sphinx
     from sphinx.errors import SphinxError
     from sphinx.util.docutils import docutils_namespace, patch_docutils
@@ -70,13 +87,25 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str], paths: dict[
 
     # As sphinx-build does: roles, directives and nodes registered by this read are undone after it,
     # so a caller's own Sphinx application in the same process starts clean.
-    with tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp, patch_docutils(confdir), \
-            docutils_namespace():
+    with (
+        tempfile.TemporaryDirectory(prefix="source-anchors-cli.") as tmp,
+        patch_docutils(confdir),
+        docutils_namespace(),
+    ):
         warnings = io.StringIO()
         try:
             overrides = {f"{PREFIX}quiet": True, f"{PREFIX}pin_commits": pins}
-            app = Sphinx(str(srcdir), str(confdir), os.path.join(tmp, "out"), os.path.join(tmp, "doctrees"),
-                         "dummy", confoverrides=overrides, status=None, warning=warnings, freshenv=True)
+            app = Sphinx(
+                str(srcdir),
+                str(confdir),
+                os.path.join(tmp, "out"),
+                os.path.join(tmp, "doctrees"),
+                "dummy",
+                confoverrides=overrides,
+                status=None,
+                warning=warnings,
+                freshenv=True,
+            )
             watch = ImportWatch(lambda: app.env.docname)
             logging.getLogger(NAMESPACE).addHandler(watch)
             try:
@@ -86,10 +115,17 @@ def read_book(confdir: Path, srcdir: Path, *, pins: dict[str, str], paths: dict[
         except SphinxError as error:
             raise BookError(str(error)) from None
         except SystemExit:
-            text = re.sub(r"\x1b\[[0-9;]*m", "", warnings.getvalue()).strip()  # Sphinx colours its errors
-            text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)  # printed after our "error: "
+            text = re.sub(
+                r"\x1b\[[0-9;]*m", "", warnings.getvalue()
+            ).strip()  # Sphinx colours its errors
+            text = re.sub(
+                r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE
+            )  # printed after our "error: "
             raise BookError(text or "the book's configuration is invalid") from None
-        records = [*get_domain(app.env).all_anchors(), *api_records(app.env)]  # API links into a pin, too
+        records = [
+            *get_domain(app.env).all_anchors(),
+            *api_records(app.env),
+        ]  # API links into a pin, too
         if paths is not None:
             paths.update({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs})
         if unimported is not None:

@@ -46,12 +46,17 @@ def configured(confdir: Path) -> Settings:
     conf = confdir / "conf.py"
     namespace = conf_values(confdir)
     fields = {field.name for field in dataclasses.fields(Options)}
-    values = {key[len(PREFIX):]: value for key, value in namespace.items()
-              if key.startswith(PREFIX) and key[len(PREFIX):] in fields}
+    values = {
+        key[len(PREFIX) :]: value
+        for key, value in namespace.items()
+        if key.startswith(PREFIX) and key[len(PREFIX) :] in fields
+    }
     try:
         return settings_from(values, confdir=confdir)
     except ConfigError as error:
-        raise BookError(f"invalid configuration in {conf}:\n  " + str(error).replace("\n", "\n  ")) from None
+        raise BookError(
+            f"invalid configuration in {conf}:\n  " + str(error).replace("\n", "\n  ")
+        ) from None
 
 
 def pin_of(settings: Settings, name: str, what: str) -> RepoPin:
@@ -80,7 +85,9 @@ def resolve_pins(confdir: Path, items: list[str]) -> tuple[dict[str, str], dict[
     for item in items:
         name, sep, ref = item.partition("=")
         if not sep or not name or not ref:
-            raise BookError(f"--pin {item!r}: expected NAME=REF (a 40-hex commit SHA, a tag or a branch)")
+            raise BookError(
+                f"--pin {item!r}: expected NAME=REF (a 40-hex commit SHA, a tag or a branch)"
+            )
         pairs.append((name, ref))
     if not pairs:
         return {}, {}
@@ -131,15 +138,21 @@ def bound_to_commit(pin: RepoPin, new: str) -> str | None:
     A distribution is a release of the pinned commit, and a listing or a facts record is made at it;
     with only the commit moved they would vouch for the old files as the new commit's.
     """
-    keys = [key for key, value in (("dist", pin.dist), ("listing", pin.listing), ("facts", pin.facts)) if value]
+    keys = [
+        key
+        for key, value in (("dist", pin.dist), ("listing", pin.listing), ("facts", pin.facts))
+        if value
+    ]
     if not keys:
         return None
     where = f"{PREFIX}repos[{pin.name!r}]"
     named = ", ".join(repr(k) for k in keys)
-    return (f"{where} has {named} of {pin.short}, which describe that commit only: moved to {new[:7]} "
-            f"they would vouch for its old files; nothing written; set the commit to {new!r} by hand and, in the "
-            f"same edit, remove {named} or replace them with the ones of {new[:7]} (its release as 'dist', "
-            f"'git ls-tree -r {new[:7]}' as 'listing', 'source-anchors facts' for 'facts')")
+    return (
+        f"{where} has {named} of {pin.short}, which describe that commit only: moved to {new[:7]} "
+        f"they would vouch for its old files; nothing written; set the commit to {new!r} by hand and, in the "
+        f"same edit, remove {named} or replace them with the ones of {new[:7]} (its release as 'dist', "
+        f"'git ls-tree -r {new[:7]}' as 'listing', 'source-anchors facts' for 'facts')"
+    )
 
 
 def write_pin(conf: Path, pin: RepoPin, new: str, new_ref: str | None) -> str:
@@ -154,28 +167,38 @@ def write_pin(conf: Path, pin: RepoPin, new: str, new_ref: str | None) -> str:
         plain, other = find_literals(data, pin.commit, name=str(conf))
     except ConfigError as error:
         raise BookError(str(error)) from None
-    by_hand = f"edit it by hand: set {where}['commit'] to {new!r}" + \
-        (f" and {where}['ref'] to {new_ref!r}" if pin.ref is not None and new_ref else "")
+    by_hand = f"edit it by hand: set {where}['commit'] to {new!r}" + (
+        f" and {where}['ref'] to {new_ref!r}" if pin.ref is not None and new_ref else ""
+    )
     if len(plain) != 1 or other:
         count = len(plain) + len(other)
         places = f" (line {lines([p.line for p in plain] + other)})" if count else ""
-        raise BookError(f"{conf}: the pinned commit {pin.commit} appears {count} time(s) as a string "
-                        f"literal{places}, not once as a plain one; nothing written; {by_hand}")
+        raise BookError(
+            f"{conf}: the pinned commit {pin.commit} appears {count} time(s) as a string "
+            f"literal{places}, not once as a plain one; nothing written; {by_hand}"
+        )
     edits = [(plain[0], new)]
     notes = [f"{where}['commit'] {pin.commit[:7]} → {new[:7]} (line {plain[0].line})"]
     if pin.ref is not None and new_ref != pin.ref:
         if new_ref is None:
-            raise BookError(f"{conf}: {where} records 'ref': {pin.ref!r}, which {new[:7]} may not be; nothing "
-                            f"written; bump to a tag or branch name, or {by_hand}")
+            raise BookError(
+                f"{conf}: {where} records 'ref': {pin.ref!r}, which {new[:7]} may not be; nothing "
+                f"written; bump to a tag or branch name, or {by_hand}"
+            )
         refs = find_key_literals(data, "ref", pin.ref, within=plain[0].start)
         if len(refs) != 1:
-            raise BookError(f"{conf}: {where}['ref'] {pin.ref!r} is not written once as a plain literal "
-                            f"beside 'ref' ({len(refs)} found); nothing written; {by_hand}")
+            raise BookError(
+                f"{conf}: {where}['ref'] {pin.ref!r} is not written once as a plain literal "
+                f"beside 'ref' ({len(refs)} found); nothing written; {by_hand}"
+            )
         edits.append((refs[0], new_ref))
         notes.append(f"{where}['ref'] {pin.ref!r} → {new_ref!r} (line {refs[0].line})")
     write_conf_file(conf, replace(data, edits), by_hand)
-    hint = f"\nnote: {where} names no 'ref'; add \"ref\": {new_ref!r} beside the commit to record it" \
-        if pin.ref is None and new_ref else ""
+    hint = (
+        f"\nnote: {where} names no 'ref'; add \"ref\": {new_ref!r} beside the commit to record it"
+        if pin.ref is None and new_ref
+        else ""
+    )
     return f"{conf.name}: " + "; ".join(notes) + f"{hint}\nrun '{UPDATE_COMMAND}' to relock"
 
 
@@ -186,4 +209,6 @@ def write_conf_file(conf: Path, data: bytes, by_hand: str) -> None:
         atomic_write(conf, data.decode("utf-8"))
         os.chmod(conf, mode & 0o7777)
     except OSError as error:
-        raise BookError(f"{conf}: cannot write it ({error.strerror or error}); nothing written; {by_hand}") from None
+        raise BookError(
+            f"{conf}: cannot write it ({error.strerror or error}); nothing written; {by_hand}"
+        ) from None

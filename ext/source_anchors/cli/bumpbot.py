@@ -38,7 +38,9 @@ def release_tags(url: str, *, timeout: float) -> dict[str, str]:
     """{tag: commit} of every tag at *url*, annotated tags peeled to their commit."""
     from ..sources import proc
 
-    raw = proc.git(["ls-remote", "--tags", "--", url], cwd=Path(tempfile.gettempdir()), timeout=timeout)
+    raw = proc.git(
+        ["ls-remote", "--tags", "--", url], cwd=Path(tempfile.gettempdir()), timeout=timeout
+    )
     tags: dict[str, str] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
         sha, _, ref = line.partition("\t")
@@ -60,15 +62,21 @@ def version_of(tag: str) -> Version | None:
 
 def newest(tags: dict[str, str], *, pre: bool) -> tuple[str, str] | None:
     """(tag, commit) of the highest version among *tags*; pre- and dev releases only when *pre*."""
-    versions = [(version, tag) for tag in tags if (version := version_of(tag)) is not None
-                and (pre or not (version.is_prerelease or version.is_devrelease))]
+    versions = [
+        (version, tag)
+        for tag in tags
+        if (version := version_of(tag)) is not None
+        and (pre or not (version.is_prerelease or version.is_devrelease))
+    ]
     if not versions:
         return None
     _, tag = max(versions)
     return tag, tags[tag]
 
 
-def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, body: str | None) -> int:
+def latest(
+    confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, body: str | None
+) -> int:
     """Bump *name* to its newest release; 0 when nothing needs a human, 1 when something does, 2 on error."""
     try:
         settings = configured(confdir)
@@ -85,10 +93,14 @@ def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, bo
     except BookError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{name}: newest release {tag} is {sha} (pinned: {pin.commit}{f', ref {pin.ref!r}' if pin.ref else ''})")
+    print(
+        f"{name}: newest release {tag} is {sha} (pinned: {pin.commit}{f', ref {pin.ref!r}' if pin.ref else ''})"
+    )
     if sha == pin.commit:
         print(f"{name} is already at {tag}; nothing to do")
-        _write_body(body, f"## Source anchors: {name} is at its newest release {tag}\n\nNothing to do.\n")
+        _write_body(
+            body, f"## Source anchors: {name} is at its newest release {tag}\n\nNothing to do.\n"
+        )
         return 0
     try:
         preview, _ = read_book(confdir, srcdir, pins={name: sha})
@@ -102,16 +114,23 @@ def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, bo
         return 1 if any(r.status.failed for r in preview) else 0
     if (bound := bound_to_commit(pin, sha)) is not None:
         print(f"error: {confdir / 'conf.py'}: {bound}", file=sys.stderr)
-        _write_body(body, pr_body(pin, tag, sha, preview, after=None, fixed={})
-                    + f"\n### Needs a human\n\n- [ ] `conf.py`: {bound}\n")
+        _write_body(
+            body,
+            pr_body(pin, tag, sha, preview, after=None, fixed={})
+            + f"\n### Needs a human\n\n- [ ] `conf.py`: {bound}\n",
+        )
         return 2
     try:
         print(write_pin(confdir / "conf.py", pin, sha, tag))
         paths: dict[str, Path] = {}
         records, _ = read_book(confdir, srcdir, pins={}, paths=paths)
-        fixed = {r.outcome.name: r.outcome.suggestion.key for r in records
-                 if r.status is Status.missing and r.outcome.suggestion is not None
-                 and r.outcome.suggestion.similarity >= THRESHOLD}
+        fixed = {
+            r.outcome.name: r.outcome.suggestion.key
+            for r in records
+            if r.status is Status.missing
+            and r.outcome.suggestion is not None
+            and r.outcome.suggestion.similarity >= THRESHOLD
+        }
         if fixed:
             fix(records, paths, confdir, write=True, floor=THRESHOLD)
         after, engine = read_book(confdir, srcdir, pins={})
@@ -126,8 +145,12 @@ def latest(confdir: Path, srcdir: Path, name: str, *, write: bool, pre: bool, bo
 
 def human(records: Iterable[AnchorRecord]) -> list[AnchorRecord]:
     """What a relock leaves for a human: changed in code or annotations, missing, not checkable."""
-    return [r for r in records if r.status in (Status.missing, Status.error)
-            or (r.status is Status.changed and r.outcome.change_class not in RELOCKED)]
+    return [
+        r
+        for r in records
+        if r.status in (Status.missing, Status.error)
+        or (r.status is Status.changed and r.outcome.change_class not in RELOCKED)
+    ]
 
 
 def _write_body(body: str | None, text: str) -> None:
@@ -140,21 +163,39 @@ def _write_body(body: str | None, text: str) -> None:
         print(f"pull-request body written to {body}")
 
 
-def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
-            after: list[AnchorRecord] | None, fixed: dict[str, str]) -> str:
+def pr_body(
+    pin: RepoPin,
+    tag: str,
+    sha: str,
+    preview: list[AnchorRecord],
+    *,
+    after: list[AnchorRecord] | None,
+    fixed: dict[str, str],
+) -> str:
     """The pull request's body: what moved, what changed and how, what is missing, what needs a human."""
     targets = {r.outcome.name: r for r in preview}
     cites: dict[str, list[AnchorRecord]] = {}
     for record in preview:
         cites.setdefault(record.outcome.name, []).append(record)
-    done = "relocked by the bump" if after is not None else "relocked by `source-anchors update --accept " \
-                                                          "formatting,comments` after the bump"
-    out = [f"## Bump `{pin.name}` to {tag}", "",
-           f"`{PREFIX}repos[{pin.name!r}]`: {pin.ref or pin.short} ({pin.commit[:12]}) → {tag} ({sha[:12]}), "
-           f"{pin.shown_url}", "",
-           f"{len(preview)} anchors, {len(targets)} distinct targets: "
-           + ", ".join(f"{sum(1 for r in targets.values() if r.status is s)} {s}" for s in Status
-                       if any(r.status is s for r in targets.values())), ""]
+    done = (
+        "relocked by the bump"
+        if after is not None
+        else "relocked by `source-anchors update --accept formatting,comments` after the bump"
+    )
+    out = [
+        f"## Bump `{pin.name}` to {tag}",
+        "",
+        f"`{PREFIX}repos[{pin.name!r}]`: {pin.ref or pin.short} ({pin.commit[:12]}) → {tag} ({sha[:12]}), "
+        f"{pin.shown_url}",
+        "",
+        f"{len(preview)} anchors, {len(targets)} distinct targets: "
+        + ", ".join(
+            f"{sum(1 for r in targets.values() if r.status is s)} {s}"
+            for s in Status
+            if any(r.status is s for r in targets.values())
+        ),
+        "",
+    ]
 
     def places(name: str) -> str:
         shown = ", ".join(f"{r.page}:{r.line}" for r in cites[name][:4])
@@ -163,15 +204,27 @@ def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
     moved = [r for r in targets.values() if r.status is Status.moved]
     if moved:
         out += [f"### Moved ({len(moved)}): {done}", ""]
-        out += [f"- [x] `{r.outcome.name}` {r.outcome.change()} ({places(r.outcome.name)})" for r in moved] + [""]
+        out += [
+            f"- [x] `{r.outcome.name}` {r.outcome.change()} ({places(r.outcome.name)})"
+            for r in moved
+        ] + [""]
     for kind in ChangeClass:
-        changed = [r for r in targets.values() if r.status is Status.changed and r.outcome.change_class == kind]
+        changed = [
+            r
+            for r in targets.values()
+            if r.status is Status.changed and r.outcome.change_class == kind
+        ]
         if not changed:
             continue
         auto = kind in RELOCKED
-        out += [f"### Changed in {kind} ({len(changed)}): " + (done if auto else "needs a human"), ""]
+        out += [
+            f"### Changed in {kind} ({len(changed)}): " + (done if auto else "needs a human"),
+            "",
+        ]
         for r in changed:
-            out.append(f"- [{'x' if auto else ' '}] `{r.outcome.name}` {r.outcome.change()} ({places(r.outcome.name)})")
+            out.append(
+                f"- [{'x' if auto else ' '}] `{r.outcome.name}` {r.outcome.change()} ({places(r.outcome.name)})"
+            )
             out += _diff_block(r.outcome)
         out.append("")
     missing = [r for r in targets.values() if r.status is Status.missing]
@@ -181,29 +234,42 @@ def pr_body(pin: RepoPin, tag: str, sha: str, preview: list[AnchorRecord], *,
             sug = r.outcome.suggestion
             if sug is not None and sug.similarity >= THRESHOLD:
                 verb = "rewritten to" if r.outcome.name in fixed else "suggestion:"
-                out.append(f"- [{'x' if r.outcome.name in fixed else ' '}] `{r.outcome.name}` {verb} "
-                           f"{sug.describe()} ({places(r.outcome.name)}); check that the page still says what "
-                           "the new lines do")
+                out.append(
+                    f"- [{'x' if r.outcome.name in fixed else ' '}] `{r.outcome.name}` {verb} "
+                    f"{sug.describe()} ({places(r.outcome.name)}); check that the page still says what "
+                    "the new lines do"
+                )
             else:
-                why = f"best guess {sug.describe()} is below {THRESHOLD}" if sug else "no suggestion"
-                out.append(f"- [ ] `{r.outcome.name}` is gone ({why}; {places(r.outcome.name)}): rewrite or drop "
-                           "the anchor by hand")
+                why = (
+                    f"best guess {sug.describe()} is below {THRESHOLD}" if sug else "no suggestion"
+                )
+                out.append(
+                    f"- [ ] `{r.outcome.name}` is gone ({why}; {places(r.outcome.name)}): rewrite or drop "
+                    "the anchor by hand"
+                )
         out.append("")
     errors = [r for r in targets.values() if r.status is Status.error]
     if errors:
         out += [f"### Not checked ({len(errors)})", ""]
-        out += [f"- [ ] `{r.outcome.name}`: {r.outcome.message.splitlines()[0] if r.outcome.message else ''}"
-                for r in errors] + [""]
+        out += [
+            f"- [ ] `{r.outcome.name}`: {r.outcome.message.splitlines()[0] if r.outcome.message else ''}"
+            for r in errors
+        ] + [""]
     if after is not None:
         left = human(after)
         out += ["### Needs a human", ""]
         if left:
-            out += [f"The strict build fails on {len(left)} anchor(s) until each is reviewed and the lock rewritten "
-                    "(`source-anchors update`):", ""]
-            out += [f"- [ ] {r.page}:{r.line} «{r.label}» `{r.outcome.name}`: {r.outcome.status}"
-                    + (f" ({r.outcome.change_class})" if r.outcome.change_class else "") for r in left]
+            out += [
+                f"The strict build fails on {len(left)} anchor(s) until each is reviewed and the lock rewritten "
+                "(`source-anchors update`):",
+                "",
+            ]
+            out += [
+                f"- [ ] {r.page}:{r.line} «{r.label}» `{r.outcome.name}`: {r.outcome.status}"
+                + (f" ({r.outcome.change_class})" if r.outcome.change_class else "")
+                for r in left
+            ]
         else:
             out.append("Nothing: every anchor matches the new lock.")
         out.append("")
     return "\n".join(out)
-

@@ -10,10 +10,15 @@ from typing import Any
 from ..model.config import PREFIX, default_cache_dir
 
 #: The caches under the cache directory, and what each holds.
-PARTS = {"trees": "exported pinned trees", "resolutions": "resolved targets",
-         "suggestions": "where missing targets went", "licences": "identified licence texts",
-         "lines": "line indexes of pinned trees",
-         "indexes": "what was read from parsed modules", "blobs": "single files fetched for file targets"}
+PARTS = {
+    "trees": "exported pinned trees",
+    "resolutions": "resolved targets",
+    "suggestions": "where missing targets went",
+    "licences": "identified licence texts",
+    "lines": "line indexes of pinned trees",
+    "indexes": "what was read from parsed modules",
+    "blobs": "single files fetched for file targets",
+}
 
 
 def cache_dir(confdir: Path) -> Path:
@@ -49,9 +54,13 @@ def info(root: Path) -> str:
     lines = [f"cache: {root}" + ("" if root.is_dir() else " (does not exist yet)")]
     for part, what in PARTS.items():
         place = root / part
-        entries = sum(not p.name.endswith(".lock") for p in place.iterdir()) if place.is_dir() else 0
+        entries = (
+            sum(not p.name.endswith(".lock") for p in place.iterdir()) if place.is_dir() else 0
+        )
         files, size = _size(place)
-        lines.append(f"  {part:<12} {entries:>6} entries  {files:>7} files  {size / 1e6:>9.1f} MB  ({what})")
+        lines.append(
+            f"  {part:<12} {entries:>6} entries  {files:>7} files  {size / 1e6:>9.1f} MB  ({what})"
+        )
     files, size = _size(root)
     lines.append(f"  {'total':<12} {'':>6}          {files:>7} files  {size / 1e6:>9.1f} MB")
     return "\n".join(lines)

@@ -20,9 +20,19 @@ from .output import markdown, report
 from .unread import Unimported, lock_only, notice
 
 
-def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], refs: dict[str, str],
-          paths: dict[str, Path], pages: list[str], as_json: bool, fmt: str, as_markdown: bool,
-          unimported: Sequence[Unimported] = ()) -> int:
+def check(
+    records: list[AnchorRecord],
+    engine: Engine,
+    *,
+    pins: dict[str, str],
+    refs: dict[str, str],
+    paths: dict[str, Path],
+    pages: list[str],
+    as_json: bool,
+    fmt: str,
+    as_markdown: bool,
+    unimported: Sequence[Unimported] = (),
+) -> int:
     """Print the check of *records* (read with *pins*, given as *refs*); 1 when any anchor drifted, else 0.
 
     *pages*: only the anchors of these page files (*paths* gives each document's file); *fmt*: text,
@@ -52,13 +62,21 @@ def check(records: list[AnchorRecord], engine: Engine, *, pins: dict[str, str], 
         note_moved_refs(engine, skip=pins)
     api = engine.settings.api
     if api is not None and api.links == SELF and fmt == "text" and not as_json:
-        print('note: API links to "self" are not locked and not checked here: they follow the commit being '
-              "built; the strict build (sphinx-build -W) checks them", file=sys.stderr)
+        print(
+            'note: API links to "self" are not locked and not checked here: they follow the commit being '
+            "built; the strict build (sphinx-build -W) checks them",
+            file=sys.stderr,
+        )
     if unimported:
-        text = notice(list(unimported), files, "their API links are not checked on these pages" if pages else
-                      f"their API links were not read from the pages: {len(from_lock)} locked record(s) no page "
-                      "gave were checked from the lock alone, at its lines, and an object the lock does not "
-                      "record is not checked")
+        text = notice(
+            list(unimported),
+            files,
+            "their API links are not checked on these pages"
+            if pages
+            else f"their API links were not read from the pages: {len(from_lock)} locked record(s) no page "
+            "gave were checked from the lock alone, at its lines, and an object the lock does not "
+            "record is not checked",
+        )
         if ci_locked(os.environ):
             print(f"error: {text}", file=sys.stderr)
             return 1
@@ -76,7 +94,10 @@ def note_moved_refs(engine: Engine, *, skip: Mapping[str, str]) -> None:
         try:
             now = moved_ref(pin, timeout=engine.settings.timeout)
         except (RefError, GitError) as error:
-            print(f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} not checked: {error}", file=sys.stderr)
+            print(
+                f"note: {PREFIX}repos[{name!r}]['ref'] {pin.ref!r} not checked: {error}",
+                file=sys.stderr,
+            )
             continue
         if now is not None:
             print(f"note: {mismatch(pin, now, timeout=engine.settings.timeout)}", file=sys.stderr)

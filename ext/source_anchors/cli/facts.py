@@ -28,7 +28,9 @@ def _settings(confdir: Path) -> Any:
     conf = confdir / "conf.py"
     name: Any = conf if version_info >= (8, 2) else str(conf)  # Sphinx 8.1 reads a str
     values = eval_config_file(name, Tags())
-    raw = {key.removeprefix(PREFIX): value for key, value in values.items() if key.startswith(PREFIX)}
+    raw = {
+        key.removeprefix(PREFIX): value for key, value in values.items() if key.startswith(PREFIX)
+    }
     return settings_from(raw, confdir=confdir)
 
 
@@ -63,8 +65,10 @@ def facts(confdir: Path, names: list[str]) -> int:
         return 2
     chosen = names or sorted(name for name, pin in settings.repos.items() if pin.facts is not None)
     if not chosen:
-        print(f"error: no pin of {PREFIX}repos has a 'facts' key naming its record (e.g. "
-              "'pins/NAME/COMMIT.facts.json')")
+        print(
+            f"error: no pin of {PREFIX}repos has a 'facts' key naming its record (e.g. "
+            "'pins/NAME/COMMIT.facts.json')"
+        )
         return 2
     engine = Engine(settings)
     status = 0
@@ -76,7 +80,9 @@ def facts(confdir: Path, names: list[str]) -> int:
             continue
         try:
             listing = engine.listing(name)
-            record, skipped = make_facts(pin.commit, pin.url, listing, functools.partial(_read, engine, name))
+            record, skipped = make_facts(
+                pin.commit, pin.url, listing, functools.partial(_read, engine, name)
+            )
         except SourceAnchorsError as error:
             print(f"error: {name}: {error}")
             status = 1
@@ -88,6 +94,8 @@ def facts(confdir: Path, names: list[str]) -> int:
         atomic_write(pin.facts, render_facts(record))
         declared = sum(1 for entry in record.files.values() if entry.declarations)
         marked = sum(1 for entry in record.files.values() if entry.evidence)
-        print(f"{pin.facts.name}: {len(record.files)} files of {name}@{pin.short} "
-              f"({declared} with licence declarations, {marked} with third-party evidence)")
+        print(
+            f"{pin.facts.name}: {len(record.files)} files of {name}@{pin.short} "
+            f"({declared} with licence declarations, {marked} with third-party evidence)"
+        )
     return status

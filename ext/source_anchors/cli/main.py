@@ -30,8 +30,10 @@ __all__ = ["find_book", "get_parser", "main"]
 
 def get_parser() -> argparse.ArgumentParser:
     """The argument parser of ``source-anchors``."""
-    parser = argparse.ArgumentParser(prog="source-anchors",
-                                     description="Check or update the source-anchors lock of a Sphinx book.")
+    parser = argparse.ArgumentParser(
+        prog="source-anchors",
+        description="Check or update the source-anchors lock of a Sphinx book.",
+    )
     _book_options(parser, default=None)
     # The same options after the command ('source-anchors check --confdir docs'); SUPPRESS keeps a
     # value given before the command when none is given after it.
@@ -39,70 +41,143 @@ def get_parser() -> argparse.ArgumentParser:
     _book_options(book, default=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_parser_with(book))
     check = sub.add_parser("check", help="report every anchor's status; exit 1 on any drift")
-    check.add_argument("--pin", action="append", default=[], metavar="NAME=REF",
-                       help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
-                            "branch (resolved with git ls-remote; conf.py and lock untouched)")
-    check.add_argument("--markdown", action="store_true", help="print a review checklist for a pull request")
-    check.add_argument("pages", nargs="*", metavar="PAGE",
-                       help="report only the anchors written in these page files (as pre-commit passes them); "
-                            "files that are no page of the book are ignored")
-    check.add_argument("--format", choices=annotate.FORMATS, default="text",
-                       help="text (default); json (as --json); github (workflow commands on the page lines); "
-                            "gitlab (a Code Quality report); sarif (SARIF 2.1.0). Paths are relative to the "
-                            "current directory")
+    check.add_argument(
+        "--pin",
+        action="append",
+        default=[],
+        metavar="NAME=REF",
+        help="preview the anchors at another commit of NAME, given as a 40-hex SHA, a tag or a "
+        "branch (resolved with git ls-remote; conf.py and lock untouched)",
+    )
+    check.add_argument(
+        "--markdown", action="store_true", help="print a review checklist for a pull request"
+    )
+    check.add_argument(
+        "pages",
+        nargs="*",
+        metavar="PAGE",
+        help="report only the anchors written in these page files (as pre-commit passes them); "
+        "files that are no page of the book are ignored",
+    )
+    check.add_argument(
+        "--format",
+        choices=annotate.FORMATS,
+        default="text",
+        help="text (default); json (as --json); github (workflow commands on the page lines); "
+        "gitlab (a Code Quality report); sarif (SARIF 2.1.0). Paths are relative to the "
+        "current directory",
+    )
     update = sub.add_parser("update", help="re-resolve every anchor and rewrite the lock")
-    update.add_argument("--accept", default=None, metavar="CLASSES",
-                        help="relock only the changed anchors of these classes of change (comma-separated: "
-                             f"{valid_classes().replace(', ', ',')}); moved and new anchors are relocked too, "
-                             "other changed and missing ones keep their record")
-    fix = sub.add_parser("fix", help="rewrite missing targets in the pages to their suggestions (a diff; "
-                                     "--write applies it)")
+    update.add_argument(
+        "--accept",
+        default=None,
+        metavar="CLASSES",
+        help="relock only the changed anchors of these classes of change (comma-separated: "
+        f"{valid_classes().replace(', ', ',')}); moved and new anchors are relocked too, "
+        "other changed and missing ones keep their record",
+    )
+    fix = sub.add_parser(
+        "fix",
+        help="rewrite missing targets in the pages to their suggestions (a diff; "
+        "--write applies it)",
+    )
     fix.add_argument("--write", action="store_true", help="apply the rewrite to the page files")
-    fix.add_argument("--min-similarity", type=_similarity, default=None, metavar="S",
-                     help=f"only suggestions at least this similar (default and floor: {THRESHOLD})")
+    fix.add_argument(
+        "--min-similarity",
+        type=_similarity,
+        default=None,
+        metavar="S",
+        help=f"only suggestions at least this similar (default and floor: {THRESHOLD})",
+    )
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
-    bump = sub.add_parser("bump", help="preview the anchors at another commit, tag or branch of a pin; "
-                                       "--write moves the pin in conf.py")
+    bump = sub.add_parser(
+        "bump",
+        help="preview the anchors at another commit, tag or branch of a pin; "
+        "--write moves the pin in conf.py",
+    )
     bump.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
-    bump.add_argument("ref", metavar="REF", nargs="?", help="a 40-hex commit SHA, a tag or a branch of its URL")
-    bump.add_argument("--latest", action="store_true",
-                      help="instead of REF, the newest release tag at its URL (PEP 440 / semantic version order); "
-                           "with --write also fix the pages and relock what only moved or was reformatted")
+    bump.add_argument(
+        "ref", metavar="REF", nargs="?", help="a 40-hex commit SHA, a tag or a branch of its URL"
+    )
+    bump.add_argument(
+        "--latest",
+        action="store_true",
+        help="instead of REF, the newest release tag at its URL (PEP 440 / semantic version order); "
+        "with --write also fix the pages and relock what only moved or was reformatted",
+    )
     bump.add_argument("--pre", action="store_true", help="with --latest, count pre-releases too")
-    bump.add_argument("--body", default=None, metavar="FILE",
-                      help="with --latest, write a pull-request body there ('-': print it)")
-    bump.add_argument("--write", action="store_true",
-                      help="replace the old commit (and 'ref') in conf.py where each is written once as a "
-                           "string literal; then run 'source-anchors update' to relock")
-    pin = sub.add_parser("pin", help="write a first pin: the commit a tag or branch names (git ls-remote), and "
-                                     "the tag or branch as 'ref', into the entry NAME of conf.py")
+    bump.add_argument(
+        "--body",
+        default=None,
+        metavar="FILE",
+        help="with --latest, write a pull-request body there ('-': print it)",
+    )
+    bump.add_argument(
+        "--write",
+        action="store_true",
+        help="replace the old commit (and 'ref') in conf.py where each is written once as a "
+        "string literal; then run 'source-anchors update' to relock",
+    )
+    pin = sub.add_parser(
+        "pin",
+        help="write a first pin: the commit a tag or branch names (git ls-remote), and "
+        "the tag or branch as 'ref', into the entry NAME of conf.py",
+    )
     pin.add_argument("name", metavar="NAME", help="the repository, a key of source_anchors_repos")
-    pin.add_argument("ref", metavar="REF", nargs="?", default=None,
-                     help="a tag or branch of its URL (default: the entry's 'commit' when it is not a SHA, "
-                          "else its 'ref')")
-    record = sub.add_parser("facts", help="record the licences the pinned commit's manifests declare and the "
-                                          "evidence of third-party files, in the file each pin's 'facts' "
-                                          "key names (needs the files: run where git is reachable)")
-    record.add_argument("names", nargs="*", metavar="NAME", help="the repositories (default: every pin with 'facts')")
-    ci = sub.add_parser("init-ci", help="write a CI workflow: the strict build on pull requests and a scheduled "
-                                         "bump to the newest releases that opens one pull request")
+    pin.add_argument(
+        "ref",
+        metavar="REF",
+        nargs="?",
+        default=None,
+        help="a tag or branch of its URL (default: the entry's 'commit' when it is not a SHA, "
+        "else its 'ref')",
+    )
+    record = sub.add_parser(
+        "facts",
+        help="record the licences the pinned commit's manifests declare and the "
+        "evidence of third-party files, in the file each pin's 'facts' "
+        "key names (needs the files: run where git is reachable)",
+    )
+    record.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="the repositories (default: every pin with 'facts')",
+    )
+    ci = sub.add_parser(
+        "init-ci",
+        help="write a CI workflow: the strict build on pull requests and a scheduled "
+        "bump to the newest releases that opens one pull request",
+    )
     ci.add_argument("kind", choices=("github", "gitlab"))
-    ci.add_argument("--output", default=None, metavar="FILE",
-                    help="where to write it (default: .github/workflows/source-anchors.yml or .gitlab-ci.yml at the "
-                         "root of the git repository)")
+    ci.add_argument(
+        "--output",
+        default=None,
+        metavar="FILE",
+        help="where to write it (default: .github/workflows/source-anchors.yml or .gitlab-ci.yml at the "
+        "root of the git repository)",
+    )
     ci.add_argument("--force", action="store_true", help="replace an existing file")
-    cache = sub.add_parser("cache", help="show where the caches are and how big (info), or empty them (clear)")
+    cache = sub.add_parser(
+        "cache", help="show where the caches are and how big (info), or empty them (clear)"
+    )
     cache.add_argument("action", choices=("info", "clear"))
     return parser
 
 
 def _book_options(parser: argparse.ArgumentParser, *, default: object) -> None:
-    parser.add_argument("--confdir", default=default,
-                        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)")
-    parser.add_argument("--srcdir", default=default,
-                        help="directory of the pages (default: CONFDIR/source when it holds the root page "
-                             "and no conf.py of its own, else CONFDIR)")
+    parser.add_argument(
+        "--confdir",
+        default=default,
+        help="directory holding conf.py (default: ., else source/, docs/ or doc/ if it has one)",
+    )
+    parser.add_argument(
+        "--srcdir",
+        default=default,
+        help="directory of the pages (default: CONFDIR/source when it holds the root page "
+        "and no conf.py of its own, else CONFDIR)",
+    )
 
 
 def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
@@ -123,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return COMMANDS[args.command](args, confdir, srcdir)
 
 
-#: What a command runs: its parsed arguments and the book's conf and page folders in, the exit status out.
+#: What a command runs: its parsed arguments and the book's conf and page folders in, the exit
+#: status out.
 Runner = Callable[[argparse.Namespace, Path, Path], int]
 
 
@@ -152,8 +228,12 @@ def _init_ci(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
 def _bump(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
     if args.latest or args.ref is None:
         if args.ref is not None or not args.latest:
-            print("error: bump: give REF or --latest, not both" if args.ref else "error: bump: give REF or --latest",
-                  file=sys.stderr)
+            print(
+                "error: bump: give REF or --latest, not both"
+                if args.ref
+                else "error: bump: give REF or --latest",
+                file=sys.stderr,
+            )
             return 2
         from .bumpbot import latest
 
@@ -178,14 +258,16 @@ class _Read:
         self.pins, self.refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         self.paths: dict[str, Path] = {}
         self.unimported: list[Unimported] = []
-        self.records, self.engine = read_book(confdir, srcdir, pins=self.pins, paths=self.paths,
-                                              unimported=self.unimported)
+        self.records, self.engine = read_book(
+            confdir, srcdir, pins=self.pins, paths=self.paths, unimported=self.unimported
+        )
         if self.engine.settings.cache_note:
             print(f"warning: {self.engine.settings.cache_note}", file=sys.stderr)
 
 
 def _reading(action: Callable[[argparse.Namespace, _Read, Path], int]) -> Runner:
     """A command that reads the book first; a book that cannot be read is one error, exit 2."""
+
     def run(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
         try:
             read = _Read(args, confdir, srcdir)
@@ -198,8 +280,18 @@ def _reading(action: Callable[[argparse.Namespace, _Read, Path], int]) -> Runner
 
 
 def _check(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
-    return check(read.records, read.engine, pins=read.pins, refs=read.refs, paths=read.paths, pages=args.pages,
-                 as_json=args.json, fmt=args.format, as_markdown=args.markdown, unimported=read.unimported)
+    return check(
+        read.records,
+        read.engine,
+        pins=read.pins,
+        refs=read.refs,
+        paths=read.paths,
+        pages=args.pages,
+        as_json=args.json,
+        fmt=args.format,
+        as_markdown=args.markdown,
+        unimported=read.unimported,
+    )
 
 
 def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
@@ -208,27 +300,42 @@ def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
         try:
             accept = parse_classes(args.accept)
         except ValueError as error:
-            print(f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}", file=sys.stderr)
+            print(
+                f"error: --accept {args.accept!r}: {error}; valid: {valid_classes()}",
+                file=sys.stderr,
+            )
             return 2
 
     def relock(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
         records = read.records
-        if read.unimported:  # the API links autodoc could not give are relocked from the lock, never pruned
+        if (
+            read.unimported
+        ):  # the API links autodoc could not give are relocked from the lock, never pruned
             records = [*records, *lock_only(records, read.engine)]
-            print("warning: " + notice(read.unimported, annotate.page_paths(read.paths, Path.cwd()),
-                                       "their API links were not read from the pages: their locked records are "
-                                       "relocked by their keys, not pruned, and an object the lock does not "
-                                       "record is not locked"), file=sys.stderr)
+            print(
+                "warning: "
+                + notice(
+                    read.unimported,
+                    annotate.page_paths(read.paths, Path.cwd()),
+                    "their API links were not read from the pages: their locked records are "
+                    "relocked by their keys, not pruned, and an object the lock does not "
+                    "record is not locked",
+                ),
+                file=sys.stderr,
+            )
         return update(records, read.engine, as_json=args.json, accept=accept)
 
     return _reading(relock)(args, confdir, srcdir)
 
 
 def _fix(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
-    return fix(read.records, read.paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD)
+    return fix(
+        read.records, read.paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD
+    )
 
 
-#: Each command's runner: a new command is its module, its subparser in :func:`get_parser` and one row here.
+#: Each command's runner: a new command is its module, its subparser in :func:`get_parser` and one
+#: row here.
 COMMANDS: dict[str, Runner] = {
     "check": _reading(_check),
     "update": _update,
@@ -250,4 +357,3 @@ def _similarity(text: str) -> float:
     if not THRESHOLD <= value <= 1:
         raise argparse.ArgumentTypeError(f"{value} is not between {THRESHOLD} and 1")
     return value
-

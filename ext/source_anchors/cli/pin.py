@@ -3,9 +3,9 @@
 A pin's ``commit`` is a 40-hex SHA, which an author starting from a release does not have at hand.
 This command asks the pin's URL which commit REF names (one ``git ls-remote``, peeled, as ``bump``
 does), then writes that commit, and REF as the pin's ``ref``, into the pin's entry in ``conf.py``
-(:func:`source_anchors.drift.confedit.set_entry`: every other byte stays). REF defaults to what the entry's
-``commit`` holds when it is not a SHA (``"commit": "0.28.1"``), else to its ``ref``. It reads no
-anchor; ``bump`` is the command that moves a pin with a preview of every anchor.
+(:func:`source_anchors.drift.confedit.set_entry`: every other byte stays). REF defaults to what the
+entry's ``commit`` holds when it is not a SHA (``"commit": "0.28.1"``), else to its ``ref``. It
+reads no anchor; ``bump`` is the command that moves a pin with a preview of every anchor.
 """
 
 from __future__ import annotations
@@ -48,8 +48,10 @@ def write_first_pin(confdir: Path, name: str, ref: str | None) -> str:
     where = f"{PREFIX}repos[{name!r}]"
     if not isinstance(repos, Mapping) or not isinstance(repos.get(name), Mapping):
         known = ", ".join(sorted(str(k) for k in repos)) if isinstance(repos, Mapping) else "none"
-        raise BookError(f"{conf}: no entry {where}; write one with 'url' and 'packages' first "
-                        f"(configured: {known or 'none'})")
+        raise BookError(
+            f"{conf}: no entry {where}; write one with 'url' and 'packages' first "
+            f"(configured: {known or 'none'})"
+        )
     entry: Mapping[str, Any] = repos[name]
     url = entry.get("url")
     if not isinstance(url, str) or not url.strip():
@@ -60,14 +62,20 @@ def write_first_pin(confdir: Path, name: str, ref: str | None) -> str:
     if ref is None:
         ref = commit if isinstance(commit, str) and commit and not SHA_RE.match(commit) else old_ref
     if not isinstance(ref, str) or not ref:
-        raise BookError(f"{where} names no tag or branch; give one: 'source-anchors pin {name} TAG'")
+        raise BookError(
+            f"{where} names no tag or branch; give one: 'source-anchors pin {name} TAG'"
+        )
     if problem := ref_problem(ref):
         raise BookError(f"{name}: {problem}")
     timeout = values.get(f"{PREFIX}timeout", 300)
     try:
-        sha = resolve_ref(url.strip(), ref, timeout=timeout if isinstance(timeout, int) else 300, name=name)
+        sha = resolve_ref(
+            url.strip(), ref, timeout=timeout if isinstance(timeout, int) else 300, name=name
+        )
     except RefError as error:
-        raise BookError(f"{error}; 'git ls-remote {url.strip()}' lists its tags and branches") from None
+        raise BookError(
+            f"{error}; 'git ls-remote {url.strip()}' lists its tags and branches"
+        ) from None
     except GitError as error:
         raise BookError(f"{name}: cannot resolve {ref!r} at {url.strip()}: {error}") from None
     by_hand = f"edit it by hand: set {where}['commit'] to {sha!r} and {where}['ref'] to {ref!r}"
@@ -81,6 +89,12 @@ def write_first_pin(confdir: Path, name: str, ref: str | None) -> str:
         return f"{head}\n{conf.name}: {name} is already pinned there; nothing to write"
     write_conf_file(conf, new, by_hand)
     moved = isinstance(commit, str) and SHA_RE.match(commit) is not None and commit != sha
-    warning = (f"\nnote: this replaced the pinned commit {str(commit)[:7]}; the next build compares every anchor with "
-               f"the lock (preview a move with 'source-anchors bump {name} REF')") if moved else ""
+    warning = (
+        (
+            f"\nnote: this replaced the pinned commit {str(commit)[:7]}; the next build compares every anchor with "
+            f"the lock (preview a move with 'source-anchors bump {name} REF')"
+        )
+        if moved
+        else ""
+    )
     return f"{head}\n{conf.name}: " + "; ".join(notes) + warning

@@ -1,13 +1,13 @@
 """What a read of the book did not give: objects autodoc could not import, and lock records no page cites.
 
-API links into a pinned repository (``source_anchors_api_links = "<pin>"``) exist only for the objects
-autodoc documented, and autodoc imports the documented package. Where it does not import (the
-pre-commit hook's venv, a CI job that installed only this extension), the pages give fewer records
-than where it does. So that ``check`` answers the same in both places:
+API links into a pinned repository (``source_anchors_api_links = "<pin>"``) exist only for the
+objects autodoc documented, and autodoc imports the documented package. Where it does not import
+(the pre-commit hook's venv, a CI job that installed only this extension), the pages give fewer
+records than where it does. So that ``check`` answers the same in both places:
 
 - every lock record of that repository that no anchor of the read cites is checked from the lock
-  alone (the target is the record's key; the resolver is static and imports nothing), and reported at
-  the record's line in the lock file (:func:`lock_only`);
+  alone (the target is the record's key; the resolver is static and imports nothing), and reported
+  at the record's line in the lock file (:func:`lock_only`);
 - what autodoc could not import is collected while the book is read (:class:`ImportWatch`) and
   named by ``check`` (:func:`notice`): an object the lock does not record yet cannot be checked
   there, so a check in CI fails on it.
@@ -31,8 +31,10 @@ from ..model.records import AnchorRecord
 from ..model.target import Target
 
 #: The fix named when autodoc could not import the documented package.
-INSTALL = ("install the documented package where check runs (pip install . and the docs' requirements; "
-           "for the pre-commit hook, a 'repo: local' hook with 'language: system' in that environment)")
+INSTALL = (
+    "install the documented package where check runs (pip install . and the docs' requirements; "
+    "for the pre-commit hook, a 'repo: local' hook with 'language: system' in that environment)"
+)
 _KEY = re.compile(r'\s*("(?:[^"\\]|\\.)*"): \{')
 _FAILED = re.compile(r"autodoc: failed to import (?:(\w+) )?'([^']*)'(?: from module '([^']*)')?")
 
@@ -61,15 +63,22 @@ class ImportWatch(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         """Keep an autodoc import failure."""
-        if getattr(record, "type", None) != "autodoc" or getattr(record, "subtype", None) != "import_object" \
-                or any(record is seen for seen in self._seen):  # Sphinx hands held-back warnings over again
+        if (
+            getattr(record, "type", None) != "autodoc"
+            or getattr(record, "subtype", None) != "import_object"
+            or any(record is seen for seen in self._seen)
+        ):  # Sphinx hands held-back warnings over again
             return
         self._seen.append(record)
         text = record.getMessage()
         match = _FAILED.search(text)
-        # "failed to import 'core' from module 'pkg'" (Sphinx 9), "... class 'Gamma' from module 'pkg.core'" (8)
-        what = f"{match[1] + ' ' if match[1] else ''}'{match[3] + '.' if match[3] else ''}{match[2]}'" if match \
+        # "failed to import 'core' from module 'pkg'" (Sphinx 9), "... class 'Gamma' from module
+        # 'pkg.core'" (8)
+        what = (
+            f"{match[1] + ' ' if match[1] else ''}'{match[3] + '.' if match[3] else ''}{match[2]}'"
+            if match
             else text.splitlines()[0]
+        )
         why = text.partition("the following exception was raised:\n")[2].strip().splitlines()
         self.found.append(Unimported(self._current_doc(), what, why[-1] if why else ""))
 
@@ -84,8 +93,11 @@ def lock_only(records: list[AnchorRecord], engine: Engine) -> list[AnchorRecord]
         return []
     repo = api.links
     locked = engine.lock.records.get(repo, {})
-    cited = {record.outcome.target.key for record in records
-             if record.outcome.target is not None and record.outcome.target.repo == repo}
+    cited = {
+        record.outcome.target.key
+        for record in records
+        if record.outcome.target is not None and record.outcome.target.repo == repo
+    }
     keys = sorted(set(locked) - cited)
     if not keys:
         return []
@@ -95,7 +107,9 @@ def lock_only(records: list[AnchorRecord], engine: Engine) -> list[AnchorRecord]
     for n, key in enumerate(keys, 1):
         dotted, sep, match = key.partition("::")
         outcome = engine.check(Target(repo, dotted, match if sep else None))
-        found.append(AnchorRecord(path.name, lines.get(key, 1), str(outcome.target), outcome, seq=n))
+        found.append(
+            AnchorRecord(path.name, lines.get(key, 1), str(outcome.target), outcome, seq=n)
+        )
     return found
 
 
@@ -119,6 +133,8 @@ def _key_lines(path: Path, repo: str) -> dict[str, int]:
 
 def notice(unimported: list[Unimported], pages: dict[str, str], consequence: str) -> str:
     """What autodoc could not import (by page file, *pages*), then *consequence*, then the fix."""
-    places = "; ".join(f"{pages.get(item.doc, item.doc)}: {item.what}" + (f": {item.why}" if item.why else "")
-                       for item in unimported[:5]) + ("; …" if len(unimported) > 5 else "")
+    places = "; ".join(
+        f"{pages.get(item.doc, item.doc)}: {item.what}" + (f": {item.why}" if item.why else "")
+        for item in unimported[:5]
+    ) + ("; …" if len(unimported) > 5 else "")
     return f"autodoc could not import {len(unimported)} object(s) ({places}), so {consequence}; {INSTALL}"

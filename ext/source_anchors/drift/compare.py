@@ -1,8 +1,9 @@
 """A ``changed`` anchor's locked lines against its current ones: the class of change and the diff (no Sphinx).
 
-Only ``changed`` anchors come here (they are rare): the locked lines are read from the tree of
-the lock record's commit (:meth:`~source_anchors.sources.pinned.PinnedTrees.locked_tree`) and must hash to the
-record's sha256; when they cannot be had, the change is classed as ``code`` and the note says why.
+Only ``changed`` anchors come here (they are rare): the locked lines are read from the tree of the
+lock record's commit (:meth:`~source_anchors.sources.pinned.PinnedTrees.locked_tree`) and must hash
+to the record's sha256; when they cannot be had, the change is classed as ``code`` and the note says
+why.
 """
 
 from __future__ import annotations
@@ -44,16 +45,22 @@ class Comparison:
         return "\n".join(diff)
 
 
-def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: LockRecord) -> Comparison:
+def compare(
+    resolvers: Resolvers, pin: RepoPin, location: Location, record: LockRecord
+) -> Comparison:
     """The change from the lines *record* locked to the lines at *location* in *pin*'s tree.
 
     The current lines come from the pinned commit's resolver, the locked ones from the tree of the
     record's commit (the resolvers' tree provider).
     """
     try:
-        new = resolvers.resolver(pin.name).file_lines(location.path)[location.start - 1:location.end]
+        new = resolvers.resolver(pin.name).file_lines(location.path)[
+            location.start - 1 : location.end
+        ]
     except (SourceAnchorsError, UnicodeDecodeError) as error:
-        return Comparison(ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code")
+        return Comparison(
+            ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code"
+        )
     old = locked_lines(resolvers, pin, record)
     if isinstance(old, str):
         return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")
@@ -66,11 +73,14 @@ def compare(resolvers: Resolvers, pin: RepoPin, location: Location, record: Lock
         return Comparison(ChangeClass.code, diff, f"{error}: classed as code")
     if language is None:  # a text file
         return Comparison(text_change("\n".join(old), "\n".join(new)), diff)
-    return Comparison(language.classify(old, new, parts=_parts(resolvers, pin, location, record)), diff)
+    return Comparison(
+        language.classify(old, new, parts=_parts(resolvers, pin, location, record)), diff
+    )
 
 
-def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
-           record: LockRecord) -> tuple[Parts, Parts] | None:
+def _parts(
+    resolvers: Resolvers, pin: RepoPin, location: Location, record: LockRecord
+) -> tuple[Parts, Parts] | None:
     """The statements directly inside the anchor's statement (or module) at the lock's commit and now.
 
     Read from the two files' module indexes when they are at hand (made or stored before: no parse
@@ -78,23 +88,49 @@ def _parts(resolvers: Resolvers, pin: RepoPin, location: Location,
     """
     whole = location.kind == "module"
     try:
-        new = _inside(resolvers, pin.name, pin.commit, location.path, location.start, location.end, whole=whole)
-        old = _inside(resolvers, pin.name, record.commit, record.path, record.start, record.end,
-                      whole=whole) if new is not None else None
+        new = _inside(
+            resolvers,
+            pin.name,
+            pin.commit,
+            location.path,
+            location.start,
+            location.end,
+            whole=whole,
+        )
+        old = (
+            _inside(
+                resolvers,
+                pin.name,
+                record.commit,
+                record.path,
+                record.start,
+                record.end,
+                whole=whole,
+            )
+            if new is not None
+            else None
+        )
     except (SourceAnchorsError, UnicodeDecodeError):
         return None
     return None if old is None or new is None else (old, new)
 
 
-def _inside(resolvers: Resolvers, repo: str, commit: str, path: str, start: int, end: int, *,
-            whole: bool) -> Parts | None:
+def _inside(
+    resolvers: Resolvers, repo: str, commit: str, path: str, start: int, end: int, *, whole: bool
+) -> Parts | None:
     """The parts (:class:`~source_anchors.reading.python.Parts`) of lines *start*..*end* of *path*.
 
     A whole module's, or one statement's.
     """
     resolver = resolvers.resolver_at(repo, commit)
-    module = next((found for name, folder in sorted(resolver.files.packages.items())
-                   if (found := module_of(path, name, folder)) is not None), None)
+    module = next(
+        (
+            found
+            for name, folder in sorted(resolver.files.packages.items())
+            if (found := module_of(path, name, folder)) is not None
+        ),
+        None,
+    )
     statements = resolvers.statements_at(repo, commit, path, module) if module is not None else None
     if statements is None:
         return None
@@ -120,12 +156,14 @@ def _children(statements: Sequence[Compact], start: int, end: int) -> Sequence[C
 def locked_lines(resolvers: Resolvers, pin: RepoPin, record: LockRecord) -> list[str] | str:
     """The lines *record* locked, read from its commit's tree; or why they cannot be had.
 
-    Read by the resolver at that commit when it can (the statements of :func:`_parts` are found from the same
-    text, read once), else as :meth:`.PinnedTrees.locked_lines` reads them (a file outside the tree, or above the
-    size a resolver reads, from the blob store).
+    Read by the resolver at that commit when it can (the statements of :func:`_parts` are found from
+    the same text, read once), else as :meth:`.PinnedTrees.locked_lines` reads them (a file outside
+    the tree, or above the size a resolver reads, from the blob store).
     """
     try:
-        lines: list[str] | None = resolvers.resolver_at(pin.name, record.commit).file_lines(record.path)
+        lines: list[str] | None = resolvers.resolver_at(pin.name, record.commit).file_lines(
+            record.path
+        )
     except (SourceAnchorsError, UnicodeDecodeError):
         try:
             lines = resolvers.trees.locked_lines(pin.name, record.commit, record.path, record.blob)
@@ -133,7 +171,7 @@ def locked_lines(resolvers: Resolvers, pin: RepoPin, record: LockRecord) -> list
             return str(error)
     if lines is None:
         return f"{record.path} is not in the tree of {pin.name}@{record.commit[:7]}"
-    old = lines[record.start - 1:record.end]
+    old = lines[record.start - 1 : record.end]
     if hashlib.sha256("\n".join(old).encode("utf-8")).hexdigest() != record.sha256:
         return f"{record.describe()} at {pin.name}@{record.commit[:7]} does not match the lock's sha256"
     return old

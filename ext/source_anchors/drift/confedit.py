@@ -44,9 +44,18 @@ def _parse(data: bytes, name: str) -> ast.Module:
 
 def _strings(tree: ast.Module) -> Iterator[ast.Constant]:
     """Every string constant outside f-strings (whose parts have no reliable positions)."""
-    inside = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in ast.walk(node)}
+    inside = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in ast.walk(node)
+    }
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in inside:
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in inside
+        ):
             yield node
 
 
@@ -58,13 +67,19 @@ def _literal(node: ast.Constant, data: bytes, starts: list[int]) -> Literal | No
     source = data[begin:end].decode("utf-8", "replace")
     body = source.lstrip("rRuU")
     for quote in _QUOTES:
-        if body.startswith(quote) and body.endswith(quote) and body[len(quote):-len(quote)] == node.value:
+        if (
+            body.startswith(quote)
+            and body.endswith(quote)
+            and body[len(quote) : -len(quote)] == node.value
+        ):
             inner = end - len(quote.encode())
             return Literal(start=inner - len(node.value.encode()), end=inner, line=node.lineno)
     return None
 
 
-def find_literals(data: bytes, value: str, *, name: str = "conf.py") -> tuple[list[Literal], list[int]]:
+def find_literals(
+    data: bytes, value: str, *, name: str = "conf.py"
+) -> tuple[list[Literal], list[int]]:
     """(plain literals, lines of other string forms) whose value is *value*."""
     tree, starts = _parse(data, name), _offsets(data)
     plain, other = [], []
@@ -78,8 +93,9 @@ def find_literals(data: bytes, value: str, *, name: str = "conf.py") -> tuple[li
     return plain, other
 
 
-def find_key_literals(data: bytes, key: str, value: str, *, within: int | None = None,
-                      name: str = "conf.py") -> list[Literal]:
+def find_key_literals(
+    data: bytes, key: str, value: str, *, within: int | None = None, name: str = "conf.py"
+) -> list[Literal]:
     """Plain literals equal to *value* that are the value of *key* in a dict display (``{"ref": "v1"}``).
 
     When several are found, those in a dict that spans the byte offset *within* (the pin's commit).
@@ -90,25 +106,35 @@ def find_key_literals(data: bytes, key: str, value: str, *, within: int | None =
         if not isinstance(node, ast.Dict):
             continue
         for k, v in zip(node.keys, node.values, strict=True):
-            if isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Constant) and v.value == value:
+            if (
+                isinstance(k, ast.Constant)
+                and k.value == key
+                and isinstance(v, ast.Constant)
+                and v.value == value
+            ):
                 literal = _literal(v, data, starts)
                 if literal is not None:
                     found.append(literal)
-                    if within is not None and _span(node, starts)[0] <= within < _span(node, starts)[1]:
+                    if (
+                        within is not None
+                        and _span(node, starts)[0] <= within < _span(node, starts)[1]
+                    ):
                         near.append(literal)
     return near if len(found) > 1 and near else found
 
 
 def _span(node: ast.expr, starts: list[int]) -> tuple[int, int]:
     assert node.end_lineno is not None and node.end_col_offset is not None
-    return starts[node.lineno - 1] + node.col_offset, starts[node.end_lineno - 1] + node.end_col_offset
+    return starts[node.lineno - 1] + node.col_offset, starts[
+        node.end_lineno - 1
+    ] + node.end_col_offset
 
 
 def replace(data: bytes, edits: list[tuple[Literal, str]]) -> bytes:
     """*data* with each literal's text replaced (the quotes and every other byte kept)."""
     out = data
     for literal, text in sorted(edits, key=lambda e: e[0].start, reverse=True):
-        out = out[:literal.start] + text.encode("utf-8") + out[literal.end:]
+        out = out[: literal.start] + text.encode("utf-8") + out[literal.end :]
     return out
 
 
@@ -117,8 +143,9 @@ def lines(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in sorted(numbers))
 
 
-def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
-              conf: str = "conf.py") -> tuple[bytes, list[str]]:
+def set_entry(
+    data: bytes, name: str, values: Mapping[str, str], *, where: str, conf: str = "conf.py"
+) -> tuple[bytes, list[str]]:
     """*data* with each key of *values* set in the dict display that is the value of key *name*.
 
     A key written as a plain string literal gets the new text; an absent key is inserted before the
@@ -127,18 +154,27 @@ def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
     holds anything but a plain string (nothing is changed: the caller says what to set by hand).
     """
     tree, starts = _parse(data, conf), _offsets(data)
-    entries = [v for node in ast.walk(tree) if isinstance(node, ast.Dict)
-               for k, v in zip(node.keys, node.values, strict=True)
-               if isinstance(k, ast.Constant) and k.value == name and isinstance(v, ast.Dict)]
+    entries = [
+        v
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Dict)
+        for k, v in zip(node.keys, node.values, strict=True)
+        if isinstance(k, ast.Constant) and k.value == name and isinstance(v, ast.Dict)
+    ]
     if len(entries) != 1:
-        raise ConfigError(f"{conf}: {where} is written {len(entries)} times as a dict display {{...}}, not once")
+        raise ConfigError(
+            f"{conf}: {where} is written {len(entries)} times as a dict display {{...}}, not once"
+        )
     entry = entries[0]
     edits: list[tuple[Literal, str]] = []
     inserted: list[str] = []
     notes: list[str] = []
     for key, value in values.items():
-        found = [v for k, v in zip(entry.keys, entry.values, strict=True)
-                 if isinstance(k, ast.Constant) and k.value == key]
+        found = [
+            v
+            for k, v in zip(entry.keys, entry.values, strict=True)
+            if isinstance(k, ast.Constant) and k.value == key
+        ]
         if not found:
             inserted.append(f"{json.dumps(key)}: {json.dumps(value)}")
             notes.append(f"{where}[{key!r}] = {value!r} (added)")
@@ -146,29 +182,42 @@ def set_entry(data: bytes, name: str, values: Mapping[str, str], *, where: str,
         node = found[-1]
         literal = _literal(node, data, starts) if isinstance(node, ast.Constant) else None
         if literal is None or any(char in value for char in "\\'\"\n"):
-            raise ConfigError(f"{conf}:{node.lineno}: {where}[{key!r}] is not a plain string literal")
+            raise ConfigError(
+                f"{conf}:{node.lineno}: {where}[{key!r}] is not a plain string literal"
+            )
         old = node.value if isinstance(node, ast.Constant) else None
         if old != value:
             edits.append((literal, value))
             notes.append(f"{where}[{key!r}] {old!r} → {value!r} (line {node.lineno})")
     if inserted:
-        after = next((v for k, v in zip(entry.keys, entry.values, strict=True)
-                      if isinstance(k, ast.Constant) and k.value in values), None)
+        after = next(
+            (
+                v
+                for k, v in zip(entry.keys, entry.values, strict=True)
+                if isinstance(k, ast.Constant) and k.value in values
+            ),
+            None,
+        )
         edits.append(_insertion(entry, data, starts, inserted, after=after))
     return replace(data, edits), notes
 
 
-def _insertion(entry: ast.Dict, data: bytes, starts: list[int], items: list[str], *,
-               after: ast.expr | None) -> tuple[Literal, str]:
+def _insertion(
+    entry: ast.Dict, data: bytes, starts: list[int], items: list[str], *, after: ast.expr | None
+) -> tuple[Literal, str]:
     """Where and what to insert so that *items* follow the value *after* (else lead the keys of *entry*)."""
     begin = _span(entry, starts)[0] + 1  # just after the brace
     first = entry.keys[0] if entry.keys else None
     if first is None:
         return Literal(begin, begin, entry.lineno), ", ".join(items)
     at = starts[first.lineno - 1] + first.col_offset
-    indent = data[starts[first.lineno - 1]:at]
+    indent = data[starts[first.lineno - 1] : at]
     # One key a line: the new keys get lines of their own, indented as the first key.
-    sep = ",\n" + indent.decode("utf-8") if first.lineno > entry.lineno and not indent.strip() else ", "
+    sep = (
+        ",\n" + indent.decode("utf-8")
+        if first.lineno > entry.lineno and not indent.strip()
+        else ", "
+    )
     if after is not None:
         end = _span(after, starts)[1]
         return Literal(end, end, after.lineno), sep + sep.join(items)

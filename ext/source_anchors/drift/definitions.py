@@ -1,18 +1,18 @@
 """Where a missing definition target went: ``/file.ext#Symbol.path`` renamed in its file, or moved (pure).
 
-A definition target (:mod:`source_anchors.resolve.definitions`) that no longer resolves is looked for,
-with the lines it had at the lock's commit, among the definitions of the pinned tree that are new
-since then, in files of the same language:
+A definition target (:mod:`source_anchors.resolve.definitions`) that no longer resolves is looked
+for, with the lines it had at the lock's commit, among the definitions of the pinned tree that are
+new since then, in files of the same language:
 
 1. its own file (or the file its blob went to), whose definitions of a path it did not have before;
-2. every other file of that language that is new or changed since the lock's commit (the listings' blob
-   ids say which), at most :data:`FILES` of them, its own folder's first.
+2. every other file of that language that is new or changed since the lock's commit (the listings'
+   blob ids say which), at most :data:`FILES` of them, its own folder's first.
 
 The same lines (equal text) score 1.0 (``same lines``); else :func:`~.linesuggest.similarity` of the
 excerpts without indentation, at least :data:`~.linesuggest.THRESHOLD` (``similar definition``);
 ties go to its own file, then to the closer name. As for Python, every suggestion is resolved in the
-new tree and must land on the definition found; a target with match levels gets the most similar line
-of the definition it went to (:meth:`~.linesuggest.LineSuggester._line`).
+new tree and must land on the definition found; a target with match levels gets the most similar
+line of the definition it went to (:meth:`~.linesuggest.LineSuggester._line`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,9 @@ from .linesuggest import THRESHOLD, LineSuggester, name_similarity
 FILES = 200
 
 
-def suggest_definition(suggester: LineSuggester, target: Target, record: LockRecord) -> Suggestion | None:
+def suggest_definition(
+    suggester: LineSuggester, target: Target, record: LockRecord
+) -> Suggestion | None:
     """A suggestion for the definition target *target*, missing now and locked as *record*; None if none."""
     symbol = target.symbol
     assert symbol is not None
@@ -40,8 +42,11 @@ def suggest_definition(suggester: LineSuggester, target: Target, record: LockRec
     except ResolveError:
         pass
     else:  # the definition is there: a match level is what went missing
-        return suggester._line(target, target.path, record, base=1.0, reason="similar line") if target.match \
+        return (
+            suggester._line(target, target.path, record, base=1.0, reason="similar line")
+            if target.match
             else None
+        )
     language = language_for(target.file)
     if language is None:
         return None
@@ -51,7 +56,7 @@ def suggest_definition(suggester: LineSuggester, target: Target, record: LockRec
     wanted = tuple(symbol.split("."))
     old = next((d for d in before if wanted in (d.path, d.qualified)), None)
     start, end = (old.start, old.end) if old is not None else (record.start, record.end)
-    text = normal(old_lines[start - 1:end])
+    text = normal(old_lines[start - 1 : end])
     if not text.strip():
         return None
     best = _best(suggester, language, target, record, text, {d.path for d in before})
@@ -64,15 +69,31 @@ def suggest_definition(suggester: LineSuggester, target: Target, record: LockRec
     return Suggestion(key, round(score, 3), reason, suggester.where(key))
 
 
-def _best(suggester: LineSuggester, language: Language, target: Target, record: LockRecord, text: str,
-          known: set[tuple[str, ...]]) -> tuple[str, float] | None:
+def _best(
+    suggester: LineSuggester,
+    language: Language,
+    target: Target,
+    record: LockRecord,
+    text: str,
+    known: set[tuple[str, ...]],
+) -> tuple[str, float] | None:
     """The key and similarity of the definition most like *text*, new since the lock's commit, of *language*."""
     new_files = suggester.new.listing or suggester.new.tree.blobs
     old_files = suggester.old.listing or suggester.old.tree.blobs
-    own = [target.file] if target.file in new_files else sorted(p for p, b in new_files.items() if b == record.blob)
+    own = (
+        [target.file]
+        if target.file in new_files
+        else sorted(p for p, b in new_files.items() if b == record.blob)
+    )
     folder = dirname(target.file)
-    changed = sorted((path for path, blob in new_files.items() if path not in own and old_files.get(path) != blob
-                      and _same_language(path, language)), key=lambda p: (dirname(p) != folder, p))[:FILES]
+    changed = sorted(
+        (
+            path
+            for path, blob in new_files.items()
+            if path not in own and old_files.get(path) != blob and _same_language(path, language)
+        ),
+        key=lambda p: (dirname(p) != folder, p),
+    )[:FILES]
     scored: list[tuple[float, bool, float, str, Definition]] = []
     for path in [*own, *changed]:
         mine = path in own
@@ -80,9 +101,11 @@ def _best(suggester: LineSuggester, language: Language, target: Target, record: 
             if mine and found.path in known:
                 continue  # there before: not where the missing one went
             lines = suggester.new.file_lines(path)
-            score = suggester.likeness.similarity(text, normal(lines[found.start - 1:found.end]))
+            score = suggester.likeness.similarity(text, normal(lines[found.start - 1 : found.end]))
             if score >= THRESHOLD:
-                scored.append((score, mine, name_similarity(found.dotted, target.symbol or ""), path, found))
+                scored.append(
+                    (score, mine, name_similarity(found.dotted, target.symbol or ""), path, found)
+                )
     for score, _, _, path, found in sorted(scored, key=lambda s: s[:3], reverse=True):
         for written in (found.dotted, ".".join(found.qualified)):
             key = f"/{path}#{written}"

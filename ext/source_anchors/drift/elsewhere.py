@@ -1,37 +1,37 @@
 """Where a missing definition went when its name or its level changed (rules of :mod:`.suggest`; pure).
 
-Tried, in this order, after the rules of :mod:`.suggest` found nothing. A candidate must be new since
-the lock's commit (:func:`.catalog.fresh`) unless said otherwise, and each rule names itself in the
-suggestion's reason:
+Tried, in this order, after the rules of :mod:`.suggest` found nothing. A candidate must be new
+since the lock's commit (:func:`.catalog.fresh`) unless said otherwise, and each rule names itself
+in the suggestion's reason:
 
 * **same name** (leading underscores aside), same kind:
 
-  - another level of its module (``same name``): a method that became a module-level function, or the
-    reverse, its lines at least :data:`~.linesuggest.THRESHOLD` similar;
-  - another class or module (``same name``): its lines :data:`RENAMED_FLOOR` similar and long enough to
-    be told apart (:data:`RENAMED_TOKENS` tokens), not a dunder (``__repr__`` is in every class); the
-    same module first. One there before with the very same lines is the copy that was kept when a
-    duplicate was removed (``same name, a copy kept``);
+  - another level of its module (``same name``): a method that became a module-level function, or
+    the reverse, its lines at least :data:`~.linesuggest.THRESHOLD` similar;
+  - another class or module (``same name``): its lines :data:`RENAMED_FLOOR` similar and long enough
+    to be told apart (:data:`RENAMED_TOKENS` tokens), not a dunder (``__repr__`` is in every class);
+    the same module first. One there before with the very same lines is the copy that was kept when
+    a duplicate was removed (``same name, a copy kept``);
   - beside it (its module and class), the one new definition whose name only gained or lost leading
     underscores, however rewritten (``same name, made private`` / ``made public``);
-  - anywhere, the one definition of a name of :data:`DISTINCT_WORDS` words or more, however rewritten
-    (``same distinctive name``);
-  - in another module, one there before that changed in the range only by taking up identifiers of the
-    missing lines (``same name, took over its lines``: :func:`took_over`);
+  - anywhere, the one definition of a name of :data:`DISTINCT_WORDS` words or more, however
+    rewritten (``same distinctive name``);
+  - in another module, one there before that changed in the range only by taking up identifiers of
+    the missing lines (``same name, took over its lines``: :func:`took_over`);
 
 * **the same lines under another name** (``same lines, renamed``): a definition of the same kind
-  anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when the
-  locked lines have :data:`RENAMED_TOKENS` tokens;
+  anywhere whose lines, the old name read as the new one, are :data:`RENAMED_FLOOR` similar, when
+  the locked lines have :data:`RENAMED_TOKENS` tokens;
 * **a member renamed in its class** (``renamed member``): the one method of the class new since the
   lock's commit, with a similar name (:data:`~.linesuggest.NAME_FLOOR`) and the same decorators and
   parameters, however its body was rewritten; its similarity is the names';
-* **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a function
-  of the new tree now assigns itself, where that function used the module's ``name`` at the lock's
-  commit and did not assign it; the statement is suggested, its line at least
+* **a module-level name become a local** (``now a local of``): an attribute ``name = …`` that a
+  function of the new tree now assigns itself, where that function used the module's ``name`` at the
+  lock's commit and did not assign it; the statement is suggested, its line at least
   :data:`~.linesuggest.THRESHOLD` similar (its characters).
 
-Two numbered names that differ only in their numbers (``is_postgresql_14``, ``is_postgresql_17``) are
-two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
+Two numbered names that differ only in their numbers (``is_postgresql_14``, ``is_postgresql_17``)
+are two versions of a thing, never one renamed (:func:`~.linesuggest.versions`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,15 @@ from typing import TYPE_CHECKING, Protocol
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion, line_range
 from .catalog import Catalog, Definition, fresh
-from .linesuggest import NAME_FLOOR, THRESHOLD, Likeness, line_similarity, name_similarity, similarity, versions
+from .linesuggest import (
+    NAME_FLOOR,
+    THRESHOLD,
+    Likeness,
+    line_similarity,
+    name_similarity,
+    similarity,
+    versions,
+)
 
 if TYPE_CHECKING:
     from ..model.target import Target
@@ -61,8 +69,9 @@ class Suggester(Protocol):
     def catalog(self) -> Catalog:
         """The new tree's definitions."""
 
-    def made(self, target: Target, old_qual: str, found: Definition, score: float,
-             reason: str) -> Suggestion | None:
+    def made(
+        self, target: Target, old_qual: str, found: Definition, score: float, reason: str
+    ) -> Suggestion | None:
         """The suggestion for *found*, written as the target was."""
 
     def lands(self, path: str, found: Definition) -> bool:
@@ -82,15 +91,19 @@ RENAMED_FLOOR = 0.9
 RENAMED_TOKENS = 20
 _TOKENS = re.compile(r"\w+|[^\w\s]")
 _WORDS = re.compile(r"[^\W\d]\w*")
-#: A name of this many words (``check_string_if_invalid_is_string``) defined once in the new tree is where
-#: the missing definition of that name went, however rewritten.
+#: A name of this many words (``check_string_if_invalid_is_string``) defined once in the new tree is
+#: where the missing definition of that name went, however rewritten.
 DISTINCT_WORDS = 4
 
 
 def elsewhere(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
     """The first of this module's rules that finds where *ref* (locked lines *text*) went."""
-    return (same_name(suggester, target, ref, text) or renamed_lines(suggester, target, ref, text)
-            or renamed_member(suggester, target, ref, text) or now_local(suggester, target, ref, text))
+    return (
+        same_name(suggester, target, ref, text)
+        or renamed_lines(suggester, target, ref, text)
+        or renamed_member(suggester, target, ref, text)
+        or now_local(suggester, target, ref, text)
+    )
 
 
 def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
@@ -100,9 +113,13 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     name = ref.qual.rpartition(".")[2]
     bare = name.lstrip("_")
     long_enough = len(_TOKENS.findall(text)) >= RENAMED_TOKENS
-    named = [n for key in {bare, "_" + bare, "__" + bare} for n in catalog.named(key)
-             if catalog.defs[n].kind == ref.bind.kind and (catalog.defs[n].module, catalog.defs[n].qual)
-             != (ref.module, ref.qual)]
+    named = [
+        n
+        for key in {bare, "_" + bare, "__" + bare}
+        for n in catalog.named(key)
+        if catalog.defs[n].kind == ref.bind.kind
+        and (catalog.defs[n].module, catalog.defs[n].qual) != (ref.module, ref.qual)
+    ]
     best: tuple[tuple[float, bool], Definition, str] | None = None
     for number in named:
         found = catalog.defs[number]
@@ -111,8 +128,10 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
             continue  # ``self.obj = obj``, ``__repr__`` of another class: names and lines that many share
         floor = THRESHOLD if up_or_down else RENAMED_FLOOR
         here, theirs = found.module == ref.module, catalog.texts[number]
-        if any(upper < floor or (best is not None and (upper, here) <= best[0])
-               for upper in suggester.likeness.bounds(text, theirs)):
+        if any(
+            upper < floor or (best is not None and (upper, here) <= best[0])
+            for upper in suggester.likeness.bounds(text, theirs)
+        ):
             continue  # never below the score: neither would the score pass
         score = suggester.likeness.similarity(text, theirs)
         key = (score, here)
@@ -120,47 +139,81 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
             continue
         if fresh(suggester.old, found, ref):
             best = (key, found, "same name")
-        elif catalog.texts[number] == text:  # there before, with the very lines: the copy that was kept
+        elif (
+            catalog.texts[number] == text
+        ):  # there before, with the very lines: the copy that was kept
             best = (key, found, "same name, a copy kept")
     if best is not None:
         return _made(suggester, target, ref, best[1], best[0][0], best[2])
-    return (_privacy(suggester, target, ref, text, named) or _distinctive(suggester, target, ref, text, named)
-            or took_over(suggester, target, ref, text, named))
+    return (
+        _privacy(suggester, target, ref, text, named)
+        or _distinctive(suggester, target, ref, text, named)
+        or took_over(suggester, target, ref, text, named)
+    )
 
 
-def _privacy(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+def _privacy(
+    suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]
+) -> Suggestion | None:
     """The one new definition beside it whose name only gained or lost leading underscores, however rewritten.
 
-    Beside it: in the same module and the same class, or both in the module body (``Argument`` → ``_Argument``).
+    Beside it: in the same module and the same class, or both in the module body (``Argument`` →
+    ``_Argument``).
     """
     catalog = suggester.catalog()
     owner = ref.qual.rpartition(".")[0]
-    hits = [n for n in named if catalog.defs[n].module == ref.module
-            and catalog.defs[n].qual.rpartition(".")[0] == owner and fresh(suggester.old, catalog.defs[n], ref)]
+    hits = [
+        n
+        for n in named
+        if catalog.defs[n].module == ref.module
+        and catalog.defs[n].qual.rpartition(".")[0] == owner
+        and fresh(suggester.old, catalog.defs[n], ref)
+    ]
     if len(hits) != 1:
         return None
     found = catalog.defs[hits[0]]
     made = "made private" if found.qual.rpartition(".")[2].startswith("_") else "made public"
-    return _made(suggester, target, ref, found, similarity(text, catalog.texts[hits[0]]), f"same name, {made}")
+    return _made(
+        suggester,
+        target,
+        ref,
+        found,
+        similarity(text, catalog.texts[hits[0]]),
+        f"same name, {made}",
+    )
 
 
-def _distinctive(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+def _distinctive(
+    suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]
+) -> Suggestion | None:
     """The one definition, new, of a name of :data:`DISTINCT_WORDS` words or more: that name says where it went."""
     catalog = suggester.catalog()
-    if len(ref.qual.rpartition(".")[2].strip("_").split("_")) < DISTINCT_WORDS or len(named) != 1 \
-            or not fresh(suggester.old, catalog.defs[named[0]], ref):
+    if (
+        len(ref.qual.rpartition(".")[2].strip("_").split("_")) < DISTINCT_WORDS
+        or len(named) != 1
+        or not fresh(suggester.old, catalog.defs[named[0]], ref)
+    ):
         return None
     found = catalog.defs[named[0]]
-    return _made(suggester, target, ref, found, similarity(text, catalog.texts[named[0]]), "same distinctive name")
+    return _made(
+        suggester,
+        target,
+        ref,
+        found,
+        similarity(text, catalog.texts[named[0]]),
+        "same distinctive name",
+    )
 
 
-def took_over(suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]) -> Suggestion | None:
+def took_over(
+    suggester: Suggester, target: Target, ref: Ref, text: str, named: list[int]
+) -> Suggestion | None:
     """A definition of the same name in another module, there before, changed in the range to the missing one's.
 
     Two copies of a thing, one removed and the other updated to what the removed one said
-    (``raster.get_driver`` removed, ``ds.get_driver`` changed from ``OGRGetDriver`` to ``GDALGetDriver``):
-    every identifier the survivor gained is one of the missing lines', and its lines are at least
-    :data:`~.linesuggest.THRESHOLD` similar to them.
+    (``raster.get_driver`` removed, ``ds.get_driver`` changed from ``OGRGetDriver`` to
+    ``GDALGetDriver``): every identifier the survivor gained is one of the missing lines', and its
+    lines are at least :data:`~.linesuggest.THRESHOLD` similar to them.
     """
     catalog = suggester.catalog()
     words = set(_WORDS.findall(text))
@@ -175,7 +228,11 @@ def took_over(suggester: Suggester, target: Target, ref: Ref, text: str, named: 
             continue
         if was.bind is None or was.bind.kind != found.kind:
             continue
-        before = set(_WORDS.findall(" ".join(suggester.old.file_lines(was.file)[was.bind.start - 1:was.bind.end])))
+        before = set(
+            _WORDS.findall(
+                " ".join(suggester.old.file_lines(was.file)[was.bind.start - 1 : was.bind.end])
+            )
+        )
         gained = set(_WORDS.findall(catalog.texts[number])) - before
         if not gained or not gained <= words:
             continue
@@ -212,11 +269,17 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
         if tell is not None:
             likeness.known(renamed, tell(other))
         # Bounds never below the score, cheapest first: a candidate they rule out is not scored.
-        if any(upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
-               for upper in likeness.bounds(renamed, theirs)):
+        if any(
+            upper < RENAMED_FLOOR or (best is not None and upper <= best[0])
+            for upper in likeness.bounds(renamed, theirs)
+        ):
             continue
         score = likeness.similarity(renamed, theirs)
-        if score < RENAMED_FLOOR or (best is not None and score <= best[0]) or not fresh(suggester.old, found, ref):
+        if (
+            score < RENAMED_FLOOR
+            or (best is not None and score <= best[0])
+            or not fresh(suggester.old, found, ref)
+        ):
             continue
         best = (score, found)
     if best is None:
@@ -227,9 +290,10 @@ def renamed_lines(suggester: Suggester, target: Target, ref: Ref, text: str) -> 
 def renamed_tokens(text: str, tokens: list[str], name: str) -> Callable[[str], list[str]] | None:
     r"""The case-folded tokens of *text* with the word *name* renamed, as a function of the new name; or None.
 
-    That is ``_TOKENS.findall(re.sub(rf"\b{name}\b", other, text).casefold())`` for each *other*, made from
-    *text*'s *tokens* when *text* and *name* are ASCII: there a word matched whole (``\b`` on both sides) is
-    a token, the identifier put in its place is one too, and folding case changes each character alone.
+    That is ``_TOKENS.findall(re.sub(rf"\b{name}\b", other, text).casefold())`` for each *other*,
+    made from *text*'s *tokens* when *text* and *name* are ASCII: there a word matched whole (``\b``
+    on both sides) is a token, the identifier put in its place is one too, and folding case changes
+    each character alone.
     """
     if not (text.isascii() and name.isascii()):
         return None
@@ -250,7 +314,8 @@ def renamed_tokens(text: str, tokens: list[str], name: str) -> Callable[[str], l
 def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
     """The one new method of the (still resolving) class with a similar name and the same signature.
 
-    A method is a ``def`` of the kind the missing one was (a function, or an attribute: a ``cached_property``).
+    A method is a ``def`` of the kind the missing one was (a function, or an attribute: a
+    ``cached_property``).
     """
     assert ref.bind is not None
     owner_path, _, name = target.path.rpartition(".")
@@ -271,9 +336,15 @@ def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) ->
     for number in catalog.members(cls):
         found = catalog.defs[number]
         other = found.qual.rpartition(".")[2]
-        if found.kind != ref.bind.kind or name_similarity(name, other) < NAME_FLOOR or versions(name, other):
+        if (
+            found.kind != ref.bind.kind
+            or name_similarity(name, other) < NAME_FLOOR
+            or versions(name, other)
+        ):
             continue
-        if _signature(catalog.texts[number], other) == signature and fresh(suggester.old, found, ref):
+        if _signature(catalog.texts[number], other) == signature and fresh(
+            suggester.old, found, ref
+        ):
             hits.append(found)
     if len(hits) != 1:
         return None  # none, or several that fit as well: not told by the signature
@@ -281,8 +352,12 @@ def renamed_member(suggester: Suggester, target: Target, ref: Ref, text: str) ->
     key = f"{owner_path}.{found.qual.rpartition('.')[2]}"
     if not suggester.lands(key, found):
         return None
-    return Suggestion(key, round(name_similarity(name, found.qual.rpartition(".")[2]), 3), "renamed member",
-                      f"{found.file}:{_span(found)}")
+    return Suggestion(
+        key,
+        round(name_similarity(name, found.qual.rpartition(".")[2]), 3),
+        "renamed member",
+        f"{found.file}:{_span(found)}",
+    )
 
 
 def now_local(suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
@@ -318,7 +393,9 @@ def now_local(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
     return Suggestion(key, round(score, 3), f"now a local of {found.path}", suggester.where(key))
 
 
-def _used_not_assigned(suggester: Suggester, found: Definition, name: str, assign: re.Pattern[str]) -> bool:
+def _used_not_assigned(
+    suggester: Suggester, found: Definition, name: str, assign: re.Pattern[str]
+) -> bool:
     """Whether *found*'s definition at the lock's commit used *name* without assigning it."""
     try:
         was = suggester.old.walker.object(found.path)
@@ -326,9 +403,11 @@ def _used_not_assigned(suggester: Suggester, found: Definition, name: str, assig
         return False
     if was.bind is None:
         return False
-    lines = suggester.old.file_lines(was.file)[was.bind.start - 1:was.bind.end]
+    lines = suggester.old.file_lines(was.file)[was.bind.start - 1 : was.bind.end]
     used = re.compile(rf"\b{re.escape(name)}\b")
-    return any(used.search(line) for line in lines) and not any(assign.match(line) for line in lines)
+    return any(used.search(line) for line in lines) and not any(
+        assign.match(line) for line in lines
+    )
 
 
 def _signature(text: str, name: str) -> str | None:
@@ -337,15 +416,20 @@ def _signature(text: str, name: str) -> str | None:
     for at, line in enumerate(lines):
         if re.match(rf"(async\s+)?def\s+{re.escape(name)}\b", line):
             end = next((n for n in range(at, len(lines)) if lines[n].rstrip().endswith(":")), at)
-            return re.sub(rf"\bdef\s+{re.escape(name)}\b", "def _", "\n".join(lines[:end + 1]), count=1)
+            return re.sub(
+                rf"\bdef\s+{re.escape(name)}\b", "def _", "\n".join(lines[: end + 1]), count=1
+            )
     return None
 
 
-def _made(suggester: Suggester, target: Target, ref: Ref, found: Definition, score: float,
-          reason: str) -> Suggestion | None:
+def _made(
+    suggester: Suggester, target: Target, ref: Ref, found: Definition, score: float, reason: str
+) -> Suggestion | None:
     """The suggestion for *found*: at its definition when the target named the old one's, else as written."""
     if target.path != f"{ref.module}.{ref.qual}":
-        return suggester.made(target, ref.qual, found, score, reason)  # a re-export: kept when it still works
+        return suggester.made(
+            target, ref.qual, found, score, reason
+        )  # a re-export: kept when it still works
     if not suggester.lands(found.path, found):
         return None
     return Suggestion(found.path, round(score, 3), reason, f"{found.file}:{_span(found)}")

@@ -1,17 +1,18 @@
 """Where code went between the lock's commit and the pin, from git (suggestions from history; no Sphinx).
 
-Used only when both trees were exported by git (each then carries its commit's whole ``git ls-tree``):
-a distribution's tree keeps the suggestions of :mod:`.suggest` alone.
+Used only when both trees were exported by git (each then carries its commit's whole ``git
+ls-tree``): a distribution's tree keeps the suggestions of :mod:`.suggest` alone.
 
 * **Renamed files**: a file the lock cites that is gone at the new commit. The same blob under a new
   path is a rename at once (from the two listings, nothing fetched). Otherwise git's own rename
   detection (``git diff -M``) runs in a throwaway blobless clone of the two commits, limited to the
   cited gone files and the added files, so git fetches the blobs of those files only.
 * **Moved definitions**: a definition removed from one file and added to another in the range is
-  looked for, by its lines, among the definitions of the files the range added or changed (their blob
-  ids differ between the listings).
+  looked for, by its lines, among the definitions of the files the range added or changed (their
+  blob ids differ between the listings).
 
-The range is named in the suggestion's reason: ``renamed in 4f2a1b0..9c3d2e1: old/path.py → new/path.py``.
+The range is named in the suggestion's reason: ``renamed in 4f2a1b0..9c3d2e1: old/path.py →
+new/path.py``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
     from .catalog import Catalog
     from .suggest import Suggester
 
-#: At most this many added paths are named to ``git diff`` (beyond that, no pathspec: git looks at all).
+#: At most this many added paths are named to ``git diff`` (beyond that, no pathspec: git looks at
+#: all).
 _PATHSPEC_MAX = 2000
 
 
@@ -55,7 +57,9 @@ class History:
         return f"{self.old[:7]}..{self.new[:7]}"
 
 
-def between(old: Tree, new: Tree, url: str, cited: Collection[str], *, timeout: float) -> History | None:
+def between(
+    old: Tree, new: Tree, url: str, cited: Collection[str], *, timeout: float
+) -> History | None:
     """The :class:`History` of *old*..*new* for the *cited* files of the lock; None unless both came from git."""
     if old.method != "git" or new.method != "git" or old.listing is None or new.listing is None:
         return None
@@ -73,14 +77,16 @@ def between(old: Tree, new: Tree, url: str, cited: Collection[str], *, timeout: 
             renames[path] = same[0]
     rest = [path for path in gone if path not in renames]
     if rest and added:
-        # A remote that cannot be asked now: the exact renames and the moved definitions still count.
+        # A remote that cannot be asked now: the exact renames and the moved definitions still
+        # count.
         with contextlib.suppress(GitError, SourceAnchorsError, OSError):
             renames.update(git_renames(url, old.commit, new.commit, rest, added, timeout=timeout))
     return History(old.commit, new.commit, renames, touched)
 
 
-def git_renames(url: str, old: str, new: str, gone: list[str], added: list[str], *,
-                timeout: float) -> dict[str, str]:
+def git_renames(
+    url: str, old: str, new: str, gone: list[str], added: list[str], *, timeout: float
+) -> dict[str, str]:
     """``git diff -M`` between two commits fetched blobless and shallow: {gone path: new path}."""
     from ..sources import proc
     from ..sources.gitexport import init_partial
@@ -94,17 +100,38 @@ def git_renames(url: str, old: str, new: str, gone: list[str], added: list[str],
 
     try:
         init_partial(g, repo, url)
-        g("fetch", "--quiet", "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", old, new)
+        g(
+            "fetch",
+            "--quiet",
+            "--depth=1",
+            "--filter=blob:none",
+            "--no-tags",
+            "origin",
+            "--end-of-options",
+            old,
+            new,
+        )
         spec = [*gone, *added] if len(added) <= _PATHSPEC_MAX else []
-        raw = g("diff", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z", "--diff-filter=R",
-                old, new, "--", *spec)
+        raw = g(
+            "diff",
+            "--no-ext-diff",
+            "--no-textconv",
+            "-M",
+            "--name-status",
+            "-z",
+            "--diff-filter=R",
+            old,
+            new,
+            "--",
+            *spec,
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     fields = raw.decode("utf-8", "surrogateescape").split("\0")
     renames: dict[str, str] = {}
     wanted = set(gone)
     for i in range(0, len(fields) - 2, 3):
-        status, source, target = fields[i:i + 3]
+        status, source, target = fields[i : i + 3]
         if status.startswith("R") and source in wanted:
             renames[source] = target
     return renames
@@ -114,13 +141,16 @@ def git_renames(url: str, old: str, new: str, gone: list[str], added: list[str],
 MOVED_FLOOR = 0.9
 
 
-def suggest_from(history: History, suggester: Suggester, target: Target, ref: Ref, text: str) -> Suggestion | None:
+def suggest_from(
+    history: History, suggester: Suggester, target: Target, ref: Ref, text: str
+) -> Suggestion | None:
     """Where *ref* (a missing top-level definition, its locked lines *text*) went, as the range tells.
 
     Its file renamed: the same name in the renamed module, its lines still similar. Else the most
-    similar definition of its kind, new since the lock's commit, in a file the range added or changed
-    (another than its own): of the same name or a similar one (:data:`~.linesuggest.NAME_FLOOR`), or of any
-    name when its lines are :data:`MOVED_FLOOR` similar.
+    similar definition of its kind, new since the lock's commit, in a file the range added or
+    changed (another than its own): of the same name or a similar one
+    (:data:`~.linesuggest.NAME_FLOOR`), or of any name when its lines are :data:`MOVED_FLOOR`
+    similar.
     """
     from ..model.errors import ResolveError
     from ..model.records import Suggestion
@@ -141,10 +171,15 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
             except ResolveError:
                 continue
             score = suggester.likeness.similarity(
-                text, normal(new.file_lines(location.path)[location.start - 1:location.end]))
+                text, normal(new.file_lines(location.path)[location.start - 1 : location.end])
+            )
             if score >= THRESHOLD:
-                return Suggestion(f"{module}.{ref.qual}", round(score, 3),
-                                  f"renamed in {history.span}: {ref.file} → {moved_to}", location.describe())
+                return Suggestion(
+                    f"{module}.{ref.qual}",
+                    round(score, 3),
+                    f"renamed in {history.span}: {ref.file} → {moved_to}",
+                    location.describe(),
+                )
     catalog = suggester.catalog()
     among = _touched_defs(history, catalog) - catalog.in_file(ref.file)
     name = ref.qual.rpartition(".")[2]
@@ -154,14 +189,18 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
         other = found.qual.rpartition(".")[2]
         if versions(name, other):
             continue  # two versions of a thing (``RemovedInDjango50Warning``, ``…60…``), not one renamed
-        # Never below the score: a candidate they put under the floor or the best so far is not scored. The
-        # lower floor first, which needs no name compared.
-        if any(upper < THRESHOLD or (best is not None and upper < best[0][0])
-               for upper in suggester.likeness.bounds(text, catalog.texts[number])):
+        # Never below the score: a candidate they put under the floor or the best so far is not
+        # scored. The lower floor first, which needs no name compared.
+        if any(
+            upper < THRESHOLD or (best is not None and upper < best[0][0])
+            for upper in suggester.likeness.bounds(text, catalog.texts[number])
+        ):
             continue
         named = name_similarity(name, other)
         floor = THRESHOLD if named >= NAME_FLOOR else MOVED_FLOOR
-        if floor > THRESHOLD and any(upper < floor for upper in suggester.likeness.bounds(text, catalog.texts[number])):
+        if floor > THRESHOLD and any(
+            upper < floor for upper in suggester.likeness.bounds(text, catalog.texts[number])
+        ):
             continue
         score = suggester.likeness.similarity(text, catalog.texts[number])
         if score < floor or not fresh(suggester.old, found, ref):
@@ -171,17 +210,28 @@ def suggest_from(history: History, suggester: Suggester, target: Target, ref: Re
     if best is None:
         return None
     found = catalog.defs[best[1]]
-    return suggester.made(target, ref.qual, found, best[0][0], f"moved in {history.span}: {ref.file} → {found.file}")
+    return suggester.made(
+        target, ref.qual, found, best[0][0], f"moved in {history.span}: {ref.file} → {found.file}"
+    )
 
 
-
-#: The last range's top-level definitions in touched files, with the history and catalog they are of.
+#: The last range's top-level definitions in touched files, with the history and catalog they are
+#: of.
 _TOUCHED: list[tuple[History, Catalog, frozenset[int]]] = []
 
 
 def _touched_defs(history: History, catalog: Catalog) -> frozenset[int]:
     """The top-level definitions in the files the range touched (a set: ``nearest`` tests membership)."""
     if not _TOUCHED or _TOUCHED[0][0] is not history or _TOUCHED[0][1] is not catalog:
-        _TOUCHED[:] = [(history, catalog, frozenset(n for n, found in enumerate(catalog.defs)
-                                                    if found.file in history.touched and "." not in found.qual))]
+        _TOUCHED[:] = [
+            (
+                history,
+                catalog,
+                frozenset(
+                    n
+                    for n, found in enumerate(catalog.defs)
+                    if found.file in history.touched and "." not in found.qual
+                ),
+            )
+        ]
     return _TOUCHED[0][2]

@@ -23,15 +23,16 @@ from ..resolve.resolver import Resolver
 
 #: Suggestions below this similarity are not made (difflib's cut-off for a close match).
 THRESHOLD = 0.6
-#: A definition of another name is suggested only when the names are at least this similar (characters).
+#: A definition of another name is suggested only when the names are at least this similar
+#: (characters).
 NAME_FLOOR = 0.6
 
 
 def similarity(a: str, b: str) -> float:
     """SequenceMatcher's ratio of the tokens of *a* and *b*, case-folded (1.0 for two empty texts).
 
-    A token is a word (a run of word characters) or one other non-blank character. Tokens, not characters, keep
-    long excerpts fast (the matcher's time grows with the product of the lengths).
+    A token is a word (a run of word characters) or one other non-blank character. Tokens, not
+    characters, keep long excerpts fast (the matcher's time grows with the product of the lengths).
     """
     a, b = a.casefold(), b.casefold()
     if a == b:
@@ -42,10 +43,10 @@ def similarity(a: str, b: str) -> float:
 def line_similarity(a: str, b: str) -> float:
     """SequenceMatcher's ratio of two lines' characters, case-folded.
 
-    One line is short, so characters are cheap, and they weigh a changed word by its length: a
-    case ``"chrome":`` is closer to ``"chrome" | "edge":`` than to ``"firefox":``, which tokens would
-    not say (one token of five differs). ``_flag_needs_value`` and ``FLAG_NEEDS_VALUE`` compare
-    nearly equal.
+    One line is short, so characters are cheap, and they weigh a changed word by its length: a case
+    ``"chrome":`` is closer to ``"chrome" | "edge":`` than to ``"firefox":``, which tokens would not
+    say (one token of five differs). ``_flag_needs_value`` and ``FLAG_NEEDS_VALUE`` compare nearly
+    equal.
     """
     return difflib.SequenceMatcher(None, a.casefold(), b.casefold(), autojunk=False).ratio()
 
@@ -66,10 +67,15 @@ _DIGITS = re.compile(r"\d+")
 def versions(a: str, b: str) -> bool:
     """Whether names *a* and *b*, both numbered, differ only in their numbers: two versions, not one renamed.
 
-    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support added.
-    A number added to a name (``beta`` → ``beta2``) is a successor, where the code went.
+    ``is_postgresql_14`` removed when ``is_postgresql_17`` was added is support dropped and support
+    added. A number added to a name (``beta`` → ``beta2``) is a successor, where the code went.
     """
-    return a != b and bool(_DIGITS.search(a)) and bool(_DIGITS.search(b)) and _DIGITS.sub("", a) == _DIGITS.sub("", b)
+    return (
+        a != b
+        and bool(_DIGITS.search(a))
+        and bool(_DIGITS.search(b))
+        and _DIGITS.sub("", a) == _DIGITS.sub("", b)
+    )
 
 
 def bound(a: str, b: str) -> float:
@@ -82,8 +88,9 @@ class Likeness:
     """:func:`similarity` of texts compared many times, with what each costs to prepare kept: the same answers.
 
     A text's tokens are kept, and for a second text the matcher that has indexed them (difflib's
-    ``set_seq2``, the costly half): one missing definition is scored against tens of candidates, and a
-    candidate against many missing ones. At most :data:`KEPT` of each are kept, the least recent dropped.
+    ``set_seq2``, the costly half): one missing definition is scored against tens of candidates, and
+    a candidate against many missing ones. At most :data:`KEPT` of each are kept, the least recent
+    dropped.
     """
 
     KEPT = 2048
@@ -124,7 +131,9 @@ class Likeness:
                 self._matchers.popitem(last=False)
         else:
             self._matchers.move_to_end(b)
-        matcher.set_seq1(tokens_a)  # the second sequence's index is kept: the ratio is SequenceMatcher(a, b)'s
+        matcher.set_seq1(
+            tokens_a
+        )  # the second sequence's index is kept: the ratio is SequenceMatcher(a, b)'s
         return matcher.ratio()
 
     def upper(self, a: str, b: str) -> float:
@@ -141,8 +150,9 @@ class Likeness:
     def shared(self, a: str, b: str) -> float:
         """An upper bound of :meth:`similarity` from the tokens the two texts share, counted with repeats.
 
-        difflib's ``quick_ratio``: every match pairs a token of *a* with an equal one of *b*, so the matches are
-        at most the shared tokens, and this is never below the score (and at most :meth:`upper`).
+        difflib's ``quick_ratio``: every match pairs a token of *a* with an equal one of *b*, so the
+        matches are at most the shared tokens, and this is never below the score (and at most
+        :meth:`upper`).
         """
         counts_a, counts_b = self._counted(a), self._counted(b)
         total = counts_a.total() + counts_b.total()
@@ -150,7 +160,9 @@ class Likeness:
             return 1.0
         if len(counts_a) > len(counts_b):
             counts_a, counts_b = counts_b, counts_a
-        both = sum(min(count, counts_b[token]) for token, count in counts_a.items() if token in counts_b)
+        both = sum(
+            min(count, counts_b[token]) for token, count in counts_a.items() if token in counts_b
+        )
         return 2.0 * both / total
 
     def _counted(self, text: str) -> Counter[str]:
@@ -165,15 +177,17 @@ class Likeness:
         return got
 
 
-
 class LineSuggester:
     """Suggestions among the lines of the new tree: a match text's new line, a file's new path.
 
-    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the lock's commit and of the
-    pinned one; *stored* gives the bytes of a blob kept in the cache (files outside the packages).
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the lock's
+    commit and of the pinned one; *stored* gives the bytes of a blob kept in the cache (files
+    outside the packages).
     """
 
-    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None) -> None:
+    def __init__(
+        self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None
+    ) -> None:
         self.old = old
         self.new = new
         self.stored = stored
@@ -187,8 +201,11 @@ class LineSuggester:
         except ResolveError:
             pass
         else:
-            return self._line(target, target.path, record, base=1.0, reason="similar line") if target.match \
+            return (
+                self._line(target, target.path, record, base=1.0, reason="similar line")
+                if target.match
                 else None
+            )
         listing = self.new.tree.listing or self.new.tree.blobs
         moved = sorted(path for path, blob in listing.items() if blob == record.blob)
         if not moved:
@@ -200,35 +217,52 @@ class LineSuggester:
 
     # -- match texts -------------------------------------------------------------
 
-    def _line(self, target: Target, symbol: str, record: LockRecord, *, base: float,
-              reason: str) -> Suggestion | None:
+    def _line(
+        self, target: Target, symbol: str, record: LockRecord, *, base: float, reason: str
+    ) -> Suggestion | None:
         """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
-        *outer, match = target.matches  # scoped matches: the outer levels are kept, the last one re-matched
+        *outer, match = (
+            target.matches
+        )  # scoped matches: the outer levels are kept, the last one re-matched
         try:
             old_file = self._old_lines(record)
             location = self.new.resolve(symbol, tuple(outer) or None)
         except (SourceAnchorsError, UnicodeDecodeError):
             return None
-        at = next((n for n in range(record.start, record.end + 1) if match in old_file[n - 1]), None)
+        at = next(
+            (n for n in range(record.start, record.end + 1) if match in old_file[n - 1]), None
+        )
         if at is None:
             return None
         scope = "::".join([symbol, *outer])
         lines = self.new.file_lines(location.path)
         span = range(location.start, min(location.end, len(lines)) + 1)
-        if any(match in lines[n - 1] for n in span):  # the text is still there (several times, or moved)
+        if any(
+            match in lines[n - 1] for n in span
+        ):  # the text is still there (several times, or moved)
             candidate = f"{scope}::{match}"
             if self._resolves(candidate):
                 return Suggestion(candidate, round(base, 3), reason, self.where(candidate))
         old, old_header = old_file[at - 1].strip(), _header(old_file, at)
-        # Only a line that starts the same kind of statement (or a close one that gives a value, :func:`_fits`),
-        # inside the same clause when the new range still has that clause's header once (a branch
-        # rewritten is not its sibling branch).
+        # Only a line that starts the same kind of statement (or a close one that gives a value,
+        # :func:`_fits`), inside the same clause when the new range still has that clause's header
+        # once (a branch rewritten is not its sibling branch).
         kind, inside = _kind(old), _clause(lines, span, old_header)
-        # The most similar lines first; of equal ones, the one under the same clause header as before.
-        scored = sorted(((score, _header(lines, n) == old_header, -n) for n in inside if lines[n - 1].strip()
-                         and _fits(kind, _kind(lines[n - 1].strip()),
-                                   score := line_similarity(old, lines[n - 1].strip()))),
-                        reverse=True)
+        # The most similar lines first; of equal ones, the one under the same clause header as
+        # before.
+        scored = sorted(
+            (
+                (score, _header(lines, n) == old_header, -n)
+                for n in inside
+                if lines[n - 1].strip()
+                and _fits(
+                    kind,
+                    _kind(lines[n - 1].strip()),
+                    score := line_similarity(old, lines[n - 1].strip()),
+                )
+            ),
+            reverse=True,
+        )
         if not scored or scored[0][0] < THRESHOLD:
             return None
         score, _, number = scored[0]
@@ -285,7 +319,9 @@ def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
     if at >= 0 and match != old_line:
         start, end = at, at + len(match)
         mapped_start = mapped_end = None
-        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_line, new_line, autojunk=False).get_opcodes():
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+            None, old_line, new_line, autojunk=False
+        ).get_opcodes():
             if mapped_start is None and i2 > start:
                 mapped_start = j1 + (start - i1 if tag == "equal" else 0)
             if i2 >= end:
@@ -300,11 +336,33 @@ def _match_texts(old_line: str, match: str, new_line: str) -> Iterator[str]:
 
 
 #: Words that start a statement of their own kind (``elif`` is an ``if``; ``async`` is read past).
-_KEYWORDS = {"if": "if", "elif": "if", "else": "else", "for": "for", "while": "while", "with": "with",
-             "try": "try", "except": "except", "finally": "finally", "return": "return", "raise": "raise",
-             "def": "def", "class": "class", "import": "import", "from": "import", "assert": "assert",
-             "del": "del", "pass": "pass", "break": "break", "continue": "continue", "yield": "yield",
-             "global": "global", "nonlocal": "nonlocal", "match": "match", "case": "case"}
+_KEYWORDS = {
+    "if": "if",
+    "elif": "if",
+    "else": "else",
+    "for": "for",
+    "while": "while",
+    "with": "with",
+    "try": "try",
+    "except": "except",
+    "finally": "finally",
+    "return": "return",
+    "raise": "raise",
+    "def": "def",
+    "class": "class",
+    "import": "import",
+    "from": "import",
+    "assert": "assert",
+    "del": "del",
+    "pass": "pass",
+    "break": "break",
+    "continue": "continue",
+    "yield": "yield",
+    "global": "global",
+    "nonlocal": "nonlocal",
+    "match": "match",
+    "case": "case",
+}
 _ASSIGNS = re.compile(r"^[\w.\[\]'\", *]+?\s*(?::[^=]+)?(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)")
 
 
@@ -320,14 +378,17 @@ def _kind(line: str) -> str:
         words = words[1:]
     word = re.match(r"\w+", words[0]) if words else None
     first = word.group() if word else ""
-    if first in _KEYWORDS and (len(words) == 1 or not words[1].startswith(("=", "."))) and \
-            not (first in ("match", "case") and not line.rstrip().endswith(":")):
+    if (
+        first in _KEYWORDS
+        and (len(words) == 1 or not words[1].startswith(("=", ".")))
+        and not (first in ("match", "case") and not line.rstrip().endswith(":"))
+    ):
         return _KEYWORDS[first]
     return "assign" if _ASSIGNS.match(line) else "expr"
 
 
-#: Statements that give or keep a value may become one another (``rows = run(q)`` then ``return rows``
-#: rewritten as ``return run(q)``), when the lines stay this close; other kinds never change.
+#: Statements that give or keep a value may become one another (``rows = run(q)`` then ``return
+#: rows`` rewritten as ``return run(q)``), when the lines stay this close; other kinds never change.
 _VALUES = frozenset({"assign", "return", "expr", "yield"})
 CROSS_KIND = 0.75
 
@@ -361,6 +422,10 @@ def _header(lines: list[str], number: int) -> str | None:
     indent = len(text) - len(text.lstrip())
     for above in range(number - 1, 0, -1):
         line = lines[above - 1]
-        if line.strip() and not line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent:
+        if (
+            line.strip()
+            and not line.lstrip().startswith("#")
+            and len(line) - len(line.lstrip()) < indent
+        ):
             return line.strip()
     return None

@@ -11,27 +11,29 @@ function, attribute):
    (``member of …, rewritten``: the same class's member of the same name); when it only inherits
    one, nothing is, since a similar definition of another name is not where it went. A class that
    is gone went where most of its members went with the same lines (the share is its similarity);
-3. else the most similar definition, in the same module first, then in every pinned package;
-   of each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
-   lines (each weighted by its rarity, ``log(N/df)``, among the definitions of the files new or changed
-   since the lock's commit: those of a file with the same blob there are no candidates) are scored;
+3. else the most similar definition, in the same module first, then in every pinned package; of
+   each, the :data:`~.catalog.CANDIDATES` definitions sharing the most identifiers with the locked
+   lines (each weighted by its rarity, ``log(N/df)``, among the definitions of the files new or
+   changed since the lock's commit: those of a file with the same blob there are no candidates) are
+   scored;
 4. else, for a name or a level that changed, the rules of :mod:`.elsewhere` (a method become a
    function, the same lines renamed, a member renamed in its class, a module name become a local).
 
 A definition of another language's file (``/src/cmd.go#Command.AddCommand``) is looked for among the
-definitions of its file and of the files of its language changed since the lock (:mod:`.definitions`).
+definitions of its file and of the files of its language changed since the lock
+(:mod:`.definitions`).
 
 For a match text that occurs on no line of its (still resolving) symbol, the most similar
 line of the symbol's new range is taken, with a match text that occurs on that line only.
 
-**Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts'
-tokens (words and single punctuation characters), case-folded, with each line stripped of its
-indentation (so a method moved into another class compares equal); two lines compare by their
-characters, case-folded (:func:`~.linesuggest.line_similarity`).
-A suggestion below :data:`THRESHOLD` is not made (0.6 is difflib's own cut-off for a close
-match, :func:`difflib.get_close_matches`), except where a name tells where the code went (2, and
-:mod:`.elsewhere`'s renamed member and distinctive name). Ties are broken by the similarity of the names,
-then by the same module. Every suggestion is resolved in the new tree before it is made.
+**Similarity** is :class:`difflib.SequenceMatcher`'s ratio, ``2·M/T``, of the two excerpts' tokens
+(words and single punctuation characters), case-folded, with each line stripped of its indentation
+(so a method moved into another class compares equal); two lines compare by their characters,
+case-folded (:func:`~.linesuggest.line_similarity`). A suggestion below :data:`THRESHOLD` is not
+made (0.6 is difflib's own cut-off for a close match, :func:`difflib.get_close_matches`), except
+where a name tells where the code went (2, and :mod:`.elsewhere`'s renamed member and distinctive
+name). Ties are broken by the similarity of the names, then by the same module. Every suggestion is
+resolved in the new tree before it is made.
 """
 
 from __future__ import annotations
@@ -46,11 +48,20 @@ from ..resolve.resolver import Resolver
 from .catalog import Catalog, Definition, fresh, lines_of, normal
 from .definitions import suggest_definition
 from .elsewhere import elsewhere
-from .linesuggest import NAME_FLOOR, THRESHOLD, LineSuggester, bound, name_similarity, similarity, versions
+from .linesuggest import (
+    NAME_FLOOR,
+    THRESHOLD,
+    LineSuggester,
+    bound,
+    name_similarity,
+    similarity,
+    versions,
+)
 
 __all__ = ["NAME_FLOOR", "THRESHOLD", "Suggester", "fresh", "similarity"]
 
-#: What git's history tells about a missing definition: (suggester, target, its ref, its locked text) -> suggestion.
+#: What git's history tells about a missing definition: (suggester, target, its ref, its locked
+#: text) -> suggestion.
 Told = Callable[["Suggester", Target, Ref, str], Suggestion | None]
 
 #: A member renamed within its own class must be at least this similar: members of one class share
@@ -62,16 +73,23 @@ SIBLING_FLOOR = 0.9
 class Suggester(LineSuggester):
     """Suggests where missing targets went, from the lock's commit (*old*) to the pinned one (*new*).
 
-    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the two trees; the new
-    tree's definitions are indexed on first use (every module of the pinned packages parsed once).
+    *old* and *new* are resolvers (:class:`~source_anchors.resolve.resolver.Resolver`) of the two
+    trees; the new tree's definitions are indexed on first use (every module of the pinned packages
+    parsed once).
     """
 
-    def __init__(self, old: Resolver, new: Resolver, *, stored: Callable[[str], bytes | None] | None = None,
-                 told: Told | None = None) -> None:
+    def __init__(
+        self,
+        old: Resolver,
+        new: Resolver,
+        *,
+        stored: Callable[[str], bytes | None] | None = None,
+        told: Told | None = None,
+    ) -> None:
         super().__init__(old, new, stored=stored)
         self._defs: Catalog | None = None
-        #: What git says the range did (:func:`.history.suggest_from` on the range's history), when both
-        #: trees came from git; given by the factory (:mod:`.suggesters`).
+        #: What git says the range did (:func:`.history.suggest_from` on the range's history), when
+        #: both trees came from git; given by the factory (:mod:`.suggesters`).
         self.told = told
 
     # -- entry point ---------------------------------------------------------------
@@ -81,7 +99,9 @@ class Suggester(LineSuggester):
         try:
             return self._suggest(target, record)
         except SourceAnchorsError:
-            return None  # an old tree that cannot be read, a file that no longer parses: no suggestion
+            return (
+                None  # an old tree that cannot be read, a file that no longer parses: no suggestion
+            )
 
     def _suggest(self, target: Target, record: LockRecord) -> Suggestion | None:
         if target.symbol is not None:
@@ -98,7 +118,9 @@ class Suggester(LineSuggester):
             symbol = self._symbol(Target(target.repo, target.path), None)
             if symbol is None or "::" in symbol.key:
                 return None  # gone, or now a statement itself: no line of it to match
-            return self._line(target, symbol.key, record, base=symbol.similarity, reason=symbol.reason)
+            return self._line(
+                target, symbol.key, record, base=symbol.similarity, reason=symbol.reason
+            )
         return self._symbol(target, record)
 
     # -- symbols ---------------------------------------------------------------------
@@ -112,9 +134,12 @@ class Suggester(LineSuggester):
         if ref.bind is None or ref.bind.kind not in KINDS:
             return None  # a module, or a name the old tree did not define either
         old_lines = self.old.file_lines(ref.file)
-        start, end = (record.start, record.end) if record is not None and record.path == ref.file \
+        start, end = (
+            (record.start, record.end)
+            if record is not None and record.path == ref.file
             else (ref.bind.start, ref.bind.end)
-        text, exact = normal(old_lines[start - 1:end]), lines_of(old_lines, start, end)
+        )
+        text, exact = normal(old_lines[start - 1 : end]), lines_of(old_lines, start, end)
         if "." in ref.qual:
             return self._member(target, ref, text)
         found = self._same_lines(ref, exact)
@@ -146,20 +171,25 @@ class Suggester(LineSuggester):
                 pass
             else:
                 score = self.likeness.similarity(
-                    text, normal(self.new.file_lines(location.path)[location.start - 1:location.end]))
+                    text,
+                    normal(self.new.file_lines(location.path)[location.start - 1 : location.end]),
+                )
                 reason = f"member of {moved.key}"
                 if score < THRESHOLD:
                     if not self._own(location.path, location.start, owner.path, owner.start):
                         return None  # inherited and rewritten: a similar definition of another name is not it
                     reason += ", rewritten"  # the class's own member of that name: the same member, rewritten
-                return Suggestion(f"{moved.key}.{member}", round(score, 3), reason, location.describe())
+                return Suggestion(
+                    f"{moved.key}.{member}", round(score, 3), reason, location.describe()
+                )
         sibling = self._sibling(target, ref, text, owner.path, owner.start, moved)
         if sibling is not None or moved is not None:
             return sibling
         return elsewhere(self, target, ref, text)
 
-    def _sibling(self, target: Target, ref: Ref, text: str, file: str, start: int,
-                 moved: Suggestion | None) -> Suggestion | None:
+    def _sibling(
+        self, target: Target, ref: Ref, text: str, file: str, start: int, moved: Suggestion | None
+    ) -> Suggestion | None:
         """A member of the class at *file*:*start* with another name and nearly the same lines."""
         owner_path = target.path.rpartition(".")[0]
         catalog = self.catalog()
@@ -175,7 +205,12 @@ class Suggester(LineSuggester):
         key = f"{moved.key if moved else owner_path}.{found.qual.rpartition('.')[2]}"
         if not self.lands(key, found):
             return None
-        return Suggestion(key, round(score, 3), "similar member", f"{found.file}:{line_range(found.start, found.end)}")
+        return Suggestion(
+            key,
+            round(score, 3),
+            "similar member",
+            f"{found.file}:{line_range(found.start, found.end)}",
+        )
 
     def _own(self, file: str, start: int, cls_file: str, cls_start: int) -> bool:
         """Whether the definition at *file*:*start* is a member of the class at *cls_file*:*cls_start* itself."""
@@ -188,19 +223,23 @@ class Suggester(LineSuggester):
 
     def _same_lines(self, ref: Ref, exact: str) -> Definition | None:
         assert ref.bind is not None
-        hits = [d for d in self.catalog().same_lines(ref.bind.kind, exact) if "." not in d.qual
-                and self._fresh(d, ref)]
+        hits = [
+            d
+            for d in self.catalog().same_lines(ref.bind.kind, exact)
+            if "." not in d.qual and self._fresh(d, ref)
+        ]
         if not hits:
             return None
         return max(hits, key=lambda d: (d.module == ref.module, name_similarity(ref.qual, d.qual)))
 
-    def _most_similar(self, ref: Ref, text: str, among: Collection[int], *,
-                      module: str | None = None) -> tuple[Definition, float] | None:
+    def _most_similar(
+        self, ref: Ref, text: str, among: Collection[int], *, module: str | None = None
+    ) -> tuple[Definition, float] | None:
         """The definition of *ref*'s kind among *among* most similar to *text*, in *module* first.
 
         *module* defaults to *ref*'s. A definition of another name counts only when the names are
-        :data:`NAME_FLOOR` similar and do not differ in their numbers only (:func:`~.linesuggest.versions`),
-        and only one new since the lock's commit (:meth:`_fresh`).
+        :data:`NAME_FLOOR` similar and do not differ in their numbers only
+        (:func:`~.linesuggest.versions`), and only one new since the lock's commit (:meth:`_fresh`).
         """
         assert ref.bind is not None
         module, qual, kind = module or ref.module, ref.qual, ref.bind.kind
@@ -216,9 +255,12 @@ class Suggester(LineSuggester):
                 named = name_similarity(name, other_name)
                 if named < NAME_FLOOR or versions(name, other_name):
                     continue
-                # Never below the score: a candidate it puts under the threshold or the best so far is not scored.
-                if any(upper < THRESHOLD or (here in best and upper < best[here][0][0])
-                       for upper in self.likeness.bounds(text, other)):
+                # Never below the score: a candidate it puts under the threshold or the best so far
+                # is not scored.
+                if any(
+                    upper < THRESHOLD or (here in best and upper < best[here][0][0])
+                    for upper in self.likeness.bounds(text, other)
+                ):
                     continue
                 score = self.likeness.similarity(text, other)
                 if score < THRESHOLD or not self._fresh(candidate, ref):
@@ -231,7 +273,9 @@ class Suggester(LineSuggester):
         chosen = best.get(True) or best.get(False)
         return None if chosen is None else (chosen[1], chosen[0][0])
 
-    def made(self, target: Target, old_qual: str, found: Definition, score: float, reason: str) -> Suggestion | None:
+    def made(
+        self, target: Target, old_qual: str, found: Definition, score: float, reason: str
+    ) -> Suggestion | None:
         """The suggestion for *found*, written as the target was (a re-exported path kept when it still works)."""
         path = found.path
         if target.path.endswith("." + old_qual):
@@ -240,7 +284,9 @@ class Suggester(LineSuggester):
                 path = written
         if not self.lands(path, found):
             return None
-        return Suggestion(path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}")
+        return Suggestion(
+            path, round(score, 3), reason, f"{found.file}:{line_range(found.start, found.end)}"
+        )
 
     def lands(self, path: str, found: Definition) -> bool:
         """Whether *path* resolves in the new tree to the lines of *found*."""
@@ -275,14 +321,20 @@ def _by_members(suggester: Suggester, target: Target, ref: Ref) -> Suggestion | 
     lines = suggester.old.file_lines(ref.file)
     catalog = suggester.catalog()
     prefix = ref.qual + "."
-    members = [bind for qual, binds in index.bindings.items() if qual.startswith(prefix)
-               and "." not in qual[len(prefix):] for bind in binds[:1]
-               if bind.owner == ref.bind.start and bind.kind in KINDS]
+    members = [
+        bind
+        for qual, binds in index.bindings.items()
+        if qual.startswith(prefix) and "." not in qual[len(prefix) :]
+        for bind in binds[:1]
+        if bind.owner == ref.bind.start and bind.kind in KINDS
+    ]
     votes: dict[Definition, float] = {}
     for bind in members:
         hits = catalog.same_lines(bind.kind, lines_of(lines, bind.start, bind.end))
         owners = {owner for hit in hits if (owner := catalog.owner(hit)) is not None}
-        for owner in owners:  # a class that was there before takes its votes too, then cannot be chosen
+        for (
+            owner
+        ) in owners:  # a class that was there before takes its votes too, then cannot be chosen
             votes[owner] = votes.get(owner, 0.0) + 1 / len(owners)
     found = sum(votes.values())
     if found < 2:
@@ -290,6 +342,12 @@ def _by_members(suggester: Suggester, target: Target, ref: Ref) -> Suggestion | 
     fresh_votes = {owner: count for owner, count in votes.items() if suggester._fresh(owner, ref)}
     if not fresh_votes:
         return None
-    owner, count = max(fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual)))
+    owner, count = max(
+        fresh_votes.items(), key=lambda item: (item[1], name_similarity(ref.qual, item[0].qual))
+    )
     share = count / found
-    return suggester.made(target, ref.qual, owner, share, "members moved") if share >= THRESHOLD else None
+    return (
+        suggester.made(target, ref.qual, owner, share, "members moved")
+        if share >= THRESHOLD
+        else None
+    )

@@ -21,18 +21,24 @@ if TYPE_CHECKING:  # the suggestion machinery is imported for missing anchors on
 class Suggesters:
     """Makes and keeps a suggester per (repository, commit); *stored* reads a kept blob by id, or None.
 
-    *lock* is the lock as the build started: the files its records cite at a commit are the ones whose
-    history is asked for.
+    *lock* is the lock as the build started: the files its records cite at a commit are the ones
+    whose history is asked for.
     """
 
-    def __init__(self, resolvers: Resolvers, stored: Callable[[str], bytes | None], *, lock: Lock,
-                 timeout: float) -> None:
+    def __init__(
+        self,
+        resolvers: Resolvers,
+        stored: Callable[[str], bytes | None],
+        *,
+        lock: Lock,
+        timeout: float,
+    ) -> None:
         self.resolvers = resolvers
         self.stored = stored
         self.lock = lock
         self.timeout = timeout
-        #: Whether suggestions also use git's history between the lock's commit and the pin (the drift
-        #: evaluation turns it off to compare).
+        #: Whether suggestions also use git's history between the lock's commit and the pin (the
+        #: drift evaluation turns it off to compare).
         self.use_history = True
         self._suggesters: dict[tuple[str, str], Suggester] = {}
 
@@ -47,9 +53,22 @@ class Suggesters:
             trees = self.resolvers.trees
             history = None
             if self.use_history:
-                cited = {record.path for record in self.lock.records.get(repo, {}).values() if record.commit == commit}
-                history = between(trees.locked_tree(repo, commit), trees.tree(repo), trees.pins[repo].url, cited,
-                                  timeout=self.timeout)
-            self._suggesters[key] = Suggester(old, self.resolvers.resolver(repo), stored=self.stored,
-                                             told=partial(suggest_from, history) if history is not None else None)
+                cited = {
+                    record.path
+                    for record in self.lock.records.get(repo, {}).values()
+                    if record.commit == commit
+                }
+                history = between(
+                    trees.locked_tree(repo, commit),
+                    trees.tree(repo),
+                    trees.pins[repo].url,
+                    cited,
+                    timeout=self.timeout,
+                )
+            self._suggesters[key] = Suggester(
+                old,
+                self.resolvers.resolver(repo),
+                stored=self.stored,
+                told=partial(suggest_from, history) if history is not None else None,
+            )
         return self._suggesters[key]

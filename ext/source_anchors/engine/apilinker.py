@@ -1,8 +1,8 @@
 """Link documented objects: in the docs' own repository, or in a pinned one with its lock (no Sphinx).
 
-:class:`OwnLinker` resolves in the tree of :mod:`.apiself`; :class:`PinnedLinker` checks each object as
-the anchor ``repo:module.name`` would be checked (:meth:`.engine.Engine.check`), so that its lines are
-locked and drift is reported as an anchor's. Both answer :class:`~.apilinks.ApiLink` or
+:class:`OwnLinker` resolves in the tree of :mod:`.apiself`; :class:`PinnedLinker` checks each object
+as the anchor ``repo:module.name`` would be checked (:meth:`.engine.Engine.check`), so that its
+lines are locked and drift is reported as an anchor's. Both answer :class:`~.apilinks.ApiLink` or
 :class:`~.apilinks.NoLink`; neither imports anything of the documented code.
 """
 
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Linker", "OwnLinker", "PinnedLinker"]
 
-#: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`), or of
-#: a member missing from a class with bases outside them.
+#: What the walk says of a path that leads out of the pinned packages (:class:`.walk.OutsideError`),
+#: or of a member missing from a class with bases outside them.
 _OUTSIDE = ("is not a package of", "bases not read statically")
 #: The reasons a compiled module may answer for: no Python file, or no statement binding the name.
 _COMPILED_MAYBE = (Reason.no_source, Reason.not_bound)
@@ -48,7 +48,8 @@ class Linker:
 
     #: The repository and commit links point into (pages linked at another one are read again).
     source: str = ""
-    #: ``source_anchors_api_overrides``: documented dotted name -> the dotted name of its definition.
+    #: ``source_anchors_api_overrides``: documented dotted name -> the dotted name of its
+    #: definition.
     overrides: Mapping[str, str] = {}  # never changed: each linker is given its own
     #: The resolver whose tree's compiled bindings were read, and those bindings.
     _compiled: tuple[Resolver, CompiledIndex] | None = None
@@ -66,7 +67,9 @@ class Linker:
         """The outcome of the last :meth:`link` to lock (a pinned repository's), once."""
         return None
 
-    def compiled(self, resolver: Resolver, module: str | None, fullname: str, python: NoLink) -> Location | NoLink:
+    def compiled(
+        self, resolver: Resolver, module: str | None, fullname: str, python: NoLink
+    ) -> Location | NoLink:
         """The compiled definition of an object Python has no statement for (the tree's bindings read once)."""
         from ..resolve.compiledlinks import compiled_index, locate_compiled
 
@@ -90,7 +93,9 @@ class Linker:
 class OwnLinker(Linker):
     """Links into the docs' own repository at its commit; the resolver is made on first use."""
 
-    def __init__(self, source: OwnSource, *, max_file_bytes: int, overrides: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, source: OwnSource, *, max_file_bytes: int, overrides: Mapping[str, str] | None = None
+    ) -> None:
         self.own = source
         self.overrides = dict(overrides or {})
         self.max_file_bytes = max_file_bytes
@@ -106,13 +111,15 @@ class OwnLinker(Linker):
             from ..reading.python import importable
             from ..resolve.resolver import Resolver
 
-            # autodoc documents the branches that run in this environment: so do the links (import-availability).
+            # autodoc documents the branches that run in this environment: so do the links
+            # (import-availability).
             def found(name: str) -> bool:
                 self._found[name] = there = importable(name)
                 return there
 
-            self._resolver = Resolver(self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes,
-                                      found=found)
+            self._resolver = Resolver(
+                self.own.tree, self.own.pin, max_file_bytes=self.max_file_bytes, found=found
+            )
         return self._resolver
 
     def take_found(self) -> dict[str, bool]:
@@ -128,7 +135,9 @@ class OwnLinker(Linker):
         path, overridden = self.target(module, fullname)
         found = locate(self.resolver, *((None, path) if overridden else (module, fullname)))
         if isinstance(found, NoLink) and found.reason in _COMPILED_MAYBE:
-            found = self.compiled(self.resolver, *((None, path) if overridden else (module, fullname)), found)
+            found = self.compiled(
+                self.resolver, *((None, path) if overridden else (module, fullname)), found
+            )
         if isinstance(found, NoLink):
             return found
         if overridden:
@@ -147,7 +156,9 @@ class OwnLinker(Linker):
 class PinnedLinker(Linker):
     """Links into a pinned repository, each object checked against the lock as an anchor is."""
 
-    def __init__(self, engine: Engine, repo: str, *, overrides: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, engine: Engine, repo: str, *, overrides: Mapping[str, str] | None = None
+    ) -> None:
         self.engine = engine
         self.overrides = dict(overrides or {})
         self.repo = repo
@@ -160,8 +171,12 @@ class PinnedLinker(Linker):
         pin = self.engine.pins[self.repo]
         path, overridden = self.target(module, fullname)
         if path.split(".", 1)[0] not in pin.package_dirs():
-            return self._compiled_link(path, NoLink(Reason.no_source,
-                                                    f"{path.split('.', 1)[0]!r} is not a package of {self.repo}"))
+            return self._compiled_link(
+                path,
+                NoLink(
+                    Reason.no_source, f"{path.split('.', 1)[0]!r} is not a package of {self.repo}"
+                ),
+            )
         outcome = self.engine.check(Target(self.repo, path))
         if outcome.location is not None or outcome.locked is not None:
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
@@ -169,7 +184,9 @@ class PinnedLinker(Linker):
             if outcome.status is Status.missing:
                 if any(sign in outcome.message for sign in _OUTSIDE):
                     return self._compiled_link(path, NoLink(Reason.no_source, outcome.message))
-                return self._compiled_link(path, unbound(self.engine.resolver(self.repo), path, outcome.message))
+                return self._compiled_link(
+                    path, unbound(self.engine.resolver(self.repo), path, outcome.message)
+                )
             return NoLink(Reason.unreadable, outcome.message)
         lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
         location = extend_accessors(outcome.location, lines)

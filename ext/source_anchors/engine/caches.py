@@ -5,9 +5,9 @@ missing one's locked lines went, what licence a blob holds, or which lines a pin
 has; and a module's index depends only on its text. Five caches, all under the cache
 directory and all written atomically:
 
-- ``resolutions/``: (URL, commit, packages, Python read for, resolver version) -> target -> location or failure;
-  a warm build reads them and parses no upstream module. Writes merge with what is on disk
-  under a file lock, so parallel builds only ever add entries.
+- ``resolutions/``: (URL, commit, packages, Python read for, resolver version) -> target -> location
+  or failure; a warm build reads them and parses no upstream module. Writes merge with what is on
+  disk under a file lock, so parallel builds only ever add entries.
 - ``suggestions/``: the same key and the suggester's version -> missing target and its lock
   record -> the suggestion, or none; a warm build with a missing anchor parses nothing either.
 - ``indexes/``: module indexes by a hash of what decides them (:mod:`.indexcache`).
@@ -41,8 +41,9 @@ from ..sources.trees import Tree, cache_key
 if TYPE_CHECKING:  # askalono's rules are imported for the generated pages only
     from ..licences.identify import LicenceMatch
 
-#: Bump when an entry of the resolution cache changes shape, or when entries that older releases wrote
-#: may be wrong: 3 drops the answers a preview at another commit read from the pinned commit's release.
+#: Bump when an entry of the resolution cache changes shape, or when entries that older releases
+#: wrote may be wrong: 3 drops the answers a preview at another commit read from the pinned commit's
+#: release.
 ENTRY_FORMAT = 3
 
 Entry = dict[str, Any]
@@ -55,7 +56,8 @@ class _PinCache:
 
     def __init__(self, root: Path, *, python: str = "") -> None:
         self.root = root / self.folder
-        #: The ``source_anchors_python`` setting: resolutions depend on it, so it is part of the key.
+        #: The ``source_anchors_python`` setting: resolutions depend on it, so it is part of the
+        #: key.
         self.python = python
         self._loaded: dict[str, dict[str, Entry]] = {}
         self._pending: dict[str, dict[str, Entry]] = {}
@@ -63,9 +65,13 @@ class _PinCache:
 
     def _file(self, url: str, commit: str, packages: tuple[str, ...], dist: str | None) -> Path:
         # Resolution depends on which directories are packages, so they are part of the key; and on
-        # the files read, so is the distribution that served them (a pin with one and the same commit
-        # without it, as a bump's preview has, never share answers).
-        parts = (*packages, *([f"python={self.python}"] if self.python else []), *([f"dist={dist}"] if dist else []))
+        # the files read, so is the distribution that served them (a pin with one and the same
+        # commit without it, as a bump's preview has, never share answers).
+        parts = (
+            *packages,
+            *([f"python={self.python}"] if self.python else []),
+            *([f"dist={dist}"] if dist else []),
+        )
         return self.root / f"{cache_key(url, commit)}-{_salt(parts)}-{self._versions()}.json"
 
     def _versions(self) -> str:
@@ -162,14 +168,24 @@ class SuggestionCache(_PinCache):
         if raw is None:
             return True, None
         try:
-            return True, Suggestion(key=str(raw["target"]), similarity=float(raw["similarity"]),
-                                    reason=str(raw["reason"]), where=str(raw["where"]))
+            return True, Suggestion(
+                key=str(raw["target"]),
+                similarity=float(raw["similarity"]),
+                reason=str(raw["reason"]),
+                where=str(raw["where"]),
+            )
         except (KeyError, TypeError, ValueError):
             return False, None  # a damaged entry: computed again
 
-    def put(self, pin: RepoPin, key: str, record: LockRecord, suggestion: Suggestion | None) -> None:
+    def put(
+        self, pin: RepoPin, key: str, record: LockRecord, suggestion: Suggestion | None
+    ) -> None:
         """Remember the suggestion (or that there is none) for *key* locked as *record*; see :meth:`flush`."""
-        self._put(pin, self._key(key, record), {"suggestion": suggestion.to_json() if suggestion else None})
+        self._put(
+            pin,
+            self._key(key, record),
+            {"suggestion": suggestion.to_json() if suggestion else None},
+        )
 
 
 def _salt(packages: tuple[str, ...]) -> str:
@@ -180,6 +196,7 @@ def _salt(packages: tuple[str, ...]) -> str:
 def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | None:
     """The licence of a text, remembered on disk by its blob id."""
     from ..licences.identify import LicenceMatch, identify_licence  # generated pages only
+
     memo = cache_dir / "licences" / f"{blob}.json"
     try:
         known = json.loads(memo.read_text("utf-8"))
@@ -191,22 +208,27 @@ def identify_cached(cache_dir: Path, blob: str, data: bytes) -> LicenceMatch | N
     return match
 
 
-def line_index_cached(cache_dir: Path, repo: str, pin: RepoPin, tree: Tree, *,
-                      max_file_bytes: int) -> dict[str, tuple[str, int]]:
+def line_index_cached(
+    cache_dir: Path, repo: str, pin: RepoPin, tree: Tree, *, max_file_bytes: int
+) -> dict[str, tuple[str, int]]:
     """The line index of *repo*'s package sources (:mod:`~source_anchors.licences.reproduce`), kept per pinned tree."""
     from ..licences.reproduce import upstream_line_index  # only books with literal blocks need it
     from ..model.textlines import decode_source
 
     memo = cache_dir / "lines" / f"{cache_key(pin.url, pin.commit)}-{_salt(pin.packages)}.json"
     try:
-        return {line: (path, number) for line, (path, number) in json.loads(memo.read_text("utf-8")).items()}
+        return {
+            line: (path, number)
+            for line, (path, number) in json.loads(memo.read_text("utf-8")).items()
+        }
     except (OSError, ValueError, TypeError):
         pass
     texts: list[tuple[str, str]] = []
     for path in sorted(tree.blobs):
         if path.endswith(".py") and any(path.startswith(p + "/") for p in pin.packages):
             try:
-                # Not verified: a distribution's unvouched file still tells whether the book copies it.
+                # Not verified: a distribution's unvouched file still tells whether the book copies
+                # it.
                 data = tree.read_bytes(path, max_bytes=max_file_bytes, verify=False)
                 texts.append((f"{repo}:{path}", decode_source(data)))
             except (SourceAnchorsError, UnicodeDecodeError):

@@ -28,7 +28,9 @@ from .caches import ResolutionCache, SuggestionCache
 from .indexcache import IndexCache
 from .reresolved import reresolved, resolver_settings
 
-if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factory, for cold builds only
+if (
+    TYPE_CHECKING
+):  # the resolution machinery is imported by the resolver factory, for cold builds only
     from pathlib import Path
 
     from ..resolve.resolver import Resolver
@@ -37,8 +39,10 @@ if TYPE_CHECKING:  # the resolution machinery is imported by the resolver factor
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
 #: The end of the message when ``update`` cannot write the lock.
-_UNCHANGED = f"; it is unchanged: make {{folder}} writable, or run '{UPDATE_COMMAND}' in a writable checkout, and " \
+_UNCHANGED = (
+    f"; it is unchanged: make {{folder}} writable, or run '{UPDATE_COMMAND}' in a writable checkout, and "
     "commit the lock"
+)
 
 
 class Engine:
@@ -47,25 +51,33 @@ class Engine:
     def __init__(self, settings: Settings, *, lock: Lock | None = None) -> None:
         self.settings = settings
         self.lock = lock if lock is not None else read_lock(settings.lock_path)
-        #: Whether the lock file existed when the engine started (a locked build without one says so once).
+        #: Whether the lock file existed when the engine started (a locked build without one says so
+        #: once).
         self.lock_exists = lock is not None or settings.lock_path.exists()
         self._cache = TreeCache(settings.cache_dir, timeout=settings.timeout)
         self._resolutions = ResolutionCache(settings.cache_dir, python=str(settings.python))
         self._suggestions = SuggestionCache(settings.cache_dir, python=str(settings.python))
-        # The stages, wired once: trees (with the lock as the build started vouching for a distribution's
-        # files), files outside the packages, resolvers at a commit, suggesters, declared licences.
+        # The stages, wired once: trees (with the lock as the build started vouching for a
+        # distribution's files), files outside the packages, resolvers at a commit, suggesters,
+        # declared licences.
         self._pinned = PinnedTrees(settings, self._cache, self.lock.blobs_for)
         self._outside = OutsideFiles(self._pinned)
-        # A resolver reads the module indexes of its commit and of the lock's commits (:mod:`.indexcache`).
+        # A resolver reads the module indexes of its commit and of the lock's commits
+        # (:mod:`.indexcache`).
         self._indexes = IndexCache(settings.cache_dir)
-        self._resolvers = Resolvers(self._pinned, self._outside, max_file_bytes=settings.max_file_bytes,
-                                   python=settings.python,
-                                   stores=lambda pin: self._indexes.store(pin, self.lock.commits(pin.name)))
-        self._suggesters = Suggesters(self._resolvers, self._pinned.blobs.stored, lock=self.lock,
-                                     timeout=settings.timeout)
+        self._resolvers = Resolvers(
+            self._pinned,
+            self._outside,
+            max_file_bytes=settings.max_file_bytes,
+            python=settings.python,
+            stores=lambda pin: self._indexes.store(pin, self.lock.commits(pin.name)),
+        )
+        self._suggesters = Suggesters(
+            self._resolvers, self._pinned.blobs.stored, lock=self.lock, timeout=settings.timeout
+        )
         self._declarations = Declarations(self._outside)
-        #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse`` calls
-        #: (at most one per upstream file), in this process.
+        #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse``
+        #: calls (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
 
     @property
@@ -118,12 +130,18 @@ class Engine:
 
     def work(self) -> dict[str, int]:
         """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
-        return {"resolved": self.stats["resolved"], "cached": self.stats["cached"],
-                "modules_parsed": self._resolvers.modules_parsed(), "ast_parses": self._resolvers.ast_parses()}
+        return {
+            "resolved": self.stats["resolved"],
+            "cached": self.stats["cached"],
+            "modules_parsed": self._resolvers.modules_parsed(),
+            "ast_parses": self._resolvers.ast_parses(),
+        }
 
     # -- checking ------------------------------------------------------------
 
-    def check_text(self, text: str, *, default_repo: str | None, default_from: str | None = None) -> Outcome:
+    def check_text(
+        self, text: str, *, default_repo: str | None, default_from: str | None = None
+    ) -> Outcome:
         """Parse a target as an author wrote it, then :meth:`check` it.
 
         *default_from* says where *default_repo* came from (for the message when it is unknown).
@@ -134,18 +152,28 @@ class Engine:
             message = file_hint(self, error, default_repo) if error.file else str(error)
             return Outcome(text.strip(), Status.error, message=message, subtype=error.subtype)
         if target.defaulted and default_from and target.repo not in self.pins:
-            return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
-                           message=f"unknown repository {target.repo!r} named by {default_from}, for {target}; "
-                                   f"configured: {', '.join(sorted(self.pins)) or 'none'}")
+            return Outcome(
+                str(target),
+                Status.error,
+                target=target,
+                subtype=Subtype.target,
+                message=f"unknown repository {target.repo!r} named by {default_from}, for {target}; "
+                f"configured: {', '.join(sorted(self.pins)) or 'none'}",
+            )
         return self.check(target)
 
     def check(self, target: Target) -> Outcome:
         """Resolve *target* and compare it with the lock."""
         pin = self.pins.get(target.repo)
         if pin is None:
-            return Outcome(str(target), Status.error, target=target, subtype=Subtype.target,
-                           message=f"unknown repository {target.repo!r} in {target}; "
-                                   f"configured: {', '.join(sorted(self.pins)) or 'none'}")
+            return Outcome(
+                str(target),
+                Status.error,
+                target=target,
+                subtype=Subtype.target,
+                message=f"unknown repository {target.repo!r} in {target}; "
+                f"configured: {', '.join(sorted(self.pins)) or 'none'}",
+            )
         name, locked = str(target), self.lock.get(target.repo, target.key)
         cached_before = self.stats["cached"]
         try:
@@ -154,44 +182,97 @@ class Engine:
             fresh = self.stats["cached"] == cached_before
             suggestion = self.suggest(target, locked) if locked is not None else None
             hint = f"; suggestion: {suggestion.describe()}" if suggestion else ""
-            return Outcome(name, Status.missing, message=f"missing: {target}: {error}{hint}", subtype=error.subtype,
-                           target=target, commit=pin.commit, locked=locked, resolve_error=str(error),
-                           fresh=fresh, suggestion=suggestion)
+            return Outcome(
+                name,
+                Status.missing,
+                message=f"missing: {target}: {error}{hint}",
+                subtype=error.subtype,
+                target=target,
+                commit=pin.commit,
+                locked=locked,
+                resolve_error=str(error),
+                fresh=fresh,
+                suggestion=suggestion,
+            )
         except SourceError as error:
-            return Outcome(name, Status.error, message=str(error), subtype=error.subtype, target=target,
-                           commit=pin.commit, locked=locked, group=f"repository {pin.name}")
+            return Outcome(
+                name,
+                Status.error,
+                message=str(error),
+                subtype=error.subtype,
+                target=target,
+                commit=pin.commit,
+                locked=locked,
+                group=f"repository {pin.name}",
+            )
         except SourceAnchorsError as error:
-            if error.subtype is Subtype.unverified:  # one cause for the whole repository: one warning
+            if (
+                error.subtype is Subtype.unverified
+            ):  # one cause for the whole repository: one warning
                 return _unverified(self._pinned, target, error, locked)
-            return Outcome(name, Status.error, message=f"{target}: {error}", subtype=error.subtype, target=target,
-                           commit=pin.commit, locked=locked)
+            return Outcome(
+                name,
+                Status.error,
+                message=f"{target}: {error}",
+                subtype=error.subtype,
+                target=target,
+                commit=pin.commit,
+                locked=locked,
+            )
         status = _status(locked, location)
-        moved = reresolved(self.lock, self.settings, self._resolvers, pin, location, locked) \
-            if status is not Status.ok and locked else None
-        status = Status.moved if moved else status  # by other rules or for another Python: never silently
-        change = compare(self._resolvers, pin, location, locked) if status is Status.changed and locked else None
+        moved = (
+            reresolved(self.lock, self.settings, self._resolvers, pin, location, locked)
+            if status is not Status.ok and locked
+            else None
+        )
+        status = (
+            Status.moved if moved else status
+        )  # by other rules or for another Python: never silently
+        change = (
+            compare(self._resolvers, pin, location, locked)
+            if status is Status.changed and locked
+            else None
+        )
         message, subtype = _verdict(self, status, target, location, locked, change, moved)
         whole = location.whole_file
-        group = "lock" if status is Status.new and subtype is not None and not self.lock_exists else None
-        return Outcome(name, status, message=message, subtype=subtype, target=target, commit=pin.commit,
-                       location=location, locked=locked, group=group,
-                       permalink=pin.permalink(location.path, None if whole else location.start,
-                                               None if whole else location.end),
-                       fresh=self.stats["cached"] == cached_before,
-                       change_class=change.kind if change else None, diff="\n".join(change.diff) if change else "")
+        group = (
+            "lock"
+            if status is Status.new and subtype is not None and not self.lock_exists
+            else None
+        )
+        return Outcome(
+            name,
+            status,
+            message=message,
+            subtype=subtype,
+            target=target,
+            commit=pin.commit,
+            location=location,
+            locked=locked,
+            group=group,
+            permalink=pin.permalink(
+                location.path, None if whole else location.start, None if whole else location.end
+            ),
+            fresh=self.stats["cached"] == cached_before,
+            change_class=change.kind if change else None,
+            diff="\n".join(change.diff) if change else "",
+        )
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.drift.suggest`).
 
-        None when there is no suggestion or no tree of the lock's commit (:meth:`.Resolvers.resolver_at`).
-        Both answers are remembered (:class:`.SuggestionCache`); a tree that could not be had is not.
+        None when there is no suggestion or no tree of the lock's commit
+        (:meth:`.Resolvers.resolver_at`). Both answers are remembered (:class:`.SuggestionCache`); a
+        tree that could not be had is not.
         """
         pin = self.pins[target.repo]
         known, suggestion = self._suggestions.get(pin, target.key, locked)
         if known:
             return suggestion
         try:
-            suggestion = self._suggesters.suggester(target.repo, locked.commit).suggest(target, locked)
+            suggestion = self._suggesters.suggester(target.repo, locked.commit).suggest(
+                target, locked
+            )
         except SourceAnchorsError:
             return None
         self._suggestions.put(pin, target.key, locked, suggestion)
@@ -222,29 +303,43 @@ class Engine:
         """
         if self.settings.locked or self.settings.quiet:
             return 0
-        additions = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
-                     if o.status is Status.new and o.target and o.commit and o.location}
+        additions = {
+            (o.target.repo, o.target.key): LockRecord.at(o.commit, o.location)
+            for o in outcomes
+            if o.status is Status.new and o.target and o.commit and o.location
+        }
         if not additions:
             return 0
-        lock = self.lock.with_new(((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings))
-        if not write_lock(lock, fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
-                          f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock"):
+        lock = self.lock.with_new(
+            ((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings)
+        )
+        if not write_lock(
+            lock,
+            fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
+            f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock",
+        ):
             return 0
         self.lock = lock
         return len(additions)
 
-    def relock(self, outcomes: Iterable[Outcome], *,
-               accept: Set[ChangeClass] | None = None) -> list[tuple[str, tuple[str, str]]]:
+    def relock(
+        self, outcomes: Iterable[Outcome], *, accept: Set[ChangeClass] | None = None
+    ) -> list[tuple[str, tuple[str, str]]]:
         """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
 
-        With *accept*, only the ``changed`` anchors of those classes are relocked (see :func:`relockable`);
-        the others keep their record, as anchors that cannot be checked do.
+        With *accept*, only the ``changed`` anchors of those classes are relocked (see
+        :func:`relockable`); the others keep their record, as anchors that cannot be checked do.
         """
         outcomes = list(outcomes)
-        fresh = {(o.target.repo, o.target.key): LockRecord.at(o.commit, o.location) for o in outcomes
-                 if o.target and o.commit and o.location and relockable(o, accept)}
+        fresh = {
+            (o.target.repo, o.target.key): LockRecord.at(o.commit, o.location)
+            for o in outcomes
+            if o.target and o.commit and o.location and relockable(o, accept)
+        }
         cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
-        lock, changes = read_lock(self.settings.lock_path).relocked(fresh, cited, resolver_settings(self.settings))
+        lock, changes = read_lock(self.settings.lock_path).relocked(
+            fresh, cited, resolver_settings(self.settings)
+        )
         write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
         self.lock = lock
         return changes
@@ -262,27 +357,39 @@ class Engine:
                 continue
             if outcome.resolve_error is not None:
                 self._resolutions.put(pin, target.key, outcome.resolve_error)
-            elif outcome.location is not None and outcome.status is not Status.error \
-                    and outcome.commit == pin.commit:
+            elif (
+                outcome.location is not None
+                and outcome.status is not Status.error
+                and outcome.commit == pin.commit
+            ):
                 self._resolutions.put(pin, target.key, outcome.location)
         self._resolutions.flush()
         self._suggestions.flush()
         self._indexes.flush()
 
 
-def _unverified(pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None) -> Outcome:
+def _unverified(
+    pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None
+) -> Outcome:
     """A distribution's file that is not the commit's: the repository's summary, grouped into one warning."""
     pin = pinned.pins[target.repo]
-    return Outcome(str(target), Status.error, message=f"{pinned.dist_summary(target.repo)}; here: {error}",
-                   subtype=error.subtype, target=target, commit=pin.commit, locked=locked,
-                   group=f"distribution of {pin.name}")
+    return Outcome(
+        str(target),
+        Status.error,
+        message=f"{pinned.dist_summary(target.repo)}; here: {error}",
+        subtype=error.subtype,
+        target=target,
+        commit=pin.commit,
+        locked=locked,
+        group=f"distribution of {pin.name}",
+    )
 
 
 def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:
     """Whether ``update`` (with ``--accept`` *accept*, when given) writes *outcome*'s current place to the lock.
 
-    Every resolved anchor, except ``changed`` ones of a class not in *accept*: ``ok`` and ``moved`` anchors
-    hold the locked lines byte for byte, and ``new`` ones have no record to keep.
+    Every resolved anchor, except ``changed`` ones of a class not in *accept*: ``ok`` and ``moved``
+    anchors hold the locked lines byte for byte, and ``new`` ones have no record to keep.
     """
     if outcome.status in (Status.missing, Status.error):
         return False
@@ -315,28 +422,54 @@ def file_hint(engine: Engine, error: TargetError, default_repo: str | None) -> s
     if resolver is None:
         return message
     first, _, rest = target.file.partition("/")
-    tried = [target.file, *(f"{folder}/{rest}" for folder in engine.pins[target.repo].packages
-                            if folder.rpartition("/")[2] == first and folder != first)]
-    found = next((path for path in tried if path in resolver.listing or resolver.tree.has(path)), None)
+    tried = [
+        target.file,
+        *(
+            f"{folder}/{rest}"
+            for folder in engine.pins[target.repo].packages
+            if folder.rpartition("/")[2] == first and folder != first
+        ),
+    ]
+    found = next(
+        (path for path in tried if path in resolver.listing or resolver.tree.has(path)), None
+    )
     if found is None:
         return f"{message} (a path from the repository root; {target.file} is not a file at the pinned commit)"
-    return message.replace(f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'")
+    return message.replace(
+        f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'"
+    )
 
 
-def _verdict(engine: Engine, status: Status, target: Target, location: Location, locked: LockRecord | None,
-             change: Comparison | None, moved: str | None = None) -> tuple[str, Subtype | None]:
+def _verdict(
+    engine: Engine,
+    status: Status,
+    target: Target,
+    location: Location,
+    locked: LockRecord | None,
+    change: Comparison | None,
+    moved: str | None = None,
+) -> tuple[str, Subtype | None]:
     """The message and warning subtype of a resolved target (*moved*: why the resolver moved it)."""
     why = location.explain()  # which binding rule applied, the other bindings' lines
     if status is Status.ok:
         return f"ok: {target} at {location.describe()}{why}", None
     if status is Status.new and engine.settings.locked:
-        missing = f": the lock file {engine.settings.lock_path} does not exist;" if not engine.lock_exists else ";"
-        return (f"new: {target} at {location.describe()}{why} is not in {engine.settings.lock_path.name} and "
-                f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"), Subtype.new
+        missing = (
+            f": the lock file {engine.settings.lock_path} does not exist;"
+            if not engine.lock_exists
+            else ";"
+        )
+        return (
+            f"new: {target} at {location.describe()}{why} is not in {engine.settings.lock_path.name} and "
+            f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"
+        ), Subtype.new
     old = locked.describe() if locked else "(not locked)"
     head = f"{status} ({change.kind})" if change else f"{status}"
     # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
-    text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + \
-        (why if status is Status.new else moved or "")
+    text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + (
+        why if status is Status.new else moved or ""
+    )
     detail = change.short() if change else ""
-    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(status.value)
+    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(
+        status.value
+    )

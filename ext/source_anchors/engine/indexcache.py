@@ -24,7 +24,14 @@ from typing import Any
 from ..model.config import RepoPin
 from ..model.fsio import atomic_write
 from ..reading.collector import collector_paused
-from ..reading.python import IndexStore, ModuleIndex, builder_digest, from_json, statements_of, to_json
+from ..reading.python import (
+    IndexStore,
+    ModuleIndex,
+    builder_digest,
+    from_json,
+    statements_of,
+    to_json,
+)
 from ..sources.trees import cache_key
 
 
@@ -35,9 +42,11 @@ class IndexCache:
 
     def __init__(self, root: Path) -> None:
         self.root = root / self.folder
-        #: Each pack's entries (key -> JSON text), read when a store first needs them (unreadable: none).
+        #: Each pack's entries (key -> JSON text), read when a store first needs them (unreadable:
+        #: none).
         self._packs: dict[Path, dict[str, str]] = {}
-        #: Entries to write by pack: indexes parsed in this process, or JSON texts of another commit's pack.
+        #: Entries to write by pack: indexes parsed in this process, or JSON texts of another
+        #: commit's pack.
         self._pending: dict[Path, dict[str, ModuleIndex | str]] = {}
 
     def pack(self, url: str, commit: str) -> Path:
@@ -51,7 +60,9 @@ class IndexCache:
         pack at :meth:`flush`, so that pack serves the commit alone once the lock moves to it.
         """
         own = self.pack(pin.url, pin.commit)
-        others = [self.pack(pin.url, commit) for commit in sorted(set(also)) if commit != pin.commit]
+        others = [
+            self.pack(pin.url, commit) for commit in sorted(set(also)) if commit != pin.commit
+        ]
         return _PackStore(self, own, others)
 
     def entries(self, pack: Path) -> dict[str, str]:
@@ -85,9 +96,17 @@ class IndexCache:
                     except (OSError, UnicodeDecodeError):
                         text = ""
                     known = _entries_of(text)
-                    lines = [f"{key} {_encoded(entry)}\n" for key, entry in entries.items() if key not in known]
+                    lines = [
+                        f"{key} {_encoded(entry)}\n"
+                        for key, entry in entries.items()
+                        if key not in known
+                    ]
                     if lines:
-                        kept = text if not text or text.endswith("\n") else text[:text.rfind("\n") + 1]
+                        kept = (
+                            text
+                            if not text or text.endswith("\n")
+                            else text[: text.rfind("\n") + 1]
+                        )
                         atomic_write(pack, kept + "".join(lines))
                     written += len(lines)
             except (Timeout, OSError):
@@ -149,4 +168,8 @@ def _entries_of(text: str) -> dict[str, str]:
 
 
 def _encoded(entry: ModuleIndex | str) -> str:
-    return entry if isinstance(entry, str) else json.dumps(to_json(entry), separators=(",", ":"), ensure_ascii=False)
+    return (
+        entry
+        if isinstance(entry, str)
+        else json.dumps(to_json(entry), separators=(",", ":"), ensure_ascii=False)
+    )

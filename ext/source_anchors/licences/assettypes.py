@@ -4,7 +4,8 @@ from __future__ import annotations
 
 __all__ = ["ASSET_SUFFIXES"]
 
-#: Suffix -> category; :func:`source_anchors.licences.identify.classify_asset` tries the longest suffix first.
+#: Suffix -> category; :func:`source_anchors.licences.identify.classify_asset` tries the longest
+#: suffix first.
 ASSET_SUFFIXES: dict[str, str] = {
     # Minified or generated bundles: almost never hand-written.
     ".min.js": "minified",

@@ -28,7 +28,8 @@ class Declarations:
         self._declared: dict[str, tuple[list[Declaration], list[NotRead]]] = {}
         self._facts: dict[str, Facts | None] = {}
         self._evidence: dict[str, dict[str, list[Evidence]]] = {}
-        #: Per repository: what the facts record says that the files contradict (warned by the glue).
+        #: Per repository: what the facts record says that the files contradict (warned by the
+        #: glue).
         self.stale: dict[str, list[str]] = {}
         #: Per repository: the paths whose declarations came from the facts record.
         self.from_record: dict[str, set[str]] = {}
@@ -36,24 +37,27 @@ class Declarations:
     def facts(self, repo: str) -> Facts | None:
         """The pin's committed facts record (:mod:`.facts`), or ``None`` when it has none.
 
-        Raises :class:`~source_anchors.model.errors.ConfigError` when the record cannot be read; an entry
-        made at another commit is used only where its blob id is the listing's (checked per file).
+        Raises :class:`~source_anchors.model.errors.ConfigError` when the record cannot be read; an
+        entry made at another commit is used only where its blob id is the listing's (checked per
+        file).
         """
         if repo not in self._facts:
             from .facts import read_facts
 
             pin = self.outside.trees.pins[repo]
-            self._facts[repo] = read_facts(pin.facts) if pin.facts is not None and pin.facts.is_file() else None
+            self._facts[repo] = (
+                read_facts(pin.facts) if pin.facts is not None and pin.facts.is_file() else None
+            )
         return self._facts[repo]
 
     def declared(self, repo: str) -> tuple[list[Declaration], list[NotRead]]:
         """The licences *repo*'s pinned commit declares (:mod:`.declared`), and the files not read.
 
-        Every declaring file of the listing is read with :meth:`.OutsideFiles.commit_file`; a file that
-        cannot be had is taken from the pin's facts record while the record's blob id is the listing's,
-        and a file that can be had is checked against its entry (a difference goes to :attr:`stale`).
-        With a ``dist``, the distribution's METADATA too (the wheel's when the tree is the distribution,
-        else the sdist's PKG-INFO).
+        Every declaring file of the listing is read with :meth:`.OutsideFiles.commit_file`; a file
+        that cannot be had is taken from the pin's facts record while the record's blob id is the
+        listing's, and a file that can be had is checked against its entry (a difference goes to
+        :attr:`stale`). With a ``dist``, the distribution's METADATA too (the wheel's when the tree
+        is the distribution, else the sdist's PKG-INFO).
         """
         if repo not in self._declared:
             trees = self.outside.trees
@@ -66,11 +70,15 @@ class Declarations:
             for path in declaring_files(listing):
                 entry = facts.usable(path, listing[path]) if facts is not None else None
                 if facts is not None and path in facts.files and entry is None:
-                    stale.append(f"{path}: the facts record has blob {facts.files[path].blob[:12]}, the listing "
-                                 f"{listing[path][:12]} (run 'source-anchors facts' again)")
+                    stale.append(
+                        f"{path}: the facts record has blob {facts.files[path].blob[:12]}, the listing "
+                        f"{listing[path][:12]} (run 'source-anchors facts' again)"
+                    )
                 try:
                     read = declarations(path, self.outside.commit_file(repo, path)[0])
-                except Exception as error:  # any reason a file could not be read or parsed is reported
+                except (
+                    Exception
+                ) as error:  # any reason a file could not be read or parsed is reported
                     if entry is not None:
                         found += entry.declarations
                         recorded.add(path)
@@ -78,8 +86,10 @@ class Declarations:
                         unread.append(NotRead(path, str(error) or type(error).__name__))
                     continue
                 if entry is not None and _facts_of(read) != _facts_of(entry.declarations):
-                    stale.append(f"{path}: the facts record's declarations differ from the file's "
-                                 "(run 'source-anchors facts' again)")
+                    stale.append(
+                        f"{path}: the facts record's declarations differ from the file's "
+                        "(run 'source-anchors facts' again)"
+                    )
                 found += read
             pin = trees.pins[repo]
             if pin.dist:
@@ -115,8 +125,10 @@ class Declarations:
                         items = list(entry.evidence) if entry is not None else items
                     else:
                         if entry is not None and set(items) != set(entry.evidence):
-                            stale.append(f"{path}: the facts record's evidence differs from the file's "
-                                         "(run 'source-anchors facts' again)")
+                            stale.append(
+                                f"{path}: the facts record's evidence differs from the file's "
+                                "(run 'source-anchors facts' again)"
+                            )
                 if items:
                     found[path] = items
             self._evidence[repo] = spread(listing, found)

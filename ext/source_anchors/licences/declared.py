@@ -1,14 +1,14 @@
 """Declared licences: what a pinned tree's packaging metadata says its licence is (no Sphinx).
 
-A licence text (``LICENSE``) is identified offline by :mod:`source_anchors.licences.identify`; the packaging files
-*declare* a licence too, and the two often disagree (a project relicensed, one file left
-behind). This module reads those declarations from file bytes the caller supplies, statically:
-``pyproject.toml`` with :mod:`tomllib`, ``setup.py`` with :mod:`ast` (never executed),
-``setup.cfg`` line by line, ``package.json`` (and its variants such as ``package.lib.json``) and
-``composer.json`` with :mod:`json`, ``Cargo.toml`` with :mod:`tomllib`, and a distribution's
-``METADATA`` as e-mail headers. Each declaration keeps the line it is on and its value
-normalised to SPDX licence identifiers where the value is recognised; :func:`disagreements`
-compares them with the identified licence texts, as sets.
+A licence text (``LICENSE``) is identified offline by :mod:`source_anchors.licences.identify`; the
+packaging files *declare* a licence too, and the two often disagree (a project relicensed, one file
+left behind). This module reads those declarations from file bytes the caller supplies, statically:
+``pyproject.toml`` with :mod:`tomllib`, ``setup.py`` with :mod:`ast` (never executed), ``setup.cfg``
+line by line, ``package.json`` (and its variants such as ``package.lib.json``) and ``composer.json``
+with :mod:`json`, ``Cargo.toml`` with :mod:`tomllib`, and a distribution's ``METADATA`` as e-mail
+headers. Each declaration keeps the line it is on and its value normalised to SPDX licence
+identifiers where the value is recognised; :func:`disagreements` compares them with the identified
+licence texts, as sets.
 """
 
 from __future__ import annotations
@@ -37,15 +37,25 @@ __all__ = [
 ]
 
 #: File names that may declare a licence, anywhere in the tree outside vendored directories.
-DECLARING_NAMES = frozenset({"pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml",
-                             "composer.json"})
+DECLARING_NAMES = frozenset(
+    {"pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml", "composer.json"}
+)
 
 #: ``package.json`` and its variants (``package.lib.json``, ``package.dev.json``): a manifest that a
 #: build script copies into place is a manifest too. ``package-lock.json`` is not one (a lock file).
 _PACKAGE_VARIANT = re.compile(r"package(?:\.[A-Za-z0-9_-]+)*\.json")
 
-_VENDORED = frozenset({"node_modules", "vendor", "vendored", "_vendor", "third_party", "third-party",
-                       "bower_components"})
+_VENDORED = frozenset(
+    {
+        "node_modules",
+        "vendor",
+        "vendored",
+        "_vendor",
+        "third_party",
+        "third-party",
+        "bower_components",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -94,7 +104,8 @@ class Disagreement:
         return frozenset().union(*(d.spdx for d in self.declarations))
 
 
-# --- reading declarations ---------------------------------------------------------------------------
+# --- reading declarations
+# ---------------------------------------------------------------------------
 
 
 def _reader_name(name: str) -> str | None:
@@ -119,8 +130,14 @@ def declaring_files(paths: Iterable[str]) -> list[str]:
 
 
 def _decl(path: str, line: int, field: str, value: str, group: str = "") -> Declaration:
-    return Declaration(path=path, line=line, field=field, value=value, spdx=normalise(value),
-                       group=group or f"{path}:{line}:{field}")
+    return Declaration(
+        path=path,
+        line=line,
+        field=field,
+        value=value,
+        spdx=normalise(value),
+        group=group or f"{path}:{line}:{field}",
+    )
 
 
 def _table_lines(lines: list[str]) -> list[str]:
@@ -134,7 +151,9 @@ def _table_lines(lines: list[str]) -> list[str]:
     return tables
 
 
-def _line_of(lines: list[str], tables: list[str], table: str, pattern: str, default: int = 1) -> int:
+def _line_of(
+    lines: list[str], tables: list[str], table: str, pattern: str, default: int = 1
+) -> int:
     regex = re.compile(pattern)
     for number, (line, where) in enumerate(zip(lines, tables, strict=True), 1):
         if where == table and regex.search(line):
@@ -153,8 +172,10 @@ def _pyproject(path: str, text: str) -> list[Declaration]:
     lines = text.splitlines()
     tables = _table_lines(lines)
     found: list[Declaration] = []
-    for table, section in (("project", doc.get("project")),
-                           ("tool.poetry", (doc.get("tool") or {}).get("poetry"))):
+    for table, section in (
+        ("project", doc.get("project")),
+        ("tool.poetry", (doc.get("tool") or {}).get("poetry")),
+    ):
         if not isinstance(section, dict):
             continue
         licence = section.get("license")
@@ -163,22 +184,38 @@ def _pyproject(path: str, text: str) -> list[Declaration]:
             found.append(_decl(path, line, f"[{table}] license", licence))
         elif isinstance(licence, dict):
             if isinstance(licence.get("text"), str):
-                line = _line_of(lines, tables, table, r"^\s*license\s*=") if any(
-                    t == table and re.match(r"\s*license\s*=", ln) for ln, t in zip(lines, tables, strict=True)) \
+                line = (
+                    _line_of(lines, tables, table, r"^\s*license\s*=")
+                    if any(
+                        t == table and re.match(r"\s*license\s*=", ln)
+                        for ln, t in zip(lines, tables, strict=True)
+                    )
                     else _line_of(lines, tables, f"{table}.license", r"^\s*text\s*=")
+                )
                 found.append(_decl(path, line, f"[{table}] license.text", licence["text"]))
             elif isinstance(licence.get("file"), str):
                 line = _line_of(lines, tables, table, r"^\s*license\s*=")
-                found.append(Declaration(path, line, f"[{table}] license.file", licence["file"], frozenset()))
+                found.append(
+                    Declaration(path, line, f"[{table}] license.file", licence["file"], frozenset())
+                )
         files = section.get("license-files")
         if isinstance(files, list):
             line = _line_of(lines, tables, table, r"^\s*license-files\s*=")
-            found.append(Declaration(path, line, f"[{table}] license-files",
-                                     ", ".join(str(f) for f in files), frozenset()))
+            found.append(
+                Declaration(
+                    path,
+                    line,
+                    f"[{table}] license-files",
+                    ", ".join(str(f) for f in files),
+                    frozenset(),
+                )
+            )
         for classifier in section.get("classifiers") or ():
             if isinstance(classifier, str) and classifier.startswith("License ::"):
                 line = _line_of(lines, tables, table, re.escape(classifier))
-                found.append(_decl(path, line, "classifier", classifier, group=f"{path}:classifiers"))
+                found.append(
+                    _decl(path, line, "classifier", classifier, group=f"{path}:classifiers")
+                )
     return found
 
 
@@ -192,7 +229,13 @@ def _setup_py(path: str, text: str) -> list[Declaration]:
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        name = (
+            func.id
+            if isinstance(func, ast.Name)
+            else func.attr
+            if isinstance(func, ast.Attribute)
+            else ""
+        )
         if name != "setup":
             continue
         for keyword in node.keywords:
@@ -201,14 +244,27 @@ def _setup_py(path: str, text: str) -> list[Declaration]:
                 if isinstance(value, ast.Constant) and isinstance(value.value, str):
                     found.append(_decl(path, value.lineno, "setup(license=)", value.value))
                 else:
-                    found.append(Declaration(path, value.lineno, "setup(license=)",
-                                             ast.unparse(value), frozenset()))
+                    found.append(
+                        Declaration(
+                            path, value.lineno, "setup(license=)", ast.unparse(value), frozenset()
+                        )
+                    )
             elif keyword.arg == "classifiers" and isinstance(value, (ast.List, ast.Tuple)):
                 for element in value.elts:
-                    if isinstance(element, ast.Constant) and isinstance(element.value, str) \
-                            and element.value.startswith("License ::"):
-                        found.append(_decl(path, element.lineno, "classifier", element.value,
-                                           group=f"{path}:classifiers"))
+                    if (
+                        isinstance(element, ast.Constant)
+                        and isinstance(element.value, str)
+                        and element.value.startswith("License ::")
+                    ):
+                        found.append(
+                            _decl(
+                                path,
+                                element.lineno,
+                                "classifier",
+                                element.value,
+                                group=f"{path}:classifiers",
+                            )
+                        )
     return found
 
 
@@ -241,7 +297,8 @@ def _setup_cfg(path: str, text: str) -> list[Declaration]:
     return found
 
 
-#: The field of a manifest that says its package is private and declares no licence (npm's ``private``).
+#: The field of a manifest that says its package is private and declares no licence (npm's
+#: ``private``).
 PRIVATE_FIELD = '"private"'
 
 
@@ -286,7 +343,9 @@ def _package_json(path: str, text: str) -> list[Declaration]:
     for entry in doc.get("licenses") or ():  # the deprecated array form
         value = entry.get("type") if isinstance(entry, dict) else entry
         if isinstance(value, str):
-            found.append(_decl(path, line_of("licenses"), '"licenses"', value, group=f"{path}:licenses"))
+            found.append(
+                _decl(path, line_of("licenses"), '"licenses"', value, group=f"{path}:licenses")
+            )
     if not found and doc.get("private") is True:
         found.append(Declaration(path, line_of("private"), PRIVATE_FIELD, "true", frozenset()))
     return found
@@ -316,7 +375,8 @@ def metadata_declarations(where: str, text: str) -> list[Declaration]:
     return found
 
 
-# --- comparing ---------------------------------------------------------------------------------------
+# --- comparing
+# ---------------------------------------------------------------------------------------
 
 
 def disagreements(identified: Iterable[str], found: Iterable[Declaration]) -> list[Disagreement]:
@@ -330,7 +390,9 @@ def disagreements(identified: Iterable[str], found: Iterable[Declaration]) -> li
     for declaration in found:
         if declaration.recognised:
             groups.setdefault(declaration.group, []).append(declaration)
-    sets: Mapping[str, frozenset[str]] = {g: frozenset().union(*(d.spdx for d in ds)) for g, ds in groups.items()}
+    sets: Mapping[str, frozenset[str]] = {
+        g: frozenset().union(*(d.spdx for d in ds)) for g, ds in groups.items()
+    }
     expected = frozenset(identified)
     if not expected:
         counts: dict[frozenset[str], int] = {}
@@ -339,5 +401,8 @@ def disagreements(identified: Iterable[str], found: Iterable[Declaration]) -> li
         if len(counts) < 2:
             return []
         expected = max(counts, key=lambda s: (counts[s], sorted(s)))
-    return [Disagreement(declarations=tuple(groups[g]), expected=expected)
-            for g in groups if sets[g] != expected]
+    return [
+        Disagreement(declarations=tuple(groups[g]), expected=expected)
+        for g in groups
+        if sets[g] != expected
+    ]

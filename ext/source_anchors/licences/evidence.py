@@ -29,7 +29,9 @@ class Evidence:
     args: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "args", tuple(sorted(self.args)))  # one order: records compare equal
+        object.__setattr__(
+            self, "args", tuple(sorted(self.args))
+        )  # one order: records compare equal
 
     def text(self) -> str:
         """The evidence in English."""
@@ -39,8 +41,8 @@ class Evidence:
 #: Every template of :attr:`Evidence.what` (a message catalog translates each). New ones go at the
 #: end: the rules pick theirs by position.
 TEMPLATES = (
-    "{library} {version}, named by its module markers (\"{marker}\")",
-    "{library} {version}, named by its module markers (\"{marker}\"); minified",
+    '{library} {version}, named by its module markers ("{marker}")',
+    '{library} {version}, named by its module markers ("{marker}"); minified',
     "{library} {version}, named by its banner comment",
     "{library} {version}, named by its banner comment; minified",
     "an adapted-from notice",
@@ -55,6 +57,6 @@ TEMPLATES = (
     "{licence}, named by an SPDX-License-Identifier line",
     "its metadata names {name} as creator",
     "its metadata names {name} as rights holder",
-    "the line reads \"{notice}\"",
-    "from {source}, by its marker \"{marker}\"",
+    'the line reads "{notice}"',
+    'from {source}, by its marker "{marker}"',
 )

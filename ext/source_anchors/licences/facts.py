@@ -60,12 +60,22 @@ class Facts:
 def _declaration(path: str, raw: Mapping[str, object]) -> Declaration:
     line, field, value = raw["line"], raw["field"], raw["value"]
     if not (isinstance(line, int) and isinstance(field, str) and isinstance(value, str)):
-        raise ValueError(f"a declaration of {path} needs an integer line and string field and value")
-    group = f"{path}:classifiers" if field.lower() == "classifier" else \
-        f"{path}:licenses" if field == '"licenses"' else f"{path}:{line}:{field}"
+        raise ValueError(
+            f"a declaration of {path} needs an integer line and string field and value"
+        )
+    group = (
+        f"{path}:classifiers"
+        if field.lower() == "classifier"
+        else f"{path}:licenses"
+        if field == '"licenses"'
+        else f"{path}:{line}:{field}"
+    )
     # A value is normalised by this release's rules: the record keeps what the file says.
-    spdx = frozenset() if field.endswith(("license.file", "license-files", "license-file", '"private"')) \
+    spdx = (
+        frozenset()
+        if field.endswith(("license.file", "license-files", "license-file", '"private"'))
         else normalise(value)
+    )
     return Declaration(path=path, line=line, field=field, value=value, spdx=spdx, group=group)
 
 
@@ -74,7 +84,9 @@ def _evidence(path: str, raw: Mapping[str, Any]) -> Evidence:
     if what not in TEMPLATES:
         raise ValueError(f"the evidence of {path} says {what!r}, not one of this release's phrases")
     what.format(**args)  # every field given (a KeyError otherwise)
-    return Evidence(kind=str(raw["kind"]), line=int(raw["line"]), what=what, args=tuple(sorted(args.items())))
+    return Evidence(
+        kind=str(raw["kind"]), line=int(raw["line"]), what=what, args=tuple(sorted(args.items()))
+    )
 
 
 def read_facts(path: Path) -> Facts:
@@ -84,25 +96,36 @@ def read_facts(path: Path) -> Facts:
         files = {}
         for name, entry in raw["files"].items():
             files[name] = FactEntry(
-                path=name, blob=str(entry["blob"]),
+                path=name,
+                blob=str(entry["blob"]),
                 declarations=tuple(_declaration(name, d) for d in entry.get("declarations", ())),
-                evidence=tuple(_evidence(name, e) for e in entry.get("evidence", ())))
+                evidence=tuple(_evidence(name, e) for e in entry.get("evidence", ())),
+            )
         return Facts(commit=str(raw["commit"]), url=str(raw.get("url", "")), files=files)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise ConfigError(f"{path}: not a facts record ({type(error).__name__}: {error}); "
-                          "make it again with 'source-anchors facts'") from None
+        raise ConfigError(
+            f"{path}: not a facts record ({type(error).__name__}: {error}); "
+            "make it again with 'source-anchors facts'"
+        ) from None
 
 
-def make_facts(commit: str, url: str, listing: Mapping[str, str], read: Callable[[str], bytes],
-               *, paths: Iterable[str] | None = None) -> tuple[Facts, dict[str, str]]:
+def make_facts(
+    commit: str,
+    url: str,
+    listing: Mapping[str, str],
+    read: Callable[[str], bytes],
+    *,
+    paths: Iterable[str] | None = None,
+) -> tuple[Facts, dict[str, str]]:
     """Facts about every manifest and every file whose content may show third-party material.
 
     *read* gives a path's bytes at *commit* (checked by the caller against the listing's blob id).
     Returns the record and, by path, why each file that could not be read or parsed is left out
     of it (a build then says it was not read, never guesses).
     """
-    chosen = sorted(paths if paths is not None else
-                    (p for p in listing if is_declaring(p) or reads_content(p)))
+    chosen = sorted(
+        paths if paths is not None else (p for p in listing if is_declaring(p) or reads_content(p))
+    )
     files: dict[str, FactEntry] = {}
     skipped: dict[str, str] = {}
     for path in chosen:
@@ -114,20 +137,43 @@ def make_facts(commit: str, url: str, listing: Mapping[str, str], read: Callable
             continue
         shown = tuple(evidence(path, data))
         if found or shown or is_declaring(path):
-            files[path] = FactEntry(path=path, blob=listing[path], declarations=found, evidence=shown)
+            files[path] = FactEntry(
+                path=path, blob=listing[path], declarations=found, evidence=shown
+            )
     return Facts(commit=commit, url=url, files=files), skipped
 
 
 def render_facts(facts: Facts) -> str:
     """The record's JSON text (sorted, one entry per path, ending in a newline)."""
     files = {
-        path: {"blob": entry.blob,
-               **({"declarations": [{"line": d.line, "field": d.field, "value": d.value}
-                                    for d in entry.declarations]} if entry.declarations else {}),
-               **({"evidence": [{"kind": e.kind, "line": e.line, "what": e.what, "args": dict(e.args)}
-                                for e in entry.evidence]}
-                  if entry.evidence else {})}
+        path: {
+            "blob": entry.blob,
+            **(
+                {
+                    "declarations": [
+                        {"line": d.line, "field": d.field, "value": d.value}
+                        for d in entry.declarations
+                    ]
+                }
+                if entry.declarations
+                else {}
+            ),
+            **(
+                {
+                    "evidence": [
+                        {"kind": e.kind, "line": e.line, "what": e.what, "args": dict(e.args)}
+                        for e in entry.evidence
+                    ]
+                }
+                if entry.evidence
+                else {}
+            ),
+        }
         for path, entry in sorted(facts.files.items())
     }
-    return json.dumps({"commit": facts.commit, "url": facts.url, "files": files}, indent=1,
-                      ensure_ascii=False) + "\n"
+    return (
+        json.dumps(
+            {"commit": facts.commit, "url": facts.url, "files": files}, indent=1, ensure_ascii=False
+        )
+        + "\n"
+    )

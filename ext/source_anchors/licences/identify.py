@@ -78,8 +78,9 @@ def identify_licence(text: str) -> LicenceMatch | None:
     try:
         import askalono  # its licence database loads on import: only pages that identify a licence pay for it
     except ImportError:
-        raise MissingExtraError("identifying licences needs pyaskalono: pip install "
-                                "'sphinx-source-anchors[licences]'") from None
+        raise MissingExtraError(
+            "identifying licences needs pyaskalono: pip install 'sphinx-source-anchors[licences]'"
+        ) from None
 
     result = askalono.identify(text)
     score = float(result.score)
@@ -174,20 +175,51 @@ def classify_asset(path: str) -> str | None:
 LICENCE_CATEGORY = "licence or copyright file"
 ROOT_LICENCE_CATEGORY = "root licence"
 _ORDINARY_SUFFIXES = {
-    ".py": "python (outside the packages)", ".pyi": "python (outside the packages)",
-    ".ts": "typescript", ".tsx": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".py": "python (outside the packages)",
+    ".pyi": "python (outside the packages)",
+    ".ts": "typescript",
+    ".tsx": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
     ".jsx": "javascript",
-    ".html": "html", ".htm": "html",
-    ".md": "documentation", ".mdx": "documentation", ".rst": "documentation", ".adoc": "documentation",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "documentation",
+    ".mdx": "documentation",
+    ".rst": "documentation",
+    ".adoc": "documentation",
     ".cff": "documentation",
-    ".txt": "text", ".log": "text",
-    ".sh": "script", ".bash": "script", ".ps1": "script", ".bat": "script", ".cmd": "script",
-    ".toml": "config", ".yml": "config", ".yaml": "config", ".ini": "config", ".cfg": "config",
-    ".conf": "config", ".env": "config", ".lock": "config", ".tf": "config", ".tfvars": "config",
-    ".example": "config", ".xml": "config",
+    ".txt": "text",
+    ".log": "text",
+    ".sh": "script",
+    ".bash": "script",
+    ".ps1": "script",
+    ".bat": "script",
+    ".cmd": "script",
+    ".toml": "config",
+    ".yml": "config",
+    ".yaml": "config",
+    ".ini": "config",
+    ".cfg": "config",
+    ".conf": "config",
+    ".env": "config",
+    ".lock": "config",
+    ".tf": "config",
+    ".tfvars": "config",
+    ".example": "config",
+    ".xml": "config",
 }
-_CONFIG_NAMES = ("dockerfile*", "procfile", "makefile", "requirements*.txt", "*.dockerfile", "dockerfile.*",
-                 "docker-compose*", "*.dev", "*.fullstack")
+_CONFIG_NAMES = (
+    "dockerfile*",
+    "procfile",
+    "makefile",
+    "requirements*.txt",
+    "*.dockerfile",
+    "dockerfile.*",
+    "docker-compose*",
+    "*.dev",
+    "*.fullstack",
+)
 
 
 def categorise(path: str) -> str:
@@ -235,6 +267,7 @@ class Survey:
 
     def review_by_category(self) -> dict[str, list[str]]:
         """Every reviewed path by category: licence files, then assets, then ordinary files."""
+
         def rank(category: str) -> tuple[int, str]:
             if category in (ROOT_LICENCE_CATEGORY, LICENCE_CATEGORY):
                 return (0 if category == ROOT_LICENCE_CATEGORY else 1, category)
@@ -253,8 +286,9 @@ class Survey:
         return grouped
 
 
-def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None,
-           packages: Iterable[str] = ()) -> Survey:
+def survey(
+    entries: Iterable[tuple[str, str]], *, root_licence: str | None, packages: Iterable[str] = ()
+) -> Survey:
     """Survey a pinned tree given as ``(path, git blob id)`` entries.
 
     *root_licence* is the path of the tree's main licence file (or ``None``);
@@ -267,9 +301,7 @@ def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None,
     packages = tuple(packages)
     # Keyed by path so a repeated entry (e.g. a re-listed tree) counts once.
     blobs = dict(entries)
-    licence_paths = sorted(
-        path for path in blobs if path == root_licence or is_licence_file(path)
-    )
+    licence_paths = sorted(path for path in blobs if path == root_licence or is_licence_file(path))
     licence_set = frozenset(licence_paths)
     assets: list[tuple[str, str]] = []
     for path in sorted(blobs):
@@ -280,8 +312,13 @@ def survey(entries: Iterable[tuple[str, str]], *, root_licence: str | None,
     for path in sorted(blobs):
         if is_package_module(path, packages):
             continue
-        category = (ROOT_LICENCE_CATEGORY if path == root_licence else LICENCE_CATEGORY
-                    if path in licence_set else categorise(path))
+        category = (
+            ROOT_LICENCE_CATEGORY
+            if path == root_licence
+            else LICENCE_CATEGORY
+            if path in licence_set
+            else categorise(path)
+        )
         review.append((path, category))
     return Survey(
         review=tuple(review),

@@ -59,7 +59,9 @@ def cargo_toml(path: str, text: str) -> list[Declaration]:
         found.append(_decl(path, line, "[package] license", package["license"]))
     if isinstance(package.get("license-file"), str):
         line = _line_of(lines, tables, "package", r"^\s*license-file\s*=")
-        found.append(Declaration(path, line, "[package] license-file", package["license-file"], frozenset()))
+        found.append(
+            Declaration(path, line, "[package] license-file", package["license-file"], frozenset())
+        )
     return found
 
 
@@ -69,13 +71,21 @@ def declarations(path: str, data: bytes) -> list[Declaration]:
     Raises :class:`ValueError` when the file cannot be parsed (the caller reports it as not read).
     """
     text = data.decode("utf-8-sig")
-    readers = {"pyproject.toml": _pyproject, "setup.py": _setup_py, "setup.cfg": _setup_cfg,
-               "package.json": _package_json, "Cargo.toml": cargo_toml, "composer.json": composer_json}
+    readers = {
+        "pyproject.toml": _pyproject,
+        "setup.py": _setup_py,
+        "setup.cfg": _setup_cfg,
+        "package.json": _package_json,
+        "Cargo.toml": cargo_toml,
+        "composer.json": composer_json,
+    }
     reader = readers.get(_reader_name(PurePosixPath(path).name) or "")
     return sorted(reader(path, text), key=lambda d: d.line) if reader else []
 
 
-def collect(paths: Iterable[str], read: Callable[[str], bytes]) -> tuple[list[Declaration], list[NotRead]]:
+def collect(
+    paths: Iterable[str], read: Callable[[str], bytes]
+) -> tuple[list[Declaration], list[NotRead]]:
     """Declarations of every file of *paths* (:func:`declaring_files`), read with *read*.
 
     *read* raises any exception with a message saying why a file cannot be had; that file and

@@ -10,7 +10,8 @@ themselves, each with its line, so that the licence notes can list every licence
   ``{…}``), quoted without its markup (HTML tags, a ``key: `…``` around it), at most
   :data:`QUOTE_LIMIT` characters;
 * ``source``: a marker naming where a file comes from: an "Uploaded to: SVG Repo" comment or SVG
-  Repo's ``SVGRepo_`` element ids, a Lucide icon's ``lucide`` class, an EmojiOne icon's ``emojione`` class.
+  Repo's ``SVGRepo_`` element ids, a Lucide icon's ``lucide`` class, an EmojiOne icon's ``emojione``
+  class.
 
 What is kept is a name, a URL, a line number and a notice's own few words, never the file.
 """
@@ -27,16 +28,23 @@ __all__ = ["QUOTE_LIMIT", "notices"]
 #: The longest quote of a copyright line kept (a notice is one line; longer ones are cut with "…").
 QUOTE_LIMIT = 100
 
-_CC = re.compile(r'<cc:license\s+rdf:resource="(https?://creativecommons\.org/'
-                 r'(?:licenses/([a-z-]+)/(\d+(?:\.\d+)?)|publicdomain/zero/(\d+\.\d+))/?)"')
+_CC = re.compile(
+    r'<cc:license\s+rdf:resource="(https?://creativecommons\.org/'
+    r'(?:licenses/([a-z-]+)/(\d+(?:\.\d+)?)|publicdomain/zero/(\d+\.\d+))/?)"'
+)
 _SPDX = re.compile(r"SPDX-License-Identifier:\s*([\w.+()-]+(?:\s+(?:AND|OR|WITH)\s+[\w.+()-]+)*)")
 _AGENT = r"<dc:{role}>\s*<cc:Agent>\s*<dc:title>([^<]{{1,120}})</dc:title>"
 _CREATOR = re.compile(_AGENT.format(role="creator"))
 _RIGHTS = re.compile(_AGENT.format(role="rights"))
-_COPYRIGHT = re.compile(r"(?:\bCopyright\b(?:\s*(?:©|\(c\)|&copy;))?|©|&copy;)\s*(?:(?:19|20)\d\d\b|\$?\{)")
+_COPYRIGHT = re.compile(
+    r"(?:\bCopyright\b(?:\s*(?:©|\(c\)|&copy;))?|©|&copy;)\s*(?:(?:19|20)\d\d\b|\$?\{)"
+)
 _TAG = re.compile(r"<[^>]*>")
-_CODE_PREFIX = re.compile(r"^\s*[\w.]+\s*[:=]\s*[`'\"]")  # copyright: `Copyright © …` quotes what is inside
-#: (source, pattern): the pattern's first group is the marker quoted; the first pattern of a source wins.
+_CODE_PREFIX = re.compile(
+    r"^\s*[\w.]+\s*[:=]\s*[`'\"]"
+)  # copyright: `Copyright © …` quotes what is inside
+#: (source, pattern): the pattern's first group is the marker quoted; the first pattern of a source
+#: wins.
 _SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("SVG Repo", re.compile(r"<!--\s*(Uploaded to:\s*SVG Repo)\b")),
     ("SVG Repo", re.compile(r'\bid="(SVGRepo_\w+)"')),
@@ -55,11 +63,13 @@ def notices(text: str, *, svg: bool) -> list[Evidence]:
     if svg:
         found += _svg_metadata(text)
     for match in _SPDX.finditer(text):
-        found.append(Evidence("licence", _line(text, match.start()), TEMPLATES[13], (("licence", match[1]),)))
+        found.append(
+            Evidence("licence", _line(text, match.start()), TEMPLATES[13], (("licence", match[1]),))
+        )
     for number, line in enumerate(text.splitlines(), 1):
         if _COPYRIGHT.search(line):
             quote = _CODE_PREFIX.sub("", html.unescape(_TAG.sub("", line))).strip().rstrip("`'\",;")
-            quote = quote if len(quote) <= QUOTE_LIMIT else quote[:QUOTE_LIMIT - 1] + "…"
+            quote = quote if len(quote) <= QUOTE_LIMIT else quote[: QUOTE_LIMIT - 1] + "…"
             found.append(Evidence("copyright", number, TEMPLATES[16], (("notice", quote),)))
     if svg:
         named: set[str] = set()
@@ -67,8 +77,14 @@ def notices(text: str, *, svg: bool) -> list[Evidence]:
             marker = pattern.search(text)
             if marker and source not in named:
                 named.add(source)
-                found.append(Evidence("source", _line(text, marker.start()), TEMPLATES[17],
-                                      (("source", source), ("marker", marker[1]))))
+                found.append(
+                    Evidence(
+                        "source",
+                        _line(text, marker.start()),
+                        TEMPLATES[17],
+                        (("source", source), ("marker", marker[1])),
+                    )
+                )
     return sorted(found, key=lambda e: (e.line, e.kind))
 
 
@@ -78,8 +94,19 @@ def _svg_metadata(text: str) -> list[Evidence]:
         url, kind, version, zero = match.groups()
         licence = f"CC0-{zero}" if zero else f"CC-{kind.upper()}-{version}"
         template = TEMPLATES[12] if kind and "sa" in kind.split("-") else TEMPLATES[11]
-        found.append(Evidence("licence", _line(text, match.start()), template, (("licence", licence), ("url", url))))
+        found.append(
+            Evidence(
+                "licence",
+                _line(text, match.start()),
+                template,
+                (("licence", licence), ("url", url)),
+            )
+        )
     for pattern, template in ((_CREATOR, TEMPLATES[14]), (_RIGHTS, TEMPLATES[15])):
         for match in pattern.finditer(text):
-            found.append(Evidence("credit", _line(text, match.start(1)), template, (("name", match[1].strip()),)))
+            found.append(
+                Evidence(
+                    "credit", _line(text, match.start(1)), template, (("name", match[1].strip()),)
+                )
+            )
     return found

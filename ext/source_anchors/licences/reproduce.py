@@ -48,9 +48,7 @@ _IMPORT = re.compile(r"from\s+[\w.]+\s+import\s|import\s+[\w.]+\s*(?:$|,|;|#|as\
 
 # Names that say nothing about where a line came from: Python keywords,
 # builtins (``len``, ``super``, ``print``) and the conventional receivers.
-_UNINFORMATIVE = frozenset(
-    [*keyword.kwlist, *keyword.softkwlist, *dir(builtins), "self", "cls"]
-)
+_UNINFORMATIVE = frozenset([*keyword.kwlist, *keyword.softkwlist, *dir(builtins), "self", "cls"])
 
 
 def _is_dunder(name: str) -> bool:

@@ -17,7 +17,8 @@ Adapted-from notices are read in notices (Markdown, reStructuredText, text) and 
 only a notice names folders. The notices a file states of itself (a licence, a credit, a copyright
 line, an SVG's source) are :mod:`.notices`' and come with the rest from :func:`evidence`.
 
-The facts are short (a name, a version, a URL, a count, a notice's few words) and never reproduce the file.
+The facts are short (a name, a version, a URL, a count, a notice's few words) and never reproduce
+the file.
 """
 
 from __future__ import annotations
@@ -29,23 +30,66 @@ from pathlib import PurePosixPath
 from .evidence import TEMPLATES, Evidence
 from .notices import notices
 
-__all__ = ["BRANDS", "TEMPLATES", "Evidence", "evidence", "path_evidence", "reads_content", "spread"]
+__all__ = [
+    "BRANDS",
+    "TEMPLATES",
+    "Evidence",
+    "evidence",
+    "path_evidence",
+    "reads_content",
+    "spread",
+]
 
 
 #: Image names that are third-party brands (a stem without ``-blue``, ``-white``, ``-footer``...).
 BRANDS = {
-    "discord": "Discord", "docker": "Docker", "github": "GitHub", "gitlab": "GitLab", "indeed": "Indeed",
-    "linkedin": "LinkedIn", "next": "Next.js", "nextjs": "Next.js", "vercel": "Vercel", "x": "X (Twitter)",
-    "twitter": "Twitter", "youtube": "YouTube", "slack": "Slack", "google": "Google", "openai": "OpenAI",
-    "reddit": "Reddit", "facebook": "Facebook", "instagram": "Instagram", "npm": "npm", "python": "Python",
-    "react": "React", "tailwind": "Tailwind CSS", "huggingface": "Hugging Face", "anthropic": "Anthropic",
+    "discord": "Discord",
+    "docker": "Docker",
+    "github": "GitHub",
+    "gitlab": "GitLab",
+    "indeed": "Indeed",
+    "linkedin": "LinkedIn",
+    "next": "Next.js",
+    "nextjs": "Next.js",
+    "vercel": "Vercel",
+    "x": "X (Twitter)",
+    "twitter": "Twitter",
+    "youtube": "YouTube",
+    "slack": "Slack",
+    "google": "Google",
+    "openai": "OpenAI",
+    "reddit": "Reddit",
+    "facebook": "Facebook",
+    "instagram": "Instagram",
+    "npm": "npm",
+    "python": "Python",
+    "react": "React",
+    "tailwind": "Tailwind CSS",
+    "huggingface": "Hugging Face",
+    "anthropic": "Anthropic",
 }
 _IMAGE = (".svg", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".webp")
 _VARIANT = re.compile(r"[-_](?:blue|white|black|dark|light|footer|logo|icon|mark|colou?r)$")
 _SCRIPT = (".js", ".mjs", ".cjs")
 _NOTICE = (".md", ".rst", ".txt")
-_SOURCE = (".py", ".pyi", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts", ".html", ".htm",
-           ".css", ".scss", ".sh", ".vue")
+_SOURCE = (
+    ".py",
+    ".pyi",
+    ".js",
+    ".mjs",
+    ".cjs",
+    ".jsx",
+    ".ts",
+    ".tsx",
+    ".mts",
+    ".cts",
+    ".html",
+    ".htm",
+    ".css",
+    ".scss",
+    ".sh",
+    ".vue",
+)
 _SVG = ".svg"
 _DATA = (".csv", ".tsv", ".jsonl")
 _RESULTS = (".json", ".jsonl")
@@ -54,7 +98,9 @@ READ_LIMIT = 4_000_000
 
 _MARKER = re.compile(r'self\[\s*["\']([a-z][\w-]*):[\w-]+:(\d+\.\d+\.\d+[\w.-]*)["\']\s*\]')
 _BANNER = re.compile(r"/\*[!*]\s*(?:@license\s+)?([A-Za-z][\w.-]*)\s+v?(\d+\.\d+\.\d+[\w.-]*)")
-_ADAPTED = re.compile(r"\b(?:adapted|derived|ported|copied|forked|taken)\s+(?:\w+\s+)?from\b", re.IGNORECASE)
+_ADAPTED = re.compile(
+    r"\b(?:adapted|derived|ported|copied|forked|taken)\s+(?:\w+\s+)?from\b", re.IGNORECASE
+)
 _URL = re.compile(r"https?://[^\s)\]>\"'`]+")
 _TICKED = re.compile(r"`([\w./-]+)`")
 _SOURCE_LINE = re.compile(r"Source:\s*https?://")
@@ -75,7 +121,10 @@ def path_evidence(path: str) -> list[Evidence]:
 def reads_content(path: str) -> bool:
     """Whether :func:`evidence` reads *path*'s bytes (source files, notices, SVGs, data and results files)."""
     name = PurePosixPath(path.lower())
-    if name.name.startswith(("package", "tsconfig", "jsconfig", ".")) or name.name == "composer.json":
+    if (
+        name.name.startswith(("package", "tsconfig", "jsconfig", "."))
+        or name.name == "composer.json"
+    ):
         return False
     return name.suffix in (*_SCRIPT, *_NOTICE, *_SOURCE, _SVG, *_DATA, *_RESULTS)
 
@@ -108,15 +157,29 @@ def _bundle(text: str) -> list[Evidence]:
         libraries.setdefault(name, version)
     found = []
     for name, version in libraries.items():
-        marker = next(m.group(0) for m in re.finditer(r'["\']' + re.escape(name) + r':[\w-]+:[^"\']+', head))[1:]
-        found.append(Evidence("bundle", head[:head.find(f"{name}:")].count("\n") + 1, TEMPLATES[1 if minified else 0],
-                              (("library", name.capitalize()), ("version", version), ("marker", marker))))
+        marker = next(
+            m.group(0) for m in re.finditer(r'["\']' + re.escape(name) + r':[\w-]+:[^"\']+', head)
+        )[1:]
+        found.append(
+            Evidence(
+                "bundle",
+                head[: head.find(f"{name}:")].count("\n") + 1,
+                TEMPLATES[1 if minified else 0],
+                (("library", name.capitalize()), ("version", version), ("marker", marker)),
+            )
+        )
     if not found:
         for number, line in enumerate(head.splitlines()[:5], 1):
             match = _BANNER.search(line)
             if match:
-                found.append(Evidence("bundle", number, TEMPLATES[3 if minified else 2],
-                                      (("library", match.group(1)), ("version", match.group(2)))))
+                found.append(
+                    Evidence(
+                        "bundle",
+                        number,
+                        TEMPLATES[3 if minified else 2],
+                        (("library", match.group(1)), ("version", match.group(2))),
+                    )
+                )
                 break
     return found
 
@@ -127,14 +190,18 @@ def _adapted(text: str, *, folders: bool) -> list[Evidence]:
     for number, line in enumerate(text.splitlines(), 1):
         if _ADAPTED.search(line):
             urls = ", ".join(dict.fromkeys(url.rstrip(".,;") for url in _URL.findall(line)))
-            names = ", ".join(f"{n}/" for n in dict.fromkeys(_TICKED.findall(line))) if folders else ""
+            names = (
+                ", ".join(f"{n}/" for n in dict.fromkeys(_TICKED.findall(line))) if folders else ""
+            )
             template = TEMPLATES[4 + bool(names) + 2 * bool(urls)]
             args = (("names", names),) * bool(names) + (("urls", urls),) * bool(urls)
             found.append(Evidence("adapted", number, template, args))
     return found
 
 
-def spread(listing: Iterable[str], found: Mapping[str, list[Evidence]]) -> dict[str, list[Evidence]]:
+def spread(
+    listing: Iterable[str], found: Mapping[str, list[Evidence]]
+) -> dict[str, list[Evidence]]:
     """*found*, plus each file under a folder that an adapted-from notice names next to it.
 
     A notice in ``evals/README.md`` that names `` `simple_evals` `` marks every file under
@@ -153,6 +220,12 @@ def spread(listing: Iterable[str], found: Mapping[str, list[Evidence]]) -> dict[
                 for path in paths:
                     if path.startswith(folder) and path != notice:
                         kind = "data" if PurePosixPath(path.lower()).suffix in _DATA else "adapted"
-                        out.setdefault(path, []).append(Evidence(kind, 0, TEMPLATES[8], (
-                            ("folder", folder), ("notice", f"{notice}:L{item.line}"))))
+                        out.setdefault(path, []).append(
+                            Evidence(
+                                kind,
+                                0,
+                                TEMPLATES[8],
+                                (("folder", folder), ("notice", f"{notice}:L{item.line}")),
+                            )
+                        )
     return out

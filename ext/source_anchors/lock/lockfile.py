@@ -37,7 +37,8 @@ class Lock:
 
     path: Path
     records: Mapping[str, Mapping[str, LockRecord]]
-    #: What the records were resolved with (``version``, ``python``), or None in a lock written before that.
+    #: What the records were resolved with (``version``, ``python``), or None in a lock written
+    #: before that.
     resolver: Mapping[str, Any] | None = None
 
     def get(self, repo: str, key: str) -> LockRecord | None:
@@ -57,12 +58,15 @@ class Lock:
                 blobs[record.path] = record.blob
         return blobs
 
-    def with_new(self, additions: Iterable[tuple[str, str, LockRecord]],
-                 resolver: Mapping[str, Any] | None = None) -> Lock:
+    def with_new(
+        self,
+        additions: Iterable[tuple[str, str, LockRecord]],
+        resolver: Mapping[str, Any] | None = None,
+    ) -> Lock:
         """A new lock with *additions* whose (repo, key) it does not record yet (others are kept).
 
-        The other records were resolved with the lock's own resolver settings, which it keeps; a lock
-        that records nothing yet takes *resolver*.
+        The other records were resolved with the lock's own resolver settings, which it keeps; a
+        lock that records nothing yet takes *resolver*.
         """
         merged = {repo: dict(recs) for repo, recs in self.records.items()}
         for repo, key, record in additions:
@@ -70,15 +74,21 @@ class Lock:
         kept = self.resolver if any(self.records.values()) else resolver
         return Lock(path=self.path, records=merged, resolver=kept)
 
-    def relocked(self, fresh: Mapping[tuple[str, str], LockRecord], cited: Set[tuple[str, str]],
-                 resolver: Mapping[str, Any] | None = None) -> tuple[Lock, list[tuple[str, tuple[str, str]]]]:
+    def relocked(
+        self,
+        fresh: Mapping[tuple[str, str], LockRecord],
+        cited: Set[tuple[str, str]],
+        resolver: Mapping[str, Any] | None = None,
+    ) -> tuple[Lock, list[tuple[str, tuple[str, str]]]]:
         """The lock ``update`` writes, and its changes (``added``, ``pruned``, ``updated``) by key.
 
-        *fresh* holds the records of every cited anchor that resolves now; a cited anchor that
-        does not resolve keeps its old record; a record no anchor cites is pruned. The lock then records
+        *fresh* holds the records of every cited anchor that resolves now; a cited anchor that does
+        not resolve keeps its old record; a record no anchor cites is pruned. The lock then records
         *resolver*, what every anchor was re-resolved with.
         """
-        before = {(repo, key): rec for repo, recs in self.records.items() for key, rec in recs.items()}
+        before = {
+            (repo, key): rec for repo, recs in self.records.items() for key, rec in recs.items()
+        }
         after = {k: rec for k, rec in before.items() if k in cited}
         after.update(fresh)
         records: dict[str, dict[str, LockRecord]] = {}
@@ -86,14 +96,21 @@ class Lock:
             records.setdefault(repo, {})[key] = rec
         changes = [("added", k) for k in sorted(after.keys() - before.keys())]
         changes += [("pruned", k) for k in sorted(before.keys() - after.keys())]
-        changes += [("updated", k) for k in sorted(after.keys() & before.keys()) if after[k] != before[k]]
+        changes += [
+            ("updated", k) for k in sorted(after.keys() & before.keys()) if after[k] != before[k]
+        ]
         return Lock(path=self.path, records=records, resolver=resolver or self.resolver), changes
 
     def dumps(self) -> str:
         """The lock as stable JSON text."""
-        data: dict[str, Any] = {"version": LOCK_VERSION,
-                                "anchors": {repo: {key: rec.to_json() for key, rec in sorted(recs.items())}
-                                            for repo, recs in sorted(self.records.items()) if recs}}
+        data: dict[str, Any] = {
+            "version": LOCK_VERSION,
+            "anchors": {
+                repo: {key: rec.to_json() for key, rec in sorted(recs.items())}
+                for repo, recs in sorted(self.records.items())
+                if recs
+            },
+        }
         if self.resolver is not None:
             data["resolver"] = dict(self.resolver)
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -117,27 +134,45 @@ def read_lock(path: Path) -> Lock:
         conflict = _CONFLICT.search(text)
         if conflict:
             line = text.count("\n", 0, conflict.start()) + 1
-            raise LockError(f"{path}:{line}: the lock holds git merge-conflict markers ('<<<<<<<', '=======', "
-                            "'>>>>>>>'); take either side whole (git checkout --ours or --theirs -- "
-                            f"{path.name}), then run 'source-anchors update', which relocks every anchor "
-                            "the pages hold") from error
-        raise LockError(f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
-                        "restore it from version control or delete it and run update") from error
+            raise LockError(
+                f"{path}:{line}: the lock holds git merge-conflict markers ('<<<<<<<', '=======', "
+                "'>>>>>>>'); take either side whole (git checkout --ours or --theirs -- "
+                f"{path.name}), then run 'source-anchors update', which relocks every anchor "
+                "the pages hold"
+            ) from error
+        raise LockError(
+            f"{path}:{error.lineno}: the lock is not valid JSON ({error.msg}); "
+            "restore it from version control or delete it and run update"
+        ) from error
     except RecursionError as error:
         raise LockError(f"{path}:1: the lock is nested too deeply to be a lock file") from error
     if not isinstance(data, dict):
         raise LockError(f"{path}:1: the lock must be an object with 'version' and 'anchors'")
     if not isinstance(data.get("anchors"), dict):
-        raise LockError(f"{path}:{_line_of(text, 'anchors')}: 'anchors' must be an object of repositories")
+        raise LockError(
+            f"{path}:{_line_of(text, 'anchors')}: 'anchors' must be an object of repositories"
+        )
     version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version > LOCK_VERSION or version < 1:
-        raise LockError(f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
-                        f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors")
+    if (
+        not isinstance(version, int)
+        or isinstance(version, bool)
+        or version > LOCK_VERSION
+        or version < 1
+    ):
+        raise LockError(
+            f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
+            f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors"
+        )
     resolver = data.get("resolver")
-    if resolver is not None and not (isinstance(resolver, dict) and isinstance(resolver.get("version"), int)
-                                     and isinstance(resolver.get("python"), str)):
-        raise LockError(f"{path}:{_line_of(text, 'resolver')}: 'resolver' must be an object with 'version' (an "
-                        "integer) and 'python' (a string); restore it from version control or run update")
+    if resolver is not None and not (
+        isinstance(resolver, dict)
+        and isinstance(resolver.get("version"), int)
+        and isinstance(resolver.get("python"), str)
+    ):
+        raise LockError(
+            f"{path}:{_line_of(text, 'resolver')}: 'resolver' must be an object with 'version' (an "
+            "integer) and 'python' (a string); restore it from version control or run update"
+        )
     records: dict[str, dict[str, LockRecord]] = {}
     for repo, entries in data["anchors"].items():
         repo_at = text.find(json.dumps(repo, ensure_ascii=False) + ":")
@@ -151,7 +186,8 @@ def read_lock(path: Path) -> Lock:
 def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> LockRecord:
     problem = None if _well_formed(raw) else _problem(raw)
     if problem is not None:
-        # Located only on error: finding a key's line scans the text, and a lock holds thousands of records.
+        # Located only on error: finding a key's line scans the text, and a lock holds thousands of
+        # records.
         raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
     return LockRecord.from_json(raw)
 
@@ -166,17 +202,26 @@ def _well_formed(raw: Any) -> bool:
         "".join(uses)
     except (KeyError, TypeError, AttributeError, ValueError):
         return False
-    return (type(raw) is dict and type(uses) is dict and type(path) is str
-            and type(start) is int and type(end) is int and 1 <= start <= end
-            and len(commit) == 40 and len(sha256) == 64 and len(blob) == 40
-            and (not uses or all(len(used) == 40 for used in uses.values())) and _lower_hex(hexes))
+    return (
+        type(raw) is dict
+        and type(uses) is dict
+        and type(path) is str
+        and type(start) is int
+        and type(end) is int
+        and 1 <= start <= end
+        and len(commit) == 40
+        and len(sha256) == 64
+        and len(blob) == 40
+        and (not uses or all(len(used) == 40 for used in uses.values()))
+        and _lower_hex(hexes)
+    )
 
 
 def _lower_hex(text: str) -> bool:
     """Whether *text* is an even number of lowercase hexadecimal digits (``[0-9a-f]`` in pairs).
 
-    :meth:`bytes.fromhex` reads either case and skips blanks; written back, the bytes are *text* only
-    when it had neither.
+    :meth:`bytes.fromhex` reads either case and skips blanks; written back, the bytes are *text*
+    only when it had neither.
     """
     try:
         return bytes.fromhex(text).hex() == text
@@ -202,7 +247,9 @@ def _problem(raw: Any) -> str | None:
         return f": lines {raw['start']}-{raw['end']} are not a valid range"
     uses = raw.get("uses", {})
     if not isinstance(uses, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and _HEX["blob"].fullmatch(v) for k, v in uses.items()):
+        isinstance(k, str) and isinstance(v, str) and _HEX["blob"].fullmatch(v)
+        for k, v in uses.items()
+    ):
         return ": field 'uses' must map paths to 40-digit blob ids"
     return None
 
@@ -218,7 +265,8 @@ def _line_of(text: str, key: str, *, after: int = 0) -> int:
 def write_lock(lock: Lock, *, fix: str = "") -> bool:
     """Write *lock* atomically (temp file renamed over the old); False when unchanged.
 
-    An unwritable file (a read-only checkout) is a :class:`LockError` ending with *fix*; the old lock is intact.
+    An unwritable file (a read-only checkout) is a :class:`LockError` ending with *fix*; the old
+    lock is intact.
     """
     text = lock.dumps()
     try:
@@ -229,5 +277,7 @@ def write_lock(lock: Lock, *, fix: str = "") -> bool:
     try:
         atomic_write(lock.path, text)
     except OSError as error:
-        raise LockError(f"cannot write {lock.path.name} ({error.strerror or error}){fix}") from error
+        raise LockError(
+            f"cannot write {lock.path.name} ({error.strerror or error}){fix}"
+        ) from error
     return True

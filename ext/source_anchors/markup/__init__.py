@@ -5,6 +5,6 @@ Gives out: the page's front matter and role lines (:class:`.page.PageSource`); a
 target (:func:`.labels.split_label`); the anchors a page writes, without Sphinx
 (:func:`.collect.anchors`: line, target text, label); the page with targets rewritten
 (:func:`.rewrite.rewrite`, what ``fix`` writes). MyST Markdown is :mod:`.myst`, reStructuredText
-:mod:`.rst`; each says where its pages write roles, directives, code and front matter (:class:`.base.Markup`).
-May import: :mod:`source_anchors.model` only.
+:mod:`.rst`; each says where its pages write roles, directives, code and front matter
+(:class:`.base.Markup`). May import: :mod:`source_anchors.model` only.
 """

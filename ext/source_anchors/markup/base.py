@@ -59,7 +59,8 @@ class Markup:
         """(start of the role, span of its content) for each role in *text*.
 
         Without *code*, roles in code are included. With it, a role that starts in code is not one,
-        and the text after its start is searched again (what looked like its content may hold a role).
+        and the text after its start is searched again (what looked like its content may hold a
+        role).
         """
         at = 0
         while (found := self.role.search(text, at)) is not None:

@@ -23,7 +23,9 @@ def anchors(text: str, markup: Markup) -> list[Written]:
         tick = text.rfind("`", 0, begin)
         content = text[begin:end]
         label, target = split_label(markup.role_content(content))
-        found.append((tick, Written(markup.role_line(lines, _line(text, tick), content), target, label)))
+        found.append(
+            (tick, Written(markup.role_line(lines, _line(text, tick), content), target, label))
+        )
     for start, (begin, end) in markup.directives(text):
         if not outside(code, start):
             continue

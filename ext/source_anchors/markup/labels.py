@@ -1,9 +1,9 @@
 r"""A role's text ``label <target>``: split as Sphinx's reference roles split it, escapes included (pure).
 
-Both markups hand a role the same grammar, Sphinx's convention for reference roles: the label ends at
-the first ``<`` not written as ``\<``, and the target runs to the final ``>``. They differ in how the
-text arrives: reStructuredText (docutils) marks each escaped character with a NUL before it, MyST
-hands over the backtick content as written, where ``\<`` is the one escape the role reads;
+Both markups hand a role the same grammar, Sphinx's convention for reference roles: the label ends
+at the first ``<`` not written as ``\<``, and the target runs to the final ``>``. They differ in how
+the text arrives: reStructuredText (docutils) marks each escaped character with a NUL before it,
+MyST hands over the backtick content as written, where ``\<`` is the one escape the role reads;
 :func:`escape_markers` brings the second form to the first.
 """
 
@@ -40,13 +40,17 @@ def split_label(text: str) -> tuple[str, str]:
     """
     marked = escape_markers(text.strip())
     if marked.endswith(">"):
-        # What ``ReferenceRole.explicit_title_re`` matches, ``^(.+?)\s*(?<!\x00)<(.*?)>$``, found without
-        # the regex's backtracking: the first '<' after the first character that no NUL marks as escaped.
+        # What ``ReferenceRole.explicit_title_re`` matches, ``^(.+?)\s*(?<!\x00)<(.*?)>$``, found
+        # without the regex's backtracking: the first '<' after the first character that no NUL
+        # marks as escaped.
         index = marked.find("<", 1)
         while index > 0 and marked[index - 1] == "\x00":
             index = marked.find("<", index + 1)
         if index > 0:
-            label, target = _unescape(marked[:index]).strip(), _unescape(marked[index + 1:-1]).strip()
+            label, target = (
+                _unescape(marked[:index]).strip(),
+                _unescape(marked[index + 1 : -1]).strip(),
+            )
             return (label or target, target)
     if marked.startswith("<") and marked.endswith(">"):
         target = _unescape(marked[1:-1]).strip()

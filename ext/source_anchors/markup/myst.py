@@ -21,7 +21,9 @@ class MyST(Markup):
     name = "MyST Markdown"
     role = re.compile(r"\{src\}(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
     role_groups = (2,)
-    directive = re.compile(r"^([ \t]*(?:`{3,}|~{3,}|:{3,})\{source-anchor\})(?:[ \t]+(\S(?:.*\S)?))?[ \t]*$", re.M)
+    directive = re.compile(
+        r"^([ \t]*(?:`{3,}|~{3,}|:{3,})\{source-anchor\})(?:[ \t]+(\S(?:.*\S)?))?[ \t]*$", re.M
+    )
 
     def front_matter(self, lines: Sequence[str]) -> dict[str, object]:
         """YAML front matter, ``---`` fenced at the top."""
@@ -46,8 +48,12 @@ class MyST(Markup):
         for line in lines:
             found = _FENCE.match(line)
             if fence:
-                if found and found.group(1)[0] == fence[0] and len(found.group(1)) >= len(fence) \
-                        and not found.group(2).strip():
+                if (
+                    found
+                    and found.group(1)[0] == fence[0]
+                    and len(found.group(1)) >= len(fence)
+                    and not found.group(2).strip()
+                ):
                     if not directive:
                         spans.append((fence_start, offset + len(line)))
                     fence = ""
@@ -66,7 +72,7 @@ class MyST(Markup):
             closing = re.compile(rf"(?<!`){run.group()}(?!`)").search(text, run.end())
             if closing is None:
                 break
-            if not text[:run.start()].endswith("}"):  # a role's backticks are not a code span
+            if not text[: run.start()].endswith("}"):  # a role's backticks are not a code span
                 spans.append((run.start(), closing.end()))
             at = closing.end()
         return spans
@@ -79,8 +85,8 @@ class MyST(Markup):
         """A role whose text spans lines is placed at its paragraph's first line.
 
         MyST reports a role at its paragraph's first line, and the role's text arrives with its line
-        breaks as spaces: the page holds no line that shows it, so the role keeps the paragraph's line
-        (:meth:`~source_anchors.markup.page.PageSource.line_of`).
+        breaks as spaces: the page holds no line that shows it, so the role keeps the paragraph's
+        line (:meth:`~source_anchors.markup.page.PageSource.line_of`).
         """
         if "\n" not in content and "\r" not in content:
             return line
@@ -97,7 +103,9 @@ class MyST(Markup):
             text = lines[index]
             if fenced and _FRONT.match(text):
                 return None
-            found = _OPTION.match(text) or (re.match(r"^[ \t]*([\w-]+):[ \t]*(.*?)[ \t]*$", text) if fenced else None)
+            found = _OPTION.match(text) or (
+                re.match(r"^[ \t]*([\w-]+):[ \t]*(.*?)[ \t]*$", text) if fenced else None
+            )
             if found is None:
                 return None
             if found.group(1) == "caption":

@@ -24,7 +24,9 @@ class PageSource:
     def field_line(self, name: str) -> int:
         """The line (1-based) of the front matter's field *name* (``name:`` or ``:name:``); 1 if not found."""
         pattern = re.compile(rf"^\s*:?{re.escape(name)}:")
-        return next((number for number, line in enumerate(self.lines, start=1) if pattern.match(line)), 1)
+        return next(
+            (number for number, line in enumerate(self.lines, start=1) if pattern.match(line)), 1
+        )
 
     def line_of(self, rawtext: str, *, near: int, nth: int = 0) -> int:
         """The line (1-based) of the *nth* occurrence of *rawtext*'s first line at or after *near*.

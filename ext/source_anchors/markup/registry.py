@@ -9,8 +9,8 @@ from .base import Markup
 from .myst import MyST
 from .rst import ReST
 
-#: The markups by the file type a suffix names (Sphinx's ``source_suffix`` values); any other page is read as
-#: MyST (Markdown, notebooks).
+#: The markups by the file type a suffix names (Sphinx's ``source_suffix`` values); any other page
+#: is read as MyST (Markdown, notebooks).
 MARKUPS: dict[str, Markup] = {"restructuredtext": ReST()}
 #: The file types of suffixes when a book does not say (Sphinx's default ``source_suffix``).
 DEFAULT_TYPES: Mapping[str, str] = {".rst": "restructuredtext"}

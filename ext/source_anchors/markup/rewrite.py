@@ -4,8 +4,8 @@ What ``source-anchors fix`` edits. A target is found where the extension reads o
 
 - the role, MyST ``{src}`label <target>``` (any number of backticks) and reStructuredText
   ``:src:`label <target>``` or ```label <target>`:src:``;
-- the directive's argument, MyST ````` ```{source-anchor} target````` or ``:::{source-anchor} target``
-  and reStructuredText ``.. source-anchor:: target``.
+- the directive's argument, MyST ````` ```{source-anchor} target````` or ``:::{source-anchor}
+  target`` and reStructuredText ``.. source-anchor:: target``.
 
 Targets shown as code are not anchors and stay as they are: in MyST, fenced code blocks
 other than the directive's own and inline code spans; in reStructuredText, inline literals
@@ -40,8 +40,8 @@ class Rewritten:
 def rewrite(text: str, replacements: Mapping[str, str], markup: Markup) -> Rewritten:
     """*text* with every anchor target written as a key of *replacements* replaced by its value.
 
-    *markup* (:func:`~source_anchors.markup.registry.markup_for` the page) says where the page writes
-    roles, directives and code.
+    *markup* (:func:`~source_anchors.markup.registry.markup_for` the page) says where the page
+    writes roles, directives and code.
     """
     out = Rewritten(text)
     if not replacements:
@@ -59,15 +59,19 @@ def rewrite(text: str, replacements: Mapping[str, str], markup: Markup) -> Rewri
     return out
 
 
-def _edits(text: str, replacements: Mapping[str, str], markup: Markup,
-           skipped: list[str]) -> list[tuple[int, int, str]]:
+def _edits(
+    text: str, replacements: Mapping[str, str], markup: Markup, skipped: list[str]
+) -> list[tuple[int, int, str]]:
     """(start, end, new text) for each target span to replace, outside code."""
     code = markup.code(text)
-    return [edit for edit in _all_edits(text, replacements, markup, skipped) if outside(code, edit[0])]
+    return [
+        edit for edit in _all_edits(text, replacements, markup, skipped) if outside(code, edit[0])
+    ]
 
 
-def _all_edits(text: str, replacements: Mapping[str, str], markup: Markup,
-               skipped: list[str]) -> list[tuple[int, int, str]]:
+def _all_edits(
+    text: str, replacements: Mapping[str, str], markup: Markup, skipped: list[str]
+) -> list[tuple[int, int, str]]:
     edits: list[tuple[int, int, str]] = []
     for _, (begin, end) in markup.roles(text):
         span = _role_target(text[begin:end], replacements, skipped)
@@ -80,8 +84,9 @@ def _all_edits(text: str, replacements: Mapping[str, str], markup: Markup,
     return edits
 
 
-def _role_target(content: str, replacements: Mapping[str, str],
-                 skipped: list[str]) -> tuple[int, int, str] | None:
+def _role_target(
+    content: str, replacements: Mapping[str, str], skipped: list[str]
+) -> tuple[int, int, str] | None:
     """Where in a role's *content* its target is written, when it is one to replace: (start, end, old)."""
     label, target = split_label(content)
     if target not in replacements:

@@ -12,7 +12,9 @@ from .myst import MyST
 _FIELD = re.compile(r"^:((?:[^:\\]|\\.)+):(?:\s+(.*))?$")
 _FRONT = re.compile(r"^---[ \t]*$")
 _LITERAL = re.compile(r"``.+?``", re.DOTALL)
-_CODE_DIRECTIVE = re.compile(r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|literalinclude)::.*$", re.M)
+_CODE_DIRECTIVE = re.compile(
+    r"^([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode|literalinclude)::.*$", re.M
+)
 _OPTION = re.compile(r"^([ \t]+):([\w-]+):[ \t]*(.*?)[ \t]*$")
 
 
@@ -20,14 +22,19 @@ class ReST(Markup):
     """reStructuredText, as docutils reads it."""
 
     name = "reStructuredText"
-    role = re.compile(r":src:(`)((?:[^`\\]|\\.)+?)`(?!`)|(?<![`:])(`)((?:[^`\\]|\\.)+?)`:src:", re.DOTALL)
+    role = re.compile(
+        r":src:(`)((?:[^`\\]|\\.)+?)`(?!`)|(?<![`:])(`)((?:[^`\\]|\\.)+?)`:src:", re.DOTALL
+    )
     role_groups = (2, 4)
-    directive = re.compile(r"^([ \t]*\.\.[ \t]+source-anchor::)(?:[ \t]+(\S(?:.*\S)?))?[ \t]*$", re.M)
+    directive = re.compile(
+        r"^([ \t]*\.\.[ \t]+source-anchor::)(?:[ \t]+(\S(?:.*\S)?))?[ \t]*$", re.M
+    )
 
     def front_matter(self, lines: Sequence[str]) -> dict[str, object]:
         """The field list that opens the page (Sphinx's file-wide metadata; comments and blank lines may precede it).
 
-        A page that opens with a ``---`` line has its YAML read as MyST's is (what an author brings from Markdown).
+        A page that opens with a ``---`` line has its YAML read as MyST's is (what an author brings
+        from Markdown).
         """
         if lines and _FRONT.match(lines[0]):
             return _MYST.front_matter(lines)
@@ -35,7 +42,11 @@ class ReST(Markup):
         index = 0
         while index < len(lines) and (not lines[index].strip() or lines[index].startswith("..")):
             index += 1
-            while lines[index - 1].startswith("..") and index < len(lines) and lines[index][:1] in (" ", "\t"):
+            while (
+                lines[index - 1].startswith("..")
+                and index < len(lines)
+                and lines[index][:1] in (" ", "\t")
+            ):
                 index += 1  # the comment's indented continuation
         last = None
         while index < len(lines):

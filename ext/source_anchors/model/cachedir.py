@@ -37,6 +37,8 @@ def usable_cache(settings: Settings, fallback: Path) -> Settings:
     why = unusable(settings.cache_dir)
     if why is None:
         return settings
-    note = (f"the cache directory {settings.cache_dir} (from {settings.cache_from}) cannot be used ({why}); "
-            f"this run keeps its cache in {fallback}, not shared with other builds: {HOW_TO_MOVE}")
+    note = (
+        f"the cache directory {settings.cache_dir} (from {settings.cache_from}) cannot be used ({why}); "
+        f"this run keeps its cache in {fallback}, not shared with other builds: {HOW_TO_MOVE}"
+    )
     return dataclasses.replace(settings, cache_dir=fallback.resolve(), cache_note=note)

@@ -28,8 +28,11 @@ def parse_classes(text: str) -> frozenset[ChangeClass]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     bad = [name for name in names if name not in ChangeClass.__members__]
     if bad or not names:
-        raise ValueError(f"unknown change class{'es' if len(bad) > 1 else ''} {', '.join(map(repr, bad))}"
-                         if bad else "no change class given")
+        raise ValueError(
+            f"unknown change class{'es' if len(bad) > 1 else ''} {', '.join(map(repr, bad))}"
+            if bad
+            else "no change class given"
+        )
     return frozenset(ChangeClass(name) for name in names)
 
 

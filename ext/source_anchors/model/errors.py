@@ -1,8 +1,9 @@
 """Exceptions of the Sphinx-free core, each carrying the diagnostic subtype it is reported as.
 
 Every problem the core can detect is a subclass of :class:`SourceAnchorsError`. The Sphinx glue
-turns one into a located ``source-anchors.<subtype>`` warning from its :attr:`~SourceAnchorsError.subtype`
-alone; the CLI prints it. No other exception type is meant to escape the core for bad input.
+turns one into a located ``source-anchors.<subtype>`` warning from its
+:attr:`~SourceAnchorsError.subtype` alone; the CLI prints it. No other exception type is meant to
+escape the core for bad input.
 """
 
 from __future__ import annotations

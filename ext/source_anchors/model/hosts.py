@@ -25,9 +25,17 @@ class PermalinkTemplate:
     lines: str
     plain: str = ""
 
-    def render(self, *, url: str, commit: str, path: str, start: int | None, end: int | None) -> str:
+    def render(
+        self, *, url: str, commit: str, path: str, start: int | None, end: int | None
+    ) -> str:
         """Return the permalink; no line fragment when *start* is None."""
-        fields = {"url": _base(url), "commit": commit, "path": _quote(path), "start": start, "end": end}
+        fields = {
+            "url": _base(url),
+            "commit": commit,
+            "path": _quote(path),
+            "start": start,
+            "end": end,
+        }
         if start is None:
             return self.file.format(**fields)
         template = self.line if end is None or end == start else self.lines
@@ -39,7 +47,9 @@ class PermalinkTemplate:
 
 @lru_cache(maxsize=64)
 def _base(url: str) -> str:
-    return without_credentials(url).rstrip("/").removesuffix(".git")  # a fetch's token is no reader's
+    return (
+        without_credentials(url).rstrip("/").removesuffix(".git")
+    )  # a fetch's token is no reader's
 
 
 def without_credentials(url: str) -> str:
@@ -52,11 +62,13 @@ def without_credentials(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if not sep:
         scheme, rest = "", url
-    end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))  # where the host part ends
+    end = min(
+        (i for i in map(rest.find, "/?#") if i >= 0), default=len(rest)
+    )  # where the host part ends
     at = rest.rfind("@", 0, end)
-    if at < 0 or (not sep and ":" not in rest[at + 1:end]):  # no user, or an '@' in a local path
+    if at < 0 or (not sep and ":" not in rest[at + 1 : end]):  # no user, or an '@' in a local path
         return url
-    return f"{scheme}{sep}{rest[at + 1:]}"
+    return f"{scheme}{sep}{rest[at + 1 :]}"
 
 
 _USERINFO = re.compile(r"(?<=://)[^/\s@'\"]+@")
@@ -75,11 +87,37 @@ def _quote(path: str) -> str:
 
 #: Suffixes (lower case) of the text files GitHub and GitLab show rendered at ``/blob/``: markup,
 #: notebooks, tables, vector images, maps. A line link into one needs the host's ``plain`` query.
-RENDERED_SUFFIXES = frozenset({
-    ".md", ".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".rst", ".rest", ".adoc", ".asciidoc", ".asc",
-    ".org", ".textile", ".rdoc", ".creole", ".mediawiki", ".wiki", ".pod", ".ipynb", ".csv", ".tsv",
-    ".svg", ".geojson", ".topojson", ".stl", ".mermaid", ".mmd",
-})
+RENDERED_SUFFIXES = frozenset(
+    {
+        ".md",
+        ".markdown",
+        ".mdown",
+        ".mkdn",
+        ".mkd",
+        ".mdwn",
+        ".rst",
+        ".rest",
+        ".adoc",
+        ".asciidoc",
+        ".asc",
+        ".org",
+        ".textile",
+        ".rdoc",
+        ".creole",
+        ".mediawiki",
+        ".wiki",
+        ".pod",
+        ".ipynb",
+        ".csv",
+        ".tsv",
+        ".svg",
+        ".geojson",
+        ".topojson",
+        ".stl",
+        ".mermaid",
+        ".mmd",
+    }
+)
 
 
 @lru_cache(maxsize=4096)
@@ -116,7 +154,9 @@ HOSTS: dict[str, PermalinkTemplate] = {
 KNOWN_HOSTNAMES = {"github.com": "github", "gitlab.com": "gitlab", "bitbucket.org": "bitbucket"}
 
 
-def template_for(*, url: str, host: str | None, permalink: str | None, where: str) -> PermalinkTemplate:
+def template_for(
+    *, url: str, host: str | None, permalink: str | None, where: str
+) -> PermalinkTemplate:
     """Choose the permalink template for a repository entry.
 
     *permalink* is a user template with ``{url} {commit} {path} {start} {end}``
@@ -125,20 +165,28 @@ def template_for(*, url: str, host: str | None, permalink: str | None, where: st
     """
     if permalink is not None:
         if not isinstance(permalink, str) or not permalink.strip():
-            raise ConfigError(f"{where}['permalink']: expected a URL template string such as "
-                              "'{url}/src/commit/{commit}/{path}#L{start}-L{end}'")
+            raise ConfigError(
+                f"{where}['permalink']: expected a URL template string such as "
+                "'{url}/src/commit/{commit}/{path}#L{start}-L{end}'"
+            )
         base, _, _ = permalink.partition("#")
-        template = PermalinkTemplate(file=base, line=permalink.replace("{end}", "{start}"), lines=permalink)
+        template = PermalinkTemplate(
+            file=base, line=permalink.replace("{end}", "{start}"), lines=permalink
+        )
         try:
             template.render(url="u", commit="c", path="p", start=1, end=2)
             template.render(url="u", commit="c", path="p", start=None, end=None)
         except (KeyError, IndexError, ValueError, AttributeError) as error:
-            raise ConfigError(f"{where}['permalink']: {permalink!r} is not a valid template ({error!r}); "
-                              "use only the fields {url} {commit} {path} {start} {end}") from None
+            raise ConfigError(
+                f"{where}['permalink']: {permalink!r} is not a valid template ({error!r}); "
+                "use only the fields {url} {commit} {path} {start} {end}"
+            ) from None
         return template
     if host is not None:
         if not isinstance(host, str) or host not in HOSTS:
-            raise ConfigError(f"{where}: unknown host {host!r}; use one of {sorted(HOSTS)} or give 'permalink'")
+            raise ConfigError(
+                f"{where}: unknown host {host!r}; use one of {sorted(HOSTS)} or give 'permalink'"
+            )
         return HOSTS[host]
     hostname = (urlsplit(url).hostname or "").lower()
     if hostname in KNOWN_HOSTNAMES:

@@ -10,7 +10,8 @@ import re
 import sys
 from dataclasses import dataclass
 
-#: The platform assumed when the setting names none (``sys.platform`` of most builds and CI runners).
+#: The platform assumed when the setting names none (``sys.platform`` of most builds and CI
+#: runners).
 DEFAULT_PLATFORM = "linux"
 _SETTING = re.compile(r"(?P<major>[0-9]+)\.(?P<minor>[0-9]+)(?:\s+(?P<platform>[a-z][a-z0-9_]*))?")
 
@@ -39,6 +40,8 @@ def parse_python(value: object) -> Python | str:
         return running()
     match = _SETTING.fullmatch(value.strip()) if isinstance(value, str) else None
     if match is None:
-        return (f"expected a Python version such as '3.11', optionally followed by a space and a value of "
-                f"sys.platform ('3.11 win32'), got {value!r}")
+        return (
+            f"expected a Python version such as '3.11', optionally followed by a space and a value of "
+            f"sys.platform ('3.11 win32'), got {value!r}"
+        )
     return Python((int(match["major"]), int(match["minor"])), match["platform"] or DEFAULT_PLATFORM)

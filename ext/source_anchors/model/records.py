@@ -20,10 +20,16 @@ from .subtypes import Subtype
 from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = 14  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
-# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter languages wired
-#: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached suggestions are recomputed.
-SUGGESTER_VERSION = 6  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
+RESOLVER_VERSION = (
+    14  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+)
+# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
+# languages wired
+#: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached
+#: suggestions are recomputed.
+SUGGESTER_VERSION = (
+    6  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
+)
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]
@@ -61,8 +67,8 @@ def _uses(raw: Any) -> Uses:
         return ()  # most anchors read only their own file
     if not isinstance(raw, Mapping):
         raise TypeError("'uses' must map paths to blob ids")
-    # The lock and the cache write them sorted (and the lock reader checks their types): a warm build
-    # reads thousands, so they are taken in their order.
+    # The lock and the cache write them sorted (and the lock reader checks their types): a warm
+    # build reads thousands, so they are taken in their order.
     return tuple(raw.items())
 
 
@@ -73,20 +79,22 @@ class Location:
     path: str
     start: int
     end: int
-    #: The kind of the object (``function``, ``class``, ``attribute``, ``module``), or ``statement``;
-    #: for a file target, ``file`` (the whole file) or ``line`` (one line of a file that is not Python).
+    #: The kind of the object (``function``, ``class``, ``attribute``, ``module``), or
+    #: ``statement``; for a file target, ``file`` (the whole file) or ``line`` (one line of a file
+    #: that is not Python).
     kind: str
     #: sha256 of the lines, joined with ``\n``.
     sha256: str
     #: git blob id of the whole file.
     blob: str
     uses: Uses = ()
-    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.python.rules.RULES`) that chose this
-    #: binding among several of the same name; empty when the name is bound once.
+    #: The binding rules (``+``-joined names of :data:`~source_anchors.reading.python.rules.RULES`)
+    #: that chose this binding among several of the same name; empty when the name is bound once.
     rule: str = ""
     #: The other bindings of the name in the same file, as (start, end) lines.
     others: tuple[tuple[int, int], ...] = ()
-    #: What could make the answer differ at runtime (a base not read statically, a shadowed submodule).
+    #: What could make the answer differ at runtime (a base not read statically, a shadowed
+    #: submodule).
     caveat: str = ""
 
     @property
@@ -96,7 +104,9 @@ class Location:
 
     def describe(self) -> str:
         """``path:Lstart–Lend``, or the bare path of a whole module or file."""
-        return self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
+        return (
+            self.path if self.kind in _WHOLE else f"{self.path}:{line_range(self.start, self.end)}"
+        )
 
     def span(self) -> str:
         """``path:Lstart–Lend`` even for a whole module or file: the form a lock record is compared in."""
@@ -115,8 +125,15 @@ class Location:
 
     def to_json(self) -> dict[str, Any]:
         """The resolution cache's form (``rule``, ``others``, ``caveat`` only when set)."""
-        data: dict[str, Any] = {"path": self.path, "start": self.start, "end": self.end, "kind": self.kind,
-                                "sha256": self.sha256, "blob": self.blob, "uses": dict(self.uses)}
+        data: dict[str, Any] = {
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "kind": self.kind,
+            "sha256": self.sha256,
+            "blob": self.blob,
+            "uses": dict(self.uses),
+        }
         if self.rule:
             data["rule"] = self.rule
         if self.others:
@@ -132,11 +149,24 @@ class Location:
         A warm build reads one per anchor: plain values are taken as they are, after a type check.
         """
         path, start, end, kind, sha256, blob = _LOCATION_OF(raw)
-        if not (type(path) is type(kind) is type(sha256) is type(blob) is str and type(start) is type(end) is int):
+        if not (
+            type(path) is type(kind) is type(sha256) is type(blob) is str
+            and type(start) is type(end) is int
+        ):
             raise TypeError("a cached location holds values of the wrong type")
         others = raw.get("others")
-        return cls(path, start, end, kind, sha256, blob, _uses(raw.get("uses") or {}), raw.get("rule", ""),
-                   tuple((int(a), int(b)) for a, b in others) if others else (), raw.get("caveat", ""))
+        return cls(
+            path,
+            start,
+            end,
+            kind,
+            sha256,
+            blob,
+            _uses(raw.get("uses") or {}),
+            raw.get("rule", ""),
+            tuple((int(a), int(b)) for a, b in others) if others else (),
+            raw.get("caveat", ""),
+        )
 
 
 #: The kinds of location that are a whole file.
@@ -180,8 +210,15 @@ class LockRecord:
     @classmethod
     def at(cls, commit: str, location: Location) -> LockRecord:
         """The record that locks *location* at *commit*."""
-        return cls(commit=commit, path=location.path, start=location.start, end=location.end,
-                   sha256=location.sha256, blob=location.blob, uses=location.uses)
+        return cls(
+            commit=commit,
+            path=location.path,
+            start=location.start,
+            end=location.end,
+            sha256=location.sha256,
+            blob=location.blob,
+            uses=location.uses,
+        )
 
     def describe(self) -> str:
         """``path:Lstart–Lend``."""
@@ -189,8 +226,14 @@ class LockRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The lock file's form (``uses`` only when the resolution read other files)."""
-        data: dict[str, Any] = {"commit": self.commit, "path": self.path, "start": self.start, "end": self.end,
-                                "sha256": self.sha256, "blob": self.blob}
+        data: dict[str, Any] = {
+            "commit": self.commit,
+            "path": self.path,
+            "start": self.start,
+            "end": self.end,
+            "sha256": self.sha256,
+            "blob": self.blob,
+        }
         if self.uses:
             data["uses"] = dict(self.uses)
         return data
@@ -199,12 +242,20 @@ class LockRecord:
     def from_json(cls, raw: Mapping[str, Any]) -> LockRecord:
         """Read :meth:`to_json`'s form (validated by the lock reader first).
 
-        A lock holds thousands: each is made without the dataclass's ``__init__``, which sets every field
-        of a frozen instance through ``object.__setattr__`` (a third of the time of reading a record).
+        A lock holds thousands: each is made without the dataclass's ``__init__``, which sets every
+        field of a frozen instance through ``object.__setattr__`` (a third of the time of reading a
+        record).
         """
         record = _NEW(cls)
-        record.__dict__.update(commit=raw["commit"], path=raw["path"], start=raw["start"], end=raw["end"],
-                               sha256=raw["sha256"], blob=raw["blob"], uses=_uses(raw.get("uses", {})))
+        record.__dict__.update(
+            commit=raw["commit"],
+            path=raw["path"],
+            start=raw["start"],
+            end=raw["end"],
+            sha256=raw["sha256"],
+            blob=raw["blob"],
+            uses=_uses(raw.get("uses", {})),
+        )
         return record
 
 
@@ -214,12 +265,12 @@ class Suggestion:
 
     #: The new ``dotted.path[::match]`` (the repository prefix is the author's, kept as written).
     key: str
-    #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested ones
-    #: (1.0: the same lines).
+    #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested
+    #: ones (1.0: the same lines).
     similarity: float
-    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``, the history's
-    #: ``moved in …``/``renamed in …``, and :mod:`~source_anchors.drift.elsewhere`'s (``same name``,
-    #: ``renamed member``…).
+    #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``, the
+    #: history's ``moved in …``/``renamed in …``, and :mod:`~source_anchors.drift.elsewhere`'s
+    #: (``same name``, ``renamed member``…).
     reason: str
     #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.
     where: str
@@ -230,7 +281,12 @@ class Suggestion:
 
     def to_json(self) -> dict[str, Any]:
         """The form ``check --json`` and the report print."""
-        return {"target": self.key, "similarity": self.similarity, "reason": self.reason, "where": self.where}
+        return {
+            "target": self.key,
+            "similarity": self.similarity,
+            "reason": self.reason,
+            "where": self.where,
+        }
 
 
 @dataclass(frozen=True)
@@ -253,13 +309,17 @@ class Outcome:
     #: Whether the location (or the failure) was computed now, not read from the resolution cache.
     fresh: bool = False
     #: Set when the problem is not this anchor's but shared by many (a repository that cannot be
-    #: obtained, a missing lock file): one warning per group names the cause and the anchors it affects.
+    #: obtained, a missing lock file): one warning per group names the cause and the anchors it
+    #: affects.
     group: str | None = None
-    #: For ``missing``: where the locked lines probably went, when a suggestion reaches the threshold.
+    #: For ``missing``: where the locked lines probably went, when a suggestion reaches the
+    #: threshold.
     suggestion: Suggestion | None = None
-    #: For ``changed``: what kind of change the lines went through (see :mod:`source_anchors.reading.python.changes`).
+    #: For ``changed``: what kind of change the lines went through (see
+    #: :mod:`source_anchors.reading.python.changes`).
     change_class: ChangeClass | None = None
-    #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or "".
+    #: For ``changed``: the whole diff from the locked lines (the message holds its first lines), or
+    #: "".
     diff: str = ""
 
     @property
@@ -271,7 +331,8 @@ class Outcome:
         """``old → new`` for messages: ``(not locked)`` and ``(gone)`` stand for what is absent."""
         old = self.locked.describe() if self.locked else "(not locked)"
         if self.location is not None:
-            # The lock records a whole module's lines: so does the new side, or the two read as a move.
+            # The lock records a whole module's lines: so does the new side, or the two read as a
+            # move.
             new = self.location.describe() if self.locked is None else self.location.span()
         else:
             new = "(not checked)" if self.status is Status.error else "(gone)"
@@ -317,19 +378,38 @@ class AnchorRecord:
         read, where the text output shows ``path:Lstart–Lend``.
         """
         out, old, new = self.outcome, self.outcome.locked, self.outcome.location
-        return {"status": out.status.value, "doc": self.page, "line": self.line, "label": self.label,
-                "target": out.name,
-                "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end} if old else None,
-                "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end} if new else None,
-                "permalink": out.permalink,
-                "change": out.change_class.value if out.change_class else None, "message": out.message,
-                "suggestion": out.suggestion.to_json() if out.suggestion else None}
+        return {
+            "status": out.status.value,
+            "doc": self.page,
+            "line": self.line,
+            "label": self.label,
+            "target": out.name,
+            "old": {"commit": old.commit, "path": old.path, "start": old.start, "end": old.end}
+            if old
+            else None,
+            "new": {"commit": out.commit, "path": new.path, "start": new.start, "end": new.end}
+            if new
+            else None,
+            "permalink": out.permalink,
+            "change": out.change_class.value if out.change_class else None,
+            "message": out.message,
+            "suggestion": out.suggestion.to_json() if out.suggestion else None,
+        }
 
     def to_json(self) -> dict[str, Any]:
         """The report's form (``source-anchors.json``): one object per occurrence."""
         out, loc = self.outcome, self.outcome.location
-        return {"doc": self.page, "line": self.line, "label": self.label, "target": out.name,
-                "repo": out.target.repo if out.target else None, "commit": out.commit,
-                "path": loc.path if loc else None, "start": loc.start if loc else None,
-                "end": loc.end if loc else None, "permalink": out.permalink, "status": out.status.value,
-                "change": out.change_class.value if out.change_class else None}
+        return {
+            "doc": self.page,
+            "line": self.line,
+            "label": self.label,
+            "target": out.name,
+            "repo": out.target.repo if out.target else None,
+            "commit": out.commit,
+            "path": loc.path if loc else None,
+            "start": loc.start if loc else None,
+            "end": loc.end if loc else None,
+            "permalink": out.permalink,
+            "status": out.status.value,
+            "change": out.change_class.value if out.change_class else None,
+        }

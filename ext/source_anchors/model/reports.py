@@ -16,8 +16,10 @@ from .hosts import KNOWN_HOSTNAMES, without_credentials
 __all__ = ["feedback_repo_problem", "issue_url"]
 
 #: The new-issue page and its title and body parameters, by host.
-_FORMS = {"github": ("{base}/issues/new", "title", "body"),
-          "gitlab": ("{base}/-/issues/new", "issue[title]", "issue[description]")}
+_FORMS = {
+    "github": ("{base}/issues/new", "title", "body"),
+    "gitlab": ("{base}/-/issues/new", "issue[title]", "issue[description]"),
+}
 
 
 def _host(url: str) -> str | None:
@@ -35,8 +37,10 @@ def feedback_repo_problem(value: object) -> str | None:
     if parts.scheme != "https" or len([p for p in parts.path.split("/") if p]) < 2:
         return f"expected the https URL of the book's repository such as 'https://github.com/OWNER/NAME', got {value!r}"
     if _host(value) not in _FORMS:
-        return (f"{parts.hostname!r} is not a host whose new-issue form can be prefilled; use a repository on "
-                f"{' or '.join(sorted(h for h in KNOWN_HOSTNAMES if KNOWN_HOSTNAMES[h] in _FORMS))}")
+        return (
+            f"{parts.hostname!r} is not a host whose new-issue form can be prefilled; use a repository on "
+            f"{' or '.join(sorted(h for h in KNOWN_HOSTNAMES if KNOWN_HOSTNAMES[h] in _FORMS))}"
+        )
     return None
 
 

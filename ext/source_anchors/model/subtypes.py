@@ -24,8 +24,8 @@ class Subtype(StrEnum):
 
     changed = "changed"
     """The anchored lines differ from what the lock records. The message names the class of change
-    (``formatting``, ``comments``, ``annotations`` or ``code``) and shows the first lines of the diff
-    from the locked lines. Re-read the code, fix the prose, then ``source-anchors update``
+    (``formatting``, ``comments``, ``annotations`` or ``code``) and shows the first lines of the
+    diff from the locked lines. Re-read the code, fix the prose, then ``source-anchors update``
     (``--accept formatting,comments`` relocks only the anchors of those classes)."""
 
     missing = "missing"
@@ -38,15 +38,15 @@ class Subtype(StrEnum):
 
     lock = "lock"
     """A locked build met anchors that do not match the lock (new, moved, changed, missing, or not
-    checkable). It exits non-zero even without ``-W``, as ``npm ci`` refuses a stale lock: review the
-    anchors the other warnings name, run ``source-anchors update`` and commit the lock."""
+    checkable). It exits non-zero even without ``-W``, as ``npm ci`` refuses a stale lock: review
+    the anchors the other warnings name, run ``source-anchors update`` and commit the lock."""
 
     target = "target"
     """The anchor's text is malformed: empty, a bad dotted path, nothing after ``::``, or an
     unknown repository name; or the anchor is written in the other markup's syntax (``:src:`` or
-    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), with a space after the role name
-    (``:src: `x```, ``{src} `x```), or as a ``:::`` block without MyST's ``colon_fence``, which the
-    page shows as text."""
+    ``.. source-anchor::`` in a MyST page, ``{src}`` in an rST page), with a space after the role
+    name (``:src: `x```, ``{src} `x```), or as a ``:::`` block without MyST's ``colon_fence``, which
+    the page shows as text."""
 
     source = "source"
     """The pinned tree could not be obtained from any configured source (cache, git, distribution);
@@ -70,8 +70,9 @@ class Subtype(StrEnum):
     """The extension cannot write where it keeps its files. The cache directory: the build goes on
     with a cache in its doctree folder, which starts empty; set ``SOURCE_ANCHORS_CACHE`` or
     ``source_anchors_cache_dir`` to a writable directory. The lock file (a read-only checkout): the
-    new anchors are checked but not recorded; run the build or ``source-anchors update`` where the lock
-    is writable and commit it (a locked build records nothing and fails on new anchors anyway)."""
+    new anchors are checked but not recorded; run the build or ``source-anchors update`` where the
+    lock is writable and commit it (a locked build records nothing and fails on new anchors anyway).
+    """
 
     config = "config"
     """A configuration value or the lock file is invalid; the message names the value or the file

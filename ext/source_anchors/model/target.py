@@ -9,7 +9,8 @@ from .errors import TargetError
 
 _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _MAX_TARGET = 1000
-#: Between match levels: ``::`` not followed by another colon (``if x:::y`` is ``if x:`` then ``y``).
+#: Between match levels: ``::`` not followed by another colon (``if x:::y`` is ``if x:`` then
+#: ``y``).
 _LEVEL_SEP = re.compile(r"::(?!:)")
 
 
@@ -68,9 +69,13 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     """
     raw = text.strip()
     if not raw:
-        raise TargetError("empty anchor target; expected [repo:]dotted.path[::match text] or [repo:]/file/path")
+        raise TargetError(
+            "empty anchor target; expected [repo:]dotted.path[::match text] or [repo:]/file/path"
+        )
     if len(raw) > _MAX_TARGET:
-        raise TargetError(f"anchor target is {len(raw)} characters long; the limit is {_MAX_TARGET}")
+        raise TargetError(
+            f"anchor target is {len(raw)} characters long; the limit is {_MAX_TARGET}"
+        )
     head, sep, match = raw.partition("::")
     if sep:
         match = match.strip()
@@ -108,21 +113,32 @@ def parse_target(text: str, *, default_repo: str | None) -> Target:
     if bad:
         shown = "an empty part" if "" in bad else repr(bad[0])
         prefix, suffix = f"{repo_part.strip()}:" if colon else "", f"::{match}" if sep else ""
-        file = f"{prefix}/{path.replace(chr(92), '/')}{suffix}" if "/" in path or "\\" in path else None
-        raise TargetError(f"invalid dotted path {path!r}: {shown} is not a Python identifier"
-                          f"{_fix(path, prefix, suffix)}", file=file)
+        file = (
+            f"{prefix}/{path.replace(chr(92), '/')}{suffix}"
+            if "/" in path or "\\" in path
+            else None
+        )
+        raise TargetError(
+            f"invalid dotted path {path!r}: {shown} is not a Python identifier"
+            f"{_fix(path, prefix, suffix)}",
+            file=file,
+        )
     return Target(repo=repo, path=path, match=match if sep else None, defaulted=not colon)
 
 
 def _fix(path: str, prefix: str, suffix: str) -> str:
     """How to write a dotted path that does not parse, for the forms authors bring from elsewhere."""
     if "/" in path or "\\" in path:
-        return f"; a file path starts with '/': write '{prefix}/{path.replace(chr(92), '/')}{suffix}'"
+        return (
+            f"; a file path starts with '/': write '{prefix}/{path.replace(chr(92), '/')}{suffix}'"
+        )
     if path.startswith("~"):
-        return (f"; '~' is Sphinx's cross-reference shorthand, not target syntax: write '{prefix}{path.lstrip('~')}"
-                f"{suffix}' (a label such as 'Client <...>' sets the text shown)")
+        return (
+            f"; '~' is Sphinx's cross-reference shorthand, not target syntax: write '{prefix}{path.lstrip('~')}"
+            f"{suffix}' (a label such as 'Client <...>' sets the text shown)"
+        )
     if "(" in path:
-        called = path[:path.index("(")]
+        called = path[: path.index("(")]
         return f"; a target names the function, not a call: drop the '(...)' and write '{prefix}{called}{suffix}'"
     return ""
 
@@ -132,14 +148,16 @@ def split_matches(match: str, raw: str | None = None) -> tuple[str, ...]:
 
     A match text therefore cannot itself hold ``::``: to anchor a line that does (a slice
     ``x[::2]``, a C++ name in a string), match a shorter part of it (``x[``). In a run of three
-    colons the first ends the text before, as a header's colon does: ``try:::x`` is ``try:``, then ``x``.
+    colons the first ends the text before, as a header's colon does: ``try:::x`` is ``try:``, then
+    ``x``.
     """
     levels = tuple(part.strip() for part in _LEVEL_SEP.split(match))
     if any(not level or "::" in level for level in levels):
         where = f" in {raw!r}" if raw is not None else ""
         raise TargetError(
             f"empty match level{where}: each '::' starts a match within the previous one, so a match "
-            "text cannot hold '::'; match a shorter part of the line (for a slice x[::2], match 'x[')")
+            "text cannot hold '::'; match a shorter part of the line (for a slice x[::2], match 'x[')"
+        )
     return levels
 
 
@@ -147,10 +165,14 @@ def _check_file_path(path: str, raw: str) -> None:
     """A file target's path: repository-relative, plain segments (no '..', '.', empty parts or backslashes)."""
     parts = path[1:].split("/")
     if ".." in parts:
-        raise TargetError(f"file path {path!r} in {raw!r} holds '..'; write the path from the repository root")
+        raise TargetError(
+            f"file path {path!r} in {raw!r} holds '..'; write the path from the repository root"
+        )
     if path == "/" or any(part in ("", ".") for part in parts) or "\\" in path or "\x00" in path:
-        raise TargetError(f"invalid file path {path!r} in {raw!r}: expected /dir/file, repository-relative, "
-                          "without empty or '.' parts")
+        raise TargetError(
+            f"invalid file path {path!r} in {raw!r}: expected /dir/file, repository-relative, "
+            "without empty or '.' parts"
+        )
 
 
 def split_symbol(path: str) -> tuple[str, str | None]:
@@ -164,17 +186,21 @@ def split_symbol(path: str) -> tuple[str, str | None]:
     return (folder + slash + name, symbol) if hash_ else (path, None)
 
 
-#: One name of a definition's path: no white space, and none of the characters that separate (``.``, ``#``, ``/``,
-#: ``:``); C++'s ``operator==`` and ``~Buffer`` are names.
+#: One name of a definition's path: no white space, and none of the characters that separate (``.``,
+#: ``#``, ``/``, ``:``); C++'s ``operator==`` and ``~Buffer`` are names.
 _NAME_PART = re.compile(r"[^\s.#/:]+")
 
 
 def _check_symbol(symbol: str, file: str, raw: str) -> None:
     """The path of names after ``#``: names joined by ``.`` (``Outer.Inner.method``, ``Display.for.Point.fmt``)."""
     if not symbol:
-        raise TargetError(f"nothing after '#' in {raw!r}; name a definition of {file} by its path of names, "
-                          f"such as '{file}#Class.method'")
+        raise TargetError(
+            f"nothing after '#' in {raw!r}; name a definition of {file} by its path of names, "
+            f"such as '{file}#Class.method'"
+        )
     if not all(_NAME_PART.fullmatch(part) for part in symbol.split(".")):
-        raise TargetError(f"invalid definition path {symbol!r} in {raw!r}: names joined by '.', without spaces, "
-                          f"'#', '/' or ':' (C++'s ns::Class::method is written ns.Class.method; a Rust trait "
-                          f"impl's method Trait.for.Type.method)")
+        raise TargetError(
+            f"invalid definition path {symbol!r} in {raw!r}: names joined by '.', without spaces, "
+            f"'#', '/' or ':' (C++'s ns::Class::method is written ns.Class.method; a Rust trait "
+            f"impl's method Trait.for.Type.method)"
+        )

@@ -24,4 +24,3 @@ def collector_paused() -> Iterator[None]:
     finally:
         if collecting:
             gc.enable()
-

@@ -49,22 +49,27 @@ class Definition:
 
     #: The names from the outermost scope in: ``("Outer", "Inner", "method")``.
     path: tuple[str, ...]
-    #: ``function``, ``method``, ``class``, ``struct``, ``enum``, ``interface``, ``trait``, ``type``, …
+    #: ``function``, ``method``, ``class``, ``struct``, ``enum``, ``interface``, ``trait``,
+    #: ``type``, …
     kind: str
-    #: The first line: the first attribute, decorator, annotation or template line, else the first of the node.
+    #: The first line: the first attribute, decorator, annotation or template line, else the first
+    #: of the node.
     start: int
     #: The last line.
     end: int
     #: The line of the name itself.
     name_line: int
-    #: The path that tells this definition from others of the same :attr:`path`, where the language has one
-    #: (``("Display", "for", "Point", "fmt")`` for a Rust trait impl's method); else :attr:`path`.
+    #: The path that tells this definition from others of the same :attr:`path`, where the language
+    #: has one (``("Display", "for", "Point", "fmt")`` for a Rust trait impl's method); else
+    #: :attr:`path`.
     qualified: tuple[str, ...] = ()
-    #: False for a declaration without a body: an overload signature, a prototype, a trait's required method.
+    #: False for a declaration without a body: an overload signature, a prototype, a trait's
+    #: required method.
     body: bool = True
     #: True inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``).
     conditional: bool = False
-    #: Set by :meth:`Language.find` when a rule of the language chose this one among several: the rule's words.
+    #: Set by :meth:`Language.find` when a rule of the language chose this one among several: the
+    #: rule's words.
     rule: str = ""
 
     @property
@@ -74,7 +79,9 @@ class Definition:
 
     def describe(self) -> str:
         """The definition as a message names it: ``Display.for.Point.fmt (method, lines 12-14)``."""
-        return f"{'.'.join(self.qualified or self.path)} ({self.kind}, lines {self.start}-{self.end})"
+        return (
+            f"{'.'.join(self.qualified or self.path)} ({self.kind}, lines {self.start}-{self.end})"
+        )
 
 
 class Language(ABC):
@@ -87,8 +94,9 @@ class Language(ABC):
     #: The words of the rules :meth:`choose` applies, for the manual and the messages.
     rules: ClassVar[tuple[str, ...]] = ()
 
-    #: Whether anchors are resolved and classed by this language's rules (Python). A language not wired in is
-    #: read as text by the resolver and the drift stage: a match names its line (docs/languages.md).
+    #: Whether anchors are resolved and classed by this language's rules (Python). A language not
+    #: wired in is read as text by the resolver and the drift stage: a match names its line
+    #: (docs/languages.md).
     wired: ClassVar[bool] = False
 
     def installed(self) -> bool:
@@ -103,35 +111,41 @@ class Language(ABC):
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The statement or clause within lines *start* to *end* that holds the one line holding *match*.
 
-        Raises :class:`~source_anchors.model.errors.ResolveError` when *match* is on no line of the range,
-        or on several.
+        Raises :class:`~source_anchors.model.errors.ResolveError` when *match* is on no line of the
+        range, or on several.
         """
 
     @abstractmethod
     def change_class(self, old: bytes, new: bytes) -> ChangeClass:
         """What changed from *old* to *new* by the grammar's tokens: ``formatting``, ``comments`` or ``code``."""
 
-    def statement_in(self, files: Files, path: str, hit: int, column: int, match: str) -> tuple[int, int] | None:
+    def statement_in(
+        self, files: Files, path: str, hit: int, column: int, match: str
+    ) -> tuple[int, int] | None:
         """The statement holding line *hit* of the file *path* of *files*, where *match* starts at *column*.
 
-        None when no statement holds the line (the resolver then takes the line alone). By default the
-        language's :meth:`statement` over the file's bytes; Python reads the file's module index instead.
+        None when no statement holds the line (the resolver then takes the line alone). By default
+        the language's :meth:`statement` over the file's bytes; Python reads the file's module index
+        instead.
         """
         return self.statement(files.data(path), hit, hit, match)
 
-    def classify(self, old: Sequence[str], new: Sequence[str], *, parts: tuple[Any, Any] | None = None) -> ChangeClass:
+    def classify(
+        self, old: Sequence[str], new: Sequence[str], *, parts: tuple[Any, Any] | None = None
+    ) -> ChangeClass:
         """The class of change from the *old* lines to the *new* ones (a ``changed`` anchor's).
 
-        *parts* are what a language that keeps module indexes knows of each excerpt's statements (Python's
-        :class:`~.python.changes.Parts`); by default they are not used, and :meth:`change_class` compares the texts.
+        *parts* are what a language that keeps module indexes knows of each excerpt's statements
+        (Python's :class:`~.python.changes.Parts`); by default they are not used, and
+        :meth:`change_class` compares the texts.
         """
         return self.change_class("\n".join(old).encode("utf-8"), "\n".join(new).encode("utf-8"))
 
     def choose(self, candidates: Sequence[Definition]) -> tuple[Definition, str] | None:
         """The one of several same-named *candidates* a rule of this language picks, with the rule's words.
 
-        The default rules, of every language: a definition with a body before declarations without one
-        (overload signatures, prototypes); of several with the same lines, the first.
+        The default rules, of every language: a definition with a body before declarations without
+        one (overload signatures, prototypes); of several with the same lines, the first.
         """
         bodies = [candidate for candidate in candidates if candidate.body]
         if len(bodies) == 1:
@@ -140,12 +154,15 @@ class Language(ABC):
             return candidates[0], "one definition under two names (a typedef of its struct)"
         return None
 
-    def find(self, source: bytes, dotted: str, found: Sequence[Definition] | None = None) -> Definition:
+    def find(
+        self, source: bytes, dotted: str, found: Sequence[Definition] | None = None
+    ) -> Definition:
         """The definition of *source* named *dotted* (``Outer.Inner.method``); *found*: its definitions, when known.
 
-        Where several have that path, :meth:`choose` picks one and the result's :attr:`~Definition.rule`
-        says by which rule; where no rule picks, :class:`~source_anchors.model.errors.AmbiguousDefinitionError`
-        names the candidates and how to write each. No definition of that path: a
+        Where several have that path, :meth:`choose` picks one and the result's
+        :attr:`~Definition.rule` says by which rule; where no rule picks,
+        :class:`~source_anchors.model.errors.AmbiguousDefinitionError` names the candidates and how
+        to write each. No definition of that path: a
         :class:`~source_anchors.model.errors.ResolveError` with the closest paths.
         """
         wanted = tuple(dotted.split("."))
@@ -154,7 +171,9 @@ class Language(ABC):
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
-            names = sorted({d.dotted for d in found} | {".".join(d.qualified) for d in found if d.qualified})
+            names = sorted(
+                {d.dotted for d in found} | {".".join(d.qualified) for d in found if d.qualified}
+            )
             closest = tuple(difflib.get_close_matches(dotted, names, n=3, cutoff=0.6))
             hint = f"; did you mean {' or '.join(closest)}?" if closest else ""
             raise ResolveError(f"no {self.name} definition {dotted}{hint}", closest=closest)
@@ -164,15 +183,22 @@ class Language(ABC):
         raise _ambiguous(self.name, dotted, candidates)
 
 
-def _ambiguous(language: str, dotted: str, candidates: Sequence[Definition]) -> AmbiguousDefinitionError:
+def _ambiguous(
+    language: str, dotted: str, candidates: Sequence[Definition]
+) -> AmbiguousDefinitionError:
     """The error for *candidates* no rule tells apart, naming each and how to anchor it."""
     described = tuple(candidate.describe() for candidate in candidates)
     qualified = {candidate.qualified for candidate in candidates if candidate.qualified}
     if len(qualified) == len(candidates):
-        how = "name one by its longer path: " + ", ".join(".".join(path) for path in sorted(qualified))
+        how = "name one by its longer path: " + ", ".join(
+            ".".join(path) for path in sorted(qualified)
+        )
     else:
-        how = ("anchor one by its file and a match on its first line (/path/to/file::text of that line), "
-               "which gives the whole definition")
+        how = (
+            "anchor one by its file and a match on its first line (/path/to/file::text of that line), "
+            "which gives the whole definition"
+        )
     return AmbiguousDefinitionError(
         f"{language} defines {dotted} {len(candidates)} times: {'; '.join(described)}; {how}",
-        candidates=described)
+        candidates=described,
+    )

@@ -23,8 +23,17 @@ if TYPE_CHECKING:
     from ..model.records import Location
     from .resolver import Resolver
 
-__all__ = ["OVERRIDE_RULE", "ApiLink", "NoLink", "Reason", "extend_accessors", "link_for", "locate", "served_by",
-           "unbound"]
+__all__ = [
+    "OVERRIDE_RULE",
+    "ApiLink",
+    "NoLink",
+    "Reason",
+    "extend_accessors",
+    "link_for",
+    "locate",
+    "served_by",
+    "unbound",
+]
 
 #: The rule an API link names when ``source_anchors_api_overrides`` chose its definition.
 OVERRIDE_RULE = "api-override"
@@ -33,7 +42,8 @@ OVERRIDE_RULE = "api-override"
 class Reason(StrEnum):
     """Why a documented object has no ``[source]`` link."""
 
-    #: Its module is not a Python file of the linked packages: a C extension, a builtin, another project.
+    #: Its module is not a Python file of the linked packages: a C extension, a builtin, another
+    #: project.
     no_source = "no Python source"
     #: Its module is there, but no statement binds the name: the object is made at run time.
     not_bound = "not bound statically"
@@ -41,7 +51,8 @@ class Reason(StrEnum):
     unreadable = "source not readable"
     #: No statement binds it, and its module defines ``__getattr__``, which serves it at run time.
     served = "served by a module __getattr__"
-    #: A compiled module makes it, in a form not read statically: at run time, by a macro, as an overload set.
+    #: A compiled module makes it, in a form not read statically: at run time, by a macro, as an
+    #: overload set.
     compiled = "compiled, not decided statically"
 
 
@@ -76,7 +87,8 @@ def dotted(module: str | None, fullname: str) -> str:
     return f"{module}.{fullname}" if module and fullname else (module or fullname)
 
 
-#: The first line of a property's other accessor: ``@name.setter``, ``@name.deleter``, ``@name.getter``.
+#: The first line of a property's other accessor: ``@name.setter``, ``@name.deleter``,
+#: ``@name.getter``.
 _ACCESSOR = re.compile(r"^\s*@\w+\.(setter|deleter|getter)\b")
 
 #: What the walk adds when a class has bases outside the tree: a member it lacks may come from them.
@@ -97,8 +109,11 @@ def locate(resolver: Resolver, module: str | None, fullname: str) -> Location | 
     except ResolveError as error:
         from ..reading.python import OutsideError  # loaded with the resolver
 
-        outside = isinstance(error, OutsideError) or _INHERITED_OUTSIDE in str(error) or \
-            resolver.files.module_file(module or top) is None
+        outside = (
+            isinstance(error, OutsideError)
+            or _INHERITED_OUTSIDE in str(error)
+            or resolver.files.module_file(module or top) is None
+        )
         if outside:
             return NoLink(Reason.no_source, str(error))
         return unbound(resolver, path, str(error))
@@ -111,16 +126,19 @@ def unbound(resolver: Resolver, path: str, message: str) -> NoLink:
     served = served_by(resolver, path)
     if served is None:
         return NoLink(Reason.not_bound, message)
-    return NoLink(Reason.served, f"served by {served}.__getattr__ (set source_anchors_api_overrides)")
+    return NoLink(
+        Reason.served, f"served by {served}.__getattr__ (set source_anchors_api_overrides)"
+    )
 
 
 def served_by(resolver: Resolver, path: str) -> str | None:
     """The module whose ``__getattr__`` serves *path* at run time, or None.
 
     That is the longest prefix of *path* that resolves, when it is a module whose body defines
-    ``__getattr__`` (PEP 562), which Python calls for a name the module does not bind, and whose text
-    spells the missing name as a string (``if name == "old"``, a table of deprecated names): what the
-    function returns is not followed. A prefix that is a class, a function or a value is not served by it.
+    ``__getattr__`` (PEP 562), which Python calls for a name the module does not bind, and whose
+    text spells the missing name as a string (``if name == "old"``, a table of deprecated names):
+    what the function returns is not followed. A prefix that is a class, a function or a value is
+    not served by it.
     """
     parts = path.split(".")
     for n in range(len(parts) - 1, 0, -1):
@@ -135,7 +153,11 @@ def served_by(resolver: Resolver, path: str) -> str | None:
             return None
         missing = parts[n]
         spelled = (f'"{missing}"', f"'{missing}'")
-        return ref.module if any(q in line for line in resolver.file_lines(ref.file) for q in spelled) else None
+        return (
+            ref.module
+            if any(q in line for line in resolver.file_lines(ref.file) for q in spelled)
+            else None
+        )
     return None
 
 
@@ -149,7 +171,9 @@ def extend_accessors(location: Location, lines: list[str]) -> Location:
         return location
     end = location.end
     for begin, stop in location.others:
-        if begin > location.start and _ACCESSOR.match(lines[begin - 1] if begin <= len(lines) else ""):
+        if begin > location.start and _ACCESSOR.match(
+            lines[begin - 1] if begin <= len(lines) else ""
+        ):
             end = max(end, stop)
     if end == location.end:
         return location
@@ -161,8 +185,18 @@ def extend_accessors(location: Location, lines: list[str]) -> Location:
 def link_for(pin: RepoPin, location: Location, *, shown: str, commit: str | None = None) -> ApiLink:
     """The link of *location* in *pin*'s repository (at *commit*, default the pin's)."""
     whole = location.kind == "module"
-    url = pin.permalink_template.render(url=pin.url, commit=commit or pin.commit, path=location.path,
-                                        start=None if whole else location.start,
-                                        end=None if whole else location.end)
-    return ApiLink(url=url, path=location.path, start=location.start, end=location.end, shown=shown,
-                   rule=location.rule)
+    url = pin.permalink_template.render(
+        url=pin.url,
+        commit=commit or pin.commit,
+        path=location.path,
+        start=None if whole else location.start,
+        end=None if whole else location.end,
+    )
+    return ApiLink(
+        url=url,
+        path=location.path,
+        start=location.start,
+        end=location.end,
+        shown=shown,
+        rule=location.rule,
+    )

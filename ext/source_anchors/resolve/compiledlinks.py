@@ -32,8 +32,9 @@ def compiled_index(resolver: Resolver) -> CompiledIndex:
     return CompiledIndex(paths, resolver.files.data)
 
 
-def locate_compiled(index: CompiledIndex, resolver: Resolver, module: str | None, fullname: str,
-                    python: NoLink) -> Location | NoLink:
+def locate_compiled(
+    index: CompiledIndex, resolver: Resolver, module: str | None, fullname: str, python: NoLink
+) -> Location | NoLink:
     """The compiled definition of *module*.*fullname*, else why not (*python*: why Python had no link)."""
     path = dotted(module, fullname)
     try:
@@ -58,7 +59,11 @@ def _reexported(index: CompiledIndex, resolver: Resolver, path: str) -> Binding 
         text = "\n".join(resolver.file_lines(file))
         for compiled in sorted(index.modules()):
             head, _, leaf = compiled.rpartition(".")
-            base = module if file.endswith(("/__init__.py", "/__init__.pyi")) else module.rpartition(".")[0]
+            base = (
+                module
+                if file.endswith(("/__init__.py", "/__init__.pyi"))
+                else module.rpartition(".")[0]
+            )
             spelled = {compiled, f".{leaf}"} if head == base else {compiled}
             for name in spelled:
                 pattern = rf"^\s*from\s+{re.escape(name)}\s+import\s+(\*|\(?[^)\n]*\b{re.escape(rest[0])}\b)"
@@ -75,5 +80,12 @@ def _location(resolver: Resolver, found: Binding) -> Location:
     blob = resolver.tree.blobs.get(found.path) or resolver.listing.get(found.path, "")
     kind = found.kind
     end = min(found.end, len(lines))
-    return Location(path=found.path, start=found.start, end=end, kind=kind,
-                    sha256=lines_hash(lines, found.start, end), blob=blob, rule=f"{RULE}: {found.form}")
+    return Location(
+        path=found.path,
+        start=found.start,
+        end=end,
+        kind=kind,
+        sha256=lines_hash(lines, found.start, end),
+        blob=blob,
+        rule=f"{RULE}: {found.form}",
+    )

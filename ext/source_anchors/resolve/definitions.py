@@ -23,27 +23,33 @@ Span = tuple[int, int]
 def language_of(file: str, symbol: str) -> Language:
     """The language that reads *file*, for the definition *symbol*; an error naming the languages when none does.
 
-    Raises :class:`~source_anchors.model.errors.MissingExtraError`, naming the extra, when the language's
-    grammar is not installed.
+    Raises :class:`~source_anchors.model.errors.MissingExtraError`, naming the extra, when the
+    language's grammar is not installed.
     """
     language = language_for(file)
     if language is None:
         suffixes = ", ".join(suffix for known in LANGUAGES for suffix in known.suffixes)
         suffix = PurePosixPath(file).suffix or "(no suffix)"
-        raise ResolveError(f"/{file}#{symbol}: no language reads {suffix} files, so '#' names no definition in "
-                           f"it; '#' follows a file of {suffixes}; anchor a line with '/{file}::text of the line'")
+        raise ResolveError(
+            f"/{file}#{symbol}: no language reads {suffix} files, so '#' names no definition in "
+            f"it; '#' follows a file of {suffixes}; anchor a line with '/{file}::text of the line'"
+        )
     return language
 
 
-def definition(files: Files, parsed: LanguageFiles, file: str, blob: str, symbol: str) -> tuple[Definition, Language,
-                                                                                               tuple[Span, ...]]:
+def definition(
+    files: Files, parsed: LanguageFiles, file: str, blob: str, symbol: str
+) -> tuple[Definition, Language, tuple[Span, ...]]:
     """The definition *symbol* of *file* (at blob *blob*), its language, and the lines of the others of its path.
 
-    The others are the definitions of the same path a rule chose among (empty when the path names one).
+    The others are the definitions of the same path a rule chose among (empty when the path names
+    one).
     """
     language = language_of(file, symbol)
     source = parsed.source(file, blob)
-    source = files.data(file) if source is None else source  # a file's bytes are read once, as its definitions
+    source = (
+        files.data(file) if source is None else source
+    )  # a file's bytes are read once, as its definitions
     try:
         found = parsed.find(language, file, blob, source, symbol)
     except AmbiguousDefinitionError:
@@ -54,6 +60,10 @@ def definition(files: Files, parsed: LanguageFiles, file: str, blob: str, symbol
     others: tuple[Span, ...] = ()
     if found.rule:
         wanted = tuple(symbol.split("."))
-        others = tuple((d.start, d.end) for d in parsed.definitions(language, file, blob, source)
-                       if (d.path == wanted or d.qualified == wanted) and (d.start, d.end) != (found.start, found.end))
+        others = tuple(
+            (d.start, d.end)
+            for d in parsed.definitions(language, file, blob, source)
+            if (d.path == wanted or d.qualified == wanted)
+            and (d.start, d.end) != (found.start, found.end)
+        )
     return found, language, others

@@ -1,8 +1,9 @@
 """Resolvers for a book's repositories: one at each pinned commit, one at each lock commit asked for (no Sphinx).
 
-The resolver factory turns a tree of the provider (:class:`~source_anchors.sources.pinned.PinnedTrees`)
-into a :class:`~.resolver.Resolver`; a file the pinned tree does not hold comes from
-:class:`~source_anchors.sources.outside.OutsideFiles`. Each resolver is made once.
+The resolver factory turns a tree of the provider
+(:class:`~source_anchors.sources.pinned.PinnedTrees`) into a :class:`~.resolver.Resolver`; a file
+the pinned tree does not hold comes from :class:`~source_anchors.sources.outside.OutsideFiles`. Each
+resolver is made once.
 """
 
 from __future__ import annotations
@@ -28,8 +29,15 @@ STATEMENTS_KEPT = 8
 class Resolvers:
     """Makes and keeps the resolvers of *trees*' repositories; counts the parsing they did."""
 
-    def __init__(self, trees: PinnedTrees, outside: OutsideFiles, *, max_file_bytes: int,
-                 python: Python | None = None, stores: Callable[[RepoPin], IndexStore] | None = None) -> None:
+    def __init__(
+        self,
+        trees: PinnedTrees,
+        outside: OutsideFiles,
+        *,
+        max_file_bytes: int,
+        python: Python | None = None,
+        stores: Callable[[RepoPin], IndexStore] | None = None,
+    ) -> None:
         self.trees = trees
         #: The module indexes of earlier runs that a resolver at a pin may use (the engine's cache).
         self.stores = stores
@@ -55,14 +63,24 @@ class Resolvers:
                 try:
                     return self.outside.commit_file(repo, path)[0]
                 except UpstreamFileError as error:
-                    where = (f"{tree.dist} does not ship /{path}, which {pin.name}@{pin.short} has"
-                             if tree.method == "dist" else f"/{path} is outside the exported packages of "
-                             f"{pin.name}@{pin.short}")
-                    raise UpstreamFileError(f"{where}, and no other source gave it: {error}") from None
+                    where = (
+                        f"{tree.dist} does not ship /{path}, which {pin.name}@{pin.short} has"
+                        if tree.method == "dist"
+                        else f"/{path} is outside the exported packages of {pin.name}@{pin.short}"
+                    )
+                    raise UpstreamFileError(
+                        f"{where}, and no other source gave it: {error}"
+                    ) from None
 
-            self._resolvers[repo] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes,
-                                             listing=listing, fetch=fetch, python=self.python,
-                                             store=self.stores(pin) if self.stores else None)
+            self._resolvers[repo] = Resolver(
+                tree,
+                pin,
+                max_file_bytes=self.max_file_bytes,
+                listing=listing,
+                fetch=fetch,
+                python=self.python,
+                store=self.stores(pin) if self.stores else None,
+            )
         return self._resolvers[repo]
 
     def resolver_at(self, repo: str, commit: str) -> Resolver:
@@ -78,17 +96,24 @@ class Resolvers:
 
             tree = self.trees.locked_tree(repo, commit)  # raises SourceError
             pin = self.trees.pins[repo].with_commit(commit)
-            self._others[key] = Resolver(tree, pin, max_file_bytes=self.max_file_bytes, python=self.python,
-                                         store=self.stores(pin) if self.stores else None)
+            self._others[key] = Resolver(
+                tree,
+                pin,
+                max_file_bytes=self.max_file_bytes,
+                python=self.python,
+                store=self.stores(pin) if self.stores else None,
+            )
         return self._others[key]
 
-    def statements_at(self, repo: str, commit: str, path: str, module: str) -> Sequence[Compact] | None:
+    def statements_at(
+        self, repo: str, commit: str, path: str, module: str
+    ) -> Sequence[Compact] | None:
         """The statements of *path* (module *module*) at *commit*, from a module index at hand; never a parse.
 
         None when no index of the file was made or stored before. Those read from the store alone
-        (:func:`~source_anchors.reading.python.known_statements`) are nested lists, tens of thousands in a
-        large module: the last :data:`STATEMENTS_KEPT` files' are kept (the anchors of a file come together),
-        so that the collector does not walk every file's again and again.
+        (:func:`~source_anchors.reading.python.known_statements`) are nested lists, tens of
+        thousands in a large module: the last :data:`STATEMENTS_KEPT` files' are kept (the anchors
+        of a file come together), so that the collector does not walk every file's again and again.
         """
         key = (repo, commit, path)
         if key in self._statements:

@@ -1,10 +1,11 @@
 """File targets: any file of the pinned commit, by repository-relative path (pure).
 
-``repo:/LICENSE`` is the whole file (linked without a line fragment); ``repo:/pyproject.toml::license =``
-is the one line holding the match text; in a file of a language wired into anchors (Python's
-``.py``, ``.pyi``: :func:`~source_anchors.reading.registry.wired_language`) a match gives the
-statement holding it, as under a dotted path. Each further ``::`` level is looked up within the
-range the previous one gave: for a text file that range is its one line.
+``repo:/LICENSE`` is the whole file (linked without a line fragment);
+``repo:/pyproject.toml::license =`` is the one line holding the match text; in a file of a language
+wired into anchors (Python's ``.py``, ``.pyi``:
+:func:`~source_anchors.reading.registry.wired_language`) a match gives the statement holding it, as
+under a dotted path. Each further ``::`` level is looked up within the range the previous one gave:
+for a text file that range is its one line.
 
 The file must be in the commit: the tree's listing (git) or the pin's listing says so. A file the
 export left out (outside the packages) is read through the resolver's ``fetch``; a distribution
@@ -38,13 +39,16 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
         raise ResolveError(f"/{path} at {short} is a {why}; a file target names a regular file")
     known = listing or tree.listing or {}
     if path in known:
-        return known[path]  # read through the resolver's fetch: a kept blob, the release's sdist, git
+        return known[
+            path
+        ]  # read through the resolver's fetch: a kept blob, the release's sdist, git
     if any(name.startswith(path + "/") for name in (*tree.blobs, *known)):
         raise ResolveError(f"/{path} is a directory at {short}; name a file in it")
     if tree.method == "dist" and not known:
         raise UpstreamFileError(
             f"{tree.dist} does not ship /{path}, and no listing of {pin.name}@{short} says whether the "
-            "commit has it: use the git source, or commit a 'listing'")
+            "commit has it: use the git source, or commit a 'listing'"
+        )
     names = sorted({*tree.blobs, *known})
     close = difflib.get_close_matches(path, names, n=1)
     hint = f"; did you mean /{close[0]}?" if close else ""
@@ -68,31 +72,51 @@ def whole(files: Files, path: str, blob: str) -> Location:
     if is_text(data):
         lines = files.lines(path)
         digest = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
-        return Location(path=path, start=1, end=max(len(lines), 1), kind="file", sha256=digest, blob=blob)
-    return Location(path=path, start=1, end=1, kind="file", sha256=hashlib.sha256(data).hexdigest(), blob=blob)
+        return Location(
+            path=path, start=1, end=max(len(lines), 1), kind="file", sha256=digest, blob=blob
+        )
+    return Location(
+        path=path, start=1, end=1, kind="file", sha256=hashlib.sha256(data).hexdigest(), blob=blob
+    )
 
 
 def text_lines(files: Files, path: str) -> list[str]:
     """The lines of a text file that a match is looked up in; a binary or undecodable file is refused."""
     if not is_text(files.data(path)):
-        raise ResolveError(f"/{path} is binary or not valid text; a match text needs a text file "
-                           f"(anchor the whole file with '/{path}')")
+        raise ResolveError(
+            f"/{path} is binary or not valid text; a match text needs a text file "
+            f"(anchor the whole file with '/{path}')"
+        )
     return files.lines(path)
 
 
-def one_line(lines: list[str], spans: tuple[tuple[int, int], ...], match: str, name: str, where: str,
-             level: tuple[int, int]) -> int | None:
+def one_line(
+    lines: list[str],
+    spans: tuple[tuple[int, int], ...],
+    match: str,
+    name: str,
+    where: str,
+    level: tuple[int, int],
+) -> int | None:
     """The one line of *spans* that holds *match*; None when none does; an error when several do.
 
     *name* is the target for messages, *where* the range as they name it, *level* (n, count) which
     match level this is.
     """
-    hits = sorted({n for start, end in spans for n in range(start, min(end, len(lines)) + 1)
-                   if match in lines[n - 1]})
+    hits = sorted(
+        {
+            n
+            for start, end in spans
+            for n in range(start, min(end, len(lines)) + 1)
+            if match in lines[n - 1]
+        }
+    )
     if len(hits) > 1:
         shown = ", ".join(str(n) for n in hits[:10]) + (", …" if len(hits) > 10 else "")
-        raise ResolveError(f"{name}: {_what(match, level)} occurs on {len(hits)} lines of {where} "
-                           f"(lines {shown}); give text found on exactly one line")
+        raise ResolveError(
+            f"{name}: {_what(match, level)} occurs on {len(hits)} lines of {where} "
+            f"(lines {shown}); give text found on exactly one line"
+        )
     return hits[0] if hits else None
 
 
@@ -103,4 +127,8 @@ def not_found(match: str, name: str, where: str, level: tuple[int, int]) -> Reso
 
 
 def _what(match: str, level: tuple[int, int]) -> str:
-    return f"match text {match!r}" if level[1] == 1 else f"match level {level[0]} of {level[1]}, {match!r},"
+    return (
+        f"match text {match!r}"
+        if level[1] == 1
+        else f"match level {level[0]} of {level[1]}, {match!r},"
+    )

@@ -1,12 +1,13 @@
 """Resolve a dotted path (and optional match text) to lines of a pinned tree (no Sphinx).
 
-Each module is parsed once into a compact index (:mod:`source_anchors.reading.python.modindex`); dotted paths are
-walked through those indexes (:mod:`.walk`): imports and star imports followed,
-inherited members looked up in C3 order (:mod:`source_anchors.reading.python.mro`), and a name bound more than once
-resolved to its definition by one rule per case (:mod:`source_anchors.reading.python.rules`). A match text then
-narrows the span to one statement (:mod:`source_anchors.reading.python.statements`); each further ``::`` level is looked
-up within the statement the previous one gave. A file target (``/pyproject.toml``) names a file
-of the commit by path (:mod:`.filetargets`). Files are read, vouched for and decoded by
+Each module is parsed once into a compact index (:mod:`source_anchors.reading.python.modindex`);
+dotted paths are walked through those indexes (:mod:`.walk`): imports and star imports followed,
+inherited members looked up in C3 order (:mod:`source_anchors.reading.python.mro`), and a name bound
+more than once resolved to its definition by one rule per case
+(:mod:`source_anchors.reading.python.rules`). A match text then narrows the span to one statement
+(:mod:`source_anchors.reading.python.statements`); each further ``::`` level is looked up within the
+statement the previous one gave. A file target (``/pyproject.toml``) names a file of the commit by
+path (:mod:`.filetargets`). Files are read, vouched for and decoded by
 :mod:`source_anchors.reading.python.files`. Nothing upstream is imported or executed.
 """
 
@@ -21,7 +22,14 @@ from ..model.python import Python
 from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches, split_symbol
 from ..reading.languages.parsed import LanguageFiles
-from ..reading.python import IndexStore, OutsideError, SourceFiles, Walker, is_namespace, statement_at
+from ..reading.python import (
+    IndexStore,
+    OutsideError,
+    SourceFiles,
+    Walker,
+    is_namespace,
+    statement_at,
+)
 from ..reading.registry import wired_language
 from ..sources.trees import Tree
 from . import definitions, filetargets
@@ -33,30 +41,46 @@ __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
 
 def lines_hash(lines: list[str], start: int, end: int) -> str:
     """sha256 of lines *start*..*end* joined with newlines, no trailing newline."""
-    return hashlib.sha256("\n".join(lines[start - 1:end]).encode("utf-8")).hexdigest()
+    return hashlib.sha256("\n".join(lines[start - 1 : end]).encode("utf-8")).hexdigest()
 
 
 class Resolver:
     """Resolves targets in one pinned tree, parsing each needed module once."""
 
-    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int, listing: Mapping[str, str] | None = None,
-                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None,
-                 store: IndexStore | None = None, found: Callable[[str], bool] | None = None) -> None:
-        # found, for API links only: whether a top-level module is found in the build's environment, which
-        # then decides the import-availability branches (resolve/environment.py); None for anchors.
+    def __init__(
+        self,
+        tree: Tree,
+        pin: RepoPin,
+        *,
+        max_file_bytes: int,
+        listing: Mapping[str, str] | None = None,
+        fetch: Callable[[str], bytes] | None = None,
+        python: Python | None = None,
+        store: IndexStore | None = None,
+        found: Callable[[str], bool] | None = None,
+    ) -> None:
+        # found, for API links only: whether a top-level module is found in the build's environment,
+        # which then decides the import-availability branches (resolve/environment.py); None for
+        # anchors.
         self.tree = tree
         self.pin = pin
         #: Every file of the commit with its blob id, as far as it is known (for file targets).
         self.listing = listing if listing is not None else (tree.listing or {})
-        self.files = SourceFiles(tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python, store=store)
+        self.files = SourceFiles(
+            tree, pin, max_file_bytes=max_file_bytes, fetch=fetch, python=python, store=store
+        )
         self.walker = Walker(self.files, pin, found=found)
-        #: The definitions of the files ``#`` targets name, each file read once (:mod:`.definitions`).
+        #: The definitions of the files ``#`` targets name, each file read once
+        #: (:mod:`.definitions`).
         self.languages = LanguageFiles()
 
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""
-        return [f"{package}.{path}" for package in sorted(self.files.packages)
-                if self.walker.probe(f"{package}.{path}")]
+        return [
+            f"{package}.{path}"
+            for package in sorted(self.files.packages)
+            if self.walker.probe(f"{package}.{path}")
+        ]
 
     def resolve(self, path: str, match: str | Sequence[str] | None = None) -> Location:
         """Resolve dotted *path* (or ``/file/path``, ``/file/path#Symbol.path``), narrowed by the match levels if given.
@@ -72,16 +96,24 @@ class Resolver:
             ref = self.walker.object(path)
         except OutsideError as error:
             if path in self.listing or self.tree.has(path):  # ``LICENSE.txt`` meant as a file
-                raise OutsideError(f"{error}; for the file {path}, write '/{path}'", target=error.target,
-                                   closest=error.closest) from None
+                raise OutsideError(
+                    f"{error}; for the file {path}, write '/{path}'",
+                    target=error.target,
+                    closest=error.closest,
+                ) from None
             meant = self._within_packages(path)
             if meant:
-                raise OutsideError(f"{error}; did you mean {' or '.join(meant)}?", target=error.target,
-                                   closest=tuple(meant)) from None
+                raise OutsideError(
+                    f"{error}; did you mean {' or '.join(meant)}?",
+                    target=error.target,
+                    closest=tuple(meant),
+                ) from None
             raise
         if is_namespace(ref.file):
-            raise ResolveError(f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "
-                               "source of its own: anchor one of its modules")
+            raise ResolveError(
+                f"{path}: a namespace package (the folder {ref.file} has no __init__.py), with no "
+                "source of its own: anchor one of its modules"
+            )
         self.walker.index(ref)  # a module anchor, too, must be a module that parses
         file, lines = ref.file, self.files.lines(ref.file)
         rule, others, caveat = ref.rule, ref.others, ref.caveat
@@ -98,8 +130,18 @@ class Resolver:
             start, end = self._levels(file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
-        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end),
-                        blob=self.tree.blobs[file], uses=uses, rule=rule, others=others, caveat=caveat)
+        return Location(
+            path=file,
+            start=start,
+            end=end,
+            kind=kind,
+            sha256=lines_hash(lines, start, end),
+            blob=self.tree.blobs[file],
+            uses=uses,
+            rule=rule,
+            others=others,
+            caveat=caveat,
+        )
 
     @property
     def modules_parsed(self) -> int:
@@ -118,9 +160,10 @@ class Resolver:
     def _resolve_file(self, path: str, matches: tuple[str, ...]) -> Location:
         """A file target: the whole file, or the line (the statement, in a language's file) the levels narrow to.
 
-        The file's language is the registry's (:func:`~source_anchors.reading.registry.wired_language`); a file
-        no language wired into anchors reads is text, where a match names its line. After ``#``, a definition
-        of the file (:meth:`_resolve_definition`).
+        The file's language is the registry's
+        (:func:`~source_anchors.reading.registry.wired_language`); a file no language wired into
+        anchors reads is text, where a match names its line. After ``#``, a definition of the file
+        (:meth:`_resolve_definition`).
         """
         file, symbol = split_symbol(path)
         file = file[1:]
@@ -133,29 +176,57 @@ class Resolver:
         language = wired_language(file)
         statement = None
         if language is not None:
+
             def statement(hit: int, column: int, match: str) -> Span | None:
                 return language.statement_in(self.files, file, hit, column, match)
 
         start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
         kind = "line" if language is None else "statement"
-        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob)
+        return Location(
+            path=file,
+            start=start,
+            end=end,
+            kind=kind,
+            sha256=lines_hash(lines, start, end),
+            blob=blob,
+        )
 
-    def _resolve_definition(self, path: str, file: str, blob: str, symbol: str, matches: tuple[str, ...]) -> Location:
+    def _resolve_definition(
+        self, path: str, file: str, blob: str, symbol: str, matches: tuple[str, ...]
+    ) -> Location:
         """The definition *symbol* of *file* (:mod:`.definitions`), narrowed by the levels by its statement rule."""
-        found, language, others = definitions.definition(self.files, self.languages, file, blob, symbol)
+        found, language, others = definitions.definition(
+            self.files, self.languages, file, blob, symbol
+        )
         lines = self.files.lines(file)
         start, end, kind, rule = found.start, found.end, found.kind, found.rule
         if matches:
+
             def statement(hit: int, column: int, match: str) -> Span | None:
                 return language.statement_in(self.files, file, hit, column, match)
 
             start, end = self._levels(file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
-        return Location(path=file, start=start, end=end, kind=kind, sha256=lines_hash(lines, start, end), blob=blob,
-                        rule=rule, others=others)
+        return Location(
+            path=file,
+            start=start,
+            end=end,
+            kind=kind,
+            sha256=lines_hash(lines, start, end),
+            blob=blob,
+            rule=rule,
+            others=others,
+        )
 
-    def _levels(self, file: str, span: Span, others: tuple[Span, ...], matches: tuple[str, ...], path: str,
-                statement: Callable[[int, int, str], Span | None] | None) -> Span:
+    def _levels(
+        self,
+        file: str,
+        span: Span,
+        others: tuple[Span, ...],
+        matches: tuple[str, ...],
+        path: str,
+        statement: Callable[[int, int, str], Span | None] | None,
+    ) -> Span:
         """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
 
         A level must occur on exactly one line of its range (the first, failing that, on one line of
@@ -172,7 +243,9 @@ class Resolver:
                 where += f" (the range {matches[number - 2]!r} gave)"
             hit = filetargets.one_line(lines, (span,), match, path, where, level)
             if hit is None and others and number == 1:
-                where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+                where += (
+                    " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+                )
                 hit = filetargets.one_line(lines, others, match, path, where, level)
             if hit is None:
                 raise filetargets.not_found(match, path, where, level)

@@ -41,10 +41,10 @@ def _git(args: list[str], cwd: Path, timeout: float, stdin: bytes | None = None)
 def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
     """The git working copy holding *start*, or None outside one (or without git, or before a first commit).
 
-    Its remote is ``remote.origin.url`` as configured, not ``git remote get-url origin``: that applies
-    ``url.<base>.insteadOf``, which points a checkout at a mirror (a CI cache, a ``file://`` folder) or
-    adds a token, and neither is the address readers should be sent to. Credentials are dropped here,
-    so that no message, page, lock or cache key can show them.
+    Its remote is ``remote.origin.url`` as configured, not ``git remote get-url origin``: that
+    applies ``url.<base>.insteadOf``, which points a checkout at a mirror (a CI cache, a ``file://``
+    folder) or adds a token, and neither is the address readers should be sent to. Credentials are
+    dropped here, so that no message, page, lock or cache key can show them.
     """
     try:
         root = Path(_git(["rev-parse", "--show-toplevel"], start, timeout).decode().strip())
@@ -89,17 +89,22 @@ def web_url(remote: str) -> str | None:
 
 #: Where a build learns the web address of the repository it was checked out from, in this order:
 #: the CI or hosting service's own variables, then the checkout's ``origin`` remote.
-_SERVICES = (("GitHub Actions", ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY"), "{0}/{1}"),
-             ("GitLab CI", ("CI_PROJECT_URL",), "{0}"),
-             ("Read the Docs", ("READTHEDOCS_GIT_CLONE_URL",), "{0}"))
+_SERVICES = (
+    ("GitHub Actions", ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY"), "{0}/{1}"),
+    ("GitLab CI", ("CI_PROJECT_URL",), "{0}"),
+    ("Read the Docs", ("READTHEDOCS_GIT_CLONE_URL",), "{0}"),
+)
 
 
-def book_repository(confdir: Path, environ: Mapping[str, str], *, timeout: float) -> tuple[str, str] | None:
+def book_repository(
+    confdir: Path, environ: Mapping[str, str], *, timeout: float
+) -> tuple[str, str] | None:
     """The web address of the repository the book is built from, and where it was read; None when unknown.
 
     A build on GitHub Actions, GitLab CI or Read the Docs reads the service's variables
-    (``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY``, ``CI_PROJECT_URL``, ``READTHEDOCS_GIT_CLONE_URL``);
-    elsewhere the ``origin`` remote of the git checkout holding conf.py. A local path is no address.
+    (``GITHUB_SERVER_URL``/``GITHUB_REPOSITORY``, ``CI_PROJECT_URL``,
+    ``READTHEDOCS_GIT_CLONE_URL``); elsewhere the ``origin`` remote of the git checkout holding
+    conf.py. A local path is no address.
     """
     for service, names, form in _SERVICES:
         values = [environ.get(name, "").strip() for name in names]
@@ -125,13 +130,25 @@ def listing(root: Path, commit: str, *, timeout: float) -> dict[str, str]:
     return files
 
 
-def export_commit(root: Path, commit: str, paths: dict[str, str], files: Path, *, timeout: float) -> dict[str, Any]:
+def export_commit(
+    root: Path, commit: str, paths: dict[str, str], files: Path, *, timeout: float
+) -> dict[str, Any]:
     """Write the blobs of *paths* (path to blob id, from :func:`listing`) under *files*; the tree's meta."""
     from .gitexport import _cat_blobs  # the one parser of ``cat-file --batch``
 
     blobs = sorted(set(paths.values()))
-    contents = _cat_blobs(_git(["cat-file", "--batch"], root, timeout,
-                               stdin="".join(f"{b}\n" for b in blobs).encode())) if blobs else {}
+    contents = (
+        _cat_blobs(
+            _git(
+                ["cat-file", "--batch"],
+                root,
+                timeout,
+                stdin="".join(f"{b}\n" for b in blobs).encode(),
+            )
+        )
+        if blobs
+        else {}
+    )
     for path, blob in paths.items():
         target = files.joinpath(*PurePosixPath(path).parts)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -145,7 +162,9 @@ def changed_files(root: Path, paths: list[str], *, timeout: float) -> list[str]:
     if not paths:
         return []
     try:
-        raw = _git(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", *paths], root, timeout)
+        raw = _git(
+            ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", *paths], root, timeout
+        )
     except GitError:
         return []
     changed = []

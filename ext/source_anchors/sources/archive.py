@@ -18,7 +18,14 @@ from pathlib import Path
 from ..model.errors import ArchiveError
 from .wanted import blob_id
 
-__all__ = ["MAX_MEMBER_BYTES", "MAX_TOTAL_BYTES", "Unpacked", "blob_id", "metadata_headers", "unpack"]
+__all__ = [
+    "MAX_MEMBER_BYTES",
+    "MAX_TOTAL_BYTES",
+    "Unpacked",
+    "blob_id",
+    "metadata_headers",
+    "unpack",
+]
 
 #: Refuse to unpack a single member larger than this (a decompression bomb guard).
 MAX_MEMBER_BYTES = 256 * 1024 * 1024
@@ -45,7 +52,9 @@ def unpack(archive: Path, dest: Path) -> Unpacked:
     result = Unpacked()
     total = 0
     try:
-        members = _zip_members(archive) if name.endswith((".whl", ".zip")) else _tar_members(archive)
+        members = (
+            _zip_members(archive) if name.endswith((".whl", ".zip")) else _tar_members(archive)
+        )
         for raw, kind, size, read in members:
             repo_path = _map(raw, wheel=name.endswith(".whl"))
             if repo_path is None or kind == "dir":
@@ -56,7 +65,9 @@ def unpack(archive: Path, dest: Path) -> Unpacked:
                 continue
             total += size
             if total > MAX_TOTAL_BYTES:
-                raise ArchiveError(f"{name}: more than {MAX_TOTAL_BYTES} bytes unpacked; refusing the rest")
+                raise ArchiveError(
+                    f"{name}: more than {MAX_TOTAL_BYTES} bytes unpacked; refusing the rest"
+                )
             data = read()
             target = dest.joinpath(*repo_path.split("/"))
             if not target.resolve().is_relative_to(dest.resolve()):
@@ -79,11 +90,18 @@ def metadata_headers(archive: Path) -> tuple[str, str] | None:
     """
     wheel = archive.name.endswith(".whl")
     try:
-        members = _zip_members(archive) if archive.name.endswith((".whl", ".zip")) else _tar_members(archive)
+        members = (
+            _zip_members(archive)
+            if archive.name.endswith((".whl", ".zip"))
+            else _tar_members(archive)
+        )
         for raw, kind, size, read in members:
             parts = raw.split("/")
-            ours = (len(parts) == 2 and parts[0].endswith(".dist-info") and parts[1] == "METADATA") if wheel \
+            ours = (
+                (len(parts) == 2 and parts[0].endswith(".dist-info") and parts[1] == "METADATA")
+                if wheel
                 else (len(parts) == 2 and parts[1] == "PKG-INFO")
+            )
             if ours and kind == "file" and size <= MAX_MEMBER_BYTES:
                 text = read().decode("utf-8", "replace")
                 return raw, text.split("\n\n", 1)[0] + "\n"

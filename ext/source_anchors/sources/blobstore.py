@@ -102,7 +102,9 @@ def _fetch_one(pin: RepoPin, blob: str, repo: Path, *, timeout: float) -> bytes:
         init_partial(g, repo, pin.url)
         found = fetch_blobs(g, {blob})
     except (GitError, ValueError) as error:  # ValueError: cat-file answered "missing"
-        raise SourceError(f"cannot fetch blob {blob[:12]} of {pin.name}@{pin.short}: {error}") from error
+        raise SourceError(
+            f"cannot fetch blob {blob[:12]} of {pin.name}@{pin.short}: {error}"
+        ) from error
     if blob not in found:
         raise SourceError(f"git returned no blob {blob[:12]} of {pin.name}@{pin.short}")
     return found[blob]

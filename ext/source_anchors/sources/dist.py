@@ -15,9 +15,23 @@ def download_wheel(requirement: str, dest: Path, *, timeout: float) -> None:
     Raises :class:`SourceError` naming pip's failure and the indexes it was configured to use.
     """
     try:
-        proc.pip(["download", "--no-deps", "--no-input", "--only-binary", ":all:", "--disable-pip-version-check",
-                  "--quiet", "--dest", str(dest), "--", requirement],
-                 timeout=timeout, what=f"pip download {requirement} (wheels only)")
+        proc.pip(
+            [
+                "download",
+                "--no-deps",
+                "--no-input",
+                "--only-binary",
+                ":all:",
+                "--disable-pip-version-check",
+                "--quiet",
+                "--dest",
+                str(dest),
+                "--",
+                requirement,
+            ],
+            timeout=timeout,
+            what=f"pip download {requirement} (wheels only)",
+        )
     except PipError as error:
         raise SourceError(f"{error} [{pip_indexes(timeout)}]") from error
 

@@ -19,13 +19,20 @@ __all__ = ["export_git", "fetch_blobs", "init_partial"]
 
 _REGULAR_MODES = {"100644", "100755"}
 
-#: How git servers refuse a commit they do not have (git's own daemon and file remotes; GitHub, GitLab).
-_NO_SUCH_COMMIT = ("not our ref", "unadvertised object", "couldn't find remote ref", "no such remote ref")
+#: How git servers refuse a commit they do not have (git's own daemon and file remotes; GitHub,
+#: GitLab).
+_NO_SUCH_COMMIT = (
+    "not our ref",
+    "unadvertised object",
+    "couldn't find remote ref",
+    "no such remote ref",
+)
 
 
 def export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     """Fetch one commit shallowly without blobs, then fetch and write only wanted blobs."""
     from . import proc  # the subprocess machinery is loaded by exports only
+
     repo = files.parent / "repo.git"
     repo.mkdir(parents=True)
 
@@ -35,38 +42,70 @@ def export_git(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
     try:
         init_partial(g, repo, pin.url)
         try:
-            g("-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=30", "fetch", "--quiet",
-              "--depth=1", "--filter=blob:none", "--no-tags", "origin", "--end-of-options", pin.commit)
+            g(
+                "-c",
+                "http.lowSpeedLimit=1000",
+                "-c",
+                "http.lowSpeedTime=30",
+                "fetch",
+                "--quiet",
+                "--depth=1",
+                "--filter=blob:none",
+                "--no-tags",
+                "origin",
+                "--end-of-options",
+                pin.commit,
+            )
         except GitError as error:
             said = next((sign for sign in _NO_SUCH_COMMIT if sign in str(error)), None)
             if said is None:
                 raise
-            raise SourceError(f"the remote has no commit {pin.commit}: a commit of another repository, a typo, or "
-                              f"not pushed yet? (git: {said}); fix source_anchors_repos[{pin.name!r}]['commit'] "
-                              f"in conf.py: 'source-anchors pin {pin.name} TAG' writes the commit of a tag or "
-                              f"branch there, and 'git ls-remote {pin.shown_url}' lists them all") from error
+            raise SourceError(
+                f"the remote has no commit {pin.commit}: a commit of another repository, a typo, or "
+                f"not pushed yet? (git: {said}); fix source_anchors_repos[{pin.name!r}]['commit'] "
+                f"in conf.py: 'source-anchors pin {pin.name} TAG' writes the commit of a tag or "
+                f"branch there, and 'git ls-remote {pin.shown_url}' lists them all"
+            ) from error
         kind = g("cat-file", "-t", pin.commit).decode().strip()
         if kind != "commit":
-            peeled = g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}").decode().strip()
-            raise PinError(f"{pin.name}: 'commit' {pin.commit} is an annotated tag object, not a commit; "
-                           f"pin the commit it points to: {peeled}")
+            peeled = (
+                g("rev-parse", "--verify", "--end-of-options", f"{pin.commit}^{{commit}}")
+                .decode()
+                .strip()
+            )
+            raise PinError(
+                f"{pin.name}: 'commit' {pin.commit} is an annotated tag object, not a commit; "
+                f"pin the commit it points to: {peeled}"
+            )
         listing = _parse_ls_tree(g("ls-tree", "-r", "-z", "--full-tree", pin.commit, "--"))
-        need = {path: blob for path, (mode, blob) in listing.items()
-                if mode in _REGULAR_MODES and wanted(path, pin.packages)}
+        need = {
+            path: blob
+            for path, (mode, blob) in listing.items()
+            if mode in _REGULAR_MODES and wanted(path, pin.packages)
+        }
         contents = fetch_blobs(g, set(need.values())) if need else {}
     except GitError as error:
         raise SourceError(str(error)) from error
     finally:
         shutil.rmtree(repo, ignore_errors=True)
-    # Every link and submodule of the commit, so that a file target outside the packages names it too.
-    refused = {path: "symbolic link (never followed)" if mode == "120000" else "submodule (not a file)"
-               for path, (mode, _) in listing.items() if mode in ("120000", "160000")}
+    # Every link and submodule of the commit, so that a file target outside the packages names it
+    # too.
+    refused = {
+        path: "symbolic link (never followed)" if mode == "120000" else "submodule (not a file)"
+        for path, (mode, _) in listing.items()
+        if mode in ("120000", "160000")
+    }
     for path, blob in need.items():
         target = files.joinpath(*PurePosixPath(path).parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(contents[blob])
-    return {"method": "git", "dist": None, "blobs": need, "refused": refused,
-            "listing": {path: blob for path, (mode, blob) in listing.items() if mode != "040000"}}
+    return {
+        "method": "git",
+        "dist": None,
+        "blobs": need,
+        "refused": refused,
+        "listing": {path: blob for path, (mode, blob) in listing.items() if mode != "040000"},
+    }
 
 
 def init_partial(g: Callable[..., bytes], repo: Path, url: str) -> None:
@@ -80,17 +119,29 @@ def init_partial(g: Callable[..., bytes], repo: Path, url: str) -> None:
     g("init", "--bare", "--quiet")
     quoted = url.replace("\\", "\\\\").replace('"', '\\"')
     with open(repo / "config", "a", encoding="utf-8") as config:
-        config.write("[core]\n\trepositoryformatversion = 1\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
-                     "[extensions]\n\tpartialClone = origin\n"
-                     f'[remote "origin"]\n\turl = "{quoted}"\n\tpromisor = true\n\tpartialclonefilter = blob:none\n')
+        config.write(
+            "[core]\n\trepositoryformatversion = 1\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
+            "[extensions]\n\tpartialClone = origin\n"
+            f'[remote "origin"]\n\turl = "{quoted}"\n\tpromisor = true\n\tpartialclonefilter = blob:none\n'
+        )
 
 
 def fetch_blobs(g: Callable[..., bytes], blobs: set[str]) -> dict[str, bytes]:
     """Fetch exactly the blobs *blobs* by id (no negotiation, no history) and return their checked bytes."""
     oids = "".join(f"{blob}\n" for blob in sorted(blobs)).encode()
-    g("-c", "fetch.negotiationAlgorithm=noop", "fetch", "--quiet", "--no-tags",
-      "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin",
-      "origin", stdin=oids)
+    g(
+        "-c",
+        "fetch.negotiationAlgorithm=noop",
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        "--recurse-submodules=no",
+        "--filter=blob:none",
+        "--stdin",
+        "origin",
+        stdin=oids,
+    )
     return _cat_blobs(g("cat-file", "--batch", stdin=oids))
 
 
@@ -114,7 +165,7 @@ def _cat_blobs(raw: bytes) -> dict[str, bytes]:
         header_end = raw.index(b"\n", pos)
         oid, kind, size = raw[pos:header_end].decode().split()
         start = header_end + 1
-        data = raw[start:start + int(size)]
+        data = raw[start : start + int(size)]
         if kind != "blob" or blob_id(data) != oid:
             raise SourceError(f"git returned unexpected content for blob {oid}")
         out[oid] = data

@@ -34,7 +34,8 @@ class OutsideFiles:
         self.trees = trees
         #: The sdist of a pin's ``dist`` by repository: the blob ids of its files and its PKG-INFO.
         self._sdists: dict[str, Sdist | SourceError] = {}
-        #: A pin whose git source failed once: the file and the error (not tried again for every file).
+        #: A pin whose git source failed once: the file and the error (not tried again for every
+        #: file).
         self._git_failed: dict[str, tuple[str, SourceError]] = {}
 
     def commit_file(self, repo: str, path: str) -> tuple[bytes, str]:
@@ -43,8 +44,9 @@ class OutsideFiles:
         For the licence notes (``pyproject.toml``, every ``package.json``, ...). The sources, each
         checked against the blob id the commit's listing gives *path*: the exported tree (``tree``),
         a kept blob (``cache``), then the pin's ``sources`` in order: the distribution's sdist
-        (``sdist``: downloaded as a file, never built, see :func:`.simpleindex.download_sdist`) and a
-        one-blob fetch from git (``git``). Raises :class:`UpstreamFileError` saying why each failed.
+        (``sdist``: downloaded as a file, never built, see :func:`.simpleindex.download_sdist`) and
+        a one-blob fetch from git (``git``). Raises :class:`UpstreamFileError` saying why each
+        failed.
         """
         pin = self.trees.pins[repo]
         blob = self.trees.listing(repo).get(path)
@@ -86,7 +88,9 @@ class OutsideFiles:
                     self._git_failed[repo] = (path, error)
                     why.append(f"git: {error}")
         if "git" not in pin.sources:
-            why.append("the pin's 'sources' leave out git (add 'git' to take it from the git source)")
+            why.append(
+                "the pin's 'sources' leave out git (add 'git' to take it from the git source)"
+            )
         raise UpstreamFileError("; ".join(why))
 
     def metadata(self, repo: str) -> tuple[Mapping[str, str] | None, str]:
@@ -101,7 +105,9 @@ class OutsideFiles:
             if tree.method == "dist":
                 if tree.metadata is not None:
                     return tree.metadata, ""
-                why.append("the cached distribution tree was exported without it (source-anchors cache clear)")
+                why.append(
+                    "the cached distribution tree was exported without it (source-anchors cache clear)"
+                )
             else:
                 why.append("the tree was exported by git")
         except SourceError as error:
@@ -149,7 +155,11 @@ def _get_sdist(trees: PinnedTrees, pin: RepoPin) -> Sdist | SourceError:
     record = trees.cache.root / "sdists" / f"{key}.json"
     try:
         kept = json.loads(record.read_text("utf-8"))
-        if all(trees.blobs.stored(blob) is not None for blob in kept["blobs"].values() if blob in listing):
+        if all(
+            trees.blobs.stored(blob) is not None
+            for blob in kept["blobs"].values()
+            if blob in listing
+        ):
             return Sdist(name=kept["name"], blobs=kept["blobs"], metadata=kept.get("metadata"))
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -159,22 +169,37 @@ def _get_sdist(trees: PinnedTrees, pin: RepoPin) -> Sdist | SourceError:
     try:
         if pin.dist_file is not None:
             if pin.dist_file.name.endswith(".whl"):
-                return SourceError(f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist")
+                return SourceError(
+                    f"the pin's 'dist' is the wheel {pin.dist_file.name}, not an sdist"
+                )
             archive = pin.dist_file
         else:
             archive = download_sdist(pin.dist, staging, timeout=trees.cache.timeout)
         unpacked = unpack(archive, staging / "files")
-        blobs = {path: blob for path, blob in unpacked.blobs.items() if not is_package_module(path, pin.packages)}
+        blobs = {
+            path: blob
+            for path, blob in unpacked.blobs.items()
+            if not is_package_module(path, pin.packages)
+        }
         for path, blob in blobs.items():
             if blob in listing:  # only the commit's bytes are ever kept
                 trees.blobs.put((staging / "files" / path).read_bytes())
         headers = metadata_headers(archive)
-        sdist = Sdist(name=archive.name, blobs=blobs,
-                      metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]} if headers else None)
+        sdist = Sdist(
+            name=archive.name,
+            blobs=blobs,
+            metadata={"name": f"{archive.name}: {headers[0]}", "text": headers[1]}
+            if headers
+            else None,
+        )
         record.parent.mkdir(parents=True, exist_ok=True)
         written = staging / "record.json"
-        written.write_text(json.dumps({"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata},
-                                      sort_keys=True), "utf-8")
+        written.write_text(
+            json.dumps(
+                {"name": sdist.name, "blobs": blobs, "metadata": sdist.metadata}, sort_keys=True
+            ),
+            "utf-8",
+        )
         os.replace(written, record)
         return sdist
     except (SourceError, ArchiveError, OSError) as error:

@@ -22,9 +22,16 @@ _GIT_ENV = {
 }
 
 
-def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = None,
-        timeout: float, env: dict[str, str] | None = None, what: str | None = None,
-        error: type[CommandError] = CommandError) -> bytes:
+def run(
+    argv: Sequence[str],
+    *,
+    cwd: Path | None = None,
+    stdin: bytes | None = None,
+    timeout: float,
+    env: dict[str, str] | None = None,
+    what: str | None = None,
+    error: type[CommandError] = CommandError,
+) -> bytes:
     """Run *argv* (a list, never a shell string) and return its stdout.
 
     Raises *error* (a :class:`CommandError`) naming *what* (default: the program)
@@ -34,28 +41,49 @@ def run(argv: Sequence[str], *, cwd: Path | None = None, stdin: bytes | None = N
     label = what or argv[0]
     full_env = {**os.environ, **(env or {})}
     try:
-        done = subprocess.run(list(argv), cwd=cwd, input=stdin, capture_output=True,
-                              timeout=timeout, env=full_env, check=False)
+        done = subprocess.run(
+            list(argv),
+            cwd=cwd,
+            input=stdin,
+            capture_output=True,
+            timeout=timeout,
+            env=full_env,
+            check=False,
+        )
     except FileNotFoundError as missing:
         raise error(f"{label}: {argv[0]!r} is not installed or not on PATH") from missing
     except subprocess.TimeoutExpired as late:
         raise error(f"{label}: no answer within {timeout:g} s") from late
     if done.returncode != 0:
-        lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").strip().splitlines()]
-        # The last lines say what failed; earlier network lines often say why (pip retries, proxies).
+        lines = [
+            line.strip() for line in done.stderr.decode("utf-8", "replace").strip().splitlines()
+        ]
+        # The last lines say what failed; earlier network lines often say why (pip retries,
+        # proxies).
         why = [line for line in lines[:-3] if _NETWORK.search(line)][-2:]
         detail = "; ".join(why + lines[-3:]) or f"exit status {done.returncode}"
-        raise error(f"{label}: {redact_credentials(detail)}")  # git names the URL it was given, token and all
+        raise error(
+            f"{label}: {redact_credentials(detail)}"
+        )  # git names the URL it was given, token and all
     return done.stdout
 
 
-_NETWORK = re.compile(r"connect|resolve|unreachable|timed? ?out|Max retries|proxy|refused|index", re.IGNORECASE)
+_NETWORK = re.compile(
+    r"connect|resolve|unreachable|timed? ?out|Max retries|proxy|refused|index", re.IGNORECASE
+)
 
 
 def git(args: Sequence[str], *, cwd: Path, stdin: bytes | None = None, timeout: float) -> bytes:
     """Run ``git <args>`` in *cwd* with prompts disabled."""
-    return run(["git", *args], cwd=cwd, stdin=stdin, timeout=timeout, env=_GIT_ENV,
-               what=f"git {_subcommand(args)}", error=GitError)
+    return run(
+        ["git", *args],
+        cwd=cwd,
+        stdin=stdin,
+        timeout=timeout,
+        env=_GIT_ENV,
+        what=f"git {_subcommand(args)}",
+        error=GitError,
+    )
 
 
 def pip(args: Sequence[str], *, timeout: float, what: str) -> bytes:

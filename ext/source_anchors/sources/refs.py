@@ -17,7 +17,16 @@ from ..model.config import RepoPin
 from ..model.config.pinfields import SHA_RE, ref_problem
 from ..model.errors import RefError
 
-__all__ = ["SHA_RE", "candidates", "mismatch", "moved_ref", "ref_problem", "remote_refs", "resolve_ref"]
+__all__ = [
+    "SHA_RE",
+    "candidates",
+    "mismatch",
+    "moved_ref",
+    "ref_problem",
+    "remote_refs",
+    "resolve_ref",
+]
+
 
 def candidates(ref: str) -> list[str]:
     """The full ref names *ref* may stand for, in git's order: itself if full, else the tag, then the branch."""
@@ -29,9 +38,9 @@ def candidates(ref: str) -> list[str]:
 def resolve_ref(url: str, ref: str, *, timeout: float, name: str = "") -> str:
     """The commit *ref* names at *url*, asked with one ``git ls-remote``.
 
-    Raises :class:`RefError` when the remote has no such tag or branch (or a tag and a branch of that
-    name point at different commits), and :class:`~source_anchors.model.errors.GitError` when git
-    cannot reach *url*.
+    Raises :class:`RefError` when the remote has no such tag or branch (or a tag and a branch of
+    that name point at different commits), and :class:`~source_anchors.model.errors.GitError` when
+    git cannot reach *url*.
     """
     from . import proc  # the subprocess machinery: only when a ref is asked for
 
@@ -41,7 +50,9 @@ def resolve_ref(url: str, ref: str, *, timeout: float, name: str = "") -> str:
         raise RefError(f"{who}{problem}")
     names = candidates(ref)
     patterns = [pattern for full in names for pattern in (full, f"{full}^{{}}")]
-    raw = proc.git(["ls-remote", "--", url, *patterns], cwd=Path(tempfile.gettempdir()), timeout=timeout)
+    raw = proc.git(
+        ["ls-remote", "--", url, *patterns], cwd=Path(tempfile.gettempdir()), timeout=timeout
+    )
     found: dict[str, str] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
         sha, _, full = line.partition("\t")
@@ -70,7 +81,11 @@ def remote_refs(url: str, *, timeout: float) -> dict[str, str]:
     """Every tag and branch at *url* (full name -> commit, an annotated tag peeled): one ``git ls-remote``."""
     from . import proc
 
-    raw = proc.git(["ls-remote", "--tags", "--heads", "--", url], cwd=Path(tempfile.gettempdir()), timeout=timeout)
+    raw = proc.git(
+        ["ls-remote", "--tags", "--heads", "--", url],
+        cwd=Path(tempfile.gettempdir()),
+        timeout=timeout,
+    )
     named: dict[str, str] = {}
     for line in raw.decode("utf-8", "replace").splitlines():
         sha, _, full = line.partition("\t")
@@ -101,16 +116,24 @@ def mismatch(pin: RepoPin, now: str, *, timeout: float) -> str:
     present = [full for full in candidates(pin.ref) if full in named]
     if present and all(full.startswith("refs/tags/") for full in present):
         # A tag: tags are not meant to move, so the ref was never this commit's.
-        others = sorted((full for full, sha in named.items() if sha == pin.commit),
-                        key=lambda full: (not full.startswith("refs/tags/"), full))
+        others = sorted(
+            (full for full, sha in named.items() if sha == pin.commit),
+            key=lambda full: (not full.startswith("refs/tags/"), full),
+        )
         short = [full.removeprefix("refs/tags/").removeprefix("refs/heads/") for full in others]
         if short:
-            return (f"{where}: {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, which is "
-                    f"{' and '.join(repr(name) for name in short[:3])} at {pin.shown_url}: the ref is mistyped; "
-                    f"set it to {short[0]!r}")
-        return (f"{where}: the tag {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, and no tag or "
-                f"branch names {pin.short}; tags are not meant to move, so this 'ref' does not belong to the "
-                f"commit: set it to where the commit came from, or preview the tag's commit with "
-                f"'source-anchors bump {pin.name} {pin.ref}'")
-    return (f"{where}: {pin.ref!r} now points at {now[:7]}, not the pinned commit {pin.short}; "
-            f"preview the move with 'source-anchors bump {pin.name} {pin.ref}'")
+            return (
+                f"{where}: {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, which is "
+                f"{' and '.join(repr(name) for name in short[:3])} at {pin.shown_url}: the ref is mistyped; "
+                f"set it to {short[0]!r}"
+            )
+        return (
+            f"{where}: the tag {pin.ref!r} names {now[:7]}, not the pinned commit {pin.short}, and no tag or "
+            f"branch names {pin.short}; tags are not meant to move, so this 'ref' does not belong to the "
+            f"commit: set it to where the commit came from, or preview the tag's commit with "
+            f"'source-anchors bump {pin.name} {pin.ref}'"
+        )
+    return (
+        f"{where}: {pin.ref!r} now points at {now[:7]}, not the pinned commit {pin.short}; "
+        f"preview the move with 'source-anchors bump {pin.name} {pin.ref}'"
+    )

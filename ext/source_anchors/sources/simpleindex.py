@@ -27,7 +27,15 @@ from ..model.config.pinfields import parse_pinned
 from ..model.errors import PipError, SourceError
 from . import proc
 
-__all__ = ["Candidate", "Locations", "download_sdist", "normalize", "parse_pinned", "pip_locations", "redact"]
+__all__ = [
+    "Candidate",
+    "Locations",
+    "download_sdist",
+    "normalize",
+    "parse_pinned",
+    "pip_locations",
+    "redact",
+]
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 JSON_TYPE = "application/vnd.pypi.simple.v1+json"
@@ -75,11 +83,16 @@ def pip_locations(timeout: float, environ: Mapping[str, str] | None = None) -> L
     env = os.environ if environ is None else environ
     ranked: dict[str, tuple[int, str]] = {}
     listing = b""
-    if not all(_variable(option) in env for option in _OPTIONS) and env.get("PIP_CONFIG_FILE") != os.devnull:
+    if (
+        not all(_variable(option) in env for option in _OPTIONS)
+        and env.get("PIP_CONFIG_FILE") != os.devnull
+    ):
         # The environment wins over pip's files option by option: only when it sets all four can
         # nothing in them count, and pip (0.6 s to start) need not be asked. Nor when
         # PIP_CONFIG_FILE is os.devnull: then pip reads no file at all (its documented switch).
-        with contextlib.suppress(PipError):  # pip's files unreadable: the environment and defaults remain
+        with contextlib.suppress(
+            PipError
+        ):  # pip's files unreadable: the environment and defaults remain
             listing = proc.pip(["config", "list"], timeout=min(timeout, 30), what="pip config list")
     for line in listing.decode("utf-8", "replace").splitlines():
         key, sep, value = line.partition("=")
@@ -94,13 +107,18 @@ def pip_locations(timeout: float, environ: Mapping[str, str] | None = None) -> L
     if values.get("no-index", "").strip().lower() in _TRUE:
         indexes: list[str] = []
     else:
-        indexes = (values.get("index-url") or DEFAULT_INDEX).split()[:1] + values.get("extra-index-url", "").split()
-    return Locations(indexes=tuple(dict.fromkeys(indexes)),
-                     find_links=tuple(dict.fromkeys(values.get("find-links", "").split())))
+        indexes = (values.get("index-url") or DEFAULT_INDEX).split()[:1] + values.get(
+            "extra-index-url", ""
+        ).split()
+    return Locations(
+        indexes=tuple(dict.fromkeys(indexes)),
+        find_links=tuple(dict.fromkeys(values.get("find-links", "").split())),
+    )
 
 
-def download_sdist(requirement: str, dest: Path, *, timeout: float,
-                   locations: Locations | None = None) -> Path:
+def download_sdist(
+    requirement: str, dest: Path, *, timeout: float, locations: Locations | None = None
+) -> Path:
     """Download the one sdist of *requirement* (``name==version``) into *dest*, checked by its sha256.
 
     Nothing is built or run. Raises :class:`SourceError` in one line: no sdist for the release
@@ -119,7 +137,9 @@ def download_sdist(requirement: str, dest: Path, *, timeout: float,
     return _download(chosen, dest, timeout=timeout)
 
 
-def _listed(name: str, where: Locations, timeout: float) -> tuple[list[Candidate], list[str], list[str]]:
+def _listed(
+    name: str, where: Locations, timeout: float
+) -> tuple[list[Candidate], list[str], list[str]]:
     """Every file the indexes list for *name* (first index first), the failures, and the pages tried."""
     files: dict[str, Candidate] = {}
     failures: list[str] = []
@@ -144,9 +164,14 @@ class _Unreachable(Exception):
 def _read_location(location: str, *, timeout: float) -> list[Candidate]:
     """The files one index page, find-links page or directory lists ([] when the project is absent)."""
     scheme = urllib.parse.urlsplit(location).scheme
-    if scheme == "file" or not scheme or len(scheme) == 1:  # a path (a drive letter is not a scheme)
-        path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(location).path)) if scheme == "file" \
+    if (
+        scheme == "file" or not scheme or len(scheme) == 1
+    ):  # a path (a drive letter is not a scheme)
+        path = (
+            Path(urllib.request.url2pathname(urllib.parse.urlsplit(location).path))
+            if scheme == "file"
             else Path(location)
+        )
         return _read_path(path)
     if scheme not in _SCHEMES:
         raise _Unreachable(f"scheme {scheme!r} is not read; use http, https or file")
@@ -163,7 +188,11 @@ def _read_location(location: str, *, timeout: float) -> list[Candidate]:
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", None) or error
         raise _Unreachable(str(reason)) from error
-    found = _from_json(body, base) if kind == JSON_TYPE else _from_html(body.decode("utf-8", "replace"), base)
+    found = (
+        _from_json(body, base)
+        if kind == JSON_TYPE
+        else _from_html(body.decode("utf-8", "replace"), base)
+    )
     # A page on the network names files on the network: never a file of this machine.
     return [c for c in found if urllib.parse.urlsplit(c.url).scheme in ("http", "https")]
 
@@ -182,8 +211,11 @@ def _read_path(path: Path) -> list[Candidate]:
         for page, parse in (("index.json", _from_json), ("index.html", _from_html_bytes)):
             if (path / page).is_file():
                 return parse(_read(path / page), (path / page).as_uri())
-        return [Candidate(entry.name, entry.resolve().as_uri(), None)
-                for entry in sorted(path.iterdir()) if entry.is_file()]
+        return [
+            Candidate(entry.name, entry.resolve().as_uri(), None)
+            for entry in sorted(path.iterdir())
+            if entry.is_file()
+        ]
     if path.is_file():
         return _from_html_bytes(_read(path), path.resolve().as_uri())
     return []  # pip's file:// index has no folder for a project it does not hold
@@ -200,8 +232,14 @@ def _from_json(body: bytes, base: str) -> list[Candidate]:
     """The files of a PEP 691 project page."""
     try:
         files = json.loads(body)["files"]
-        return [Candidate(str(f["filename"]), urllib.parse.urljoin(base, str(f["url"])),
-                          (f.get("hashes") or {}).get("sha256")) for f in files]
+        return [
+            Candidate(
+                str(f["filename"]),
+                urllib.parse.urljoin(base, str(f["url"])),
+                (f.get("hashes") or {}).get("sha256"),
+            )
+            for f in files
+        ]
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise _Unreachable(f"not a PEP 691 project page ({error})") from error
 
@@ -235,7 +273,9 @@ def _from_html(text: str, base: str) -> list[Candidate]:
         filename = urllib.parse.unquote(urllib.parse.urlsplit(url).path.rsplit("/", 1)[-1])
         algorithm, _, digest = fragment.partition("=")
         if filename:
-            found.append(Candidate(filename, url, digest.lower() if algorithm == "sha256" else None))
+            found.append(
+                Candidate(filename, url, digest.lower() if algorithm == "sha256" else None)
+            )
     return found
 
 
@@ -251,7 +291,10 @@ def _split_sdist(filename: str) -> tuple[str, str] | None:
 
 def _same_version(left: str, right: str) -> bool:
     try:
-        from packaging.version import InvalidVersion, Version  # Sphinx needs packaging; it may be absent
+        from packaging.version import (
+            InvalidVersion,
+            Version,
+        )  # Sphinx needs packaging; it may be absent
     except ImportError:
         return left.lower() == right.lower()
     try:
@@ -262,18 +305,34 @@ def _same_version(left: str, right: str) -> bool:
 
 def _is_release_sdist(filename: str, name: str, version: str) -> bool:
     parts = _split_sdist(filename)
-    return parts is not None and normalize(parts[0]) == normalize(name) and _same_version(parts[1], version)
+    return (
+        parts is not None
+        and normalize(parts[0]) == normalize(name)
+        and _same_version(parts[1], version)
+    )
 
 
-def _none_found(requirement: str, name: str, version: str, files: list[Candidate],
-                failures: list[str], tried: list[str]) -> str:
+def _none_found(
+    requirement: str,
+    name: str,
+    version: str,
+    files: list[Candidate],
+    failures: list[str],
+    tried: list[str],
+) -> str:
     """One line: nothing reachable, or no sdist of the release (with what the indexes do have)."""
     if failures and len(failures) == len(tried):
         return f"no package index could be reached for {requirement}: tried " + "; ".join(failures)
     mine = [c.filename for c in files if _project_file(c.filename, name)]
-    same = [f for f in mine if _file_version(f) is not None and _same_version(_file_version(f) or "", version)]
+    same = [
+        f
+        for f in mine
+        if _file_version(f) is not None and _same_version(_file_version(f) or "", version)
+    ]
     if same:
-        has = f"for {version} they list only {', '.join(same[:8])}" + (" …" if len(same) > 8 else "")
+        has = f"for {version} they list only {', '.join(same[:8])}" + (
+            " …" if len(same) > 8 else ""
+        )
     elif mine:
         versions = sorted({v for f in mine if (v := _file_version(f))}, key=_version_key)
         has = f"they list no {version}; versions: {', '.join(versions[-8:])}"
@@ -284,8 +343,11 @@ def _none_found(requirement: str, name: str, version: str, files: list[Candidate
 
 
 def _project_file(filename: str, name: str) -> bool:
-    head = filename.split("-", 1)[0] if not filename.lower().endswith(SDIST_SUFFIXES) else \
-        (_split_sdist(filename) or ("", ""))[0]
+    head = (
+        filename.split("-", 1)[0]
+        if not filename.lower().endswith(SDIST_SUFFIXES)
+        else (_split_sdist(filename) or ("", ""))[0]
+    )
     return normalize(head) == normalize(name)
 
 
@@ -300,6 +362,7 @@ def _file_version(filename: str) -> str | None:
 def _version_key(version: str) -> tuple[int, object]:
     try:
         from packaging.version import Version
+
         return (0, Version(version))
     except Exception:  # no packaging, or a version it cannot read: order those last
         return (1, version)
@@ -308,28 +371,38 @@ def _version_key(version: str) -> tuple[int, object]:
 def _download(candidate: Candidate, dest: Path, *, timeout: float) -> Path:
     """Stream *candidate* into *dest*, checking its size and the index's sha256."""
     if urllib.parse.urlsplit(candidate.url).scheme not in _SCHEMES:
-        raise SourceError(f"{redact(candidate.url)}: not downloaded (only http, https and file URLs are)")
+        raise SourceError(
+            f"{redact(candidate.url)}: not downloaded (only http, https and file URLs are)"
+        )
     target = dest / candidate.filename
     digest = hashlib.sha256()
     size = 0
     try:
-        with urllib.request.urlopen(candidate.url, timeout=timeout) as response, open(target, "xb") as out:
+        with (
+            urllib.request.urlopen(candidate.url, timeout=timeout) as response,
+            open(target, "xb") as out,
+        ):
             while chunk := response.read(1024 * 1024):
                 size += len(chunk)
                 if size > MAX_DOWNLOAD_BYTES:
-                    raise SourceError(f"{redact(candidate.url)}: more than {MAX_DOWNLOAD_BYTES:,} bytes; "
-                                      "not downloaded")
+                    raise SourceError(
+                        f"{redact(candidate.url)}: more than {MAX_DOWNLOAD_BYTES:,} bytes; "
+                        "not downloaded"
+                    )
                 digest.update(chunk)
                 out.write(chunk)
     except (urllib.error.URLError, OSError, ValueError) as error:
         target.unlink(missing_ok=True)
-        raise SourceError(f"cannot download {redact(candidate.url)}: "
-                          f"{getattr(error, 'reason', None) or error}") from error
+        raise SourceError(
+            f"cannot download {redact(candidate.url)}: {getattr(error, 'reason', None) or error}"
+        ) from error
     except SourceError:
         target.unlink(missing_ok=True)
         raise
     if candidate.sha256 is not None and digest.hexdigest() != candidate.sha256:
         target.unlink(missing_ok=True)
-        raise SourceError(f"sha256 mismatch for {candidate.filename} from {redact(candidate.url)}: the index says "
-                          f"{candidate.sha256[:16]}…, the download is {digest.hexdigest()[:16]}…; not unpacked")
+        raise SourceError(
+            f"sha256 mismatch for {candidate.filename} from {redact(candidate.url)}: the index says "
+            f"{candidate.sha256[:16]}…, the download is {digest.hexdigest()[:16]}…; not unpacked"
+        )
     return target

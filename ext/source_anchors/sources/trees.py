@@ -60,7 +60,8 @@ class Tree:
     #: For a distribution: ``{"name": "<archive>: <member>", "text": headers}`` of its METADATA
     #: (``None`` for git, and for a tree exported before the metadata was kept).
     metadata: Mapping[str, str] | None = None
-    #: Whether the vouchers hold the commit's whole listing (a file not in them is not the commit's).
+    #: Whether the vouchers hold the commit's whole listing (a file not in them is not the
+    #: commit's).
     listed: bool = False
 
     def vouched(self, pin_name: str, blobs: Mapping[str, str], *, listed: bool = False) -> Tree:
@@ -75,20 +76,28 @@ class Tree:
         """
         if path not in self.blobs:
             why = self.refused.get(path)
-            raise UpstreamFileError(f"{path} is not in the exported tree" + (f" ({why})" if why else ""))
+            raise UpstreamFileError(
+                f"{path} is not in the exported tree" + (f" ({why})" if why else "")
+            )
         file = self.root.joinpath(*PurePosixPath(path).parts)
         try:
             size = file.lstat().st_size
             if max_bytes is not None and size > max_bytes:
-                raise UpstreamFileError(f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed")
+                raise UpstreamFileError(
+                    f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed"
+                )
             data = file.read_bytes()
         except OSError as error:
-            raise UpstreamFileError(f"{path}: the cached tree is damaged ({error.strerror}); "
-                                    f"delete {self.root.parent} to export it again") from error
+            raise UpstreamFileError(
+                f"{path}: the cached tree is damaged ({error.strerror}); "
+                f"delete {self.root.parent} to export it again"
+            ) from error
         if blob_id(data) != self.blobs[path]:
             # The cache is shared and writable: never trust a file that changed after export.
-            raise UpstreamFileError(f"{path}: the cached copy differs from the exported blob "
-                                    f"{self.blobs[path][:12]}; delete {self.root.parent} to export it again")
+            raise UpstreamFileError(
+                f"{path}: the cached copy differs from the exported blob "
+                f"{self.blobs[path][:12]}; delete {self.root.parent} to export it again"
+            )
         if verify and self.method == "dist" and self.vouchers is not None:
             self._verify(path)
         return data
@@ -100,16 +109,19 @@ class Tree:
         if expected is None and self.listed:
             raise UnverifiedError(
                 f"{path} from {self.dist} is not a file of {self.pin_name}@{short}: the commit's listing "
-                "has no such file (the distribution added or generated it); it is never served")
+                "has no such file (the distribution added or generated it); it is never served"
+            )
         if expected is None:
             raise UnverifiedError(
                 f"{path} from {self.dist} is not vouched for: neither the lock nor a tree listing "
-                f"records its blob at {short}; lock it from git or commit a 'listing'")
+                f"records its blob at {short}; lock it from git or commit a 'listing'"
+            )
         if expected != actual:
             raise UnverifiedError(
                 f"{path} from {self.dist} differs from {self.pin_name}@{short}: "
                 f"blob {actual[:12]}, the commit has {expected[:12]}; the cached tree {self.root.parent} "
-                "is reused until you delete it")
+                "is reused until you delete it"
+            )
 
     def has(self, path: str) -> bool:
         """Whether *path* was exported."""
@@ -118,7 +130,9 @@ class Tree:
 
 def cache_key(url: str, commit: str) -> str:
     """Directory name for (url, commit): readable slug plus a hash of the URL."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", url.rstrip("/").rsplit("/", 1)[-1]).strip("-")[:40] or "repo"
+    slug = (
+        re.sub(r"[^A-Za-z0-9]+", "-", url.rstrip("/").rsplit("/", 1)[-1]).strip("-")[:40] or "repo"
+    )
     digest = hashlib.sha256(url.encode()).hexdigest()[:12]
     return f"{slug}-{digest}-{commit}"
 
@@ -126,7 +140,9 @@ def cache_key(url: str, commit: str) -> str:
 def content_key(pin: RepoPin) -> str:
     """What decides an export's content besides (URL, commit): the package directories, the distribution."""
     key: list[Any] = [sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None]
-    if pin.dist_format != "wheel":  # only then: the keys of trees exported before the option stay valid
+    if (
+        pin.dist_format != "wheel"
+    ):  # only then: the keys of trees exported before the option stay valid
         key.append(pin.dist_format)
     return json.dumps(key)
 
@@ -155,9 +171,17 @@ class TreeCache:
             return None
         if content is not None and meta.get("content") != content:
             return None
-        return Tree(root=place / "files", url=url, commit=commit, method=meta["method"],
-                    dist=meta.get("dist"), blobs=meta["blobs"], listing=meta.get("listing"),
-                    refused=meta.get("refused", {}), metadata=meta.get("metadata"))
+        return Tree(
+            root=place / "files",
+            url=url,
+            commit=commit,
+            method=meta["method"],
+            dist=meta.get("dist"),
+            blobs=meta["blobs"],
+            listing=meta.get("listing"),
+            refused=meta.get("refused", {}),
+            metadata=meta.get("metadata"),
+        )
 
     def get(self, pin: RepoPin) -> Tree:
         """The tree of *pin*, trying its sources in order; one error names every attempt."""
@@ -182,15 +206,19 @@ class TreeCache:
                 raise  # the pin itself is wrong: another source would only hide it
             except SourceError as error:
                 attempts.append(f"{kind}: {error}")
-        raise SourceError(f"cannot obtain {pin.name}@{pin.short} ({pin.shown_url}); tried "
-                          + "; ".join(attempts))
+        raise SourceError(
+            f"cannot obtain {pin.name}@{pin.short} ({pin.shown_url}); tried " + "; ".join(attempts)
+        )
 
     def populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
         """Export *pin*'s tree with *export* (writing its files into the folder given) into the cache, once."""
         return self._populate(pin, export)
 
     def _populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
-        from filelock import FileLock, Timeout  # only an export takes the lock; a warm build never does
+        from filelock import (
+            FileLock,
+            Timeout,
+        )  # only an export takes the lock; a warm build never does
 
         key = cache_key(pin.url, pin.commit)
         (self.root / "locks").mkdir(parents=True, exist_ok=True)
@@ -201,10 +229,17 @@ class TreeCache:
                     return tree
                 self._remove_leftovers(key)
                 staging = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=self._tmp()))
-                os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it private; the cache is shared
+                os.chmod(
+                    staging, 0o777 & ~current_umask()
+                )  # mkdtemp makes it private; the cache is shared
                 try:
                     meta = export(staging / "files")
-                    meta.update(format=CACHE_FORMAT, url=pin.url, commit=pin.commit, content=content_key(pin))
+                    meta.update(
+                        format=CACHE_FORMAT,
+                        url=pin.url,
+                        commit=pin.commit,
+                        content=content_key(pin),
+                    )
                     (staging / "meta.json").write_text(json.dumps(meta, sort_keys=True), "utf-8")
                     final = self.root / "trees" / key
                     final.parent.mkdir(parents=True, exist_ok=True)
@@ -213,11 +248,15 @@ class TreeCache:
                 finally:
                     shutil.rmtree(staging, ignore_errors=True)
         except Timeout as error:
-            raise SourceError(f"another build holds the cache lock for {key} for too long") from error
+            raise SourceError(
+                f"another build holds the cache lock for {key} for too long"
+            ) from error
         except OSError as error:  # the cache became unwritable after the build checked it
-            raise SourceError(f"cannot write the cache {self.root} ({error.strerror or error}); set "
-                              "SOURCE_ANCHORS_CACHE, or source_anchors_cache_dir in conf.py, to a writable "
-                              "directory") from error
+            raise SourceError(
+                f"cannot write the cache {self.root} ({error.strerror or error}); set "
+                "SOURCE_ANCHORS_CACHE, or source_anchors_cache_dir in conf.py, to a writable "
+                "directory"
+            ) from error
         tree = self.cached(pin.url, pin.commit, content=content_key(pin))
         if tree is None:
             raise SourceError(f"the export of {key} did not produce a readable tree")
@@ -254,9 +293,13 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
 
     It is unpacked safely: an sdist's top folder (``name-version/``) is the repository root.
     """
-    from .archive import metadata_headers, unpack  # tarfile and zipfile, and pip, are loaded by exports only
+    from .archive import (
+        metadata_headers,
+        unpack,
+    )  # tarfile and zipfile, and pip, are loaded by exports only
     from .dist import download_wheel
     from .simpleindex import download_sdist
+
     assert pin.dist is not None
     download = files.parent / "download"
     download.mkdir(parents=True)
@@ -274,9 +317,17 @@ def _export_dist(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
     headers = metadata_headers(archives[0])
     shutil.rmtree(download, ignore_errors=True)
     blobs = _onto_package_dirs(unpacked.blobs, files, pin)
-    metadata = {"name": f"{archives[0].name}: {headers[0]}", "text": headers[1]} if headers else None
-    return {"method": "dist", "dist": f"{pin.dist} ({archives[0].name})", "blobs": blobs,
-            "refused": unpacked.refused, "listing": None, "metadata": metadata}
+    metadata = (
+        {"name": f"{archives[0].name}: {headers[0]}", "text": headers[1]} if headers else None
+    )
+    return {
+        "method": "dist",
+        "dist": f"{pin.dist} ({archives[0].name})",
+        "blobs": blobs,
+        "refused": unpacked.refused,
+        "listing": None,
+        "metadata": metadata,
+    }
 
 
 def _onto_package_dirs(blobs: Mapping[str, str], files: Path, pin: RepoPin) -> dict[str, str]:
@@ -293,7 +344,8 @@ def _onto_package_dirs(blobs: Mapping[str, str], files: Path, pin: RepoPin) -> d
         target = files.joinpath(*PurePosixPath(package).parts)
         target.parent.mkdir(parents=True, exist_ok=True)
         os.rename(files / top, target)
-        moved = {(package + path[len(top):] if path.startswith(top + "/") else path): blob
-                 for path, blob in moved.items()}
+        moved = {
+            (package + path[len(top) :] if path.startswith(top + "/") else path): blob
+            for path, blob in moved.items()
+        }
     return moved
-

@@ -1,8 +1,8 @@
 """Which files of a commit a tree holds, and the git blob id that names each (pure).
 
-The obtaining stage decides what an export keeps (the packages and the root licence files) and what an
-sdist serves beside them (every file that is not a module of the packages); the licence stage reads
-the same rules (:mod:`source_anchors.licences.identify`).
+The obtaining stage decides what an export keeps (the packages and the root licence files) and what
+an sdist serves beside them (every file that is not a module of the packages); the licence stage
+reads the same rules (:mod:`source_anchors.licences.identify`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ def is_package_module(path: str, packages: Iterable[str]) -> bool:
     """Whether *path* is a Python module of one of *packages* (``pkg/mod.py``, ``mod.py`` for ``mod``)."""
     if not path.endswith((".py", ".pyi")):
         return False
-    return any(path.startswith(package + "/") or path in (f"{package}.py", f"{package}.pyi")
-               for package in packages)
+    return any(
+        path.startswith(package + "/") or path in (f"{package}.py", f"{package}.pyi")
+        for package in packages
+    )
 
 
 # --- licence-like file names -------------------------------------------------
@@ -38,9 +40,7 @@ def is_package_module(path: str, packages: Iterable[str]) -> bool:
 # The keyword must end at a separator or the end of the name, so
 # ``noticeable.md`` is not a licence file, but any prefix is allowed so
 # ``MIT-LICENSE``, ``THIRD_PARTY_NOTICES`` and ``ThirdPartyNotices.txt`` are.
-_LICENCE_NAME = re.compile(
-    r"(?:licen[cs]e|copying|notice|copyright|patents)s?(?:[-_. ]|$)"
-)
+_LICENCE_NAME = re.compile(r"(?:licen[cs]e|copying|notice|copyright|patents)s?(?:[-_. ]|$)")
 
 # Directories that hold licence texts only (REUSE's ``LICENSES/``, wheel's
 # ``*.dist-info/licenses/``), whatever the files inside are called.

@@ -1,10 +1,10 @@
 """Anchors that drifted as CI annotations: GitHub workflow commands, a GitLab Code Quality report, SARIF 2.1.0.
 
-``source-anchors check --format FORMAT`` prints them; a build writes them when ``source_anchors_annotations``
-names a format (GitHub's commands on standard output, the reports as files beside ``source-anchors.json``).
-Each annotation sits on the page line where the anchor is written, with paths relative to a *base*
-folder (the current directory for the CLI: CI runs it at the repository's root, which is where
-GitHub, GitLab and code-scanning tools resolve paths from).
+``source-anchors check --format FORMAT`` prints them; a build writes them when
+``source_anchors_annotations`` names a format (GitHub's commands on standard output, the reports as
+files beside ``source-anchors.json``). Each annotation sits on the page line where the anchor is
+written, with paths relative to a *base* folder (the current directory for the CLI: CI runs it at
+the repository's root, which is where GitHub, GitLab and code-scanning tools resolve paths from).
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from ..model.changeclass import ChangeClass
 from ..model.records import AnchorRecord, Status
 from ..model.version import __version__
 
-#: The formats of ``check --format`` (``text`` is the default listing); the build writes the last three.
+#: The formats of ``check --format`` (``text`` is the default listing); the build writes the last
+#: three.
 FORMATS = ("text", "json", "github", "gitlab", "sarif")
 #: The file each report format is written to in a build's output directory.
 FILES = {"gitlab": "source-anchors.codequality.json", "sarif": "source-anchors.sarif"}
@@ -77,12 +78,18 @@ def message(record: AnchorRecord) -> str:
     out = record.outcome
     lines = (out.message or f"{out.status}: {out.name} {out.change()}").splitlines()
     text = "\n".join(lines[:_MESSAGE_LINES] + (["…"] if len(lines) > _MESSAGE_LINES else []))
-    if out.status is Status.missing and out.suggestion is not None and out.suggestion.key not in text:
+    if (
+        out.status is Status.missing
+        and out.suggestion is not None
+        and out.suggestion.key not in text
+    ):
         text += f"\nsuggestion: {out.suggestion.describe()} (source-anchors fix)"
     return f"{text}\n(written as «{record.label}»)"
 
 
-def on_pages(records: list[AnchorRecord], paths: Mapping[str, Path], pages: list[str]) -> list[AnchorRecord]:
+def on_pages(
+    records: list[AnchorRecord], paths: Mapping[str, Path], pages: list[str]
+) -> list[AnchorRecord]:
     """The records written in the page files *pages* (paths as given, relative to the current directory)."""
     docs = docs_of(paths, pages)
     return [record for record in records if record.page in docs]
@@ -99,7 +106,11 @@ def page_paths(paths: Mapping[str, Path], base: Path) -> dict[str, str]:
     shown = {}
     for doc, path in paths.items():
         try:
-            shown[doc] = Path(os.path.relpath(path, base)).as_posix() if _inside(path, base) else path.as_posix()
+            shown[doc] = (
+                Path(os.path.relpath(path, base)).as_posix()
+                if _inside(path, base)
+                else path.as_posix()
+            )
         except ValueError:  # another drive (Windows)
             shown[doc] = path.as_posix()
     return shown
@@ -123,8 +134,10 @@ def github(records: list[AnchorRecord], files: Mapping[str, str]) -> str:
     """GitHub workflow commands, one per problem: ``::error file=…,line=…,title=…::…``."""
     out = []
     for record in problems(records):
-        props = f"file={_escape_property(files.get(record.page, record.page))},line={record.line}," \
-                f"title={_escape_property(title(record))}"
+        props = (
+            f"file={_escape_property(files.get(record.page, record.page))},line={record.line},"
+            f"title={_escape_property(title(record))}"
+        )
         out.append(f"::{severity(record)} {props}::{_escape_data(message(record))}")
     return "\n".join(out)
 
@@ -138,34 +151,69 @@ def _fingerprint(record: AnchorRecord, path: str) -> str:
 def gitlab(records: list[AnchorRecord], files: Mapping[str, str]) -> list[dict[str, Any]]:
     """A GitLab Code Quality report (``artifacts: reports: codequality``)."""
     levels = {Level.error: "major", Level.warning: "minor"}
-    return [{"description": message(record).replace("\n", " — "),
-             "check_name": f"source-anchors/{record.outcome.status}",
-             "fingerprint": _fingerprint(record, files.get(record.page, record.page)),
-             "severity": levels[severity(record)],
-             "location": {"path": files.get(record.page, record.page), "lines": {"begin": record.line}}}
-            for record in problems(records)]
+    return [
+        {
+            "description": message(record).replace("\n", " — "),
+            "check_name": f"source-anchors/{record.outcome.status}",
+            "fingerprint": _fingerprint(record, files.get(record.page, record.page)),
+            "severity": levels[severity(record)],
+            "location": {
+                "path": files.get(record.page, record.page),
+                "lines": {"begin": record.line},
+            },
+        }
+        for record in problems(records)
+    ]
 
 
 def sarif(records: list[AnchorRecord], files: Mapping[str, str]) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run: a rule per failing status, a result per problem."""
     order = list(RULES)
-    rules = [{"id": f"source-anchors/{status}", "name": f"anchor-{status}",
-              "shortDescription": {"text": f"Anchor {status}"}, "fullDescription": {"text": text},
-              "helpUri": TOOL_URI} for status, text in RULES.items()]
+    rules = [
+        {
+            "id": f"source-anchors/{status}",
+            "name": f"anchor-{status}",
+            "shortDescription": {"text": f"Anchor {status}"},
+            "fullDescription": {"text": text},
+            "helpUri": TOOL_URI,
+        }
+        for status, text in RULES.items()
+    ]
     results = []
     for record in problems(records):
         path = files.get(record.page, record.page)
-        results.append({
-            "ruleId": f"source-anchors/{record.outcome.status}", "ruleIndex": order.index(record.outcome.status),
-            "level": str(severity(record)), "message": {"text": message(record)},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
-                                                "region": {"startLine": record.line}}}],
-            "partialFingerprints": {"sourceAnchors/v1": _fingerprint(record, path)},
-            "properties": {"target": record.outcome.name, "permalink": record.outcome.permalink},
-        })
-    driver = {"name": "source-anchors", "version": __version__, "informationUri": TOOL_URI, "rules": rules}
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0",
-            "runs": [{"tool": {"driver": driver}, "results": results}]}
+        results.append(
+            {
+                "ruleId": f"source-anchors/{record.outcome.status}",
+                "ruleIndex": order.index(record.outcome.status),
+                "level": str(severity(record)),
+                "message": {"text": message(record)},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                            "region": {"startLine": record.line},
+                        }
+                    }
+                ],
+                "partialFingerprints": {"sourceAnchors/v1": _fingerprint(record, path)},
+                "properties": {
+                    "target": record.outcome.name,
+                    "permalink": record.outcome.permalink,
+                },
+            }
+        )
+    driver = {
+        "name": "source-anchors",
+        "version": __version__,
+        "informationUri": TOOL_URI,
+        "rules": rules,
+    }
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
 
 
 def render(fmt: str, records: list[AnchorRecord], files: Mapping[str, str]) -> str:

@@ -10,8 +10,9 @@ from sphinx.environment import BuildEnvironment
 
 from ..model.records import AnchorRecord
 
-#: One documented object: (module, name in it, line, file, start, end, reason without a link or "", note): the
-#: note is the binding rules that chose a linked object's definition, or what serves an unlinked one.
+#: One documented object: (module, name in it, line, file, start, end, reason without a link or "",
+#: note): the note is the binding rules that chose a linked object's definition, or what serves an
+#: unlinked one.
 ApiRow = tuple[str, str, int, str, int, int, str, str]
 
 
@@ -24,10 +25,10 @@ class ApiLinksDomain(Domain):
     name = "source-anchors-api"
     label = "Source anchors: API links"
     initial_data = {  # noqa: RUF012  # Sphinx's own attribute, copied per env
-        "objects": {},    # docname -> [ApiRow, ...] in reading order
-        "outcomes": {},   # docname -> [Outcome, ...]: a pinned repository's links, for its lock
-        "source": "",     # the repository and commit the pages were linked at
-        "found": {},      # docname -> {optional module: found?}: what its "self" links were decided by
+        "objects": {},  # docname -> [ApiRow, ...] in reading order
+        "outcomes": {},  # docname -> [Outcome, ...]: a pinned repository's links, for its lock
+        "source": "",  # the repository and commit the pages were linked at
+        "found": {},  # docname -> {optional module: found?}: what its "self" links were decided by
     }
 
     def add(self, docname: str, row: ApiRow) -> None:
@@ -36,7 +37,9 @@ class ApiLinksDomain(Domain):
 
     def rows(self) -> list[tuple[str, ApiRow]]:
         """Every object, by document then reading order."""
-        return [(doc, row) for doc in sorted(self.data["objects"]) for row in self.data["objects"][doc]]
+        return [
+            (doc, row) for doc in sorted(self.data["objects"]) for row in self.data["objects"][doc]
+        ]
 
     def clear_doc(self, docname: str) -> None:
         """Forget everything *docname* contributed."""
@@ -58,8 +61,11 @@ class ApiLinksDomain(Domain):
 def api_records(env: BuildEnvironment) -> list[AnchorRecord]:
     """A pinned repository's API links as anchor records, so that ``check`` and ``update`` see them too."""
     outcomes = get_api_domain(env).data["outcomes"]
-    return [AnchorRecord(doc, line, outcome.text, outcome, seq=n)
-            for doc in sorted(outcomes) for n, (line, outcome) in enumerate(outcomes[doc], 1)]
+    return [
+        AnchorRecord(doc, line, outcome.text, outcome, seq=n)
+        for doc in sorted(outcomes)
+        for n, (line, outcome) in enumerate(outcomes[doc], 1)
+    ]
 
 
 def get_api_domain(env: BuildEnvironment) -> ApiLinksDomain:

@@ -50,7 +50,8 @@ def locate_autodoc(app: Sphinx) -> None:
     if "sphinx.ext.autodoc" not in app.extensions:
         return
     autodoc = _autodoc_classes()
-    # docutils keeps the directives Sphinx registers in this module-level table (``register_directive``).
+    # docutils keeps the directives Sphinx registers in this module-level table
+    # (``register_directive``).
     for name, cls in sorted(directives._directives.items()):
         if isinstance(cls, type) and issubclass(cls, autodoc) and cls not in _LOCATED.values():
             app.add_directive(name, _located(cls), override=True)
@@ -59,23 +60,30 @@ def locate_autodoc(app: Sphinx) -> None:
 def _located(cls: type[Directive]) -> type[Directive]:
     """*cls* with a ``run`` that stamps every object description of its result (one subclass per class)."""
     if cls not in _LOCATED:
+
         def run(self: Any) -> list[nodes.Node]:
             result: list[nodes.Node] = cls.run(self)
             source, line = self.get_source_info()
             for node in result:
                 if isinstance(node, nodes.Element):
                     for placed in node.findall(_stamped):
-                        if LINE not in placed:  # an autodoc directive nested in generated content stamped it first
+                        if (
+                            LINE not in placed
+                        ):  # an autodoc directive nested in generated content stamped it first
                             placed[SOURCE], placed[LINE] = source or "", line or 0
             return result
 
-        _LOCATED[cls] = type(cls.__name__, (cls,), {"run": run, "__module__": cls.__module__, "__doc__": cls.__doc__})
+        _LOCATED[cls] = type(
+            cls.__name__, (cls,), {"run": run, "__module__": cls.__module__, "__doc__": cls.__doc__}
+        )
     return _LOCATED[cls]
 
 
 def _stamped(node: nodes.Node) -> bool:
     """An object description, or a module's target (``automodule`` writes no description for the module)."""
-    return isinstance(node, addnodes.desc) or (isinstance(node, nodes.target) and bool(node.get("ismod")))
+    return isinstance(node, addnodes.desc) or (
+        isinstance(node, nodes.target) and bool(node.get("ismod"))
+    )
 
 
 def page_line(node: nodes.Element, page: str) -> int:

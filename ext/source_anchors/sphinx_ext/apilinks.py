@@ -51,15 +51,24 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     state = get_state(str(app.srcdir))
     api = state.settings.api
     if api is None and linkcode.is_dropin(config):
-        api = ApiSettings(links=SELF)  # the drop-in's one import line asks for the own repository's links
+        api = ApiSettings(
+            links=SELF
+        )  # the drop-in's one import line asks for the own repository's links
     linker: Linker | None = None
     if api is not None and api.links == SELF:
         own = state.engine.own_source(api, confdir=Path(app.confdir))
         if isinstance(own, str):
-            LOGGER.warning("%s: source_anchors: %s", Path(app.confdir) / "conf.py", own, type=WARNING_TYPE,
-                           subtype=Subtype.api.value)
+            LOGGER.warning(
+                "%s: source_anchors: %s",
+                Path(app.confdir) / "conf.py",
+                own,
+                type=WARNING_TYPE,
+                subtype=Subtype.api.value,
+            )
         else:
-            linker = OwnLinker(own, max_file_bytes=state.settings.max_file_bytes, overrides=api.overrides)
+            linker = OwnLinker(
+                own, max_file_bytes=state.settings.max_file_bytes, overrides=api.overrides
+            )
     elif api is not None:
         linker = PinnedLinker(state.engine, api.links, overrides=api.overrides)
     _LINKERS[str(app.srcdir)] = linker
@@ -70,18 +79,28 @@ def _config_inited(app: Sphinx, config: Config) -> None:
 
 def _doubled_links(app: Sphinx, config: Config) -> None:
     """One warning, at conf.py, when another extension writes a second ``[source]`` link on every signature."""
-    others = [name for name in ("sphinx.ext.viewcode", "sphinx.ext.linkcode") if name in app.extensions
-              and not (name == "sphinx.ext.linkcode" and linkcode.is_dropin(config))]
+    others = [
+        name
+        for name in ("sphinx.ext.viewcode", "sphinx.ext.linkcode")
+        if name in app.extensions
+        and not (name == "sphinx.ext.linkcode" and linkcode.is_dropin(config))
+    ]
     if not others:
         return
     names = " and ".join(repr(name) for name in others)
-    also = "; or keep sphinx.ext.linkcode with 'from source_anchors.linkcode import linkcode_resolve' in conf.py" \
-        if "sphinx.ext.linkcode" in others else ""
+    also = (
+        "; or keep sphinx.ext.linkcode with 'from source_anchors.linkcode import linkcode_resolve' in conf.py"
+        if "sphinx.ext.linkcode" in others
+        else ""
+    )
     conf = Path(app.confdir)
-    warn(f"{names} {'write' if len(others) > 1 else 'writes'} a second [source] link on every signature beside "
-         f"source_anchors_api_links: remove {names} from extensions: source_anchors_api_links already links every "
-         f"object{also} (suppress_warnings = ['{WARNING_TYPE}.{Subtype.doubled}'] keeps both)",
-         Subtype.doubled, location=setting_location(conf, "extensions") or str(conf / "conf.py"))
+    warn(
+        f"{names} {'write' if len(others) > 1 else 'writes'} a second [source] link on every signature beside "
+        f"source_anchors_api_links: remove {names} from extensions: source_anchors_api_links already links every "
+        f"object{also} (suppress_warnings = ['{WARNING_TYPE}.{Subtype.doubled}'] keeps both)",
+        Subtype.doubled,
+        location=setting_location(conf, "extensions") or str(conf / "conf.py"),
+    )
 
 
 def _builder_inited(app: Sphinx) -> None:
@@ -90,8 +109,9 @@ def _builder_inited(app: Sphinx) -> None:
         apilines.locate_autodoc(app)
 
 
-def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-              removed: set[str]) -> list[str]:
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """Pages linked at another commit (or with links now off, or on) are read again."""
     domain = get_api_domain(env)
     linker = linker_of(app)
@@ -99,7 +119,9 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
     if domain.data["source"] == source:
         return _environment_changed(domain, added | changed)
     domain.data["source"] = source
-    again = set(domain.data["objects"]) if domain.data["objects"] or not source else set(env.all_docs)
+    again = (
+        set(domain.data["objects"]) if domain.data["objects"] or not source else set(env.all_docs)
+    )
     return sorted((again & set(env.found_docs)) - added - changed)
 
 
@@ -117,8 +139,11 @@ def _environment_changed(domain: ApiLinksDomain, read: set[str]) -> list[str]:
     moved = sorted(name for name, was in asked.items() if importable(name) != was)
     if not moved:
         return []
-    LOGGER.info("source-anchors: API links: pages read again: %s %s since the last build",
-                ", ".join(moved), "was installed or removed" if len(moved) == 1 else "were installed or removed")
+    LOGGER.info(
+        "source-anchors: API links: pages read again: %s %s since the last build",
+        ", ".join(moved),
+        "was installed or removed" if len(moved) == 1 else "were installed or removed",
+    )
     return sorted(set(domain.data["objects"]) - read)
 
 
@@ -135,8 +160,16 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             continue
         for sig in desc.children:
             if isinstance(sig, addnodes.desc_signature) and sig.get("fullname"):
-                _link(linker, domain, docname, sig, sig.get("module"), sig["fullname"], html=html,
-                      line=apilines.page_line(sig, page))
+                _link(
+                    linker,
+                    domain,
+                    docname,
+                    sig,
+                    sig.get("module"),
+                    sig["fullname"],
+                    html=html,
+                    line=apilines.page_line(sig, page),
+                )
     if isinstance(linker, OwnLinker):
         found = linker.take_found()
         if found:
@@ -169,8 +202,17 @@ def _module_place(doctree: nodes.document, node_id: str) -> tuple[nodes.Element,
     return None
 
 
-def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Element, module: str | None,
-          fullname: str, *, html: bool, line: int) -> bool:
+def _link(
+    linker: Linker,
+    domain: ApiLinksDomain,
+    docname: str,
+    into: nodes.Element,
+    module: str | None,
+    fullname: str,
+    *,
+    html: bool,
+    line: int,
+) -> bool:
     """Link one object, described at *line* of the page, into *into* and record it; whether it got a link."""
     result = linker.link(module, fullname)
     outcome = linker.take_outcome()
@@ -180,10 +222,13 @@ def _link(linker: Linker, domain: ApiLinksDomain, docname: str, into: nodes.Elem
         node = apinodes.make(result)
         node["sa_html"] = html
         into += node
-        domain.add(docname, (module or "", fullname, line, result.path, result.start, result.end, "", result.rule))
+        domain.add(
+            docname,
+            (module or "", fullname, line, result.path, result.start, result.end, "", result.rule),
+        )
         return True
-    # The listing says which module's __getattr__ serves a name, or why a compiled binding is not read; the
-    # summary counts the reason.
+    # The listing says which module's __getattr__ serves a name, or why a compiled binding is not
+    # read; the summary counts the reason.
     said = result.detail if result.reason in (Reason.served, Reason.compiled) else ""
     domain.add(docname, (module or "", fullname, line, "", 0, 0, result.reason.value, said))
     return False
@@ -194,28 +239,48 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> None:
     linker = linker_of(app)
     domain = get_api_domain(env)
     if isinstance(linker, PinnedLinker):
-        found: list[tuple[str, int, Outcome]] = [(doc, line, outcome) for doc in sorted(domain.data["outcomes"])
-                                                 for line, outcome in domain.data["outcomes"][doc]]
+        found: list[tuple[str, int, Outcome]] = [
+            (doc, line, outcome)
+            for doc in sorted(domain.data["outcomes"])
+            for line, outcome in domain.data["outcomes"][doc]
+        ]
         state = get_state(str(app.srcdir))
         added = state.engine.lock_new(outcome for _, _, outcome in found)
         if added:
-            LOGGER.info("source-anchors: recorded %d new API link(s) in %s", added, state.settings.lock_path.name)
+            LOGGER.info(
+                "source-anchors: recorded %d new API link(s) in %s",
+                added,
+                state.settings.lock_path.name,
+            )
         for doc, line, outcome in found:
             if outcome.subtype is not None:  # drift, or a link the lock lacks in a locked build
                 warn(outcome.message, outcome.subtype, location=(doc, line))
-        if state.settings.locked and any(outcome.status is not Status.ok for _, _, outcome in found):
+        if state.settings.locked and any(
+            outcome.status is not Status.ok for _, _, outcome in found
+        ):
             # As for anchors: a locked build whose links do not match the lock fails, -W or not.
-            LOGGER.error("API links into %s do not match %s in this locked build; run '%s' and commit the lock",
-                         linker.repo, state.settings.lock_path.name, UPDATE_COMMAND, type=WARNING_TYPE,
-                         subtype=Subtype.lock.value)
+            LOGGER.error(
+                "API links into %s do not match %s in this locked build; run '%s' and commit the lock",
+                linker.repo,
+                state.settings.lock_path.name,
+                UPDATE_COMMAND,
+                type=WARNING_TYPE,
+                subtype=Subtype.lock.value,
+            )
             app.statuscode = 1
     if isinstance(linker, OwnLinker) and linker.own.checkout is not None:
         files = sorted({row[3] for _, row in domain.rows() if row[3]})
-        changed = apigit.changed_files(linker.own.checkout, files, timeout=get_state(str(app.srcdir)).settings.timeout)
+        changed = apigit.changed_files(
+            linker.own.checkout, files, timeout=get_state(str(app.srcdir)).settings.timeout
+        )
         if changed:
-            warn(f"{len(changed)} documented file(s) differ from the commit {linker.own.pin.commit[:7]} the source "
-                 f"links name, so those links do not show what the pages describe: {', '.join(changed)}; commit "
-                 "them (or build from a clean checkout)", Subtype.api, location=None)
+            warn(
+                f"{len(changed)} documented file(s) differ from the commit {linker.own.pin.commit[:7]} the source "
+                f"links name, so those links do not show what the pages describe: {', '.join(changed)}; commit "
+                "them (or build from a clean checkout)",
+                Subtype.api,
+                location=None,
+            )
 
 
 def _summary(app: Sphinx, exception: BaseException | None) -> None:
@@ -230,13 +295,31 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
         reasons[row[6]] = reasons.get(row[6], 0) + 1
     why = ", ".join(f"{count} {reason}" for reason, count in sorted(reasons.items()))
     api = get_state(str(app.srcdir)).settings.api
-    hint = "" if not unlinked or (api and api.list_unlinked) else "; source_anchors_api_list_unlinked = True lists them"
-    LOGGER.info("source-anchors: API links: %d objects described, %d linked, %d without a link%s%s",
-                len(rows), len(rows) - len(unlinked), len(unlinked), f" ({why})" if why else "", hint)
+    hint = (
+        ""
+        if not unlinked or (api and api.list_unlinked)
+        else "; source_anchors_api_list_unlinked = True lists them"
+    )
+    LOGGER.info(
+        "source-anchors: API links: %d objects described, %d linked, %d without a link%s%s",
+        len(rows),
+        len(rows) - len(unlinked),
+        len(unlinked),
+        f" ({why})" if why else "",
+        hint,
+    )
     # This process's parses (a parallel build's readers parse in their own processes).
-    LOGGER.info("source-anchors: API links: %d modules parsed by this process (%d ast parses)",
-                linker.modules_parsed(), linker.ast_parses())
+    LOGGER.info(
+        "source-anchors: API links: %d modules parsed by this process (%d ast parses)",
+        linker.modules_parsed(),
+        linker.ast_parses(),
+    )
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
-            LOGGER.info("%s:%d: %s: no link: %s", app.env.doc2path(doc), row[2], dotted(row[0], row[1]),
-                        row[7] or row[6])
+            LOGGER.info(
+                "%s:%d: %s: no link: %s",
+                app.env.doc2path(doc),
+                row[2],
+                dotted(row[0], row[1]),
+                row[7] or row[6],
+            )

@@ -31,13 +31,19 @@ def visit_html(self: Any, node: api_source) -> None:
     """``<a href title="path:Lx–Ly@commit"><span class="viewcode-link">[source]</span></a>``; EPUB: the location."""
     where, uri = node["sa_where"], node["refuri"]
     if self.builder.name.startswith("epub"):
-        self.body.append(f'<a class="reference external sa-api-source" href="{self.attval(uri)}">'
-                         f'<span class="sa-api-where"> ({self.encode(where)})</span></a>')
-    elif node.get("sa_html", True):  # else sphinx.ext.linkcode, with the drop-in resolver, writes it
+        self.body.append(
+            f'<a class="reference external sa-api-source" href="{self.attval(uri)}">'
+            f'<span class="sa-api-where"> ({self.encode(where)})</span></a>'
+        )
+    elif node.get(
+        "sa_html", True
+    ):  # else sphinx.ext.linkcode, with the drop-in resolver, writes it
         label = self.encode(sphinx_text("[source]"))
-        self.body.append(f'<a class="reference external sa-api-source" href="{self.attval(uri)}" '
-                         f'title="{self.attval(where)}"><span class="viewcode-link"><span class="pre">'
-                         f'{label}</span></span></a>')
+        self.body.append(
+            f'<a class="reference external sa-api-source" href="{self.attval(uri)}" '
+            f'title="{self.attval(where)}"><span class="viewcode-link"><span class="pre">'
+            f"{label}</span></span></a>"
+        )
     raise nodes.SkipNode
 
 
@@ -68,5 +74,11 @@ def visit_texinfo(self: Any, node: api_source) -> None:
 
 def setup(app: Sphinx) -> None:
     """Register the node with a writer for every builder Sphinx ships."""
-    app.add_node(api_source, html=(visit_html, None), latex=(visit_latex, None), text=(visit_text, None),
-                 man=(visit_man, None), texinfo=(visit_texinfo, None))
+    app.add_node(
+        api_source,
+        html=(visit_html, None),
+        latex=(visit_latex, None),
+        text=(visit_text, None),
+        man=(visit_man, None),
+        texinfo=(visit_texinfo, None),
+    )

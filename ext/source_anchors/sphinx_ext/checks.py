@@ -32,8 +32,11 @@ def warn_groups(state: BuildState, records: Iterable[AnchorRecord]) -> None:
         first, pages = group[0], sorted({r.page for r in group})
         shown = ", ".join(pages[:5]) + (", …" if len(pages) > 5 else "")
         assert first.outcome.subtype is not None
-        warn(f"{first.outcome.message} [{len(group)} anchor(s) on {len(pages)} page(s) affected: {shown}]",
-             first.outcome.subtype, location=(first.page, first.line))
+        warn(
+            f"{first.outcome.message} [{len(group)} anchor(s) on {len(pages)} page(s) affected: {shown}]",
+            first.outcome.subtype,
+            location=(first.page, first.line),
+        )
 
 
 def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
@@ -47,18 +50,30 @@ def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
 
     engine = state.engine
     index: dict[str, tuple[str, int]] = {}
-    for repo, pin in sorted(engine.pins.items(), reverse=True):  # the first repository wins a shared line
+    for repo, pin in sorted(
+        engine.pins.items(), reverse=True
+    ):  # the first repository wins a shared line
         try:
-            index.update(line_index_cached(engine.settings.cache_dir, repo, pin, engine.tree(repo),
-                                           max_file_bytes=engine.settings.max_file_bytes))
+            index.update(
+                line_index_cached(
+                    engine.settings.cache_dir,
+                    repo,
+                    pin,
+                    engine.tree(repo),
+                    max_file_bytes=engine.settings.max_file_bytes,
+                )
+            )
         except SourceAnchorsError:
             continue
     result = count_reproduced(blocks, index)
     domain.data["reproduced"] = result.total
     if result.total > state.settings.reproduced_lines_max and not state.quiet:
         for hit in result.hits:
-            warn(f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
-                 Subtype.reproduced, location=(hit.docname, hit.line))
+            warn(
+                f"literal block reproduces upstream line {hit.upstream_path}:{hit.upstream_line}",
+                Subtype.reproduced,
+                location=(hit.docname, hit.line),
+            )
 
 
 #: Seconds one ``git ls-remote`` of the moved-ref check may take (the build's own timeout if lower).
@@ -73,7 +88,11 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
     build never touches the network for it. An unreachable remote is an info line, never a warning.
     """
     off = set(suppressed)
-    if state.quiet or not state.settings.locked or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off:
+    if (
+        state.quiet
+        or not state.settings.locked
+        or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off
+    ):
         return
     from ..sources.refs import mismatch, moved_ref
 
@@ -86,12 +105,20 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
             timeout = min(REF_TIMEOUT, state.settings.timeout or REF_TIMEOUT)
             now = moved_ref(pin, timeout=timeout)
         except RefError as error:
-            warn(f"{conf}: {where}: {error}; the pinned commit {pin.short} is still read", Subtype.ref,
-                 location=None)
+            warn(
+                f"{conf}: {where}: {error}; the pinned commit {pin.short} is still read",
+                Subtype.ref,
+                location=None,
+            )
             continue
         except GitError as error:
-            LOGGER.info("source-anchors: %s %r not checked, %s is unreachable (%s)", where, pin.ref,
-                        pin.shown_url, error)
+            LOGGER.info(
+                "source-anchors: %s %r not checked, %s is unreachable (%s)",
+                where,
+                pin.ref,
+                pin.shown_url,
+                error,
+            )
             continue
         if now is not None:
             warn(f"{conf}: {mismatch(pin, now, timeout=timeout)}", Subtype.ref, location=None)

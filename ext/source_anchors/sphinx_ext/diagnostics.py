@@ -21,7 +21,9 @@ __all__ = ["LOGGER", "WARNING_TYPE", "Subtype", "setting_location", "subtype_doc
 LOGGER = logging.getLogger("source_anchors")
 
 
-def warn(message: str, subtype: Subtype, *, location: str | tuple[str, int | None] | nodes.Node | None) -> None:
+def warn(
+    message: str, subtype: Subtype, *, location: str | tuple[str, int | None] | nodes.Node | None
+) -> None:
     """Emit a located ``source-anchors.<subtype>`` warning.
 
     Sphinx appends `` [source-anchors.<subtype>]`` to the message: a ``changed`` warning that ends
@@ -40,7 +42,9 @@ def setting_location(confdir: Path, name: str) -> str | None:
         lines = conf.read_text("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    found = next((n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None)
+    found = next(
+        (n for n, line in enumerate(lines, start=1) if re.match(rf"{name}\s*=", line)), None
+    )
     return f"{conf}:{found}" if found else None
 
 
@@ -48,5 +52,10 @@ def subtype_docs() -> list[tuple[str, str]]:
     """(``source-anchors.<subtype>``, docstring) for every subtype, in declaration order."""
     analyzer = ModuleAnalyzer.for_module(Subtype.__module__)
     docs = analyzer.find_attr_docs()
-    return [(f"{WARNING_TYPE}.{member.value}", " ".join(" ".join(docs.get(("Subtype", member.name), [])).split()))
-            for member in Subtype]
+    return [
+        (
+            f"{WARNING_TYPE}.{member.value}",
+            " ".join(" ".join(docs.get(("Subtype", member.name), [])).split()),
+        )
+        for member in Subtype
+    ]

@@ -20,8 +20,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> nodes.table
     table = nodes.table(classes=["sa-table"])
     group = nodes.tgroup(cols=len(header))
     table += group
-    texts = [[cell if isinstance(cell, str) else "".join(node.astext() for node in cell) for cell in row]
-             for row in rows]
+    texts = [
+        [cell if isinstance(cell, str) else "".join(node.astext() for node in cell) for cell in row]
+        for row in rows
+    ]
     for width in column_widths([header, *texts]):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
@@ -52,7 +54,10 @@ class ConfigTableDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         """Build the table from :class:`~source_anchors.config.Options`."""
-        rows = [(PREFIX + f.name, repr(option_default(f)), f.metadata["help"]) for f in dataclasses.fields(Options)]
+        rows = [
+            (PREFIX + f.name, repr(option_default(f)), f.metadata["help"])
+            for f in dataclasses.fields(Options)
+        ]
         return [_table(("option", "default", "meaning"), rows)]
 
 

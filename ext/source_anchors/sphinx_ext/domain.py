@@ -9,7 +9,16 @@ from sphinx.domains import Domain
 from sphinx.environment import BuildEnvironment
 
 from ..model.records import AnchorRecord, Status
-from .envform import EnvForm, env_order, env_pending, env_report, env_status, env_stored, from_env, to_env
+from .envform import (
+    EnvForm,
+    env_order,
+    env_pending,
+    env_report,
+    env_status,
+    env_stored,
+    from_env,
+    to_env,
+)
 
 
 class SourceAnchorsDomain(Domain):
@@ -18,14 +27,14 @@ class SourceAnchorsDomain(Domain):
     name = "source-anchors"
     label = "Source anchors"
     initial_data = {  # noqa: RUF012  # Sphinx's own attribute, copied per env
-        "anchors": {},      # docname -> [record, ...] in reading order
-        "literals": {},     # docname -> [(line, text), ...]
-        "ledgers": {},      # docname -> True: pages that render the ledger (rewritten on every build)
+        "anchors": {},  # docname -> [record, ...] in reading order
+        "literals": {},  # docname -> [(line, text), ...]
+        "ledgers": {},  # docname -> True: pages that render the ledger (rewritten on every build)
         "fingerprint": "",  # pins + lock + resolver version at the last full check
-        "stats": {},        # docname -> the work its last read did (see count())
-        "reading": [],      # the documents this build reads
-        "reproduced": 0,    # upstream lines the book's literal blocks reproduce (checked on env-updated)
-        "feedback": {},     # docname -> line of its first feedback directive (channel check, re-reads)
+        "stats": {},  # docname -> the work its last read did (see count())
+        "reading": [],  # the documents this build reads
+        "reproduced": 0,  # upstream lines the book's literal blocks reproduce (checked on env-updated)
+        "feedback": {},  # docname -> line of its first feedback directive (channel check, re-reads)
     }
 
     @property
@@ -51,8 +60,12 @@ class SourceAnchorsDomain(Domain):
 
     def pending_anchors(self) -> list[AnchorRecord]:
         """The records the end of reading has work for (see :func:`.envform.env_pending`)."""
-        return [from_env(form) for docname in sorted(self.anchors)
-                for form in self.anchors[docname] if env_pending(form)]
+        return [
+            from_env(form)
+            for docname in sorted(self.anchors)
+            for form in self.anchors[docname]
+            if env_pending(form)
+        ]
 
     def report(self) -> list[dict[str, Any]]:
         """The report's rows (:meth:`AnchorRecord.to_json`), by page, line and reading order."""
@@ -71,8 +84,11 @@ class SourceAnchorsDomain(Domain):
 
     def unsettled_docs(self) -> set[str]:
         """Pages with an anchor whose status is not ``ok`` (re-read on the next build)."""
-        return {doc for doc, forms in self.anchors.items()
-                if any(env_status(f) is not Status.ok for f in forms)}
+        return {
+            doc
+            for doc, forms in self.anchors.items()
+            if any(env_status(f) is not Status.ok for f in forms)
+        }
 
     def mark_stored(self) -> None:
         """Mark every fresh resolution as stored in the persistent cache (so it is not stored again)."""

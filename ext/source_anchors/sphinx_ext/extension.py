@@ -34,8 +34,13 @@ STATS_NAME = "source-anchors.stats.json"
 def setup(app: Sphinx) -> None:
     """Register config values, role, directives, domain and event handlers."""
     for option in dataclasses.fields(Options):
-        app.add_config_value(PREFIX + option.name, option_default(option), "env",
-                             types=option.metadata["types"], description=option.metadata["help"])
+        app.add_config_value(
+            PREFIX + option.name,
+            option_default(option),
+            "env",
+            types=option.metadata["types"],
+            description=option.metadata["help"],
+        )
     app.add_domain(SourceAnchorsDomain)
     i18n.setup(app)
     render.setup(app)
@@ -48,7 +53,9 @@ def setup(app: Sphinx) -> None:
     apilinks.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
-    app.connect("source-read", _source_read, priority=900)  # late: the text after other extensions' edits
+    app.connect(
+        "source-read", _source_read, priority=900
+    )  # late: the text after other extensions' edits
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _doctree_read)
     app.connect("env-before-read-docs", _start_reading)
@@ -67,15 +74,22 @@ def _config_inited(app: Sphinx, config: Config) -> None:
         settings = feedback.derived_channel(settings, Path(app.confdir))
         engine = Engine(settings)
     except ConfigError as error:
-        _fatal("invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),
-               location=str(Path(app.confdir) / "conf.py"))
+        _fatal(
+            "invalid configuration:\n" + "\n".join(f"  {line}" for line in str(error).splitlines()),
+            location=str(Path(app.confdir) / "conf.py"),
+        )
     except LockError as error:
         _fatal(str(error), location=None)
     register(str(app.srcdir), settings=settings, engine=engine)
     if settings.cache_note and not settings.quiet:
         chosen_in_conf = "conf.py" in settings.cache_from
-        warn(f"source_anchors: {settings.cache_note}", Subtype.unwritable,
-             location=setting_location(Path(app.confdir), PREFIX + "cache_dir") if chosen_in_conf else None)
+        warn(
+            f"source_anchors: {settings.cache_note}",
+            Subtype.unwritable,
+            location=setting_location(Path(app.confdir), PREFIX + "cache_dir")
+            if chosen_in_conf
+            else None,
+        )
     _linkcheck_skips_line_fragments(config, engine)
     _add_static(app)
     if "linkcheck-process-uri" in app.events.events:
@@ -85,7 +99,13 @@ def _config_inited(app: Sphinx, config: Config) -> None:
 def _permalink_prefixes(engine: Engine) -> list[str]:
     """What every permalink of each pin starts with (its URL and commit, as the host's template puts them)."""
     marker = "\x00"  # a path no file has: what the template puts before it is the pin's prefix
-    return sorted({prefix for pin in engine.pins.values() if (prefix := pin.permalink(marker).split(quote(marker))[0])})
+    return sorted(
+        {
+            prefix
+            for pin in engine.pins.values()
+            if (prefix := pin.permalink(marker).split(quote(marker))[0])
+        }
+    )
 
 
 def _linkcheck_skips_line_fragments(config: Config, engine: Engine) -> None:
@@ -130,7 +150,8 @@ def _add_static(app: Sphinx) -> None:
     """Put the style sheet's folder on ``html_static_path`` when the configuration is read.
 
     Not later: a value changed after Sphinx keeps the configuration with the environment is seen by
-    the next build as a changed option ("The configuration has changed (1 option: 'html_static_path')").
+    the next build as a changed option ("The configuration has changed (1 option:
+    'html_static_path')").
     """
     static = Path(__file__).parent / "static"
     config_static = list(app.config.html_static_path or ())
@@ -168,12 +189,14 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
 
 
 def _is_rst(app: Sphinx, docname: str) -> bool:
-    return bool(app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext")
+    return bool(
+        app.config.source_suffix.get(Path(app.env.doc2path(docname)).suffix) == "restructuredtext"
+    )
 
 
-
-def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-              removed: set[str]) -> list[str]:
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """Re-read pages whose anchors could have changed status, so -W sees every problem."""
     state = get_state(str(app.srcdir))
     domain = get_domain(env)
@@ -199,15 +222,24 @@ def _doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     page = state.pages.get(docname)
     read = docname in state.suspect and not state.quiet
     state.suspect.discard(docname)
-    for element, message, written in foreign_anchors(doctree, rst=_is_rst(app, docname)) if read else ():
+    for element, message, written in (
+        foreign_anchors(doctree, rst=_is_rst(app, docname)) if read else ()
+    ):
         near = element.line or 1
-        warn(message, Subtype.target, location=(docname, page.line_of(written, near=near) if page else near))
+        warn(
+            message,
+            Subtype.target,
+            location=(docname, page.line_of(written, near=near) if page else near),
+        )
     before = state.work_before.pop(docname, None)
     if before is not None:
-        domain.count(docname, **{key: value - before[key] for key, value in state.engine.work().items()})
+        domain.count(
+            docname, **{key: value - before[key] for key, value in state.engine.work().items()}
+        )
     if multiprocessing.parent_process() is not None:
-        # A parallel build's reader, a process of its own: the module indexes it parsed are stored now,
-        # for the readers after it and the next build (the main process parses nothing to store).
+        # A parallel build's reader, a process of its own: the module indexes it parsed are stored
+        # now, for the readers after it and the next build (the main process parses nothing to
+        # store).
         state.engine.flush_indexes()
 
 
@@ -223,7 +255,9 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         added = 0
         warn(str(error), Subtype.unwritable, location=f"{state.settings.lock_path}:1")
     if added:
-        LOGGER.info("source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name)
+        LOGGER.info(
+            "source-anchors: recorded %d new anchor(s) in %s", added, state.settings.lock_path.name
+        )
     domain.data["fingerprint"] = state.fingerprint()
     state.engine.remember(outcomes)
     domain.mark_stored()
@@ -250,7 +284,8 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     _enforce_lock(app)
     out = Path(app.outdir) / REPORT_NAME
     out.parent.mkdir(parents=True, exist_ok=True)
-    # One record per line: readable and diffable, and written by json's C encoder (``indent`` is not).
+    # One record per line: readable and diffable, and written by json's C encoder (``indent`` is
+    # not).
     rows = ",\n".join(json.dumps(r, ensure_ascii=False) for r in report(app.env))
     out.write_text(f"[\n{rows}\n]\n" if rows else "[]\n", "utf-8")
     # This build's work, summed over parallel readers: for benchmarks and the curious.
@@ -258,8 +293,11 @@ def _write_report(app: Sphinx, exception: BaseException | None) -> None:
     (Path(app.outdir) / STATS_NAME).write_text(json.dumps(stats, sort_keys=True) + "\n", "utf-8")
     # The figures are for books with anchors; a project with API links alone hears of them with -v.
     if any(get_domain(app.env).anchors.values()) or app.verbosity > 0:
-        LOGGER.info("source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
-                    "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)", stats)
+        LOGGER.info(
+            "source-anchors: %(resolved)d anchors resolved, %(cached)d from the resolution cache, "
+            "%(modules_parsed)d modules parsed (%(ast_parses)d ast parses)",
+            stats,
+        )
     _annotate(app)
 
 
@@ -269,7 +307,9 @@ def _annotate(app: Sphinx) -> None:
     if not fmt:
         return
     records = sorted(get_domain(app.env).all_anchors(), key=lambda r: r.order)
-    files = annotate.page_paths({doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs}, Path.cwd())
+    files = annotate.page_paths(
+        {doc: Path(app.env.doc2path(doc)) for doc in app.env.found_docs}, Path.cwd()
+    )
     text = annotate.render(fmt, records, files)
     if fmt == "github":
         if text:
@@ -290,12 +330,27 @@ def _enforce_lock(app: Sphinx) -> None:
     failed = [r for r in get_domain(app.env).all_anchors() if r.status not in (Status.ok,)]
     if failed:
         first = min(failed, key=lambda r: r.order)
-        # Relocking helps anchors that resolve; one that cannot be checked needs the fix its warning names.
+        # Relocking helps anchors that resolve; one that cannot be checked needs the fix its warning
+        # names.
         unchecked = sum(r.status is Status.error for r in failed)
-        advice = f"run '{UPDATE_COMMAND}' and commit the lock" if not unchecked else \
-            f"{unchecked} of them cannot be checked: fix what their warnings name ('{UPDATE_COMMAND}' cannot)" + \
-            (f", then run '{UPDATE_COMMAND}' and commit the lock" if unchecked < len(failed) else "")
-        LOGGER.error("%d anchor(s) do not match %s in this locked build, so it fails (first: %s); %s",
-                     len(failed), state.settings.lock_path.name, first.outcome.name, advice,
-                     type=WARNING_TYPE, subtype=Subtype.lock.value, location=(first.page, first.line))
+        advice = (
+            f"run '{UPDATE_COMMAND}' and commit the lock"
+            if not unchecked
+            else f"{unchecked} of them cannot be checked: fix what their warnings name ('{UPDATE_COMMAND}' cannot)"
+            + (
+                f", then run '{UPDATE_COMMAND}' and commit the lock"
+                if unchecked < len(failed)
+                else ""
+            )
+        )
+        LOGGER.error(
+            "%d anchor(s) do not match %s in this locked build, so it fails (first: %s); %s",
+            len(failed),
+            state.settings.lock_path.name,
+            first.outcome.name,
+            advice,
+            type=WARNING_TYPE,
+            subtype=Subtype.lock.value,
+            location=(first.page, first.line),
+        )
         app.statuscode = 1

@@ -1,12 +1,12 @@
 """How a reader reports a problem: the ``feedback-line`` and ``feedback-channel`` directives, report links.
 
-The channel is the book's own repository (``source_anchors_feedback_repo``): every report link
-opens its new-issue form prefilled with the page, the anchor (for an anchor's link in the ledger),
-the pin and a place for what the reader saw. Without a repository an address that receives mail
+The channel is the book's own repository (``source_anchors_feedback_repo``): every report link opens
+its new-issue form prefilled with the page, the anchor (for an anchor's link in the ledger), the pin
+and a place for what the reader saw. Without a repository an address that receives mail
 (``source_anchors_feedback_email``) gets a prefilled message instead. Without either, the page says
-so in one sentence and the build log notes it once (:func:`check_channel`), wherever a directive asks.
-Without a setting, the repository the book is built from is used (:func:`derived_channel`); the log
-names it once, in a book that offers feedback.
+so in one sentence and the build log notes it once (:func:`check_channel`), wherever a directive
+asks. Without a setting, the repository the book is built from is used (:func:`derived_channel`);
+the log names it once, in a book that offers feedback.
 """
 
 from __future__ import annotations
@@ -60,7 +60,9 @@ def report_uri(settings: Settings, title: str, body: str) -> str | None:
     return None
 
 
-def report_body(*, page: str, pin: RepoPin | None, anchor: str = "", location: str = "", permalink: str = "") -> str:
+def report_body(
+    *, page: str, pin: RepoPin | None, anchor: str = "", location: str = "", permalink: str = ""
+) -> str:
     """The body of a report, in the book's language: where, at which pin, and room for what the reader saw."""
     lines = [_("Page: {page}").format(page=page)]
     if pin is not None:
@@ -76,8 +78,14 @@ def report_body(*, page: str, pin: RepoPin | None, anchor: str = "", location: s
 
 
 def _no_channel() -> nodes.paragraph:
-    return nodes.paragraph("", _("This book has no feedback channel configured yet, so problems cannot be "
-                                 "reported from here."), classes=["sa-feedback", "sa-no-channel"])
+    return nodes.paragraph(
+        "",
+        _(
+            "This book has no feedback channel configured yet, so problems cannot be "
+            "reported from here."
+        ),
+        classes=["sa-feedback", "sa-no-channel"],
+    )
 
 
 class FeedbackLineDirective(SphinxDirective):
@@ -89,8 +97,10 @@ class FeedbackLineDirective(SphinxDirective):
     The page is read again when a page ``feedback`` comes or goes (``extension._outdated``).
     """
 
-    option_spec: ClassVar[dict[str, Any]] = {"chapter": directives.unchanged_required,
-                                             "page": directives.unchanged}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "chapter": directives.unchanged_required,
+        "page": directives.unchanged,
+    }
 
     def run(self) -> list[nodes.Node]:
         """Render the feedback paragraph for this page's pin."""
@@ -101,21 +111,36 @@ class FeedbackLineDirective(SphinxDirective):
         repo = page.front_matter.get("source-repo") or state.settings.default_repo
         pin = state.engine.pins.get(str(repo))
         chapter = self.options.get("chapter", docname)
-        subject = _("[feedback] {chapter} @ {repo}@{short}").format(chapter=chapter, repo=pin.name, short=pin.short) \
-            if pin else _("[feedback] {chapter}").format(chapter=chapter)
-        uri = report_uri(state.settings, subject, report_body(page=f"{chapter} ({docname})", pin=pin))
+        subject = (
+            _("[feedback] {chapter} @ {repo}@{short}").format(
+                chapter=chapter, repo=pin.name, short=pin.short
+            )
+            if pin
+            else _("[feedback] {chapter}").format(chapter=chapter)
+        )
+        uri = report_uri(
+            state.settings, subject, report_body(page=f"{chapter} ({docname})", pin=pin)
+        )
         if uri is None:
             return [_no_channel()]
         para = nodes.paragraph(classes=["sa-feedback"])
         para += nodes.Text(_("Found an error, or have a suggestion? "))
         para += nodes.reference("", _("Report a problem in this chapter"), refuri=uri)
-        target = self.options.get("page") or ("feedback" if "feedback" in self.env.found_docs else "")
+        target = self.options.get("page") or (
+            "feedback" if "feedback" in self.env.found_docs else ""
+        )
         if not target:
             para += nodes.Text(_(" (page and pin filled in)."))
             return [para]
         para += nodes.Text(_(" (page and pin filled in), or see "))
-        xref = pending_xref("", refdomain="std", reftype="doc", reftarget="/" + target.lstrip("/"),
-                            refexplicit=True, refwarn=True)
+        xref = pending_xref(
+            "",
+            refdomain="std",
+            reftype="doc",
+            reftarget="/" + target.lstrip("/"),
+            refexplicit=True,
+            refwarn=True,
+        )
         xref += nodes.inline("", _("how to give feedback"))
         para += xref
         para += nodes.Text(_("."))
@@ -142,10 +167,14 @@ class FeedbackChannelDirective(SphinxDirective):
         para = nodes.paragraph(classes=["sa-feedback", "sa-channel"])
         if state.settings.feedback_repo:
             para += nodes.Text(_("Reports go to the book's repository, "))
-            para += nodes.reference("", state.settings.feedback_repo, refuri=state.settings.feedback_repo)
+            para += nodes.reference(
+                "", state.settings.feedback_repo, refuri=state.settings.feedback_repo
+            )
             para += nodes.Text(_(": "))
         else:
-            para += nodes.Text(_("Reports go by mail to {address}: ").format(address=state.settings.feedback_email))
+            para += nodes.Text(
+                _("Reports go by mail to {address}: ").format(address=state.settings.feedback_email)
+            )
         para += nodes.reference("", _("open a new report"), refuri=uri)
         para += nodes.Text(_(" (a form with the pin and the questions filled in)."))
         return [para, *self.parse_content_to_nodes()]
@@ -154,7 +183,11 @@ class FeedbackChannelDirective(SphinxDirective):
 def offers_feedback(app: Sphinx) -> bool:
     """Whether the book asks readers for reports: a feedback directive, a ledger page, or a page ``feedback``."""
     domain = get_domain(app.env)
-    return bool(domain.data.get("feedback") or domain.data.get("ledgers") or "feedback" in app.env.found_docs)
+    return bool(
+        domain.data.get("feedback")
+        or domain.data.get("ledgers")
+        or "feedback" in app.env.found_docs
+    )
 
 
 def check_channel(app: Sphinx) -> None:
@@ -171,18 +204,22 @@ def check_channel(app: Sphinx) -> None:
         return
     if state.settings.feedback_repo:
         if state.settings.feedback_from:
-            logger.info(f"source_anchors: reports go to {state.settings.feedback_repo} (from "
-                        f"{state.settings.feedback_from}); set source_anchors_feedback_repo to choose another "
-                        "repository")
+            logger.info(
+                f"source_anchors: reports go to {state.settings.feedback_repo} (from "
+                f"{state.settings.feedback_from}); set source_anchors_feedback_repo to choose another "
+                "repository"
+            )
         return
     asked = get_domain(app.env).data.setdefault("feedback", {})
     if asked:
         docname = min(asked)
-        logger.info(f"source_anchors: no feedback channel, so {len(asked)} page(s) say there is none: set "
-                    "source_anchors_feedback_repo to the book's repository (or source_anchors_feedback_email "
-                    "to an address that receives mail); a build on GitHub Actions, GitLab CI or Read the Docs, "
-                    "or from a clone whose 'origin' is on GitHub or GitLab, finds the repository itself",
-                    location=(docname, asked[docname]))
+        logger.info(
+            f"source_anchors: no feedback channel, so {len(asked)} page(s) say there is none: set "
+            "source_anchors_feedback_repo to the book's repository (or source_anchors_feedback_email "
+            "to an address that receives mail); a build on GitHub Actions, GitLab CI or Read the Docs, "
+            "or from a clone whose 'origin' is on GitHub or GitLab, finds the repository itself",
+            location=(docname, asked[docname]),
+        )
 
 
 def setup(app: Sphinx) -> None:

@@ -31,13 +31,25 @@ if TYPE_CHECKING:
 def labels() -> dict[str, str]:
     """The generated pages' words, in the book's language (see :mod:`.i18n`)."""
     return {
-        "repo": _("Repository"), "url": _("URL"), "commit": _("Pinned commit"), "verified": _("Verified by"),
-        "licence": _("Licence"), "anchors": _("Anchors"), "path": _("File"), "lines": _("Lines"),
-        "link": _("Permalink"), "cited": _("Cited at"), "git": _("git: exported at the commit"),
-        "dist": _("distribution: {dist}, each file checked against its git blob id ({n} files checked)"),
+        "repo": _("Repository"),
+        "url": _("URL"),
+        "commit": _("Pinned commit"),
+        "verified": _("Verified by"),
+        "licence": _("Licence"),
+        "anchors": _("Anchors"),
+        "path": _("File"),
+        "lines": _("Lines"),
+        "link": _("Permalink"),
+        "cited": _("Cited at"),
+        "git": _("git: exported at the commit"),
+        "dist": _(
+            "distribution: {dist}, each file checked against its git blob id ({n} files checked)"
+        ),
         "unknown": _("not identified"),
-        "reproduced": _("Upstream code lines reproduced verbatim in the book's literal blocks "
-                        "(content lines only): {n}"),
+        "reproduced": _(
+            "Upstream code lines reproduced verbatim in the book's literal blocks "
+            "(content lines only): {n}"
+        ),
         "whole": _("whole file"),
         "declared": _("Declared licences"),
     }
@@ -108,8 +120,8 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     paths = {r.outcome.location.path for r in records if r.outcome.location}
     inside = {p for p in paths if p in tree.blobs}
     note = labels()["dist"].format(dist=tree.dist, n=len(inside))
-    # Files outside the distribution's packages came from another source, each checked by its blob id
-    # too (:meth:`.OutsideFiles.commit_file`): the ledger names it, with the files it served.
+    # Files outside the distribution's packages came from another source, each checked by its blob
+    # id too (:meth:`.OutsideFiles.commit_file`): the ledger names it, with the files it served.
     served: dict[str, list[str]] = defaultdict(list)
     listing = engine.listing(repo)
     sdist = engine.sdist(repo) if paths - inside else None
@@ -118,13 +130,20 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
             source = engine.commit_file(repo, path)[1]
         except SourceAnchorsError:
             continue
-        if sdist is not None and not isinstance(sdist, SourceAnchorsError) and path in listing \
-                and sdist.blobs.get(path) == listing[path]:
-            source = sdist.name  # served now from a kept copy or the sdist itself: the sdist holds these bytes
+        if (
+            sdist is not None
+            and not isinstance(sdist, SourceAnchorsError)
+            and path in listing
+            and sdist.blobs.get(path) == listing[path]
+        ):
+            source = (
+                sdist.name
+            )  # served now from a kept copy or the sdist itself: the sdist holds these bytes
         served[source].append(path)
     for source, files in sorted(served.items()):
         note += _("; {source}: {files}, each checked against its git blob id").format(
-            source=source, files=", ".join(files))
+            source=source, files=", ".join(files)
+        )
     return note
 
 
@@ -144,19 +163,38 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
         if pin is None:
             continue
         _path, licence, ids = root_licences(engine, repo, docname)
-        pinned = _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
-        summary_rows.append([repo, link(pin.shown_url, pin.shown_url), link(pinned, pin.permalink("")),
-                             _tree_note(engine, repo, by_repo[repo]), licence,
-                             declared_summary(engine, repo, ids), str(len(by_repo[repo]))])
+        pinned = (
+            _("{ref} ({short})").format(ref=pin.ref, short=pin.short) if pin.ref else pin.commit
+        )
+        summary_rows.append(
+            [
+                repo,
+                link(pin.shown_url, pin.shown_url),
+                link(pinned, pin.permalink("")),
+                _tree_note(engine, repo, by_repo[repo]),
+                licence,
+                declared_summary(engine, repo, ids),
+                str(len(by_repo[repo])),
+            ]
+        )
     words = labels()
-    out.append(_table([words[k] for k in ("repo", "url", "commit", "verified", "licence", "declared", "anchors")],
-                      summary_rows))
+    out.append(
+        _table(
+            [
+                words[k]
+                for k in ("repo", "url", "commit", "verified", "licence", "declared", "anchors")
+            ],
+            summary_rows,
+        )
+    )
     out.append(_reproduction(app))
     for repo in sorted(by_repo):
         anchored = engine.pins.get(repo)
         section = nodes.section(ids=[f"sa-ledger-{repo}"])
         section += nodes.title("", _("{repo}: anchored locations").format(repo=repo))
-        by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(lambda: defaultdict(list))
+        by_file: dict[str, dict[tuple[int, int], list[AnchorRecord]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         for record in by_repo[repo]:
             loc = record.outcome.location
             if loc is not None:
@@ -173,9 +211,14 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
                     if index:
                         back += nodes.Text(" · ")
                     uri = app.builder.get_relative_uri(docname, cite.page) + "#" + node_id(cite)
-                    back += nodes.reference("", _("{label} ({doc}:{line})").format(label=cite.label, doc=cite.page,
-                                                                                  line=cite.line),
-                                            refuri=uri, classes=["sa-backlink"])
+                    back += nodes.reference(
+                        "",
+                        _("{label} ({doc}:{line})").format(
+                            label=cite.label, doc=cite.page, line=cite.line
+                        ),
+                        refuri=uri,
+                        classes=["sa-backlink"],
+                    )
                     report = _report_link(state, anchored, cite, f"{path}:{lines}", permalink)
                     if report is not None:
                         back += nodes.Text(" ")
@@ -189,17 +232,24 @@ def _ledger(app: Sphinx, docname: str) -> list[nodes.Node]:
     return out
 
 
-def _report_link(state: BuildState, pin: RepoPin | None, cite: AnchorRecord, where: str,
-                 permalink: str) -> nodes.Node | None:
+def _report_link(
+    state: BuildState, pin: RepoPin | None, cite: AnchorRecord, where: str, permalink: str
+) -> nodes.Node | None:
     """An anchor's "report a problem" link: a new report prefilled with the page, the anchor and the pin."""
     from .feedback import report_body, report_uri
 
     if pin is None:
         return None
     title = _("[feedback] {label} ({doc}:{line}) @ {repo}@{short}").format(
-        label=cite.label, doc=cite.page, line=cite.line, repo=pin.name, short=pin.short)
-    body = report_body(page=f"{cite.page}:{cite.line}", pin=pin, anchor=f"{cite.label} ({cite.outcome.text})",
-                       location=where, permalink=permalink)
+        label=cite.label, doc=cite.page, line=cite.line, repo=pin.name, short=pin.short
+    )
+    body = report_body(
+        page=f"{cite.page}:{cite.line}",
+        pin=pin,
+        anchor=f"{cite.label} ({cite.outcome.text})",
+        location=where,
+        permalink=permalink,
+    )
     uri = report_uri(state.settings, title, body)
     if uri is None:
         return None
@@ -209,7 +259,9 @@ def _report_link(state: BuildState, pin: RepoPin | None, cite: AnchorRecord, whe
 def _reproduction(app: Sphinx) -> nodes.Node:
     """The count checked on ``env-updated`` (see :mod:`.checks`)."""
     para = nodes.paragraph(classes=["sa-reproduced"])
-    para += nodes.Text(labels()["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0)))
+    para += nodes.Text(
+        labels()["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0))
+    )
     return para
 
 

@@ -28,10 +28,17 @@ NOTICE_KINDS = frozenset({"licence", "credit", "copyright"})
 
 def _kind_words(kind: str) -> str:
     """The kind of evidence, in the book's language."""
-    words = {"bundle": _("vendored bundle"), "adapted": _("adapted from elsewhere"), "data": _("data set"),
-             "logo": _("third-party logo"), "quoted": _("quotes web pages"),
-             "source": _("source named in the file"), "licence": _("licence named in the file"),
-             "credit": _("credit"), "copyright": _("copyright line")}
+    words = {
+        "bundle": _("vendored bundle"),
+        "adapted": _("adapted from elsewhere"),
+        "data": _("data set"),
+        "logo": _("third-party logo"),
+        "quoted": _("quotes web pages"),
+        "source": _("source named in the file"),
+        "licence": _("licence named in the file"),
+        "credit": _("credit"),
+        "copyright": _("copyright line"),
+    }
     return words.get(kind, kind)
 
 
@@ -53,7 +60,10 @@ def _entry(path: str, pieces: Sequence[Evidence], pin: RepoPin) -> nodes.list_it
 
 
 def _split(found: Mapping[str, list[Evidence]], notices: bool) -> dict[str, list[Evidence]]:
-    chosen = {path: [e for e in items if (e.kind in NOTICE_KINDS) == notices] for path, items in found.items()}
+    chosen = {
+        path: [e for e in items if (e.kind in NOTICE_KINDS) == notices]
+        for path, items in found.items()
+    }
     return {path: items for path, items in sorted(chosen.items()) if items}
 
 
@@ -61,21 +71,39 @@ def notices_section(engine: Engine, repo: str, pin: RepoPin) -> tuple[nodes.sect
     """Files that state a licence, a credit or a copyright in their own text; and how many there are."""
     found = _split(engine.licences.third_party(repo), notices=True)
     section = nodes.section(ids=[f"sa-notices-{repo}"])
-    section += nodes.title("", _("Licences and copyright notices inside files ({n})").format(n=len(found)))
-    section += nodes.paragraph("", _("Besides the licence files found by their names (below), these files state "
-                                     "in their own text a licence, a creator or rights holder, or a copyright "
-                                     "line; each is listed with its line and its words:"))
+    section += nodes.title(
+        "", _("Licences and copyright notices inside files ({n})").format(n=len(found))
+    )
+    section += nodes.paragraph(
+        "",
+        _(
+            "Besides the licence files found by their names (below), these files state "
+            "in their own text a licence, a creator or rights holder, or a copyright "
+            "line; each is listed with its line and its words:"
+        ),
+    )
     items = nodes.bullet_list(classes=["sa-notices"])
     for path, pieces in found.items():
         items += _entry(path, pieces, pin)
     if not found:
         items += nodes.list_item("", nodes.paragraph("", _("None found.")))
     section += items
-    licences = [(path, piece) for path, pieces in found.items() for piece in pieces if piece.kind == "licence"]
+    licences = [
+        (path, piece)
+        for path, pieces in found.items()
+        for piece in pieces
+        if piece.kind == "licence"
+    ]
     if licences:
         para = nodes.paragraph(classes=["sa-licence-in-file"])
-        para += nodes.Text(_("Licences named inside files, beside the root licence: {items}.").format(
-            items=", ".join(f"{path}:L{piece.line} {dict(piece.args)['licence']}" for path, piece in licences)))
+        para += nodes.Text(
+            _("Licences named inside files, beside the root licence: {items}.").format(
+                items=", ".join(
+                    f"{path}:L{piece.line} {dict(piece.args)['licence']}"
+                    for path, piece in licences
+                )
+            )
+        )
         section += para
     return section, len(found)
 
@@ -85,10 +113,15 @@ def third_party_section(engine: Engine, repo: str, pin: RepoPin) -> nodes.sectio
     found = _split(engine.licences.third_party(repo), notices=False)
     section = nodes.section(ids=[f"sa-third-party-{repo}"])
     section += nodes.title("", _("Known third-party material ({n})").format(n=len(found)))
-    section += nodes.paragraph("", _("Marked by evidence in the tree (a bundle's name and markers, an adapted-from "
-                                     "notice, a data set under an adapted folder, a brand's logo, web pages "
-                                     "quoted in results, a source an image names: SVG Repo, Lucide, EmojiOne); "
-                                     "every entry still awaits the rights review below."))
+    section += nodes.paragraph(
+        "",
+        _(
+            "Marked by evidence in the tree (a bundle's name and markers, an adapted-from "
+            "notice, a data set under an adapted folder, a brand's logo, web pages "
+            "quoted in results, a source an image names: SVG Repo, Lucide, EmojiOne); "
+            "every entry still awaits the rights review below."
+        ),
+    )
     items = nodes.bullet_list(classes=["sa-third-party"])
     for path, pieces in found.items():
         items += _entry(path, pieces, pin)
@@ -96,7 +129,9 @@ def third_party_section(engine: Engine, repo: str, pin: RepoPin) -> nodes.sectio
     return section
 
 
-def dist_licence(engine: Engine, repo: str, path: str, listing: Mapping[str, str]) -> nodes.Node | None:
+def dist_licence(
+    engine: Engine, repo: str, path: str, listing: Mapping[str, str]
+) -> nodes.Node | None:
     """Where the build read root licence *path* from, when that is a wheel's ``.dist-info/licenses/``."""
     try:
         tree = engine.tree(repo)
@@ -104,15 +139,31 @@ def dist_licence(engine: Engine, repo: str, path: str, listing: Mapping[str, str
         return None
     metadata = tree.metadata or {}
     member = metadata.get("name", "")
-    if tree.method != "dist" or not member.endswith(".dist-info/METADATA") or path not in tree.blobs:
+    if (
+        tree.method != "dist"
+        or not member.endswith(".dist-info/METADATA")
+        or path not in tree.blobs
+    ):
         return None
     blob = tree.blobs[path]
     archive, _sep, inside = member.rpartition(": ")  # "NAME.whl: NAME.dist-info/METADATA"
     where = f"{inside.removesuffix('METADATA')}licenses/{path}"
     same = listing.get(path) == blob
-    text = (_("The build reads it from {archive} of {dist}, as {member}: blob {blob}, the commit's {path}.")
-            if same else _("The build reads it from {archive} of {dist}, as {member}: blob {blob}, not the "
-                           "commit's {path}."))
+    text = (
+        _(
+            "The build reads it from {archive} of {dist}, as {member}: blob {blob}, the commit's {path}."
+        )
+        if same
+        else _(
+            "The build reads it from {archive} of {dist}, as {member}: blob {blob}, not the "
+            "commit's {path}."
+        )
+    )
     pin = engine.pins[repo]
-    return nodes.paragraph("", text.format(archive=archive or pin.dist, dist=pin.dist, member=where, blob=blob[:12],
-                                           path=path), classes=["sa-dist-licence"])
+    return nodes.paragraph(
+        "",
+        text.format(
+            archive=archive or pin.dist, dist=pin.dist, member=where, blob=blob[:12], path=path
+        ),
+        classes=["sa-dist-licence"],
+    )

@@ -40,8 +40,11 @@ def declared_summary(engine: Engine, repo: str, identified: frozenset[str]) -> n
     differ = disagreements(identified, found)
     if differ:
         cell += nodes.Text(" — ")
-        cell += nodes.strong("", _("{n} disagree with the licence text (see the licence notes)").format(n=len(differ)),
-                             classes=["sa-licence-disagreement"])
+        cell += nodes.strong(
+            "",
+            _("{n} disagree with the licence text (see the licence notes)").format(n=len(differ)),
+            classes=["sa-licence-disagreement"],
+        )
     if unread:
         cell += nodes.Text(_("; {n} not read").format(n=len(unread)))
     return cell
@@ -53,18 +56,30 @@ def _spdx_words(declaration: Declaration) -> str:
 
     if declaration.field == PRIVATE_FIELD:
         return _("no licence declared (a private package: npm does not publish it)")
-    return ", ".join(sorted(declaration.spdx)) if declaration.spdx else _("not recognised, not compared")
+    return (
+        ", ".join(sorted(declaration.spdx))
+        if declaration.spdx
+        else _("not recognised, not compared")
+    )
 
 
-def _declaration_link(declaration: Declaration, pin: RepoPin, listing: Mapping[str, str]) -> nodes.Node:
+def _declaration_link(
+    declaration: Declaration, pin: RepoPin, listing: Mapping[str, str]
+) -> nodes.Node:
     where = f"{declaration.path}:L{declaration.line}"
     if declaration.path in listing:
         return link(where, pin.permalink(declaration.path, declaration.line, declaration.line))
     return nodes.literal("", where)  # a distribution's METADATA is no file of the commit
 
 
-def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: frozenset[str],
-                      listing: Mapping[str, str], docname: str) -> nodes.section:
+def _declared_section(
+    engine: Engine,
+    repo: str,
+    pin: RepoPin,
+    identified: frozenset[str],
+    listing: Mapping[str, str],
+    docname: str,
+) -> nodes.section:
     from ..licences.declared import disagreements  # generated pages only
 
     section = nodes.section(ids=[f"sa-declared-{repo}"])
@@ -73,21 +88,30 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
     found, unread = outside.declared(repo)
     recorded = outside.from_record.get(repo, set())
     intro = nodes.paragraph()
-    intro += nodes.Text(_("What the packaging files declare (pyproject.toml, setup.py, setup.cfg, every "
-                          "package.json and its variants, Cargo.toml, composer.json, the distribution's METADATA), "
-                          "read statically, never executed, normalised to SPDX identifiers where recognised:"))
+    intro += nodes.Text(
+        _(
+            "What the packaging files declare (pyproject.toml, setup.py, setup.cfg, every "
+            "package.json and its variants, Cargo.toml, composer.json, the distribution's METADATA), "
+            "read statically, never executed, normalised to SPDX identifiers where recognised:"
+        )
+    )
     section += intro
     items = nodes.bullet_list(classes=["sa-declared"])
     for declaration in found:
         item = nodes.list_item()
         para = nodes.paragraph()
         para += _declaration_link(declaration, pin, listing)
-        para += nodes.Text(_(" — {field}: {value} → {spdx}").format(field=declaration.field,
-                                                                   value=declaration.value,
-                                                                   spdx=_spdx_words(declaration)))
+        para += nodes.Text(
+            _(" — {field}: {value} → {spdx}").format(
+                field=declaration.field, value=declaration.value, spdx=_spdx_words(declaration)
+            )
+        )
         if declaration.path in recorded:
-            para += nodes.Text(_(" (from the facts record, blob {blob})").format(
-                blob=listing.get(declaration.path, "")[:12]))
+            para += nodes.Text(
+                _(" (from the facts record, blob {blob})").format(
+                    blob=listing.get(declaration.path, "")[:12]
+                )
+            )
         item += para
         items += item
     if not found:
@@ -105,26 +129,42 @@ def _declared_section(engine: Engine, repo: str, pin: RepoPin, identified: froze
                 para += nodes.Text(", ")
             para += _declaration_link(declaration, pin, listing)
         expected = ", ".join(sorted(disagreement.expected))
-        para += nodes.Text((_(" declares {declared}; the licence text is {expected}.") if shown else
-                            _(" declares {declared}; most declarations say {expected}.")).format(
-            declared=", ".join(sorted(disagreement.declared)), expected=expected))
+        para += nodes.Text(
+            (
+                _(" declares {declared}; the licence text is {expected}.")
+                if shown
+                else _(" declares {declared}; most declarations say {expected}.")
+            ).format(declared=", ".join(sorted(disagreement.declared)), expected=expected)
+        )
         section += para
     if found and not differ and any(d.recognised for d in found):
-        section += nodes.paragraph("", _("Every recognised declaration agrees with the licence text.")
-                                   if shown else _("Every recognised declaration agrees with the others."),
-                                   classes=["sa-licence-agreement"])
+        section += nodes.paragraph(
+            "",
+            _("Every recognised declaration agrees with the licence text.")
+            if shown
+            else _("Every recognised declaration agrees with the others."),
+            classes=["sa-licence-agreement"],
+        )
     if recorded:
-        section += nodes.paragraph("", _("{n} of these files are not in the distribution the build reads: their "
-                                         "declarations come from the committed facts record, each entry "
-                                         "checked against the blob id of the commit's listing.").format(
-            n=len(recorded)), classes=["sa-licence-record"])
+        section += nodes.paragraph(
+            "",
+            _(
+                "{n} of these files are not in the distribution the build reads: their "
+                "declarations come from the committed facts record, each entry "
+                "checked against the blob id of the commit's listing."
+            ).format(n=len(recorded)),
+            classes=["sa-licence-record"],
+        )
     for missing in unread:  # the reader gets one sentence; the reasons go to the build log
         LOGGER.info("source-anchors: %s of %s not read: %s", missing.path, repo, missing.why)
     if unread:
         para = nodes.paragraph(classes=["sa-licence-not-read"])
-        para += nodes.Text(_("{n} packaging files could not be read by this build ({paths}); the book draws no "
-                             "conclusion about them.").format(n=len(unread),
-                                                              paths=", ".join(m.path for m in unread)))
+        para += nodes.Text(
+            _(
+                "{n} packaging files could not be read by this build ({paths}); the book draws no "
+                "conclusion about them."
+            ).format(n=len(unread), paths=", ".join(m.path for m in unread))
+        )
         section += para
     for problem in outside.stale.get(repo, []):
         warn(f"licence-notes: {repo}: {problem}", Subtype.unverified, location=(docname, None))
@@ -135,13 +175,29 @@ def _category_label(category: str) -> str:
     """The review category's words, in the book's language."""
     words = {
         "root licence": _("root licence"),
-        "vendored": _("vendored"), "minified": _("minified"), "javascript": _("javascript"),
-        "stylesheet": _("stylesheet"), "font": _("font"), "image": _("image"), "audio": _("audio"),
-        "video": _("video"), "data": _("data"), "document": _("document"), "notebook": _("notebook"),
-        "archive": _("archive"), "binary": _("binary"), "model weights": _("model weights"),
-        "static": _("static"), "config": _("config"), "typescript": _("typescript"), "html": _("html"),
-        "documentation": _("documentation"), "text": _("text"), "script": _("script"),
-        "python (outside the packages)": _("python (outside the packages)"), "other": _("other"),
+        "vendored": _("vendored"),
+        "minified": _("minified"),
+        "javascript": _("javascript"),
+        "stylesheet": _("stylesheet"),
+        "font": _("font"),
+        "image": _("image"),
+        "audio": _("audio"),
+        "video": _("video"),
+        "data": _("data"),
+        "document": _("document"),
+        "notebook": _("notebook"),
+        "archive": _("archive"),
+        "binary": _("binary"),
+        "model weights": _("model weights"),
+        "static": _("static"),
+        "config": _("config"),
+        "typescript": _("typescript"),
+        "html": _("html"),
+        "documentation": _("documentation"),
+        "text": _("text"),
+        "script": _("script"),
+        "python (outside the packages)": _("python (outside the packages)"),
+        "other": _("other"),
     }
     return words.get(category, category)
 
@@ -164,7 +220,9 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         section += nodes.title("", _("{repo} ({short})").format(repo=repo, short=pin.short))
         path, licence, identified = root_licences(engine, repo, docname)
         para = nodes.paragraph()
-        para += nodes.Text(_("Root licence of the repository (identified offline against the SPDX licence list): "))
+        para += nodes.Text(
+            _("Root licence of the repository (identified offline against the SPDX licence list): ")
+        )
         if path:
             para += link(f"{path} — {licence}", pin.permalink(path))
         else:
@@ -173,7 +231,9 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
         try:
             listing = engine.listing(repo)
         except SourceAnchorsError as error:
-            unlisted = _("The commit's file listing could not be obtained: {error}").format(error=error)
+            unlisted = _("The commit's file listing could not be obtained: {error}").format(
+                error=error
+            )
             section += nodes.paragraph("", unlisted)
             out.append(section)
             continue
@@ -186,41 +246,65 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
             notices, inside = notices_section(engine, repo, pin)
             section += notices
             section += third_party_section(engine, repo, pin)
-        except ConfigError as error:  # a facts record that cannot be read: said once, located at conf.py
+        except (
+            ConfigError
+        ) as error:  # a facts record that cannot be read: said once, located at conf.py
             warn(f"licence-notes: {error}", Subtype.config, location=(docname, None))
-            section += nodes.paragraph("", _("The declared licences and the marks of third-party material are "
-                                             "missing: the build could not read the facts record (see the "
-                                             "build log)."))
+            section += nodes.paragraph(
+                "",
+                _(
+                    "The declared licences and the marks of third-party material are "
+                    "missing: the build could not read the facts record (see the "
+                    "build log)."
+                ),
+            )
         found = survey(sorted(listing.items()), root_licence=path, packages=pin.packages)
         para = nodes.paragraph()
-        para += nodes.Text(_("{n} files in the commit, {m} of them outside the packages' Python modules, "
-                             "by category. These await a final rights review:").format(n=len(listing),
-                                                                                       m=len(found.review)))
+        para += nodes.Text(
+            _(
+                "{n} files in the commit, {m} of them outside the packages' Python modules, "
+                "by category. These await a final rights review:"
+            ).format(n=len(listing), m=len(found.review))
+        )
         section += para
         grouped = found.review_by_category()
         if LICENCE_CATEGORY not in grouped:  # said even when there is none, after the root licence
             rest = list(grouped.items())
             first = [item for item in rest[:1] if item[0] == ROOT_LICENCE_CATEGORY]
-            grouped = dict([*first, (LICENCE_CATEGORY, []), *rest[len(first):]])
+            grouped = dict([*first, (LICENCE_CATEGORY, []), *rest[len(first) :]])
         for category, paths in grouped.items():
             if category == LICENCE_CATEGORY:
-                title = (_("Other licence or copyright files, by name ({n}; {m} files state a licence or copyright "
-                           "inside, listed above)") if inside else
-                         _("Other licence or copyright files, by name ({n})")).format(n=len(paths), m=inside)
+                title = (
+                    _(
+                        "Other licence or copyright files, by name ({n}; {m} files state a licence or copyright "
+                        "inside, listed above)"
+                    )
+                    if inside
+                    else _("Other licence or copyright files, by name ({n})")
+                ).format(n=len(paths), m=inside)
             else:
-                title = _("{category} ({n})").format(category=_category_label(category), n=len(paths))
+                title = _("{category} ({n})").format(
+                    category=_category_label(category), n=len(paths)
+                )
             section += collapse(title, paths, pin)
         out.append(section)
     own = Path(app.confdir) / "LICENSE"
     if own.is_file():
         try:
-            match = identify_licence(own.read_text("utf-8", errors="replace"))  # once per full build
+            match = identify_licence(
+                own.read_text("utf-8", errors="replace")
+            )  # once per full build
         except MissingExtraError as error:
             warn_once(error, docname)
             match = None
         para = nodes.paragraph(classes=["sa-own-licence"])
-        own_id = _("{spdx} (LICENSE, score {score}).").format(spdx=match.spdx_id, score=f"{match.score:.2f}") \
-            if match else _("LICENSE.")
+        own_id = (
+            _("{spdx} (LICENSE, score {score}).").format(
+                spdx=match.spdx_id, score=f"{match.score:.2f}"
+            )
+            if match
+            else _("LICENSE.")
+        )
         para += nodes.Text(_("This repository's own licence (book and extension): ") + own_id)
         out.append(para)
     return out
@@ -252,12 +336,21 @@ def _dropdown_maker(app: Sphinx) -> Collapse:
         except ImportError:
             pass
         else:
+
             def dropdown(title: str, paths: Sequence[str], pin: RepoPin) -> nodes.Node:
                 if not paths:
                     return _plain_category(title, paths, pin)
-                container = create_component("dropdown", opened=False, type="dropdown", has_title=True,
-                                             icon=None, chevron=None, container_classes=["sd-mb-3", "sa-review"],
-                                             title_classes=[], body_classes=[])
+                container = create_component(
+                    "dropdown",
+                    opened=False,
+                    type="dropdown",
+                    has_title=True,
+                    icon=None,
+                    chevron=None,
+                    container_classes=["sd-mb-3", "sa-review"],
+                    title_classes=[],
+                    body_classes=[],
+                )
                 container += nodes.rubric(title, title)
                 container += _path_list(paths, pin)
                 return container

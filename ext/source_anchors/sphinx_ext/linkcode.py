@@ -2,10 +2,10 @@
 
 ``from source_anchors.linkcode import linkcode_resolve`` in ``conf.py`` replaces a hand-written
 resolver (numpy's, which imports each module and asks :mod:`inspect`): the links come from the same
-static answers as the extension's own ``[source]`` links, with the object's line range, at the commit
-being built. With ``source_anchors`` among the extensions, its settings apply and ``linkcode`` writes
-the HTML link (the extension still prints the location in other builders); without it, the
-repository holding ``conf.py`` is linked with the default settings.
+static answers as the extension's own ``[source]`` links, with the object's line range, at the
+commit being built. With ``source_anchors`` among the extensions, its settings apply and
+``linkcode`` writes the HTML link (the extension still prints the location in other builders);
+without it, the repository holding ``conf.py`` is linked with the default settings.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["linkcode_resolve"]
 
 _ACTIVE: list[Linker | None] = []
-#: The folder of the conf.py that imported this module (the repository to link when the extension is not loaded).
+#: The folder of the conf.py that imported this module (the repository to link when the extension is
+#: not loaded).
 _CONFDIR: list[Path] = []
 
 
@@ -41,7 +42,11 @@ def linkcode_resolve(domain: str, info: dict[str, Any]) -> str | None:
 
 def is_dropin(config: Config) -> bool:
     """Whether *config*'s ``linkcode_resolve`` is this module's."""
-    return getattr(config, "linkcode_resolve", None) is linkcode_resolve if "linkcode_resolve" in config else False
+    return (
+        getattr(config, "linkcode_resolve", None) is linkcode_resolve
+        if "linkcode_resolve" in config
+        else False
+    )
 
 
 def use(linker: Linker | None) -> None:

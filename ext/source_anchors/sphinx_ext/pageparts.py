@@ -20,7 +20,9 @@ def link(text: str, uri: str) -> nodes.reference:
     return nodes.reference("", text, refuri=uri)
 
 
-def root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, str, frozenset[str]]:
+def root_licences(
+    engine: Engine, repo: str, docname: str
+) -> tuple[str | None, str, frozenset[str]]:
     """(path, "SPDX-ID (score)", every SPDX id identified in the root licence files) of *repo*'s pin."""
     try:
         tree = engine.tree(repo)
@@ -39,11 +41,19 @@ def root_licences(engine: Engine, repo: str, docname: str) -> tuple[str | None, 
             warn_once(error, docname)
             return path, _("not identified"), frozenset()
         except SourceAnchorsError as error:
-            first = first or (path, _("{unknown} ({error})").format(unknown=_("not identified"), error=error))
+            first = first or (
+                path,
+                _("{unknown} ({error})").format(unknown=_("not identified"), error=error),
+            )
             continue
         if match:
             if not ids:  # the first identified text is the one shown, as before
-                first = (path, _("{spdx} (score {score})").format(spdx=match.spdx_id, score=f"{match.score:.2f}"))
+                first = (
+                    path,
+                    _("{spdx} (score {score})").format(
+                        spdx=match.spdx_id, score=f"{match.score:.2f}"
+                    ),
+                )
             ids.add(match.spdx_id)
     if first is not None:
         return first[0], first[1], frozenset(ids)

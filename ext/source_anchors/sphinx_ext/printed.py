@@ -52,7 +52,9 @@ def short_paths(paths: set[str]) -> dict[str, str]:
         parts = path.split("/")
         for count in range(1, len(parts) + 1):
             tail = "/".join(parts[-count:])
-            if not any(other != path and (other == tail or other.endswith("/" + tail)) for other in paths):
+            if not any(
+                other != path and (other == tail or other.endswith("/" + tail)) for other in paths
+            ):
                 break
         out[path] = tail
     return out
@@ -95,22 +97,36 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         for chip, path, lines, _sha in located:
             chip["sa_print"] = f"{shorts[path]}:{compact_lines(lines)}" if lines else shorts[path]
         repos = sorted({chip["sa_repo"] for chip in chips if chip.get("sa_repo") in pins})
-        links = [(str(node["refuri"]), str(node.get("sa_target", ""))) for node in (*chips, *cards)
-                 if node.get("refuri")]
+        links = [
+            (str(node["refuri"]), str(node.get("sa_target", "")))
+            for node in (*chips, *cards)
+            if node.get("refuri")
+        ]
         sections = [child for child in chapter.children if isinstance(child, nodes.section)]
         if not sections or not links:
             continue
         top = sections[0]
         title = _("Sources of this chapter")
         if repos:
-            pinned = _("; ").join(_("{repo} at commit {commit}").format(repo=repo, commit=pins[repo].commit)
-                                  for repo in repos)
-            words = _("Every source location in this chapter is at the pinned commit: {pinned}. The links are "
-                      "listed at the end of the chapter (“{title}”).") if app.config.latex_show_urls == "no" \
+            pinned = _("; ").join(
+                _("{repo} at commit {commit}").format(repo=repo, commit=pins[repo].commit)
+                for repo in repos
+            )
+            words = (
+                _(
+                    "Every source location in this chapter is at the pinned commit: {pinned}. The links are "
+                    "listed at the end of the chapter (“{title}”)."
+                )
+                if app.config.latex_show_urls == "no"
                 else _("Every source location in this chapter is at the pinned commit: {pinned}.")
-            note = nodes.paragraph("", words.format(pinned=pinned, title=title), classes=["sa-print-pin"])
+            )
+            note = nodes.paragraph(
+                "", words.format(pinned=pinned, title=title), classes=["sa-print-pin"]
+            )
             top.insert(1 if top.children and isinstance(top[0], nodes.title) else 0, note)
-        if app.config.latex_show_urls == "no":  # else Sphinx prints each URL already: no table to double them
+        if (
+            app.config.latex_show_urls == "no"
+        ):  # else Sphinx prints each URL already: no table to double them
             top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
 
 
@@ -126,26 +142,41 @@ def _table(title: str, links: list[tuple[str, str]], ident: str) -> nodes.sectio
             described[link].append(words)
     unique = sorted(described)
     prefix = os.path.commonprefix(unique)  # noqa: RUF071  # by character, then cut back to a "/"
-    prefix = prefix[:prefix.rfind("/") + 1] if len(unique) > 1 else unique[0].rsplit("/", 1)[0] + "/"
+    prefix = (
+        prefix[: prefix.rfind("/") + 1] if len(unique) > 1 else unique[0].rsplit("/", 1)[0] + "/"
+    )
     by_file: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for link in unique:
-        rest = link[len(prefix):]
+        rest = link[len(prefix) :]
         path, sep, fragment = rest.partition("#")
         by_file[path].append((sep + fragment, link))
     section = nodes.section(ids=[ident], classes=["sa-sources"])
     section += nodes.title("", title)
-    section += nodes.paragraph("", _("Every link below begins with the line that follows; then come the file's "
-                                     "path and the fragment of its lines, each followed by what it points at:"))
+    section += nodes.paragraph(
+        "",
+        _(
+            "Every link below begins with the line that follows; then come the file's "
+            "path and the fragment of its lines, each followed by what it points at:"
+        ),
+    )
     common = nodes.paragraph(classes=["sa-sources-prefix"])
-    common += nodes.reference("", prefix, refuri=prefix)  # a URL: LaTeX may break it after any slash
+    common += nodes.reference(
+        "", prefix, refuri=prefix
+    )  # a URL: LaTeX may break it after any slash
     section += common
     items = nodes.bullet_list(classes=["sa-sources-list"])
     for path in sorted(by_file):
-        fragments = sorted(by_file[path], key=lambda item: [int(n) for n in re.findall(r"\d+", item[0])])
+        fragments = sorted(
+            by_file[path], key=lambda item: [int(n) for n in re.findall(r"\d+", item[0])]
+        )
         whole = [link for fragment, link in fragments if not fragment]
         para = nodes.paragraph()
         # A file anchored whole: its path is the link.
-        para += nodes.reference("", "", nodes.literal("", path), refuri=whole[0]) if whole else nodes.literal("", path)
+        para += (
+            nodes.reference("", "", nodes.literal("", path), refuri=whole[0])
+            if whole
+            else nodes.literal("", path)
+        )
         if whole and described[whole[0]]:
             para += nodes.Text(" " + _("; ").join(described[whole[0]]))
         for index, (fragment, link) in enumerate(f for f in fragments if f[0]):

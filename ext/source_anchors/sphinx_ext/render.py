@@ -53,8 +53,12 @@ def visit_anchor_html(self: Any, node: anchor_reference) -> None:
     where, _, short = node["sa_location"].rpartition("@")
     status = node["classes"][1].removeprefix("sa-")
     title = f"{node['sa_repo']} · {where} @ {short}" + ("" if status in _QUIET else f" · {status}")
-    self.body.append(self.starttag(node, "a", "", **{"class": "reference external", "href": node["refuri"],
-                                                      "title": title}) + '<span class="sa-label">')
+    self.body.append(
+        self.starttag(
+            node, "a", "", **{"class": "reference external", "href": node["refuri"], "title": title}
+        )
+        + '<span class="sa-label">'
+    )
 
 
 def depart_anchor_html(self: Any, node: anchor_reference) -> None:
@@ -107,7 +111,8 @@ def tooltip(record: AnchorRecord) -> str:
     return text
 
 
-#: Statuses the hover text does not repeat (a chip that links is ok or newly locked, or says why not).
+#: Statuses the hover text does not repeat (a chip that links is ok or newly locked, or says why
+#: not).
 _QUIET = (Status.ok.value, Status.new.value)
 
 
@@ -122,10 +127,16 @@ def chip(record: AnchorRecord, rawtext: str) -> nodes.Node:
     if out.permalink and out.location is not None and out.target is not None:
         # As few attributes as the HTML needs (every page's doctree is pickled and read back):
         # the hover text is derived from them when the page is written.
-        return anchor_reference(rawtext, record.label, refuri=out.permalink, classes=_classes(record),
-                                ids=[node_id(record)], sa_repo=out.target.repo,
-                                sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}",
-                                sa_target=target_words(out.target, out.location))
+        return anchor_reference(
+            rawtext,
+            record.label,
+            refuri=out.permalink,
+            classes=_classes(record),
+            ids=[node_id(record)],
+            sa_repo=out.target.repo,
+            sa_location=f"{out.location.describe()}@{(out.commit or '')[:7]}",
+            sa_target=target_words(out.target, out.location),
+        )
     node = anchor_unresolved(rawtext, "", classes=_classes(record))
     node["reftitle"] = tooltip(record)
     node += nodes.inline("", record.label, classes=["sa-label"])
@@ -142,8 +153,14 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     node["ids"] = [node_id(record)]
     title = nodes.paragraph(classes=["sa-card-title"])
     if out.permalink:
-        words = target_words(out.target, out.location) if out.target is not None and out.location is not None else ""
-        title += card_link("", record.label, refuri=out.permalink, reftitle=tooltip(record), sa_target=words)
+        words = (
+            target_words(out.target, out.location)
+            if out.target is not None and out.location is not None
+            else ""
+        )
+        title += card_link(
+            "", record.label, refuri=out.permalink, reftitle=tooltip(record), sa_target=words
+        )
     else:
         title += nodes.Text(record.label)
     node += title
@@ -158,7 +175,9 @@ def card(record: AnchorRecord, extra_classes: list[str]) -> nodes.container:
     return node
 
 
-# -- other builders: the label, then "(path:Lx–Ly@sha)"; in LaTeX the compact location (see .printed) --
+# -- other builders: the label, then "(path:Lx–Ly@sha)"; in LaTeX the compact location (see
+# .printed) --
+
 
 def visit_anchor_other(self: Any, node: anchor_reference) -> None:
     """A reference, as the builder writes one (the label follows as the node's text)."""
@@ -186,6 +205,7 @@ def _whole_or_parts(after: Any) -> tuple[Any, Any]:
     and texinfo writers), or writes its start and leaves the text to the children (docutils' own
     man writer, which replaces Sphinx's on the instance).
     """
+
     def visit(self: Any, node: anchor_reference) -> None:
         try:
             self.visit_reference(node)
@@ -231,12 +251,19 @@ def visit_card_latex(self: Any, node: card_link) -> None:
 
 def setup(app: Sphinx) -> None:
     """Register the chip nodes; in a section title, the table of contents keeps only their label."""
-    app.add_node(anchor_reference, html=(visit_anchor_html, depart_anchor_html),
-                 text=(visit_anchor_other, depart_anchor_text), man=_whole_or_parts(_roff),
-                 texinfo=_whole_or_parts(_texinfo),
-                 latex=(visit_anchor_other, depart_anchor_latex))
-    # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor by class).
-    app.add_node(card_link, latex=(visit_card_latex, lambda self, node: self.depart_reference(node)))
+    app.add_node(
+        anchor_reference,
+        html=(visit_anchor_html, depart_anchor_html),
+        text=(visit_anchor_other, depart_anchor_text),
+        man=_whole_or_parts(_roff),
+        texinfo=_whole_or_parts(_texinfo),
+        latex=(visit_anchor_other, depart_anchor_latex),
+    )
+    # Other builders write a card's link as the reference it is (Sphinx's writers look up a visitor
+    # by class).
+    app.add_node(
+        card_link, latex=(visit_card_latex, lambda self, node: self.depart_reference(node))
+    )
     app.add_node(anchor_unresolved, html=(visit_unresolved_html, depart_unresolved_html))
     # The title and TOC collectors copy a title with this filter; like a plain reference (and as
     # Sphinx does for pending_xref), a chip gives its text, not a link inside the TOC's own link.

@@ -19,8 +19,16 @@ from .render import card, chip
 from .state import BuildState, get_state
 
 
-def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, page: PageSource,
-            hint: str = "") -> AnchorRecord:
+def _anchor(
+    state: BuildState,
+    env: Any,
+    *,
+    label: str,
+    text: str,
+    line: int,
+    page: PageSource,
+    hint: str = "",
+) -> AnchorRecord:
     """Check *text* on the page being read, warn when the outcome is a problem, keep the record.
 
     A *hint* about how the text was written joins the anchor's own warning, or is one of its own.
@@ -30,17 +38,30 @@ def _anchor(state: BuildState, env: Any, *, label: str, text: str, line: int, pa
     from_page = isinstance(page_repo, str)  # even empty: the page says it has no default
     default = page_repo.strip() if isinstance(page_repo, str) else state.settings.default_repo
     domain = get_domain(env)
-    outcome = state.engine.check_text(text, default_repo=default,
-                                      default_from="the page's front matter ('source-repo')" if from_page else None)
-    record = AnchorRecord(page=docname, line=line, label=label, outcome=outcome, seq=domain.next_seq(docname))
-    unknown_default = (from_page and outcome.target is not None and outcome.target.defaulted
-                       and outcome.target.repo not in state.engine.pins)
+    outcome = state.engine.check_text(
+        text,
+        default_repo=default,
+        default_from="the page's front matter ('source-repo')" if from_page else None,
+    )
+    record = AnchorRecord(
+        page=docname, line=line, label=label, outcome=outcome, seq=domain.next_seq(docname)
+    )
+    unknown_default = (
+        from_page
+        and outcome.target is not None
+        and outcome.target.defaulted
+        and outcome.target.repo not in state.engine.pins
+    )
     if state.quiet:
         pass
     elif unknown_default:
         _warn_front_matter(state, docname, page, str(default))
     elif outcome.subtype is not None and outcome.group is None:
-        warn(outcome.message + (f" ({hint})" if hint else ""), outcome.subtype, location=(docname, line))
+        warn(
+            outcome.message + (f" ({hint})" if hint else ""),
+            outcome.subtype,
+            location=(docname, line),
+        )
     elif hint:
         warn(f"{hint}: {outcome.name}", Subtype.target, location=(docname, line))
     domain.add_anchor(docname, record)
@@ -53,9 +74,13 @@ def _warn_front_matter(state: BuildState, docname: str, page: PageSource, repo: 
         return
     state.bad_front_matter.add(docname)
     configured = ", ".join(sorted(state.engine.pins)) or "none"
-    warn(f"the page's front matter sets 'source-repo: {repo}', which is not a key of source_anchors_repos "
-         f"(configured: {configured}); its anchors without a 'repo:' prefix link nothing until it names one of "
-         "them", Subtype.target, location=(docname, page.field_line("source-repo")))
+    warn(
+        f"the page's front matter sets 'source-repo: {repo}', which is not a key of source_anchors_repos "
+        f"(configured: {configured}); its anchors without a 'repo:' prefix link nothing until it names one of "
+        "them",
+        Subtype.target,
+        location=(docname, page.field_line("source-repo")),
+    )
 
 
 class SourceRole(SphinxRole):
@@ -68,9 +93,16 @@ class SourceRole(SphinxRole):
 
     escaped: str
 
-    def __call__(self, name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
-                 options: dict[str, Any] | None = None, content: Sequence[str] = ()
-                 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    def __call__(
+        self,
+        name: str,
+        rawtext: str,
+        text: str,
+        lineno: int,
+        inliner: Inliner,
+        options: dict[str, Any] | None = None,
+        content: Sequence[str] = (),
+    ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         """Keep the escaped text, then run the role as :class:`SphinxRole` does."""
         self.escaped = text
         return super().__call__(name, rawtext, text, lineno, inliner, options, content)
@@ -83,8 +115,14 @@ class SourceRole(SphinxRole):
         page = state.page(self.env)
         nth = state.next_occurrence(docname, self.lineno, self.rawtext)
         line = page.line_of(self.rawtext, near=self.lineno, nth=nth)
-        hint = (f"the label {label!r} holds '::' like a target: if a '<' belongs to the match text, "
-                "write it as '\\<'") if label_looks_like_target(label, text) else ""
+        hint = (
+            (
+                f"the label {label!r} holds '::' like a target: if a '<' belongs to the match text, "
+                "write it as '\\<'"
+            )
+            if label_looks_like_target(label, text)
+            else ""
+        )
         record = _anchor(state, self.env, label=label, text=text, line=line, page=page, hint=hint)
         return [chip(record, self.rawtext)], []
 
@@ -95,14 +133,19 @@ class SourceAnchorDirective(SphinxDirective):
     # Optional, so an empty target gets our own located ``target`` warning and a report record.
     optional_arguments = 1
     final_argument_whitespace = True
-    option_spec: ClassVar[dict[str, Any]] = {"caption": directives.unchanged, "class": directives.class_option}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "caption": directives.unchanged,
+        "class": directives.class_option,
+    }
 
     def run(self) -> list[nodes.Node]:
         """Resolve the target and return the card."""
         state = get_state(str(self.env.srcdir))
         text = self.arguments[0] if self.arguments else ""
         label = self.options.get("caption") or text
-        record = _anchor(state, self.env, label=label, text=text, line=self.lineno, page=state.page(self.env))
+        record = _anchor(
+            state, self.env, label=label, text=text, line=self.lineno, page=state.page(self.env)
+        )
         node = card(record, self.options.get("class", []))
         self.set_source_info(node)
         return [node]

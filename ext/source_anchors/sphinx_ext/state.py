@@ -40,14 +40,23 @@ class BuildState:
 
     def fingerprint(self) -> str:
         """Hash of everything that can change an anchor's status besides the pages."""
-        pins = {name: [pin.url, pin.commit, list(pin.packages), pin.dist,
-                      *([pin.dist_format] if pin.dist_format != "wheel" else [])]
-                for name, pin in sorted(self.engine.pins.items())}
+        pins = {
+            name: [
+                pin.url,
+                pin.commit,
+                list(pin.packages),
+                pin.dist,
+                *([pin.dist_format] if pin.dist_format != "wheel" else []),
+            ]
+            for name, pin in sorted(self.engine.pins.items())
+        }
         try:
             lock = hashlib.sha256(self.settings.lock_path.read_bytes()).hexdigest()
         except OSError:
             lock = ""  # no lock yet
-        payload = json.dumps([RESOLVER_VERSION, str(self.settings.python), pins, lock], sort_keys=True)
+        payload = json.dumps(
+            [RESOLVER_VERSION, str(self.settings.python), pins, lock], sort_keys=True
+        )
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def page(self, env: Any) -> PageSource:
@@ -61,7 +70,9 @@ class BuildState:
         if found is None:
             file = Path(env.doc2path(docname))
             try:
-                found = PageSource(file.read_text("utf-8", errors="replace"), page_markup(env, file))
+                found = PageSource(
+                    file.read_text("utf-8", errors="replace"), page_markup(env, file)
+                )
             except OSError:
                 found = PageSource("", page_markup(env, file))
             self.pages[docname] = found

@@ -8,7 +8,8 @@ and says how the page's own markup writes them.
 
 Near misses in a page's own markup are read as text just as silently, and found the same way: a
 space after the role name (``:src: `x``` in rST, ``{src} `x``` in MyST: text, then the default
-role's or a code span), and MyST's ``:::{source-anchor}`` block where ``colon_fence`` is not enabled.
+role's or a code span), and MyST's ``:::{source-anchor}`` block where ``colon_fence`` is not
+enabled.
 """
 
 from __future__ import annotations
@@ -19,12 +20,18 @@ from collections.abc import Iterator
 from docutils import nodes
 
 #: What a page's source must hold for its doctree to be read for anchors shown as text: MyST's forms
-#: or rST's role with a space in an rST page; rST's forms, MyST's role with a space or its colon fence
-#: in any other.
+#: or rST's role with a space in an rST page; rST's forms, MyST's role with a space or its colon
+#: fence in any other.
 _SUSPECT_RST = re.compile(r"\{src\}\s*`|:src:\s+`")
 _SUSPECT_MYST = re.compile(r":src:\s*`|\.\. source-anchor::|\{src\}\s+`|:::\{source-anchor\}")
 #: Elements whose text is shown as written: the syntax may be quoted there (a manual, this one).
-_VERBATIM = (nodes.FixedTextElement, nodes.literal, nodes.raw, nodes.comment, nodes.substitution_definition)
+_VERBATIM = (
+    nodes.FixedTextElement,
+    nodes.literal,
+    nodes.raw,
+    nodes.comment,
+    nodes.substitution_definition,
+)
 #: MyST's form in an rST page: ``{src}`` then the backticked text, all one text node.
 _MYST_IN_RST = re.compile(r"\{src\}`([^`]+)`")
 #: A role name then the code: a text ending in ``:src:`` (rST's form in a MyST page, or either
@@ -42,7 +49,9 @@ def suspect(text: str, *, rst: bool) -> bool:
     return (_SUSPECT_RST if rst else _SUSPECT_MYST).search(text) is not None
 
 
-def foreign_anchors(doctree: nodes.document, *, rst: bool = False) -> Iterator[tuple[nodes.Element, str, str]]:
+def foreign_anchors(
+    doctree: nodes.document, *, rst: bool = False
+) -> Iterator[tuple[nodes.Element, str, str]]:
     """(the element holding it, the message, the text as written) for each anchor shown as text.
 
     *rst*: the page is reStructuredText (else MyST), which decides the form each message suggests.
@@ -55,17 +64,35 @@ def foreign_anchors(doctree: nodes.document, *, rst: bool = False) -> Iterator[t
         first = isinstance(parent, nodes.paragraph) and parent[0] is text
         opening = _RST_DIRECTIVE.match(value) if first else None
         if opening:
-            yield parent, (f"'.. source-anchor:: {opening[1]}' is the reStructuredText form of the block anchor, "
-                           "which this Markdown (MyST) page shows as text: open a fence with ```{source-anchor} "
-                           f"{opening[1]}, put its options (:caption: …) below and close it with ```"), opening[0]
+            yield (
+                parent,
+                (
+                    f"'.. source-anchor:: {opening[1]}' is the reStructuredText form of the block anchor, "
+                    "which this Markdown (MyST) page shows as text: open a fence with ```{source-anchor} "
+                    f"{opening[1]}, put its options (:caption: …) below and close it with ```"
+                ),
+                opening[0],
+            )
         fence = _COLON_FENCE.match(value) if first else None
         if fence:
-            yield parent, (f"'{fence[1]}{{source-anchor}}' is a colon fence, which MyST reads as text unless its "
-                           "'colon_fence' extension is enabled: add \"colon_fence\" to myst_enable_extensions "
-                           "in conf.py, or fence the block with ``` instead of :::"), fence[0]
+            yield (
+                parent,
+                (
+                    f"'{fence[1]}{{source-anchor}}' is a colon fence, which MyST reads as text unless its "
+                    "'colon_fence' extension is enabled: add \"colon_fence\" to myst_enable_extensions "
+                    "in conf.py, or fence the block with ``` instead of :::"
+                ),
+                fence[0],
+            )
         for found in _MYST_IN_RST.finditer(value):
-            yield parent, (f"'{{src}}`{found[1]}`' is the MyST form of an anchor, which this reStructuredText "
-                           f"page shows as text: write :src:`{found[1]}`"), found[0]
+            yield (
+                parent,
+                (
+                    f"'{{src}}`{found[1]}`' is the MyST form of an anchor, which this reStructuredText "
+                    f"page shows as text: write :src:`{found[1]}`"
+                ),
+                found[0],
+            )
         role = _ROLE_BEFORE_CODE.search(value)
         index = parent.index(text) if role else -1
         following = parent[index + 1] if 0 <= index < len(parent) - 1 else None
@@ -78,7 +105,11 @@ def _code(node: nodes.Node, *, rst: bool) -> bool:
     """The element that backticks after a role name make: a code span (MyST), the default role's text (rST)."""
     if not rst:
         return isinstance(node, nodes.literal)
-    return isinstance(node, nodes.Element) and node.rawsource.startswith("`") and node.rawsource.endswith("`")
+    return (
+        isinstance(node, nodes.Element)
+        and node.rawsource.startswith("`")
+        and node.rawsource.endswith("`")
+    )
 
 
 def _near_miss(name: str, space: str, code: str, *, rst: bool) -> tuple[str, str]:
@@ -87,8 +118,10 @@ def _near_miss(name: str, space: str, code: str, *, rst: bool) -> tuple[str, str
     own = f":src:`{code}`" if rst else f"{{src}}`{code}`"
     markup = "this reStructuredText page" if rst else "this Markdown (MyST) page"
     if (name == ":src:") == rst:
-        message = (f"'{written}' has a space after the role name, so {markup} shows it as text: write {own} "
-                   "(no space between the role and the backtick)")
+        message = (
+            f"'{written}' has a space after the role name, so {markup} shows it as text: write {own} "
+            "(no space between the role and the backtick)"
+        )
     else:
         other = "MyST" if rst else "reStructuredText"
         message = f"'{written}' is the {other} form of an anchor, which {markup} shows as text: write {own}"

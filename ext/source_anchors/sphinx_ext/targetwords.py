@@ -20,8 +20,15 @@ MATCH_LIMIT = 60
 
 
 def _kind(kind: str) -> str:
-    words = {"function": _("function"), "class": _("class"), "attribute": _("attribute"), "module": _("module"),
-             "statement": _("statement"), "line": _("line"), "file": _("file")}
+    words = {
+        "function": _("function"),
+        "class": _("class"),
+        "attribute": _("attribute"),
+        "module": _("module"),
+        "statement": _("statement"),
+        "line": _("line"),
+        "file": _("file"),
+    }
     return words.get(kind, kind)
 
 
@@ -31,7 +38,7 @@ def _symbol(target: Target, location: Location) -> str:
         return target.file
     module = location.path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
     if location.kind != "module" and target.path.startswith(module + "."):
-        return target.path[len(module) + 1:]
+        return target.path[len(module) + 1 :]
     return target.path
 
 
@@ -40,6 +47,8 @@ def target_words(target: Target, location: Location) -> str:
     symbol = _symbol(target, location)
     if not target.matches:
         return _("{kind} {symbol}").format(kind=_kind(location.kind), symbol=symbol)
-    quoted = [m if len(m) <= MATCH_LIMIT else m[:MATCH_LIMIT - 1] + "…" for m in target.matches]
+    quoted = [m if len(m) <= MATCH_LIMIT else m[: MATCH_LIMIT - 1] + "…" for m in target.matches]
     match = _(" › ").join(_("“{text}”").format(text=text) for text in quoted)
-    return _("{kind} {match} in {symbol}").format(kind=_kind(location.kind), match=match, symbol=symbol)
+    return _("{kind} {match} in {symbol}").format(
+        kind=_kind(location.kind), match=match, symbol=symbol
+    )

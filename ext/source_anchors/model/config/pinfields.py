@@ -3,8 +3,8 @@
 And the messages that say how to fix them.
 
 Validating a pin is the model's job (:mod:`.config` asks here); asking a remote what a ref names
-(:mod:`source_anchors.sources.refs`) and fetching a requirement (:mod:`source_anchors.sources.simpleindex`)
-are the obtaining stage's.
+(:mod:`source_anchors.sources.refs`) and fetching a requirement
+(:mod:`source_anchors.sources.simpleindex`) are the obtaining stage's.
 """
 
 from __future__ import annotations
@@ -37,37 +37,48 @@ def ref_problem(ref: object) -> str | None:
     return None
 
 
-#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first ``:``);
-#: an absolute path is a local repository.
+#: ``scheme://``, as git reads a URL; and scp's ``[user@]host:path`` (no ``/`` before the first
+#: ``:``); an absolute path is a local repository.
 _SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://.")
 _SCP_RE = re.compile(r"^[^/:]+:[^/]")
 
 
 def url_problem(url: str) -> str | None:
     """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
-    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):  # a path: a local repository
+    if (
+        _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/")
+    ):  # a path: a local repository
         return None
     fix = f"https://{url}"
-    return (f"{url!r} has no scheme, so git would read it as a folder of this machine; "
-            f"write the repository's URL in full, such as {fix!r}")
+    return (
+        f"{url!r} has no scheme, so git would read it as a folder of this machine; "
+        f"write the repository's URL in full, such as {fix!r}"
+    )
 
 
 def commit_problem(name: str, commit: Any, url: Any) -> str:
     """Why *commit* is not a pin, and how to get the 40-hex SHA (a tag or branch: ``source-anchors pin``)."""
-    text = f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; " \
-           "pin the commit itself)"
+    text = (
+        f"{commit!r} is not a full 40-hex lowercase commit SHA (branches, tags and short SHAs move or clash; "
+        "pin the commit itself)"
+    )
     if isinstance(commit, str) and re.fullmatch(r"[0-9a-fA-F]{4,40}", commit):
-        text += "; write all 40 hex digits of the commit, in lower case ('git rev-parse' prints them)"
+        text += (
+            "; write all 40 hex digits of the commit, in lower case ('git rev-parse' prints them)"
+        )
     elif isinstance(commit, str) and commit and ref_problem(commit) is None:
-        text += (f"; to pin the commit that the tag or branch {commit!r} names, run "
-                 f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
-                 f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'")
+        text += (
+            f"; to pin the commit that the tag or branch {commit!r} names, run "
+            f"'source-anchors pin {name} {commit}' (it writes the commit and records {commit!r} as 'ref'), "
+            f"or look it up with 'git ls-remote {url if isinstance(url, str) and url else 'URL'} {commit}'"
+        )
     return text
 
 
-
 #: ``name==version``: an exact requirement, the only kind an sdist is found for.
-_PINNED_RE = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*([A-Za-z0-9][A-Za-z0-9.!+_-]*)$")
+_PINNED_RE = re.compile(
+    r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*([A-Za-z0-9][A-Za-z0-9.!+_-]*)$"
+)
 
 
 def parse_pinned(requirement: str) -> tuple[str, str] | None:

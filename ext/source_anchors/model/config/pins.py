@@ -19,8 +19,19 @@ __all__ = ["RepoPin", "repo_pin"]
 SOURCE_KINDS = ("cache", "git", "dist")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".zip")
 DIST_FORMATS = ("wheel", "sdist")
-_REPO_KEYS = {"url", "commit", "ref", "packages", "dist", "dist_format", "listing", "facts", "sources", "host",
-              "permalink"}
+_REPO_KEYS = {
+    "url",
+    "commit",
+    "ref",
+    "packages",
+    "dist",
+    "dist_format",
+    "listing",
+    "facts",
+    "sources",
+    "host",
+    "permalink",
+}
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -31,8 +42,8 @@ class RepoPin:
     name: str
     url: str
     commit: str
-    #: The package folders Python's dotted paths resolve in; empty for a repository with no Python packages
-    #: (its files are anchored by file targets, ``/main.go#Command.AddCommand``).
+    #: The package folders Python's dotted paths resolve in; empty for a repository with no Python
+    #: packages (its files are anchored by file targets, ``/main.go#Command.AddCommand``).
     packages: tuple[str, ...]
     dist: str | None
     #: When ``dist`` names a local wheel or sdist (relative to conf.py) instead of a requirement.
@@ -42,7 +53,8 @@ class RepoPin:
     permalink_template: PermalinkTemplate
     #: The tag or branch the commit came from (a record for readers; the commit is what is read).
     ref: str | None = None
-    #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API, unbuilt).
+    #: What ``dist`` downloads from the index: ``"wheel"`` (pip) or ``"sdist"`` (the Simple API,
+    #: unbuilt).
     dist_format: str = "wheel"
     #: A committed record of facts about files of the commit (:mod:`.facts`), relative to conf.py.
     facts: Path | None = None
@@ -63,8 +75,9 @@ class RepoPin:
 
     def permalink(self, path: str, start: int | None = None, end: int | None = None) -> str:
         """Permalink to *path* (and lines) at the pinned commit."""
-        return self.permalink_template.render(url=self.url, commit=self.commit, path=path,
-                                              start=start, end=end)
+        return self.permalink_template.render(
+            url=self.url, commit=self.commit, path=path, start=start, end=end
+        )
 
     def with_commit(self, commit: str) -> RepoPin:
         """The same pin at another commit (previews of a bump, a lock record's commit).
@@ -74,7 +87,9 @@ class RepoPin:
         """
         if commit == self.commit:
             return self
-        return dataclasses.replace(self, commit=commit, ref=None, dist=None, dist_file=None, listing=None, facts=None)
+        return dataclasses.replace(
+            self, commit=commit, ref=None, dist=None, dist_file=None, listing=None, facts=None
+        )
 
 
 def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
@@ -84,12 +99,14 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     if not isinstance(name, str) or not _NAME_RE.match(name):
         problems.append(f"{where}: invalid repository name; use letters, digits, '.', '_' and '-'")
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"{where}: expected a dict with 'url', 'commit' and, for Python anchors, 'packages'")
+        raise ConfigError(
+            f"{where}: expected a dict with 'url', 'commit' and, for Python anchors, 'packages'"
+        )
     unknown = sorted(set(entry) - _REPO_KEYS)
     if unknown:
         problems.append(f"{where}: unknown key(s) {unknown}; known: {sorted(_REPO_KEYS)}")
-    # 'packages' is for Python's dotted paths: a Go module, a Rust crate, a front end or a project whose
-    # importable modules are all compiled has none (docs/languages.md, docs/api-links.md).
+    # 'packages' is for Python's dotted paths: a Go module, a Rust crate, a front end or a project
+    # whose importable modules are all compiled has none (docs/languages.md, docs/api-links.md).
     for key in ("url", "commit"):
         if key not in entry:
             problems.append(f"{where}: missing key {key!r}")
@@ -100,7 +117,9 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     elif isinstance(url, str) and url.startswith("-"):
         problems.append(f"{where}['url']: {url!r} starts with '-' and could be read as an option")
     elif isinstance(url, str) and any(ord(char) < 0x20 or ord(char) == 0x7F for char in url):
-        problems.append(f"{where}['url']: {url!r} holds a control character, which no repository URL has")
+        problems.append(
+            f"{where}['url']: {url!r} holds a control character, which no repository URL has"
+        )
     elif isinstance(url, str) and (problem := url_problem(url)):
         problems.append(f"{where}['url']: {problem}")
     commit = entry.get("commit", "")
@@ -112,26 +131,44 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
     packages = entry.get("packages", [])
     if isinstance(packages, str) or not isinstance(packages, (list, tuple)) or not packages:
         if "packages" in entry:
-            problems.append(f"{where}['packages']: expected a non-empty list of package directories")
+            problems.append(
+                f"{where}['packages']: expected a non-empty list of package directories"
+            )
         packages = []
     for pkg in packages:
-        if not isinstance(pkg, str) or not _safe_rel(pkg) or not pkg.rsplit("/", 1)[-1].isidentifier():
-            problems.append(f"{where}['packages']: {pkg!r} is not a relative package directory "
-                            "such as 'pkg' or 'src/pkg'")
+        if (
+            not isinstance(pkg, str)
+            or not _safe_rel(pkg)
+            or not pkg.rsplit("/", 1)[-1].isidentifier()
+        ):
+            problems.append(
+                f"{where}['packages']: {pkg!r} is not a relative package directory "
+                "such as 'pkg' or 'src/pkg'"
+            )
     dist = entry.get("dist")
     dist = dist.strip() if isinstance(dist, str) else dist
     dist_file = None
     if dist is not None and (not isinstance(dist, str) or not dist.strip() or dist.startswith("-")):
-        problems.append(f"{where}['dist']: expected a requirement such as 'pkg==1.0' or an archive path")
+        problems.append(
+            f"{where}['dist']: expected a requirement such as 'pkg==1.0' or an archive path"
+        )
     elif isinstance(dist, str) and dist.endswith(ARCHIVE_SUFFIXES):
         dist_file = (confdir / dist).resolve()
         if not dist_file.is_file():
-            problems.append(f"{where}['dist']: archive {dist!r} not found (paths are relative to conf.py)")
+            problems.append(
+                f"{where}['dist']: archive {dist!r} not found (paths are relative to conf.py)"
+            )
     dist_format = entry.get("dist_format", "wheel")
-    problems.extend(f"{where}['dist_format']: {p}" for p in _dist_format_problems(dist_format, dist, dist_file))
+    problems.extend(
+        f"{where}['dist_format']: {p}" for p in _dist_format_problems(dist_format, dist, dist_file)
+    )
     sources = entry.get("sources", SOURCE_KINDS)
-    if isinstance(sources, str) or not isinstance(sources, (list, tuple)) or \
-            not sources or any(s not in SOURCE_KINDS for s in sources):
+    if (
+        isinstance(sources, str)
+        or not isinstance(sources, (list, tuple))
+        or not sources
+        or any(s not in SOURCE_KINDS for s in sources)
+    ):
         problems.append(f"{where}['sources']: expected a list drawn from {list(SOURCE_KINDS)}")
         sources = SOURCE_KINDS
     listing = entry.get("listing")
@@ -149,19 +186,35 @@ def repo_pin(name: str, entry: Any, *, confdir: Path) -> RepoPin:
         if not isinstance(facts, str):
             problems.append(f"{where}['facts']: expected a path relative to conf.py")
         else:
-            facts_path = (confdir / facts).resolve()  # made by 'source-anchors facts' when it is missing
+            facts_path = (
+                confdir / facts
+            ).resolve()  # made by 'source-anchors facts' when it is missing
     template = None
     try:
-        template = template_for(url=url if isinstance(url, str) else "", host=entry.get("host"),
-                                permalink=entry.get("permalink"), where=where)
+        template = template_for(
+            url=url if isinstance(url, str) else "",
+            host=entry.get("host"),
+            permalink=entry.get("permalink"),
+            where=where,
+        )
     except ConfigError as error:
         problems.append(str(error))
     if problems or template is None:
         raise ConfigError("\n".join(problems))
-    return RepoPin(name=name, url=url.strip(), commit=commit, packages=tuple(packages),
-                   dist=dist.strip() if dist else None, dist_file=dist_file, listing=listing_path,
-                   sources=tuple(sources), permalink_template=template, ref=ref, dist_format=dist_format,
-                   facts=facts_path)
+    return RepoPin(
+        name=name,
+        url=url.strip(),
+        commit=commit,
+        packages=tuple(packages),
+        dist=dist.strip() if dist else None,
+        dist_file=dist_file,
+        listing=listing_path,
+        sources=tuple(sources),
+        permalink_template=template,
+        ref=ref,
+        dist_format=dist_format,
+        facts=facts_path,
+    )
 
 
 def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -> list[str]:
@@ -173,8 +226,10 @@ def _dist_format_problems(dist_format: Any, dist: Any, dist_file: Path | None) -
     if not isinstance(dist, str) or not dist:
         return ["'sdist' needs a 'dist' requirement such as 'pkg==1.0'"]
     if dist_file is not None:
-        return [f"'sdist' is for a release on the package index; the local archive {dist!r} is used as it is "
-                "(drop 'dist_format')"]
+        return [
+            f"'sdist' is for a release on the package index; the local archive {dist!r} is used as it is "
+            "(drop 'dist_format')"
+        ]
     if parse_pinned(dist) is None:
         return [f"'sdist' needs an exact 'name==version' requirement, got {dist!r}"]
     return []

@@ -39,16 +39,19 @@ class Settings:
     feedback_email: str
     #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
     feedback_repo: str = ""
-    #: Where :attr:`feedback_repo` was learnt when conf.py names no channel (the build's note); ``""`` otherwise.
+    #: Where :attr:`feedback_repo` was learnt when conf.py names no channel (the build's note);
+    #: ``""`` otherwise.
     feedback_from: str = ""
     #: Read the book without warnings and lock writes (the CLI).
     quiet: bool = False
-    #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the default.
+    #: The setting that chose :attr:`cache_dir` (for messages): an option, the variable, or the
+    #: default.
     cache_from: str = "the per-user cache directory"
     #: Why the chosen cache directory could not be used and which one this build uses instead (see
     #: :func:`.cachedir.usable_cache`); None when it is used as configured.
     cache_note: str | None = None
-    #: The Python version and platform that static conditions are decided for (``source_anchors_python``).
+    #: The Python version and platform that static conditions are decided for
+    #: (``source_anchors_python``).
     python: Python = field(default_factory=running)
     #: Where the ``[source]`` links of documented Python objects point (None: no such links).
     api: ApiSettings | None = None
@@ -63,13 +66,18 @@ def default_cache_dir(environ: Mapping[str, str]) -> Path:
     return Path(platformdirs.user_cache_dir("source-anchors", appauthor=False))
 
 
-def settings_from(values: Mapping[str, Any], *, confdir: Path,
-                  environ: Mapping[str, str] | None = None) -> Settings:
+def settings_from(
+    values: Mapping[str, Any], *, confdir: Path, environ: Mapping[str, str] | None = None
+) -> Settings:
     """Validate raw option *values* (keys without the prefix) into :class:`Settings`."""
     env = os.environ if environ is None else environ
     fields = dataclasses.fields(Options)
     opts = {f.name: values.get(f.name, option_default(f)) for f in fields}
-    problems = [f"{PREFIX}{f.name}: {problem}" for f in fields if (problem := f.metadata["check"](opts[f.name]))]
+    problems = [
+        f"{PREFIX}{f.name}: {problem}"
+        for f in fields
+        if (problem := f.metadata["check"](opts[f.name]))
+    ]
     repos: dict[str, RepoPin] = {}
     raw_repos = opts["repos"] if isinstance(opts["repos"], Mapping) else {}
     for name, entry in raw_repos.items():
@@ -79,12 +87,16 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
             problems.extend(str(error).splitlines())
     default_repo = opts["default_repo"]
     if isinstance(default_repo, str) and default_repo not in raw_repos:
-        problems.append(f"{PREFIX}default_repo: {default_repo!r} is not a key of {PREFIX}repos "
-                        f"(known: {sorted(raw_repos)})")
+        problems.append(
+            f"{PREFIX}default_repo: {default_repo!r} is not a key of {PREFIX}repos "
+            f"(known: {sorted(raw_repos)})"
+        )
     overrides = opts["pin_commits"] if isinstance(opts["pin_commits"], Mapping) else {}
     unknown = sorted(set(overrides) - set(raw_repos))
     if unknown:
-        problems.append(f"{PREFIX}pin_commits (--pin): unknown repositories {unknown}; known: {sorted(raw_repos)}")
+        problems.append(
+            f"{PREFIX}pin_commits (--pin): unknown repositories {unknown}; known: {sorted(raw_repos)}"
+        )
     api, api_problems = api_settings(opts, raw_repos)
     problems.extend(api_problems)
     if problems:
@@ -92,15 +104,28 @@ def settings_from(values: Mapping[str, Any], *, confdir: Path,
     for name, sha in overrides.items():
         repos[name] = repos[name].with_commit(sha)
     cache = Path(opts["cache_dir"]) if opts["cache_dir"] else default_cache_dir(env)
-    cache_from = f"{PREFIX}cache_dir in conf.py" if opts["cache_dir"] else \
-        "$SOURCE_ANCHORS_CACHE" if env.get("SOURCE_ANCHORS_CACHE") else "the per-user cache directory"
+    cache_from = (
+        f"{PREFIX}cache_dir in conf.py"
+        if opts["cache_dir"]
+        else "$SOURCE_ANCHORS_CACHE"
+        if env.get("SOURCE_ANCHORS_CACHE")
+        else "the per-user cache directory"
+    )
     return Settings(
-        repos=repos, default_repo=default_repo, locked=bool(flag(opts["locked"])) or ci_locked(env),
-        lock_path=(confdir / opts["lock_file"]).resolve(), cache_dir=cache.resolve(),
-        timeout=opts["timeout"], max_file_bytes=opts["max_file_bytes"],
-        reproduced_lines_max=opts["reproduced_lines_max"], feedback_email=opts["feedback_email"] or "",
+        repos=repos,
+        default_repo=default_repo,
+        locked=bool(flag(opts["locked"])) or ci_locked(env),
+        lock_path=(confdir / opts["lock_file"]).resolve(),
+        cache_dir=cache.resolve(),
+        timeout=opts["timeout"],
+        max_file_bytes=opts["max_file_bytes"],
+        reproduced_lines_max=opts["reproduced_lines_max"],
+        feedback_email=opts["feedback_email"] or "",
         feedback_repo=without_credentials(opts["feedback_repo"] or ""),
-        quiet=bool(flag(opts["quiet"])), cache_from=cache_from, python=_python_of(opts["python"]), api=api,
+        quiet=bool(flag(opts["quiet"])),
+        cache_from=cache_from,
+        python=_python_of(opts["python"]),
+        api=api,
     )
 
 

@@ -1,7 +1,7 @@
 """How option values are read and checked, with no Sphinx: the words of ``CI``, booleans, validators.
 
-Each validator takes a value from ``conf.py`` and returns the problem as text, or None when the value
-is fine; :mod:`.settings` names the option and its place in one ``ConfigError``.
+Each validator takes a value from ``conf.py`` and returns the problem as text, or None when the
+value is fine; :mod:`.settings` names the option and its place in one ``ConfigError``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ PREFIX = "source_anchors_"
 
 #: Values of ``CI`` that do not mean a CI run (as CI services and tools read the variable).
 CI_OFF = ("", "0", "false", "no")
-#: The words a boolean option takes besides True and False: those of ``CI`` (any case, spaces around).
+#: The words a boolean option takes besides True and False: those of ``CI`` (any case, spaces
+#: around).
 FLAG_ON = ("1", "true", "yes")
 FLAG_WORDS = (*FLAG_ON, *CI_OFF)
 
@@ -57,32 +58,53 @@ def string(value: Any) -> str | None:
 
 def optional_path(value: Any) -> str | None:
     """A directory path, or None."""
-    return None if value is None or isinstance(value, str) else f"expected a directory path, got {value!r}"
+    return (
+        None
+        if value is None or isinstance(value, str)
+        else f"expected a directory path, got {value!r}"
+    )
 
 
 def optional_name(value: Any) -> str | None:
     """A repository name, or None."""
-    return None if value is None or isinstance(value, str) else f"expected a repository name, got {value!r}"
+    return (
+        None
+        if value is None or isinstance(value, str)
+        else f"expected a repository name, got {value!r}"
+    )
 
 
 def dict_(value: Any) -> str | None:
     """The repositories: a dict of entries."""
-    return None if isinstance(value, Mapping) else f"expected a dict of repository entries, got {type(value).__name__}"
+    return (
+        None
+        if isinstance(value, Mapping)
+        else f"expected a dict of repository entries, got {type(value).__name__}"
+    )
 
 
 def commits(value: Any) -> str | None:
     """Pins given from outside: NAME to a 40-hex commit SHA."""
     if not isinstance(value, Mapping):
         return f"expected a dict of repository name to commit, got {type(value).__name__}"
-    bad = [f"{name}={sha!r}" for name, sha in value.items() if not (isinstance(sha, str) and SHA_RE.match(sha))]
+    bad = [
+        f"{name}={sha!r}"
+        for name, sha in value.items()
+        if not (isinstance(sha, str) and SHA_RE.match(sha))
+    ]
     return f"expected NAME=<40-hex commit SHA>, got {', '.join(bad)}" if bad else None
 
 
 def boolean(value: Any) -> str | None:
     """A boolean option: True, False or a word of ``CI`` (:data:`FLAG_WORDS`)."""
-    return None if flag(value) is not None else (
-        f"expected True or False, or one of the words {', '.join(repr(w) for w in FLAG_WORDS)} "
-        f"(those of the CI variable), got {value!r}")
+    return (
+        None
+        if flag(value) is not None
+        else (
+            f"expected True or False, or one of the words {', '.join(repr(w) for w in FLAG_WORDS)} "
+            f"(those of the CI variable), got {value!r}"
+        )
+    )
 
 
 def feedback_repo(value: Any) -> str | None:
@@ -104,7 +126,11 @@ ANNOTATIONS = ("", "github", "gitlab", "sarif")
 
 def annotation_format(value: Any) -> str | None:
     """One of :data:`ANNOTATIONS`."""
-    return None if value in ANNOTATIONS else f"expected one of {', '.join(map(repr, ANNOTATIONS))}, got {value!r}"
+    return (
+        None
+        if value in ANNOTATIONS
+        else f"expected one of {', '.join(map(repr, ANNOTATIONS))}, got {value!r}"
+    )
 
 
 def anything(value: Any) -> str | None:

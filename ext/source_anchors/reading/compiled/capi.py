@@ -1,10 +1,11 @@
 """CPython's C API: ``PyMethodDef``, ``PyGetSetDef``, ``PyMemberDef`` tables, types, modules, Argument Clinic (pure).
 
-A module is its ``PyModuleDef`` (its ``m_methods`` table); a type its ``PyTypeObject`` or ``PyType_Spec``
-(``tp_name`` / ``.name``, the tables and slots it names). An entry of a table names a C function; an
-Argument Clinic wrapper (``/*[clinic input]``, an entry macro ``FOO_METHODDEF`` from ``clinic/*.h``) is
-linked at the ``<function>_impl`` a person wrote. An entry a macro builds that no ``#define`` of the
-tree spells, and a name added by ``PyModule_Add*`` at run time, are not decided.
+A module is its ``PyModuleDef`` (its ``m_methods`` table); a type its ``PyTypeObject`` or
+``PyType_Spec`` (``tp_name`` / ``.name``, the tables and slots it names). An entry of a table names
+a C function; an Argument Clinic wrapper (``/*[clinic input]``, an entry macro ``FOO_METHODDEF``
+from ``clinic/*.h``) is linked at the ``<function>_impl`` a person wrote. An entry a macro builds
+that no ``#define`` of the tree spells, and a name added by ``PyModule_Add*`` at run time, are not
+decided.
 """
 
 from __future__ import annotations
@@ -16,14 +17,25 @@ from dataclasses import dataclass, field
 from .ctext import Lines, closing, ident_of, split_top, string_of
 from .records import Claim, Undecided
 
-_TABLE = re.compile(r"\b(PyMethodDef|PyGetSetDef|PyMemberDef|PyType_Slot)\s+(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{")
+_TABLE = re.compile(
+    r"\b(PyMethodDef|PyGetSetDef|PyMemberDef|PyType_Slot)\s+(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{"
+)
 _OBJECT = re.compile(r"\b(PyTypeObject|PyType_Spec|(?:struct\s+)?PyModuleDef)\s+(\w+)\s*=\s*\{")
 _DEFINE = re.compile(r"#\s*define\s+(\w+)[ \t\\\n]+\{")
 _INIT = re.compile(r"\bPyInit_(\w+)\s*\(")
 _ADDED = re.compile(r"\b(PyModule_Add\w*)\s*\(\s*\w+\s*,\s*\"(\w+)\"")
-#: Type slots that are Python methods, designated (``.tp_init``) or in a slot table (``Py_tp_init``).
-_SLOTS = {"tp_init": "__init__", "tp_new": "__new__", "tp_call": "__call__", "tp_repr": "__repr__",
-          "tp_str": "__str__", "tp_iter": "__iter__", "tp_iternext": "__next__", "tp_hash": "__hash__"}
+#: Type slots that are Python methods, designated (``.tp_init``) or in a slot table
+#: (``Py_tp_init``).
+_SLOTS = {
+    "tp_init": "__init__",
+    "tp_new": "__new__",
+    "tp_call": "__call__",
+    "tp_repr": "__repr__",
+    "tp_str": "__str__",
+    "tp_iter": "__iter__",
+    "tp_iternext": "__next__",
+    "tp_hash": "__hash__",
+}
 _SENTINEL = re.compile(r"^\{\s*(NULL|0|nullptr)?\s*(,\s*(NULL|0|nullptr)\s*)*,?\s*\}$")
 
 
@@ -49,21 +61,26 @@ def scan(path: str, text: str) -> CFile:
     for match in _TABLE.finditer(text):
         close = closing(text, match.end() - 1)
         if close > 0:
-            body = text[match.end():close]
+            body = text[match.end() : close]
             found.tables[match.group(2)] = (match.group(1), split_top(body, match.end()))
     for match in _OBJECT.finditer(text):
         close = closing(text, match.end() - 1)
         if close > 0:
             kind = match.group(1).split()[-1]
-            found.objects.append((kind, match.group(2), text[match.end():close], match.start(), close))
+            found.objects.append(
+                (kind, match.group(2), text[match.end() : close], match.start(), close)
+            )
     for match in _DEFINE.finditer(text):
         close = closing(text, match.end() - 1)
         if close > 0:
-            found.macros[match.group(1)] = text[match.end() - 1:close + 1]
+            found.macros[match.group(1)] = text[match.end() - 1 : close + 1]
     found.inits = _INIT.findall(text)
     assert found.lines is not None
-    found.added = [(call, name, found.lines.line(m.start())) for m in _ADDED.finditer(text)
-                   for call, name in [m.groups()]]
+    found.added = [
+        (call, name, found.lines.line(m.start()))
+        for m in _ADDED.finditer(text)
+        for call, name in [m.groups()]
+    ]
     return found
 
 
@@ -88,7 +105,8 @@ class CApi:
     """The claims of every C file of a tree, read together: a table, a macro or a function may be in another file."""
 
     def __init__(self, files: list[CFile], module_of: Callable[[str, str], str | None]) -> None:
-        #: *module_of(path, name)*: the dotted module a file's ``PyModuleDef`` named *name* builds, or None.
+        #: *module_of(path, name)*: the dotted module a file's ``PyModuleDef`` named *name* builds,
+        #: or None.
         self.files = files
         self.module_of = module_of
         self.macros: dict[str, str] = {}
@@ -117,15 +135,22 @@ class CApi:
             return
         module = self.module_of(file.path, name)
         if module is None:
-            self.undecided.append(Undecided(name, f"{file.path}: the module {name!r} of {variable} is built by "
-                                                  "no Extension the build configuration names"))
+            self.undecided.append(
+                Undecided(
+                    name,
+                    f"{file.path}: the module {name!r} of {variable} is built by "
+                    "no Extension the build configuration names",
+                )
+            )
             return
         self.claims.append(Claim(module, file.path, "PyModuleDef", "module"))
         table = _field(body, ("m_methods",)) or self._table_in(body, "PyMethodDef")
         if table:
             self._entries(module, table, "function")
         for call, added, line in file.added:
-            self.undecided.append(Undecided(f"{module}.{added}", f"added at run time by {call} at {file.path}:{line}"))
+            self.undecided.append(
+                Undecided(f"{module}.{added}", f"added at run time by {call} at {file.path}:{line}")
+            )
 
     def _type(self, file: CFile, kind: str, body: str, start: int, end: int) -> None:
         raw = _field(body, ("tp_name", "name"))
@@ -141,47 +166,68 @@ class CApi:
         assert file.lines is not None
         lines = (file.lines.line(start), file.lines.line(end))
         self.claims.append(Claim(name, file.path, kind, "class", lines=lines))
-        for table, what in (("PyMethodDef", "method"), ("PyGetSetDef", "property"), ("PyMemberDef", "attribute")):
+        for table, what in (
+            ("PyMethodDef", "method"),
+            ("PyGetSetDef", "property"),
+            ("PyMemberDef", "attribute"),
+        ):
             found = self._table_in(body, table)
             if found:
                 self._entries(name, found, what)
         for slot, method in _SLOTS.items():
             func = _field(body, (slot,))
             if func and (ident := ident_of(func)) and ident not in ("NULL", "0"):
-                self.claims.append(Claim(f"{name}.{method}", file.path, slot, "method", symbol=(ident,)))
+                self.claims.append(
+                    Claim(f"{name}.{method}", file.path, slot, "method", symbol=(ident,))
+                )
         slots = self._table_in(body, "PyType_Slot")
         if slots:
             self._slots(name, slots)
 
     def _table_in(self, body: str, kind: str) -> str | None:
         """The one table of *kind* an initializer names (positionally or by a designated field)."""
-        named = [word for word in re.findall(r"\b\w+\b", body) if self.tables.get(word, (None, ""))[1] == kind]
+        named = [
+            word
+            for word in re.findall(r"\b\w+\b", body)
+            if self.tables.get(word, (None, ""))[1] == kind
+        ]
         return named[0] if named else None
 
     def _slots(self, owner: str, table: str) -> None:
         file, _, entries = self.tables[table]
         for entry, _ in entries:
-            parts = [p for p, _ in split_top(entry.strip()[1:-1])] if entry.strip().startswith("{") else []
+            parts = (
+                [p for p, _ in split_top(entry.strip()[1:-1])]
+                if entry.strip().startswith("{")
+                else []
+            )
             if len(parts) < 2:
                 continue
             slot, value = parts[0].strip(), parts[1]
             if slot in ("Py_tp_methods", "Py_tp_getset", "Py_tp_members"):
-                what = {"Py_tp_methods": "method", "Py_tp_getset": "property", "Py_tp_members": "attribute"}[slot]
+                what = {
+                    "Py_tp_methods": "method",
+                    "Py_tp_getset": "property",
+                    "Py_tp_members": "attribute",
+                }[slot]
                 if (ident := ident_of(value)) and ident in self.tables:
                     self._entries(owner, ident, what)
             elif slot[3:] in _SLOTS and slot.startswith("Py_") and (ident := ident_of(value)):
-                self.claims.append(Claim(f"{owner}.{_SLOTS[slot[3:]]}", file.path, slot, "method", symbol=(ident,)))
+                self.claims.append(
+                    Claim(f"{owner}.{_SLOTS[slot[3:]]}", file.path, slot, "method", symbol=(ident,))
+                )
 
     def _entries(self, owner: str, table: str, what: str) -> None:
         file, kind, listed = self.tables[table]
         assert file.lines is not None
         entries: list[tuple[str, int]] = []
         for entry, offset in listed:
-            # An entry macro carries its own comma (Argument Clinic's): it and the next entry are one part.
+            # An entry macro carries its own comma (Argument Clinic's): it and the next entry are
+            # one part.
             glued = re.match(r"(\s*\w+)(\s+)(?=\{)", entry)
             if glued:
                 entries.append((glued.group(1), offset))
-                entry, offset = entry[glued.end():], offset + glued.end()
+                entry, offset = entry[glued.end() :], offset + glued.end()
             entries.append((entry, offset))
         for entry, offset in entries:
             text = entry.strip()
@@ -189,8 +235,13 @@ class CApi:
             if re.fullmatch(r"\w+", text):
                 expanded = self.macros.get(text)
                 if expanded is None:
-                    self.undecided.append(Undecided(f"{owner}.*", f"the macro {text} builds an entry of {table} "
-                                                                  f"({file.path}:{file.lines.line(offset)})"))
+                    self.undecided.append(
+                        Undecided(
+                            f"{owner}.*",
+                            f"the macro {text} builds an entry of {table} "
+                            f"({file.path}:{file.lines.line(offset)})",
+                        )
+                    )
                     continue
                 text, form = expanded.strip().rstrip(","), f"{kind} (Argument Clinic)"
             else:
@@ -201,17 +252,31 @@ class CApi:
             name = string_of(parts[0]) if parts else None
             if name is None:
                 continue
-            where = (file.lines.line(offset + lead), file.lines.line(offset + len(entry.rstrip()) - 1))
-            self.claims.append(self._claim(f"{owner}.{name}", file.path, kind, form, what, parts, where))
+            where = (
+                file.lines.line(offset + lead),
+                file.lines.line(offset + len(entry.rstrip()) - 1),
+            )
+            self.claims.append(
+                self._claim(f"{owner}.{name}", file.path, kind, form, what, parts, where)
+            )
 
-    def _claim(self, name: str, path: str, kind: str, form: str, what: str, parts: list[str],
-               where: tuple[int, int]) -> Claim:
+    def _claim(
+        self,
+        name: str,
+        path: str,
+        kind: str,
+        form: str,
+        what: str,
+        parts: list[str],
+        where: tuple[int, int],
+    ) -> Claim:
         if kind == "PyMemberDef" or len(parts) < 2:
             return Claim(name, path, form, what, lines=where)
-        funcs = [ident_of(part) for part in parts[1:3 if kind == "PyGetSetDef" else 2]]
+        funcs = [ident_of(part) for part in parts[1 : 3 if kind == "PyGetSetDef" else 2]]
         func = next((f for f in funcs if f and f not in ("NULL", "0", "nullptr")), None)
         if func is None:
             return Claim(name, path, form, what, lines=where)
-        clinic = (f"{func}_impl",) if "Clinic" in form else ()  # the wrapper is generated; _impl is written
+        clinic = (
+            (f"{func}_impl",) if "Clinic" in form else ()
+        )  # the wrapper is generated; _impl is written
         return Claim(name, path, form, what, symbol=(func,), first=clinic)
-

@@ -1,7 +1,7 @@
 """Text of C, C++ and Rust as binding readers need it: comments blanked, brackets matched, arguments split (pure).
 
-Every function keeps offsets: a blanked text has the same length and the same lines as the file, so an
-offset found in it is a line of the file.
+Every function keeps offsets: a blanked text has the same length and the same lines as the file, so
+an offset found in it is a line of the file.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Cython: ``def``, ``cpdef``, ``cdef class``, ``class`` and their methods and properties in ``.pyx`` files (pure).
 
-A careful line reader (no tree-sitter grammar of Cython is published): strings, comments and bracketed
-continuation lines are followed, and a definition runs from its first decorator to the last line indented
-under it. A ``cdef`` function is not visible from Python, and a ``.pxd`` holds declarations, not
-definitions: neither is a link. ``include "file.pxi"`` at the top of a module puts the included file's
-definitions in that module, at their own lines.
+A careful line reader (no tree-sitter grammar of Cython is published): strings, comments and
+bracketed continuation lines are followed, and a definition runs from its first decorator to the
+last line indented under it. A ``cdef`` function is not visible from Python, and a ``.pxd`` holds
+declarations, not definitions: neither is a link. ``include "file.pxi"`` at the top of a module puts
+the included file's definitions in that module, at their own lines.
 """
 
 from __future__ import annotations
@@ -80,7 +80,11 @@ def logical_lines(text: str) -> list[Logical]:
 
 def includes(text: str) -> list[str]:
     """The files a module includes at its top level (``include "x.pxi"``), as written."""
-    return [m.group(1) for line in logical_lines(text) if line.indent == 0 and (m := _INCLUDE.match(line.text))]
+    return [
+        m.group(1)
+        for line in logical_lines(text)
+        if line.indent == 0 and (m := _INCLUDE.match(line.text))
+    ]
 
 
 def claims(path: str, text: str, module: str) -> list[Claim]:
@@ -108,16 +112,30 @@ def claims(path: str, text: str, module: str) -> list[Claim]:
         end = _block_end(lines, at)
         if all(inside) and kind != "cdef":
             qual = ".".join([*(s for s in inside if s), name])
-            what = "class" if kind == "class" else "property" if prop or kind == "property" else \
-                "method" if inside else "function"
-            found.append(Claim(f"{module}.{qual}", path, f"Cython {kind}", what, lines=(first, end)))
+            what = (
+                "class"
+                if kind == "class"
+                else "property"
+                if prop or kind == "property"
+                else "method"
+                if inside
+                else "function"
+            )
+            found.append(
+                Claim(f"{module}.{qual}", path, f"Cython {kind}", what, lines=(first, end))
+            )
         scopes.append((line.indent, name if kind == "class" and all(inside) else None))
     return found
 
 
 def _header(text: str) -> tuple[str, str] | None:
     """The kind and the name a logical line defines: ``def``, ``cpdef``, ``class``, ``property``, ``cdef``."""
-    for kind, pattern in (("def", _DEF), ("cpdef", _CPDEF), ("class", _CLASS), ("property", _PROPERTY)):
+    for kind, pattern in (
+        ("def", _DEF),
+        ("cpdef", _CPDEF),
+        ("class", _CLASS),
+        ("property", _PROPERTY),
+    ):
         match = pattern.match(text)
         if match:
             return kind, match.group(1)
@@ -129,7 +147,7 @@ def _header(text: str) -> tuple[str, str] | None:
 def _block_end(lines: list[Logical], at: int) -> int:
     """The last physical line of the block the header *at* opens (the header's own, for a one-line block)."""
     end = lines[at].last
-    for line in lines[at + 1:]:
+    for line in lines[at + 1 :]:
         if line.indent <= lines[at].indent:
             break
         end = line.last

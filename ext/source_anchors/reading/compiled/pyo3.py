@@ -31,11 +31,15 @@ class Crate:
     #: Rust fn -> (Python name, path).
     functions: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: Rust type -> (Python name, path, field claims as (Python name, (first, last))).
-    classes: dict[str, tuple[str, str, list[tuple[str, tuple[int, int]]]]] = field(default_factory=dict)
+    classes: dict[str, tuple[str, str, list[tuple[str, tuple[int, int]]]]] = field(
+        default_factory=dict
+    )
     #: Rust type -> [(Python name, Rust fn, kind, path)].
     methods: dict[str, list[tuple[str, str, str, str]]] = field(default_factory=dict)
     #: (module short name, path, added Rust fns, added Rust types, run-time names with their lines).
-    modules: list[tuple[str, str, list[str], list[str], list[tuple[str, int]]]] = field(default_factory=list)
+    modules: list[tuple[str, str, list[str], list[str], list[tuple[str, int]]]] = field(
+        default_factory=list
+    )
 
 
 def _attributes(text: str, at: int) -> list[str]:
@@ -44,7 +48,9 @@ def _attributes(text: str, at: int) -> list[str]:
     pos = at
     while True:
         head = text[:pos].rstrip()
-        head = re.sub(r"(?:\bpub(?:\s*\([^)]*\))?|\basync|\bunsafe|\bconst|\bextern\s+\"C\")\s*$", "", head).rstrip()
+        head = re.sub(
+            r"(?:\bpub(?:\s*\([^)]*\))?|\basync|\bunsafe|\bconst|\bextern\s+\"C\")\s*$", "", head
+        ).rstrip()
         if not head.endswith("]"):
             return found
         depth, open_at = 0, -1
@@ -55,16 +61,18 @@ def _attributes(text: str, at: int) -> list[str]:
                 break
         if open_at < 1 or head[open_at - 1] != "#":
             return found
-        found.insert(0, head[open_at + 1:-1].strip())
+        found.insert(0, head[open_at + 1 : -1].strip())
         pos = open_at - 1
 
 
 def _python_name(attrs: list[str], rust: str, *, getter: bool = False) -> str:
     for attr in attrs:
-        if attr.startswith(("pyo3", "pyfunction", "pyclass", "pymodule")) and (m := _ATTR_NAME.search(attr)):
+        if attr.startswith(("pyo3", "pyfunction", "pyclass", "pymodule")) and (
+            m := _ATTR_NAME.search(attr)
+        ):
             return string_of(m.group(1)) or rust
         if attr.startswith(("getter(", "setter(")):
-            return attr[attr.index("(") + 1:attr.rindex(")")].strip().strip('"')
+            return attr[attr.index("(") + 1 : attr.rindex(")")].strip().strip('"')
     if getter:
         return re.sub(r"^(get_|set_)", "", rust)
     return rust
@@ -79,13 +87,24 @@ def scan(path: str, text: str, crate: Crate, lines: Lines) -> None:
         if kind == "fn" and "pyfunction" in names:
             crate.functions[rust] = (_python_name(attrs, rust), path)
         elif kind in ("struct", "enum") and "pyclass" in names:
-            crate.classes[rust] = (_python_name(attrs, rust), path, _fields(text, item.end(), lines))
+            crate.classes[rust] = (
+                _python_name(attrs, rust),
+                path,
+                _fields(text, item.end(), lines),
+            )
         elif kind == "impl" and "pymethods" in names:
             _methods(path, text, item.end(), rust, crate)
         elif kind in ("fn", "mod") and "pymodule" in names:
             body = text.find("{", item.end())
             if body >= 0:
-                _module(path, text[body:closing(text, body) + 1], _python_name(attrs, rust), crate, lines, body)
+                _module(
+                    path,
+                    text[body : closing(text, body) + 1],
+                    _python_name(attrs, rust),
+                    crate,
+                    lines,
+                    body,
+                )
 
 
 def _fields(text: str, at: int, lines: Lines) -> list[tuple[str, tuple[int, int]]]:
@@ -94,11 +113,13 @@ def _fields(text: str, at: int, lines: Lines) -> list[tuple[str, tuple[int, int]
     if body < 0 or 0 <= semi < body:
         return []
     found = []
-    for part, offset in split_top(text[body + 1:closing(text, body)], body + 1):
+    for part, offset in split_top(text[body + 1 : closing(text, body)], body + 1):
         attrs = re.findall(r"#\[\s*pyo3\s*\(([^\]]*)\)\s*\]", part)
         name = _FIELD.match(re.sub(r"#\[[^\]]*\]", "", part).strip())
         if name and any(re.search(r"\b(get|set)\b", a) for a in attrs):
-            python = next((string_of(m.group(1)) for a in attrs if (m := _ATTR_NAME.search(a))), None)
+            python = next(
+                (string_of(m.group(1)) for a in attrs if (m := _ATTR_NAME.search(a))), None
+            )
             lead = len(part) - len(part.lstrip())
             span = (lines.line(offset + lead), lines.line(offset + len(part.rstrip())))
             found.append((python or name.group(1), span))
@@ -109,7 +130,7 @@ def _methods(path: str, text: str, at: int, rust: str, crate: Crate) -> None:
     body = text.find("{", at)
     if body < 0:
         return
-    inner = text[body + 1:closing(text, body)]
+    inner = text[body + 1 : closing(text, body)]
     depth = 0
     for match in re.finditer(r"[{}]|\bfn\s+(\w+)", inner):
         if match.group(0) in "{}":
@@ -126,7 +147,10 @@ def _methods(path: str, text: str, at: int, rust: str, crate: Crate) -> None:
             python = _python_name(attrs, name, getter=True)
             kind = "property" if "getter" in words else "setter"
         else:
-            python, kind = _python_name(attrs, name), "attribute" if "classattr" in words else "method"
+            python, kind = (
+                _python_name(attrs, name),
+                "attribute" if "classattr" in words else "method",
+            )
         crate.methods.setdefault(rust, []).append((python, name, kind, path))
 
 
@@ -137,14 +161,22 @@ def _module(path: str, body: str, name: str, crate: Crate, lines: Lines, offset:
         for word in re.findall(r"(\w+)\s*[,}]|(\w+)\s*$", use.group(1)):
             funcs.append(word[0] or word[1])
             types.append(word[0] or word[1])
-    nested = re.findall(r"#\[\s*(?:pyfunction|pyclass)[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?"
-                        r"(?:fn|struct|enum)\s+(\w+)", body)
-    runtime = [(n, lines.line(offset + m.start())) for m in re.finditer(r"\.\s*add\s*\(\s*(\"[^\"]*\")", body)
-               if (n := string_of(m.group(1)))]
+    nested = re.findall(
+        r"#\[\s*(?:pyfunction|pyclass)[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?"
+        r"(?:fn|struct|enum)\s+(\w+)",
+        body,
+    )
+    runtime = [
+        (n, lines.line(offset + m.start()))
+        for m in re.finditer(r"\.\s*add\s*\(\s*(\"[^\"]*\")", body)
+        if (n := string_of(m.group(1)))
+    ]
     crate.modules.append((name, path, funcs + nested, types + nested, runtime))
 
 
-def claims(crate: Crate, module_of: Callable[[str, str], str | None]) -> tuple[list[Claim], list[Undecided]]:
+def claims(
+    crate: Crate, module_of: Callable[[str, str], str | None]
+) -> tuple[list[Claim], list[Undecided]]:
     """The claims of the crate's modules: each function and class they add, with its methods and fields."""
     found: list[Claim] = []
     undecided: list[Undecided] = []
@@ -156,20 +188,36 @@ def claims(crate: Crate, module_of: Callable[[str, str], str | None]) -> tuple[l
         for rust in funcs:
             if rust in crate.functions:
                 python, where = crate.functions[rust]
-                found.append(Claim(f"{module}.{python}", where, "#[pyfunction]", "function", symbol=(rust,)))
+                found.append(
+                    Claim(f"{module}.{python}", where, "#[pyfunction]", "function", symbol=(rust,))
+                )
         for rust in types:
             if rust not in crate.classes:
                 continue
             python, where, fields = crate.classes[rust]
             found.append(Claim(f"{module}.{python}", where, "#[pyclass]", "class", symbol=(rust,)))
             for name, span in fields:
-                found.append(Claim(f"{module}.{python}.{name}", where, "#[pyo3(get, set)]", "attribute", lines=span))
+                found.append(
+                    Claim(
+                        f"{module}.{python}.{name}",
+                        where,
+                        "#[pyo3(get, set)]",
+                        "attribute",
+                        lines=span,
+                    )
+                )
             methods = crate.methods.get(rust, [])
             getters = {method for method, _, kind, _ in methods if kind == "property"}
             for method, fn, kind, at in methods:
                 if kind == "setter" and method in getters:
                     continue  # the property is linked at its getter
-                found.append(Claim(f"{module}.{python}.{method}", at, "#[pymethods]", kind, symbol=(rust, fn)))
+                found.append(
+                    Claim(
+                        f"{module}.{python}.{method}", at, "#[pymethods]", kind, symbol=(rust, fn)
+                    )
+                )
         for name, line in runtime:
-            undecided.append(Undecided(f"{module}.{name}", f"added at run time by m.add at {path}:{line}"))
+            undecided.append(
+                Undecided(f"{module}.{name}", f"added at run time by m.add at {path}:{line}")
+            )
     return found, undecided

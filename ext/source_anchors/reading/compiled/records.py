@@ -9,21 +9,25 @@ from dataclasses import dataclass
 class Claim:
     """What one binding form says: Python name *name* is the definition *symbol* (or the lines given).
 
-    A reader of a binding style makes claims; the index finds each symbol's definition with the language
-    core, in the claim's file first, then in the other compiled files that spell it.
+    A reader of a binding style makes claims; the index finds each symbol's definition with the
+    language core, in the claim's file first, then in the other compiled files that spell it.
     """
 
     #: The Python dotted name (``pkg.mod.Type.method``).
     name: str
     #: The file that holds the binding.
     path: str
-    #: The form followed, for the link's rule: ``PyMethodDef``, ``cdef class``, ``pybind11 .def``, ``#[pyfunction]``.
+    #: The form followed, for the link's rule: ``PyMethodDef``, ``cdef class``, ``pybind11 .def``,
+    #: ``#[pyfunction]``.
     form: str
-    #: The kind of the Python object: ``function``, ``class``, ``method``, ``property``, ``attribute``, ``module``.
+    #: The kind of the Python object: ``function``, ``class``, ``method``, ``property``,
+    #: ``attribute``, ``module``.
     kind: str
-    #: The definition to find, by its path of names (``("Type", "method")``); empty when :attr:`lines` are the link.
+    #: The definition to find, by its path of names (``("Type", "method")``); empty when
+    #: :attr:`lines` are the link.
     symbol: tuple[str, ...] = ()
-    #: The lines of the binding itself (a lambda's ``.def`` call, a ``PyMemberDef`` entry, a ``.pyx`` ``def``).
+    #: The lines of the binding itself (a lambda's ``.def`` call, a ``PyMemberDef`` entry, a
+    #: ``.pyx`` ``def``).
     lines: tuple[int, int] = (0, 0)
     #: A definition tried before :attr:`symbol` (an Argument Clinic wrapper's ``_impl``).
     first: tuple[str, ...] = ()

@@ -14,29 +14,62 @@ if TYPE_CHECKING:
     import tree_sitter
 
 #: Declarator nodes that end the chain: the name.
-_NAMES = frozenset({"identifier", "field_identifier", "qualified_identifier", "destructor_name", "operator_name",
-                    "template_function", "type_identifier"})
+_NAMES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "template_function",
+        "type_identifier",
+    }
+)
 _TEMPLATE_ARGUMENTS = re.compile(r"<[^<>]*>")
 
 SHAPE = Shape(
     wrappers=frozenset({"type_definition", "declaration", "template_declaration"}),
-    conditionals=frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}),
-    bodies=frozenset({"translation_unit", "compound_statement", "case_statement", "field_declaration_list",
-                      "declaration_list",
-                      "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}),
+    conditionals=frozenset(
+        {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+    ),
+    bodies=frozenset(
+        {
+            "translation_unit",
+            "compound_statement",
+            "case_statement",
+            "field_declaration_list",
+            "declaration_list",
+            "preproc_if",
+            "preproc_ifdef",
+            "preproc_else",
+            "preproc_elif",
+            "preproc_elifdef",
+        }
+    ),
     clauses=frozenset({"case_statement", "else_clause", "catch_clause"}),
     literals=frozenset({"initializer_list"}),
-    carriers=frozenset({"declaration", "init_declarator", "return_statement", "expression_statement",
-                        "assignment_expression", "compound_literal_expression", "initializer_pair"}),
+    carriers=frozenset(
+        {
+            "declaration",
+            "init_declarator",
+            "return_statement",
+            "expression_statement",
+            "assignment_expression",
+            "compound_literal_expression",
+            "initializer_pair",
+        }
+    ),
 )
 
 
 class CFamily(TreeSitterLanguage):
     """C and C++: names through declarators, and the ``#if`` branch rule."""
 
-    rules = ("a definition with a body before its prototypes",
-             "of definitions in branches of #if/#ifdef, the first",
-             "of several with the same lines (a typedef of its struct), the first")
+    rules = (
+        "a definition with a body before its prototypes",
+        "of definitions in branches of #if/#ifdef, the first",
+        "of several with the same lines (a typedef of its struct), the first",
+    )
 
     def name_of(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
         """The declared name of a function definition or prototype; None for a declaration of no function."""
@@ -48,8 +81,11 @@ class CFamily(TreeSitterLanguage):
             function = function or declarator.type == "function_declarator"
             inner = declarator.child_by_field_name("declarator")
             if inner is None:
-                named = [child for child in declarator.named_children if "declarator" in child.type
-                         or child.type in _NAMES]
+                named = [
+                    child
+                    for child in declarator.named_children
+                    if "declarator" in child.type or child.type in _NAMES
+                ]
                 inner = named[-1] if named else None
             declarator = inner
         return None

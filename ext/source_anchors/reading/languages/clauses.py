@@ -1,6 +1,7 @@
 """The ``::match`` rule by a grammar's node types: one statement, one clause, one element.
 
-The Python rule (:mod:`source_anchors.reading.python.statements`, docs/anchors.md) read off a tree-sitter tree:
+The Python rule (:mod:`source_anchors.reading.python.statements`, docs/anchors.md) read off a
+tree-sitter tree:
 
 - The match text must be on exactly one line of the range (a match starting with closing brackets,
   ``} else {``, is placed at what follows them); the anchor is the innermost statement
@@ -42,9 +43,11 @@ _EMPTY: frozenset[str] = frozenset()
 class Shape:
     """The node types of one grammar that the ranges and the statement rule read."""
 
-    #: Node types before a definition that are part of its range (``attribute_item``, ``decorator``).
+    #: Node types before a definition that are part of its range (``attribute_item``,
+    #: ``decorator``).
     attributes: frozenset[str] = _EMPTY
-    #: Parent types whose lines are a definition's when it is their one definition (``export_statement``).
+    #: Parent types whose lines are a definition's when it is their one definition
+    #: (``export_statement``).
     wrappers: frozenset[str] = _EMPTY
     #: Node types of a preprocessor conditional's branches.
     conditionals: frozenset[str] = _EMPTY
@@ -52,9 +55,11 @@ class Shape:
     bodies: frozenset[str] = _EMPTY
     #: Clause nodes, statements wherever they are (``switch_case``, ``match_arm``, ``else_clause``).
     clauses: frozenset[str] = _EMPTY
-    #: Multi-line literals whose elements the element rule gives (``object``, ``array``, ``initializer_list``).
+    #: Multi-line literals whose elements the element rule gives (``object``, ``array``,
+    #: ``initializer_list``).
     literals: frozenset[str] = _EMPTY
-    #: Nodes through which a statement writes a literal out (a declarator, an assignment, a ``return``).
+    #: Nodes through which a statement writes a literal out (a declarator, an assignment, a
+    #: ``return``).
     carriers: frozenset[str] = _EMPTY
 
 
@@ -63,8 +68,10 @@ def find_line(parsed: Parsed, start: int, end: int, match: str) -> tuple[int, in
     lines = [line for line in range(start, end + 1) if match in parsed.line_text(line)]
     if len(lines) != 1:
         where = "no line" if not lines else f"{len(lines)} lines ({', '.join(map(str, lines[:5]))})"
-        raise ResolveError(f"match text {match!r} is on {where} of lines {start}-{end}"
-                           + ("; give more of the line, or an outer level first (::outer::inner)" if lines else ""))
+        raise ResolveError(
+            f"match text {match!r} is on {where} of lines {start}-{end}"
+            + ("; give more of the line, or an outer level first (::outer::inner)" if lines else "")
+        )
     text = parsed.line_text(lines[0])
     column = text.index(match)
     column += len(match) - len(match.lstrip("}])\t "))  # ``} else {`` is placed at its ``else``
@@ -86,7 +93,9 @@ def statement_at(parsed: Parsed, shape: Shape, line: int, column: int) -> Span:
         return line, line
     if found.type in shape.attributes:
         following = found.next_named_sibling
-        while following is not None and (following.type in shape.attributes or "comment" in following.type):
+        while following is not None and (
+            following.type in shape.attributes or "comment" in following.type
+        ):
             following = following.next_named_sibling
         found = following if following is not None and following.id in parsed.by_node else found
     return _span(parsed, shape, found, line, point)
@@ -94,24 +103,33 @@ def statement_at(parsed: Parsed, shape: Shape, line: int, column: int) -> Span:
 
 def _is_statement(node: tree_sitter.Node, shape: Shape, parsed: Parsed) -> bool:
     parent = node.parent
-    return (node.type in shape.clauses or node.id in parsed.by_node
-            or (parent is not None and (parent.parent is None or parent.type in shape.bodies)))
+    return (
+        node.type in shape.clauses
+        or node.id in parsed.by_node
+        or (parent is not None and (parent.parent is None or parent.type in shape.bodies))
+    )
 
 
-def _innermost(parsed: Parsed, shape: Shape, root: tree_sitter.Node, line: int,
-               point: tuple[int, int]) -> tree_sitter.Node | None:
+def _innermost(
+    parsed: Parsed, shape: Shape, root: tree_sitter.Node, line: int, point: tuple[int, int]
+) -> tree_sitter.Node | None:
     """The innermost statement holding *line*, chosen by *point* among those sharing the line."""
     found: tree_sitter.Node | None = None
     node = root
     while True:
-        holders = [child for child in node.named_children
-                   if child.start_point.row + 1 <= line <= parsed.last_line(child)]
+        holders = [
+            child
+            for child in node.named_children
+            if child.start_point.row + 1 <= line <= parsed.last_line(child)
+        ]
         if not holders:
             return found
         chosen = holders[0]
         if len(holders) > 1:
-            chosen = next((child for child in holders if child.start_point <= point < child.end_point),
-                          next((child for child in holders if child.start_point > point), holders[-1]))
+            chosen = next(
+                (child for child in holders if child.start_point <= point < child.end_point),
+                next((child for child in holders if child.start_point > point), holders[-1]),
+            )
         if found is not None and chosen.start_point.row + 1 == line and chosen.start_point > point:
             return found  # the match starts before this node on its first line: in the header around it
         if _is_statement(chosen, shape, parsed):
@@ -119,7 +137,9 @@ def _innermost(parsed: Parsed, shape: Shape, root: tree_sitter.Node, line: int,
         node = chosen
 
 
-def _span(parsed: Parsed, shape: Shape, node: tree_sitter.Node, line: int, point: tuple[int, int]) -> Span:
+def _span(
+    parsed: Parsed, shape: Shape, node: tree_sitter.Node, line: int, point: tuple[int, int]
+) -> Span:
     first, last = node.start_point.row + 1, parsed.last_line(node)
     known = parsed.by_node.get(node.id)
     if known is not None and (known[1] or line <= known[0].name_line):
@@ -130,8 +150,14 @@ def _span(parsed: Parsed, shape: Shape, node: tree_sitter.Node, line: int, point
     if "comment" in node.type:
         return first, last
     clauses = _clauses(parsed, shape, node)
-    if not clauses and node.named_child_count == 1 and node.named_children[0].start_byte == node.start_byte:
-        clauses = _clauses(parsed, shape, node.named_children[0])  # an ``if`` expression as a statement (Rust)
+    if (
+        not clauses
+        and node.named_child_count == 1
+        and node.named_children[0].start_byte == node.start_byte
+    ):
+        clauses = _clauses(
+            parsed, shape, node.named_children[0]
+        )  # an ``if`` expression as a statement (Rust)
     if clauses:
         holding = [(head, span) for head, span in clauses if span[0] <= line <= span[1]]
         if holding:
@@ -146,15 +172,20 @@ def _span(parsed: Parsed, shape: Shape, node: tree_sitter.Node, line: int, point
     return first, last
 
 
-def _clauses(parsed: Parsed, shape: Shape, node: tree_sitter.Node) -> list[tuple[tuple[int, int], Span]]:
+def _clauses(
+    parsed: Parsed, shape: Shape, node: tree_sitter.Node
+) -> list[tuple[tuple[int, int], Span]]:
     """The clauses of an ``if`` chain or a ``try``: each one's header point and (first line, last line).
 
     A clause starts at the node, at an ``else`` keyword, or at a clause child (``else_clause``,
     ``catch_clause``, ``finally_clause``); it ends at the last line of what comes before the next.
     """
     children = node.children
-    bounds = [i for i, child in enumerate(children)
-              if (child.type == "else" and not child.is_named) or child.type in shape.clauses]
+    bounds = [
+        i
+        for i, child in enumerate(children)
+        if (child.type == "else" and not child.is_named) or child.type in shape.clauses
+    ]
     if not bounds or node.type in shape.clauses:
         return []
     spans: list[tuple[tuple[int, int], Span]] = []
@@ -170,14 +201,18 @@ def _clauses(parsed: Parsed, shape: Shape, node: tree_sitter.Node) -> list[tuple
         if tail.type in shape.clauses:
             last = _clause_end(parsed, shape, tail, first, parsed.last_line(tail))[1]
         elif len(part) > 1 and part[1].child_by_field_name("consequence") is not None and begin:
-            last = _first_clause_end(parsed, shape, part[1])  # ``else if``: to the end of its own body
+            last = _first_clause_end(
+                parsed, shape, part[1]
+            )  # ``else if``: to the end of its own body
         else:
             last = parsed.last_line(tail)
         spans.append((head, (first, last)))
     return spans
 
 
-def _clause_end(parsed: Parsed, shape: Shape, node: tree_sitter.Node, first: int, last: int) -> Span:
+def _clause_end(
+    parsed: Parsed, shape: Shape, node: tree_sitter.Node, first: int, last: int
+) -> Span:
     """An ``else`` clause holding an ``if``: to the end of that ``if``'s own body; any other clause whole."""
     inner = [child for child in node.named_children if "comment" not in child.type]
     if len(inner) == 1 and inner[0].child_by_field_name("consequence") is not None:
@@ -190,7 +225,9 @@ def _first_clause_end(parsed: Parsed, shape: Shape, node: tree_sitter.Node) -> i
     return parsed.last_line(consequence if consequence is not None else node)
 
 
-def _element(parsed: Parsed, shape: Shape, statement: tree_sitter.Node, point: tuple[int, int]) -> Span | None:
+def _element(
+    parsed: Parsed, shape: Shape, statement: tree_sitter.Node, point: tuple[int, int]
+) -> Span | None:
     """The element rule: the innermost literal's element holding the match's line, or None (the whole statement)."""
     leaf = statement.named_descendant_for_point_range(point, point)
     chain: list[tree_sitter.Node] = []

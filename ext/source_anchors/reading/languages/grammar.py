@@ -39,9 +39,11 @@ class TreeSitterLanguage(Language):
     grammar: ClassVar[tuple[str, str]]
     #: The package holding ``definitions.scm`` (the language's folder).
     package: ClassVar[str]
-    #: The node types the ranges and the statement rule read (attributes, wrappers, bodies, clauses, literals).
+    #: The node types the ranges and the statement rule read (attributes, wrappers, bodies, clauses,
+    #: literals).
     shape: ClassVar[Shape] = Shape()
-    #: Anchors follow its rules: ``#Symbol.path`` targets, ``::match`` statements, drift by its tokens.
+    #: Anchors follow its rules: ``#Symbol.path`` targets, ``::match`` statements, drift by its
+    #: tokens.
     wired: ClassVar[bool] = True
 
     def __init__(self) -> None:
@@ -68,7 +70,8 @@ class TreeSitterLanguage(Language):
             except ImportError as error:
                 raise MissingExtraError(
                     f"reading {self.name} files needs tree-sitter and its grammar {self.grammar[0]}, "
-                    f"which are not installed: {EXTRA}") from error
+                    f"which are not installed: {EXTRA}"
+                ) from error
             self._language = tree_sitter.Language(getattr(module, self.grammar[1])())
             self._parser = tree_sitter.Parser(self._language)
             text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
@@ -97,7 +100,9 @@ class TreeSitterLanguage(Language):
         """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
         return statement_span(self.parse(source), self.shape, start, end, match)
 
-    def statement_in(self, files: Files, path: str, hit: int, column: int, match: str) -> tuple[int, int] | None:
+    def statement_in(
+        self, files: Files, path: str, hit: int, column: int, match: str
+    ) -> tuple[int, int] | None:
         """The statement holding line *hit* of *path* where *match* is, its whole lines (a resolver narrows them)."""
         parsed = self.parse(files.data(path))
         line, at = find_line(parsed, hit, hit, match)
@@ -140,7 +145,11 @@ class TreeSitterLanguage(Language):
                 if name is not None:
                     short = self.scope_names(_text(name))
                     trait = _one(captures, "trait")
-                    long = (*self.scope_names(_text(trait)), "for", *short) if trait is not None else short
+                    long = (
+                        (*self.scope_names(_text(trait)), "for", *short)
+                        if trait is not None
+                        else short
+                    )
                     scopes[node.id] = (short, long)
                 continue
             for capture, nodes in captures.items():
@@ -151,7 +160,9 @@ class TreeSitterLanguage(Language):
                     receiver = _one(captures, "receiver")
                     before = self.scope_names(_text(receiver)) if receiver is not None else ()
                     if name is not None and _text(name):
-                        found.append((node, self.kind_of(node, kind), prefix == "definition", name, before))
+                        found.append(
+                            (node, self.kind_of(node, kind), prefix == "definition", name, before)
+                        )
         seen: set[int] = set()
         for node, _kind, _body, name, _before in found:
             scopes.setdefault(node.id, (self.names(_text(name)),) * 2)
@@ -165,9 +176,15 @@ class TreeSitterLanguage(Language):
             path = (*short, *before, *own)
             qualified = (*long, *before, *own)
             definition = Definition(
-                path=path, kind=kind, start=self._start(parsed, node), end=parsed.last_line(self._outer(node)),
-                name_line=name.start_point.row + 1, qualified=qualified if qualified != path else (),
-                body=body, conditional=self._conditional(node))
+                path=path,
+                kind=kind,
+                start=self._start(parsed, node),
+                end=parsed.last_line(self._outer(node)),
+                name_line=name.start_point.row + 1,
+                qualified=qualified if qualified != path else (),
+                body=body,
+                conditional=self._conditional(node),
+            )
             records.append(definition)
             body_node = node.child_by_field_name("body")
             body_line = body_node.start_point.row + 1 if body_node is not None else 0
@@ -178,8 +195,11 @@ class TreeSitterLanguage(Language):
     def _outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
         """*node*, or the wrapper around it whose lines are its (``export``, ``template <…>``, ``const f = …``)."""
         while (parent := node.parent) is not None and parent.type in self.shape.wrappers:
-            named = [child for child in parent.named_children if "comment" not in child.type
-                     and child.type not in self.shape.attributes]
+            named = [
+                child
+                for child in parent.named_children
+                if "comment" not in child.type and child.type not in self.shape.attributes
+            ]
             if len([child for child in named if child.type == node.type]) != 1:
                 break
             node = parent
@@ -189,7 +209,9 @@ class TreeSitterLanguage(Language):
         outer = self._outer(node)
         start = outer.start_point.row + 1
         sibling = outer.prev_named_sibling
-        while sibling is not None and (sibling.type in self.shape.attributes or "comment" in sibling.type):
+        while sibling is not None and (
+            sibling.type in self.shape.attributes or "comment" in sibling.type
+        ):
             if sibling.type in self.shape.attributes:
                 start = sibling.start_point.row + 1
             sibling = sibling.prev_named_sibling
@@ -215,12 +237,15 @@ def _text(node: tree_sitter.Node) -> str:
 
 def type_name(text: str) -> str:
     """A type's bare name: ``HashTrieMap<K, V>`` and ``crate::map::HashTrieMap`` give ``HashTrieMap``."""
-    text = text.split("<", 1)[0].strip().lstrip("&*").removeprefix("dyn ").removeprefix("mut ").strip()
+    text = (
+        text.split("<", 1)[0].strip().lstrip("&*").removeprefix("dyn ").removeprefix("mut ").strip()
+    )
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
 
 
-def _scope_path(node: tree_sitter.Node,
-                scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _scope_path(
+    node: tree_sitter.Node, scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The short and the qualified path of the scopes around *node*, outermost first.
 
     *node* is a definition's outer node: a wrapper that is a definition itself (the ``typedef`` of

@@ -32,7 +32,8 @@ class Parsed:
     newlines: list[int] = field(init=False)
     #: The definitions, in the order of their first lines (filled by the language).
     definitions: list[Definition] = field(default_factory=list)
-    #: Each definition's node id (and its wrapper's) to its record and the line its body starts on (0: none).
+    #: Each definition's node id (and its wrapper's) to its record and the line its body starts on
+    #: (0: none).
     by_node: dict[int, tuple[Definition, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -60,14 +61,16 @@ class Parsed:
 class LanguageFiles:
     """Each file of a tree read at most once, by (path, blob id), with its language's definitions.
 
-    The definitions are kept here (a language keeps only its last files' parses), so that a build reads
-    each file's definitions once however many anchors name it, in whatever order.
+    The definitions are kept here (a language keeps only its last files' parses), so that a build
+    reads each file's definitions once however many anchors name it, in whatever order.
     """
 
     def __init__(self) -> None:
         self._parsed: dict[tuple[str, str], tuple[Language, bytes, list[Definition]]] = {}
 
-    def definitions(self, language: Language, path: str, blob: str, source: bytes) -> list[Definition]:
+    def definitions(
+        self, language: Language, path: str, blob: str, source: bytes
+    ) -> list[Definition]:
         """The definitions of *source*, the file *path* at blob *blob*; parsed on the first call only."""
         key = (path, blob)
         kept = self._parsed.get(key)
@@ -80,7 +83,9 @@ class LanguageFiles:
         kept = self._parsed.get((path, blob))
         return kept[1] if kept is not None else None
 
-    def find(self, language: Language, path: str, blob: str, source: bytes, dotted: str) -> Definition:
+    def find(
+        self, language: Language, path: str, blob: str, source: bytes, dotted: str
+    ) -> Definition:
         """:meth:`~source_anchors.reading.language.Language.find` on the file *path* at blob *blob*, parsed once."""
         found = self.definitions(language, path, blob, source)
         return language.find(self._parsed[(path, blob)][1], dotted, found)

@@ -34,18 +34,22 @@ def tokens(tree: tree_sitter.Tree, source: bytes) -> tuple[list[bytes], list[byt
             continue
         if node.start_byte == node.end_byte:
             continue  # a node the parser inserted to recover (a missing ``;``): no text
-        gap = source[position:node.start_byte]
+        gap = source[position : node.start_byte]
         if gap.strip():
             code.append(gap.strip())
-        text = source[node.start_byte:node.end_byte]
-        (comments if "comment" in node.type else code).append(text.strip() if "comment" in node.type else text)
+        text = source[node.start_byte : node.end_byte]
+        (comments if "comment" in node.type else code).append(
+            text.strip() if "comment" in node.type else text
+        )
         position = max(position, node.end_byte)
     if source[position:].strip():
         code.append(source[position:].strip())
     return code, comments
 
 
-def change_class(old_tree: tree_sitter.Tree, old: bytes, new_tree: tree_sitter.Tree, new: bytes) -> ChangeClass:
+def change_class(
+    old_tree: tree_sitter.Tree, old: bytes, new_tree: tree_sitter.Tree, new: bytes
+) -> ChangeClass:
     """``formatting``, ``comments`` or ``code``: what differs between *old* and *new* by their tokens."""
     old_code, old_comments = tokens(old_tree, old)
     new_code, new_comments = tokens(new_tree, new)

@@ -1,6 +1,7 @@
 """Whether a module may change ``__all__`` beyond the statements read as setting it (pure ``ast``).
 
-:func:`.modindex.build` reads a static ``__all__``; these say whether that reading is the whole of it.
+:func:`.modindex.build` reads a static ``__all__``; these say whether that reading is the whole of
+it.
 """
 
 from __future__ import annotations
@@ -12,14 +13,42 @@ from collections.abc import Sequence
 
 def mentions(statements: list[ast.stmt], lines: Sequence[str]) -> int:
     """How often the lines of *statements* spell ``__all__``."""
-    return sum("".join(lines[node.lineno - 1:node.end_lineno or node.lineno]).count("__all__") for node in statements)
+    return sum(
+        "".join(lines[node.lineno - 1 : node.end_lineno or node.lineno]).count("__all__")
+        for node in statements
+    )
 
 
 #: Methods of a list that change it, and builtins that only read what they are given.
-_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "__iadd__", "__setitem__",
-                       "__delitem__"})
-_READERS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "len", "iter", "reversed", "enumerate",
-                      "print", "repr", "str"})
+_MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "clear",
+        "__iadd__",
+        "__setitem__",
+        "__delitem__",
+    }
+)
+_READERS = frozenset(
+    {
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "sorted",
+        "len",
+        "iter",
+        "reversed",
+        "enumerate",
+        "print",
+        "repr",
+        "str",
+    }
+)
 
 
 def other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]) -> bool:
@@ -27,8 +56,9 @@ def other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]
 
     A change is: a method of ``__all__`` that changes a list, an item assigned or deleted, the name
     bound in the module's own scope, declared ``global`` or ``nonlocal``, or passed to a call (other
-    than a builtin that only reads it). Reading it (``return __all__``, ``x in __all__``) is not.
-    A node whose lines hold none of *spelled* (the sorted lines that spell the name) is not looked into.
+    than a builtin that only reads it). Reading it (``return __all__``, ``x in __all__``) is not. A
+    node whose lines hold none of *spelled* (the sorted lines that spell the name) is not looked
+    into.
     """
     skip = {id(node) for node in read}
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside a def, lambda or class)
@@ -43,9 +73,14 @@ def other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]
         kind = node.__class__
         if kind is ast.Attribute or kind is ast.Subscript:
             value = node.value  # type: ignore[attr-defined]
-            if value.__class__ is ast.Name and value.id == "__all__" and (
+            if (
+                value.__class__ is ast.Name
+                and value.id == "__all__"
+                and (
                     (kind is ast.Attribute and node.attr in _MUTATORS)  # type: ignore[attr-defined]
-                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)):  # type: ignore[attr-defined]
+                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)
+                )
+            ):  # type: ignore[attr-defined]
                 return True
         elif kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]

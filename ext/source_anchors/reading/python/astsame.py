@@ -16,13 +16,17 @@ BODIES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 def docstring(body: list[ast.stmt]) -> ast.Constant | None:
     """The docstring of a body (its first statement, a string), if it has one."""
     first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
         return first.value
     return None
 
 
-#: Leaf values of one of these types have the same ``repr`` exactly when they are equal (not so for floats:
-#: ``0.0 == -0.0``, ``nan != nan``).
+#: Leaf values of one of these types have the same ``repr`` exactly when they are equal (not so for
+#: floats: ``0.0 == -0.0``, ``nan != nan``).
 _PLAIN = (str, int, bool, bytes, type(None))
 #: What a body whose docstring is dropped and nothing else is left becomes.
 _PASS = [ast.Pass()]
@@ -60,15 +64,19 @@ class Same:
         return x == y if kind is type(y) and kind in _PLAIN else repr(x) == repr(y)
 
     def _lists(self, x: list[object], y: list[object], start: int) -> bool:
-        return len(x) == len(y) and all(map(self.values, x[start:] if start else x, y[start:] if start else y))
+        return len(x) == len(y) and all(
+            map(self.values, x[start:] if start else x, y[start:] if start else y)
+        )
 
     def _nodes(self, a: ast.AST, b: ast.AST) -> bool:
         kind = type(a)
         if kind is not type(b):
             return False
         for name in kind._fields:
-            if not self.annotations and ((name == "annotation" and kind in _ANNOTATED)
-                                         or (name == "returns" and kind in _FUNCTIONS)):
+            if not self.annotations and (
+                (name == "annotation" and kind in _ANNOTATED)
+                or (name == "returns" and kind in _FUNCTIONS)
+            ):
                 continue  # left out on both sides
             # A parsed tree holds every field; ast.dump leaves out a None one on both sides alike.
             x, y = getattr(a, name, None), getattr(b, name, None)
@@ -83,15 +91,20 @@ class Same:
         """Two bodies, each without its docstring (``drop``) or with it cleaned."""
         first, second = docstring(x), docstring(y)
         if self.drop:
-            return self.values((x[1:] or _PASS) if first is not None else x,
-                               (y[1:] or _PASS) if second is not None else y)
+            return self.values(
+                (x[1:] or _PASS) if first is not None else x,
+                (y[1:] or _PASS) if second is not None else y,
+            )
         if first is None or second is None:
-            # A docstring on one side only: that side's first statement is a string expression and the
-            # other's is something else, so they differ (unless neither has one).
+            # A docstring on one side only: that side's first statement is a string expression and
+            # the other's is something else, so they differ (unless neither has one).
             return first is second and self._lists(x, y, 0)  # type: ignore[arg-type]  # statements
-        return (len(x) == len(y) and inspect.cleandoc(str(first.value)) == inspect.cleandoc(str(second.value))
-                and self.values(getattr(first, "kind", None), getattr(second, "kind", None))
-                and self._lists(x, y, 1))  # type: ignore[arg-type]  # statements
+        return (
+            len(x) == len(y)
+            and inspect.cleandoc(str(first.value)) == inspect.cleandoc(str(second.value))
+            and self.values(getattr(first, "kind", None), getattr(second, "kind", None))
+            and self._lists(x, y, 1)
+        )  # type: ignore[arg-type]  # statements
 
 
 _ANNOTATED = (ast.arg, ast.AnnAssign)

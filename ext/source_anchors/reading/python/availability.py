@@ -1,18 +1,19 @@
 """Branches that run only when a module can be imported, found in one parse (pure).
 
-``try: import rich`` / ``except ImportError: rich = None``, then ``if rich is None:`` / ``else:``: which
-branch runs depends on the environment the code runs in, not on the code. The index records each such
-branch as an :class:`Optional` (its lines, the top-level modules it depends on, whether it runs when they
-are found) and decides nothing: anchors into pinned upstream code keep the rules for branches
-(``first-branch``); API links decide them for the docs' build environment
+``try: import rich`` / ``except ImportError: rich = None``, then ``if rich is None:`` / ``else:``:
+which branch runs depends on the environment the code runs in, not on the code. The index records
+each such branch as an :class:`Optional` (its lines, the top-level modules it depends on, whether it
+runs when they are found) and decides nothing: anchors into pinned upstream code keep the rules for
+branches (``first-branch``); API links decide them for the docs' build environment
 (:class:`source_anchors.reading.python.walker.Walker`, rule ``import-availability``).
 
-Recognised: a ``try`` whose body imports absolute modules and whose handler catches ``ImportError`` or
-``ModuleNotFoundError`` (the body from its first import and the ``else`` run when the modules are found,
-the handler when they are not); an ``if`` on a name such a ``try`` binds in the module body to an import
-or a constant and its handler to a constant (``if rich is None:``, ``if not HAS_RICH:``, ``if rich:``);
-an ``if`` on ``find_spec("name")`` of one top-level name (``importlib.util.find_spec``, ``is None``,
-``is not None``). A relative import, a test of two modules or any other test records nothing.
+Recognised: a ``try`` whose body imports absolute modules and whose handler catches ``ImportError``
+or ``ModuleNotFoundError`` (the body from its first import and the ``else`` run when the modules are
+found, the handler when they are not); an ``if`` on a name such a ``try`` binds in the module body
+to an import or a constant and its handler to a constant (``if rich is None:``, ``if not
+HAS_RICH:``, ``if rich:``); an ``if`` on ``find_spec("name")`` of one top-level name
+(``importlib.util.find_spec``, ``is None``, ``is not None``). A relative import, a test of two
+modules or any other test records nothing.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ class Optional(NamedTuple):
     found: bool
     #: The test as written: ``import rich``, ``except ImportError``, ``rich is None``.
     test: str
-    #: First lines of the branch's own simple statements, which run whenever the branch does (not those
-    #: nested in another ``if``, ``try`` or loop); empty when the branch itself is nested in one.
+    #: First lines of the branch's own simple statements, which run whenever the branch does (not
+    #: those nested in another ``if``, ``try`` or loop); empty when the branch itself is nested in
+    #: one.
     direct: tuple[int, ...] = ()
 
 
@@ -55,14 +57,15 @@ class Branches:
 
     def __init__(self) -> None:
         self.found: list[Optional] = []
-        #: Module-level names a ``try: import`` binds one way and its ``except ImportError`` another.
+        #: Module-level names a ``try: import`` binds one way and its ``except ImportError``
+        #: another.
         self.proxies: Proxies = {}
 
     def read(self, node: ast.If | ast.Try, *, module_level: bool, nested: bool) -> None:
         """Record the branches of *node* (a ``try`` in the module body also gives its names).
 
-        *nested*: *node* is itself under a condition, so what its branches hold may not run even when
-        the branch does (their :attr:`Optional.direct` lines are dropped).
+        *nested*: *node* is itself under a condition, so what its branches hold may not run even
+        when the branch does (their :attr:`Optional.direct` lines are dropped).
         """
         if isinstance(node, ast.If):
             found = of_if(node, self.proxies)
@@ -71,7 +74,17 @@ class Branches:
         self.found += [branch._replace(direct=()) for branch in found] if nested else found
 
 
-_COMPOUND = (ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Match)
+_COMPOUND = (
+    ast.If,
+    ast.Try,
+    ast.TryStar,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+)
 
 
 def _span(body: Sequence[ast.stmt]) -> tuple[int, int, tuple[int, ...]]:
@@ -86,7 +99,13 @@ def _branch(body: Sequence[ast.stmt], modules: tuple[str, ...], found: bool, tes
 
 
 def _catches(handler: ast.ExceptHandler) -> bool:
-    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type] if handler.type else []
+    kinds = (
+        handler.type.elts
+        if isinstance(handler.type, ast.Tuple)
+        else [handler.type]
+        if handler.type
+        else []
+    )
     return any(isinstance(k, ast.Name) and k.id in _ERRORS for k in kinds)
 
 
@@ -119,7 +138,11 @@ def _values(body: Sequence[ast.stmt]) -> dict[str, object]:
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 values[alias.asname or alias.name] = _OBJECT
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             if isinstance(node.value, ast.Constant):
                 values[node.targets[0].id] = node.value.value
             else:
@@ -162,14 +185,21 @@ def of_if(node: ast.If, proxies: Proxies) -> list[Optional]:
     return found
 
 
-def _tested(test: ast.expr, proxies: Proxies) -> tuple[tuple[str, ...], bool | None, bool | None] | None:
+def _tested(
+    test: ast.expr, proxies: Proxies
+) -> tuple[tuple[str, ...], bool | None, bool | None] | None:
     """(modules, the test's value when they are found, when not), or None when it tests no one module."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = _tested(test.operand, proxies)
         return None if inner is None else (inner[0], _not(inner[1]), _not(inner[2]))
     compare = None
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
         compare, test = test.ops[0], test.left
     operand = _operand(test, proxies)
     if operand is None:
@@ -187,9 +217,19 @@ def _operand(test: ast.expr, proxies: Proxies) -> tuple[tuple[str, ...], object,
         return proxies.get(test.id)
     if isinstance(test, ast.Call) and len(test.args) == 1 and not test.keywords:
         func, arg = test.func, test.args[0]
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        if name == "find_spec" and isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
-                and arg.value.isidentifier():  # a dotted name would import its parent: not decided
+        name = (
+            func.attr
+            if isinstance(func, ast.Attribute)
+            else func.id
+            if isinstance(func, ast.Name)
+            else ""
+        )
+        if (
+            name == "find_spec"
+            and isinstance(arg, ast.Constant)
+            and isinstance(arg.value, str)
+            and arg.value.isidentifier()
+        ):  # a dotted name would import its parent: not decided
             return (arg.value,), _OBJECT, None
     return None
 

@@ -6,25 +6,29 @@ from __future__ import annotations
 def dedent(text: str) -> str:
     """:func:`textwrap.dedent`'s result, found with the text's own methods rather than its regular expressions.
 
-    Lines of spaces and tabs alone become empty; the longest run of spaces and tabs that begins every
-    other line is removed from each. ``textwrap.dedent`` finds both with multi-line patterns that try
-    a match at each character: on the excerpts of a bump's changed classes (over a hundred thousand
-    lines on django) that was a tenth of a ``check --pin``'s instructions.
+    Lines of spaces and tabs alone become empty; the longest run of spaces and tabs that begins
+    every other line is removed from each. ``textwrap.dedent`` finds both with multi-line patterns
+    that try a match at each character: on the excerpts of a bump's changed classes (over a hundred
+    thousand lines on django) that was a tenth of a ``check --pin``'s instructions.
 
     Most excerpts are a statement whose first line is the least indented and has no line of blanks:
     that line's indent is then the margin, which every other line has or is empty, and it is removed
     from the whole text at once. Any other text is read line by line.
     """
-    if not (" \n" in text or "\t\n" in text or text.endswith((" ", "\t"))):  # no line of blanks but empty ones
+    if not (
+        " \n" in text or "\t\n" in text or text.endswith((" ", "\t"))
+    ):  # no line of blanks but empty ones
         body = text.lstrip("\n")
-        margin = body[:len(body) - len(body.lstrip(" \t"))]  # the first line's that is not empty
+        margin = body[: len(body) - len(body.lstrip(" \t"))]  # the first line's that is not empty
         if not margin:
             return text
         lines = text.split("\n")
         starts = text.startswith(margin)
-        if text.count("\n" + margin) + starts + lines.count("") == len(lines):  # each has it, or is empty
+        if text.count("\n" + margin) + starts + lines.count("") == len(
+            lines
+        ):  # each has it, or is empty
             found = text.replace("\n" + margin, "\n")
-            return found[len(margin):] if starts else found
+            return found[len(margin) :] if starts else found
     return _dedent_lines(text)
 
 
@@ -37,12 +41,14 @@ def _dedent_lines(text: str) -> str:
         if not content:
             lines[number] = ""
             continue
-        indent = line[:len(line) - len(content)]
+        indent = line[: len(line) - len(content)]
         if margin is None or margin.startswith(indent):
             margin = indent
         elif not indent.startswith(margin):
             same = 0
-            while margin[same] == indent[same]:  # neither begins the other: they differ before either ends
+            while (
+                margin[same] == indent[same]
+            ):  # neither begins the other: they differ before either ends
                 same += 1
             margin = margin[:same]
     cut = len(margin or "")

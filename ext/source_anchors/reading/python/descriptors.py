@@ -44,12 +44,20 @@ def assignments(entry: Ref, binds: Sequence[Bind], name: str) -> str:
 def notes(index: ModuleIndex, chosen: Bind, others: Sequence[Bind]) -> list[str]:
     """What the decided conditions around *chosen* and the bindings in branches that cannot run say.
 
-    Those around *chosen* only when another binding exists at run time: where the others are typing-only
-    declarations, the rule ``runtime-over-typing`` says it all.
+    Those around *chosen* only when another binding exists at run time: where the others are
+    typing-only declarations, the rule ``runtime-over-typing`` says it all.
     """
-    lines = [*([chosen.start] if runtime(others) else []), *(b.start for b in others if b.flags & (DEAD | ABSENT))]
-    return list(dict.fromkeys(text for start, end, text in index.conditions
-                              if any(start <= line <= end for line in lines)))
+    lines = [
+        *([chosen.start] if runtime(others) else []),
+        *(b.start for b in others if b.flags & (DEAD | ABSENT)),
+    ]
+    return list(
+        dict.fromkeys(
+            text
+            for start, end, text in index.conditions
+            if any(start <= line <= end for line in lines)
+        )
+    )
 
 
 def dead_hint(index: ModuleIndex, qual: str, owner: int) -> str:
@@ -57,7 +65,14 @@ def dead_hint(index: ModuleIndex, qual: str, owner: int) -> str:
     binds = [b for b in index.bindings.get(qual, ()) if b.owner == owner]
     if not binds or not all(b.flags & DEAD for b in binds):
         return ""
-    said = list(dict.fromkeys(text for start, end, text in index.conditions
-                              if any(start <= b.start <= end for b in binds)))
-    return (f"; bound only in branches that do not run ({'; '.join(said)}): source_anchors_python sets "
-            "the Python version and platform the anchors are read for")
+    said = list(
+        dict.fromkeys(
+            text
+            for start, end, text in index.conditions
+            if any(start <= b.start <= end for b in binds)
+        )
+    )
+    return (
+        f"; bound only in branches that do not run ({'; '.join(said)}): source_anchors_python sets "
+        "the Python version and platform the anchors are read for"
+    )

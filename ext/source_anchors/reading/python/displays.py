@@ -41,8 +41,9 @@ Position = tuple[int, int]
 _DISPLAYS = (ast.Dict, ast.List, ast.Set, ast.Tuple)
 
 
-def element_span(lines: Sequence[str], statement: tuple[int, int, int, int], line: int,
-                 column: int | None) -> Span | None:
+def element_span(
+    lines: Sequence[str], statement: tuple[int, int, int, int], line: int, column: int | None
+) -> Span | None:
     """The lines of the display element holding the match at (*line*, *column*), or None.
 
     *statement* is the simple statement the match is in: its first line, its first
@@ -91,8 +92,11 @@ def _candidates(node: ast.AST, where: Position, depth: int) -> list[tuple[int, S
     expression, is part of that expression.
     """
     found: list[tuple[int, Span]] = []
-    if isinstance(node, _DISPLAYS) and (node.end_lineno or node.lineno) > node.lineno \
-            and _start(node) < where < _end(node):
+    if (
+        isinstance(node, _DISPLAYS)
+        and (node.end_lineno or node.lineno) > node.lineno
+        and _start(node) < where < _end(node)
+    ):
         chosen = _element(_elements(node), where)
         if chosen is not None:
             found.append((depth + 1, chosen))

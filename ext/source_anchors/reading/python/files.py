@@ -47,15 +47,23 @@ class IndexStore(Protocol):
 class SourceFiles:
     """Reads, decodes and parses the files of *tree*; maps dotted module names to files."""
 
-    def __init__(self, tree: Tree, pin: RepoPin, *, max_file_bytes: int,
-                 fetch: Callable[[str], bytes] | None = None, python: Python | None = None,
-                 store: IndexStore | None = None) -> None:
+    def __init__(
+        self,
+        tree: Tree,
+        pin: RepoPin,
+        *,
+        max_file_bytes: int,
+        fetch: Callable[[str], bytes] | None = None,
+        python: Python | None = None,
+        store: IndexStore | None = None,
+    ) -> None:
         self.tree = tree
         #: Indexes of earlier runs (of any commit), used instead of a parse when the key matches.
         self.store = store
         #: The Python that tests of the version and platform are decided for (:mod:`.conditions`).
         self.python = python
-        #: Reads a file of the commit that the tree did not export (a file target outside the packages).
+        #: Reads a file of the commit that the tree did not export (a file target outside the
+        #: packages).
         self.fetch = fetch
         self.max_file_bytes = max_file_bytes
         self.packages = pin.package_dirs()
@@ -74,7 +82,8 @@ class SourceFiles:
         self._exports: dict[str, Exports | None] = {}
         self._modules: dict[str, str | None] = {}
         self._folders: set[str] | None = None
-        #: Whether a file's text names a word, by (file, word); whether it has a star import, by file.
+        #: Whether a file's text names a word, by (file, word); whether it has a star import, by
+        #: file.
         self._words: dict[tuple[str, str], bool] = {}
         self._stars: dict[str, bool] = {}
         #: Each file's key in :attr:`store`.
@@ -86,8 +95,10 @@ class SourceFiles:
             return self.tree.read_bytes(path, max_bytes=self.max_file_bytes)
         data = self.fetch(path)
         if len(data) > self.max_file_bytes:
-            raise UpstreamFileError(f"{path} is {len(data):,} bytes, above the {self.max_file_bytes:,}-byte "
-                                    "limit; not parsed")
+            raise UpstreamFileError(
+                f"{path} is {len(data):,} bytes, above the {self.max_file_bytes:,}-byte "
+                "limit; not parsed"
+            )
         return data
 
     def text(self, path: str) -> str:
@@ -97,8 +108,14 @@ class SourceFiles:
             try:
                 self._texts[path] = decode_source(data)
             except UnicodeDecodeError as error:
-                name = "UTF-8" if error.encoding.replace("_", "-").lower().startswith("utf-8") else error.encoding
-                raise UpstreamFileError(f"{path}: not valid {name} (byte {error.start}); not parsed") from error
+                name = (
+                    "UTF-8"
+                    if error.encoding.replace("_", "-").lower().startswith("utf-8")
+                    else error.encoding
+                )
+                raise UpstreamFileError(
+                    f"{path}: not valid {name} (byte {error.start}); not parsed"
+                ) from error
         return self._texts[path]
 
     def lines(self, path: str) -> list[str]:
@@ -134,28 +151,32 @@ class SourceFiles:
             self._failures[path] = UpstreamFileError(f"{path}: syntax error{where}: {error.msg}")
             raise self._failures[path] from error
         except (RecursionError, MemoryError, ValueError) as error:
-            self._failures[path] = UpstreamFileError(f"{path}: cannot be parsed ({type(error).__name__})")
+            self._failures[path] = UpstreamFileError(
+                f"{path}: cannot be parsed ({type(error).__name__})"
+            )
             raise self._failures[path] from error
         self.parsed.add(path)
         self._indexes[path] = found
         if self.store is not None:
-            self.store.put(self._keys[path], found)  # a parse of the whole file: never a head's (see exports)
+            self.store.put(
+                self._keys[path], found
+            )  # a parse of the whole file: never a head's (see exports)
         return found
 
     def exports(self, path: str, module: str, name: str) -> Exports | None:
         """The ``__all__`` of *path* (module *module*) as read statically, or None when it has none.
 
         Asked for a star import of the module that may bind *name*. When ``__all__`` does not hold
-        the name, that is all the answer needs, so a file not yet indexed is parsed only as far as it
-        must be. An ASCII text that never spells ``__all__`` has none (no parse). Else its head, the
-        text up to the end of the line of its last ``__all__``, is parsed if that is at most half of
-        it (:func:`_head`) and does not quote *name* (which it then most likely does not list). The
-        head parses only if no bracket, string or block is left open there, and every statement
-        that can set a static ``__all__`` names it, so the head's ``__all__`` is the file's.
-        Otherwise the file is indexed whole (:meth:`index`). The whole file is still parsed at most
-        once; a head may be parsed before it, when another anchor or a base class later needs the
-        module's bindings. Python reads identifiers NFKC-normalised, so in a text that is not ASCII
-        another spelling may bind ``__all__``: only the whole file says.
+        the name, that is all the answer needs, so a file not yet indexed is parsed only as far as
+        it must be. An ASCII text that never spells ``__all__`` has none (no parse). Else its head,
+        the text up to the end of the line of its last ``__all__``, is parsed if that is at most
+        half of it (:func:`_head`) and does not quote *name* (which it then most likely does not
+        list). The head parses only if no bracket, string or block is left open there, and every
+        statement that can set a static ``__all__`` names it, so the head's ``__all__`` is the
+        file's. Otherwise the file is indexed whole (:meth:`index`). The whole file is still parsed
+        at most once; a head may be parsed before it, when another anchor or a base class later
+        needs the module's bindings. Python reads identifiers NFKC-normalised, so in a text that is
+        not ASCII another spelling may bind ``__all__``: only the whole file says.
         """
         self.touched.add(path)
         found = self._indexes.get(path)
@@ -164,7 +185,11 @@ class SourceFiles:
         if path in self._exports:
             return self._exports[path]
         text = None if path in self._failures else self.text(path)
-        stored = self._stored(path, text, module) if text is not None and path not in self._keys else None
+        stored = (
+            self._stored(path, text, module)
+            if text is not None and path not in self._keys
+            else None
+        )
         if stored is not None:  # a stored whole index costs less than a head's parse
             return stored.exports
         if text is not None and text.isascii():
@@ -186,7 +211,9 @@ class SourceFiles:
         """The index of *path* kept in :attr:`store` (looked up once: its key is kept), or None."""
         if self.store is None:
             return None
-        key = self._keys[path] = index_key(text, module, package=path.endswith("/__init__.py"), python=self.python)
+        key = self._keys[path] = index_key(
+            text, module, package=path.endswith("/__init__.py"), python=self.python
+        )
         found = self.store.get(key)
         if found is not None:
             self.loaded.add(path)
@@ -198,9 +225,18 @@ class SourceFiles:
         self.ast_parses += 1
         with collector_paused():
             tree = ast.parse(text)
-            found = build(tree, lines, module, package=path.endswith("/__init__.py"), walrus=":=" in text,
-                          all_mentions=text.count("__all__") if text.isascii() else None, python=self.python)
-            del tree  # freed before collection resumes, or the first collection would walk all of it
+            found = build(
+                tree,
+                lines,
+                module,
+                package=path.endswith("/__init__.py"),
+                walrus=":=" in text,
+                all_mentions=text.count("__all__") if text.isascii() else None,
+                python=self.python,
+            )
+            del (
+                tree
+            )  # freed before collection resumes, or the first collection would walk all of it
         return found
 
     def module_file(self, dotted: str) -> str | None:
@@ -235,8 +271,9 @@ class SourceFiles:
 def known_statements(files: SourceFiles, path: str, module: str) -> Sequence[Any] | None:
     """The statements of *path* (module *module*) of *files* when its index is at hand, made or stored before.
 
-    Never a parse, and not a resolution's input: nothing is added to :attr:`SourceFiles.touched`. Statements
-    that only the store has are read alone, as nested lists (:func:`~.indexcodec.statements_of`), and not kept.
+    Never a parse, and not a resolution's input: nothing is added to :attr:`SourceFiles.touched`.
+    Statements that only the store has are read alone, as nested lists
+    (:func:`~.indexcodec.statements_of`), and not kept.
     """
     found = files._indexes.get(path)
     if found is not None:
@@ -247,7 +284,9 @@ def known_statements(files: SourceFiles, path: str, module: str) -> Sequence[Any
         text = files.text(path)
     except UpstreamFileError:
         return None
-    return files.store.statements(index_key(text, module, package=path.endswith("/__init__.py"), python=files.python))
+    return files.store.statements(
+        index_key(text, module, package=path.endswith("/__init__.py"), python=files.python)
+    )
 
 
 def may_bind(files: SourceFiles, path: str, name: str) -> bool:
@@ -265,8 +304,11 @@ def may_bind(files: SourceFiles, path: str, name: str) -> bool:
         if stars is None:
             stars = files._stars[path] = _STAR.search(text) is not None
         # A substring search first (most names are absent); the word pattern only to confirm.
-        found = files._words[key] = stars or not text.isascii() or (name in text and re.search(
-            rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
+        found = files._words[key] = (
+            stars
+            or not text.isascii()
+            or (name in text and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None)
+        )
     return found
 
 
@@ -281,7 +323,7 @@ def submodule_names(files: SourceFiles, package_file: str) -> set[str]:
     names = set()
     for path in files.tree.blobs:
         if path.startswith(folder) and path.endswith(".py"):
-            rest = path[len(folder):]
+            rest = path[len(folder) :]
             if "/" not in rest and rest != "__init__.py":
                 names.add(rest.removesuffix(".py"))
             elif "/" in rest:
@@ -309,9 +351,9 @@ def is_namespace(file: str) -> bool:
 def _head(text: str) -> str | None:
     """*text* up to the end of the line where the statement holding its last ``__all__`` ends, if in its first half.
 
-    The line's end is found by counting brackets from that ``__all__`` on (a backslash at a line's end
-    goes on to the next); a bracket inside a string may end the count early or late, and then the
-    head does not parse, or is too long to be worth it: either way the whole file is parsed.
+    The line's end is found by counting brackets from that ``__all__`` on (a backslash at a line's
+    end goes on to the next); a bracket inside a string may end the count early or late, and then
+    the head does not parse, or is too long to be worth it: either way the whole file is parsed.
     """
     depth, at, size = 0, text.rfind("__all__"), len(text)
     while 0 <= at < size // 2:
@@ -321,6 +363,6 @@ def _head(text: str) -> str | None:
         elif char in ")]}":
             depth -= 1
         elif char == "\n" and depth <= 0 and text[at - 1] != "\\":
-            return text[:at + 1]
+            return text[: at + 1]
         at += 1
     return None

@@ -28,11 +28,21 @@ from .conditions import Python, running
 from .modindex import ClassInfo, Exports, ModuleIndex
 from .rules import Bind
 
-#: The modules whose code decides an index (the reading stage's, and the text and Python types it reads with).
-_BUILDERS = ("reading/python/modindex.py", "reading/python/rules.py", "reading/python/statements.py",
-             "reading/python/conditions.py", "reading/python/allscan.py", "reading/python/displays.py",
-             "reading/python/files.py", "reading/python/indexcodec.py", "reading/python/availability.py",
-             "model/textlines.py", "model/python.py")
+#: The modules whose code decides an index (the reading stage's, and the text and Python types it
+#: reads with).
+_BUILDERS = (
+    "reading/python/modindex.py",
+    "reading/python/rules.py",
+    "reading/python/statements.py",
+    "reading/python/conditions.py",
+    "reading/python/allscan.py",
+    "reading/python/displays.py",
+    "reading/python/files.py",
+    "reading/python/indexcodec.py",
+    "reading/python/availability.py",
+    "model/textlines.py",
+    "model/python.py",
+)
 
 
 @cache
@@ -56,8 +66,10 @@ def builder_digest() -> str:
 def index_key(text: str, module: str, *, package: bool, python: Python | None) -> str:
     """The key of the index of *text*, module *module*, read for *python* (None: the running one's)."""
     chosen = python or running()
-    head = f"{builder_digest()}\0{module}\0{int(package)}\0{chosen.version[0]}.{chosen.version[1]}\0" \
+    head = (
+        f"{builder_digest()}\0{module}\0{int(package)}\0{chosen.version[0]}.{chosen.version[1]}\0"
         f"{chosen.platform}\0"
+    )
     return hashlib.sha256(head.encode() + text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -66,9 +78,15 @@ def to_json(index: ModuleIndex) -> list[Any]:
 
     The statements come first, so that :func:`statements_of` reads them alone.
     """
-    return [index.statements, index.bindings,
-            [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
-            index.stars, index.exports, index.conditions, index.optional]
+    return [
+        index.statements,
+        index.bindings,
+        [[line, info.qual, info.bases, info.owner] for line, info in index.classes.items()],
+        index.stars,
+        index.exports,
+        index.conditions,
+        index.optional,
+    ]
 
 
 def from_json(data: Any) -> ModuleIndex | None:
@@ -77,11 +95,18 @@ def from_json(data: Any) -> ModuleIndex | None:
         statements, bindings, classes, stars, exports, conditions, optional = data
         return ModuleIndex(
             bindings={path: tuple(map(_bind, binds)) for path, binds in bindings.items()},
-            classes={line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes},
-            stars=tuple(stars), exports=None if exports is None else Exports(tuple(exports[0]), exports[1]),
-            statements=_statements(statements), conditions=tuple(map(tuple, conditions)),
-            optional=tuple(Optional(start, end, tuple(modules), found, test, tuple(direct))
-                           for start, end, modules, found, test, direct in optional))
+            classes={
+                line: ClassInfo(qual, tuple(bases), owner) for line, qual, bases, owner in classes
+            },
+            stars=tuple(stars),
+            exports=None if exports is None else Exports(tuple(exports[0]), exports[1]),
+            statements=_statements(statements),
+            conditions=tuple(map(tuple, conditions)),
+            optional=tuple(
+                Optional(start, end, tuple(modules), found, test, tuple(direct))
+                for start, end, modules, found, test, direct in optional
+            ),
+        )
     except (TypeError, ValueError, AttributeError, RecursionError):
         return None
 
@@ -89,8 +114,8 @@ def from_json(data: Any) -> ModuleIndex | None:
 def statements_of(text: str) -> list[Any] | None:
     """The statements of the index whose JSON text (:func:`to_json`, written without blanks) is *text*.
 
-    Only they are decoded, as the nested lists they are written as (a :data:`~.statements.Compact` is read
-    by place: lists serve as its tuples do); None when *text* does not open with them.
+    Only they are decoded, as the nested lists they are written as (a :data:`~.statements.Compact`
+    is read by place: lists serve as its tuples do); None when *text* does not open with them.
     """
     try:
         found = _DECODER.raw_decode(text, 1)[0] if text.startswith("[") else None
@@ -105,5 +130,16 @@ _bind = Bind._make
 
 def _statements(items: Any) -> tuple[Any, ...]:
     """Compact statements (:data:`~.statements.Compact`) from nested lists."""
-    return tuple((start, end, tuple(map(tuple, spans)), _statements(children), line, column, end_line, end_column)
-                 for start, end, spans, children, line, column, end_line, end_column in items)
+    return tuple(
+        (
+            start,
+            end,
+            tuple(map(tuple, spans)),
+            _statements(children),
+            line,
+            column,
+            end_line,
+            end_column,
+        )
+        for start, end, spans, children, line, column, end_line, end_column in items
+    )

@@ -1,9 +1,9 @@
 """Python as a :class:`~..language.Language`: definitions, the statement rule, change classes (pure).
 
-The tree-level reading, dotted paths through Python's import model, is the :class:`~.walker.Walker`'s;
-this is what the interface every language implements asks of one file. A file of a tree is read
-from its module index (:meth:`~.files.SourceFiles.index`: parsed once, or stored before); bytes
-given alone are parsed here.
+The tree-level reading, dotted paths through Python's import model, is the
+:class:`~.walker.Walker`'s; this is what the interface every language implements asks of one file. A
+file of a tree is read from its module index (:meth:`~.files.SourceFiles.index`: parsed once, or
+stored before); bytes given alone are parsed here.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from .modindex import ModuleIndex, build
 from .modules import module_name
 from .statements import Span, compact_span
 
-#: The kinds of binding that are definitions: what a missing anchor's suggestions are looked for among, too.
+#: The kinds of binding that are definitions: what a missing anchor's suggestions are looked for
+#: among, too.
 KINDS = ("class", "function", "attribute")
 
 
@@ -50,24 +51,37 @@ class PythonLanguage(Language):
     def definitions(self, source: bytes) -> list[Definition]:
         """Every class, function and attribute of the module *source*, by its qualified name.
 
-        Its lines are the binding's (from a definition's first decorator); its name line is the first of them.
+        Its lines are the binding's (from a definition's first decorator); its name line is the
+        first of them.
         """
         index, _ = self._read(source)
-        found = [Definition(tuple(qual.split(".")), kind, start, end, start)
-                 for qual, kind, start, end in candidates(index)]
+        found = [
+            Definition(tuple(qual.split(".")), kind, start, end, start)
+            for qual, kind, start, end in candidates(index)
+        ]
         return sorted(found, key=lambda definition: definition.start)
 
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The statement rule (:mod:`.statements`) at the one line of *start*..*end* that holds *match*."""
         index, lines = self._read(source)
-        hits = [number for number in range(start, min(end, len(lines)) + 1) if match in lines[number - 1]]
+        hits = [
+            number
+            for number in range(start, min(end, len(lines)) + 1)
+            if match in lines[number - 1]
+        ]
         if len(hits) != 1:
-            where = f"is on {len(hits)} lines ({', '.join(map(str, hits))})" if hits else "is on no line"
+            where = (
+                f"is on {len(hits)} lines ({', '.join(map(str, hits))})"
+                if hits
+                else "is on no line"
+            )
             raise ResolveError(f"match text {match!r} {where} of lines {start}-{end}")
         found = compact_span(index.statements, hits[0], lines, lines[hits[0] - 1].find(match))
         return found if found is not None else (hits[0], hits[0])
 
-    def statement_in(self, files: Files, path: str, hit: int, column: int, match: str) -> tuple[int, int] | None:
+    def statement_in(
+        self, files: Files, path: str, hit: int, column: int, match: str
+    ) -> tuple[int, int] | None:
         """The statement holding line *hit* of *path*, from the file's module index when *files* keep them."""
         if isinstance(files, SourceFiles):
             return statement_at(files, path, module_name(path, files.packages), hit, column)
@@ -78,7 +92,9 @@ class PythonLanguage(Language):
         """The class of change between two Python texts (:func:`.changes.classify`)."""
         return classify(decode_source(old), decode_source(new))
 
-    def classify(self, old: Sequence[str], new: Sequence[str], *, parts: tuple[Any, Any] | None = None) -> ChangeClass:
+    def classify(
+        self, old: Sequence[str], new: Sequence[str], *, parts: tuple[Any, Any] | None = None
+    ) -> ChangeClass:
         """The class of change between two excerpts, their statements' *parts* used when known (:class:`.Parts`)."""
         return classify(list(old), list(new), parts=parts)
 

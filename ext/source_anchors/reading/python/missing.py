@@ -10,12 +10,19 @@ from .modindex import ModuleIndex
 from .refs import Entry, Ref
 
 
-def known_names(files: SourceFiles, packages: Collection[str], ref: Ref, *, index: Callable[[Ref], ModuleIndex],
-                mro: Callable[[Ref], tuple[Entry, ...]]) -> tuple[set[str], list[str]]:
+def known_names(
+    files: SourceFiles,
+    packages: Collection[str],
+    ref: Ref,
+    *,
+    index: Callable[[Ref], ModuleIndex],
+    mro: Callable[[Ref], tuple[Entry, ...]],
+) -> tuple[set[str], list[str]]:
     """Names reachable in *ref* (members, submodules, star imports, inherited), and hidden bases.
 
-    *files* are the tree's, *packages* the pinned packages' names; *index* gives a module's index, *mro* a
-    class's order (the walker's :meth:`~.walker.Walker.index` and :meth:`~.walker.Walker.mro`).
+    *files* are the tree's, *packages* the pinned packages' names; *index* gives a module's index,
+    *mro* a class's order (the walker's :meth:`~.walker.Walker.index` and
+    :meth:`~.walker.Walker.mro`).
     """
     names: set[str] = set()
     if ref.bind is None:
@@ -30,7 +37,9 @@ def known_names(files: SourceFiles, packages: Collection[str], ref: Ref, *, inde
                 found = index(module)
             except UpstreamFileError:
                 continue
-            names |= {n for n, binds in found.bindings.items() if "." not in n and binds[0].owner == 0}
+            names |= {
+                n for n, binds in found.bindings.items() if "." not in n and binds[0].owner == 0
+            }
             for star in found.stars:
                 if star in seen:
                     continue
@@ -47,7 +56,11 @@ def known_names(files: SourceFiles, packages: Collection[str], ref: Ref, *, inde
     for entry in order:
         if not isinstance(entry, str) and entry.bind is not None:
             prefix = f"{entry.qual}."
-            names |= {n[len(prefix):] for n, binds in index(entry).bindings.items()
-                      if n.startswith(prefix) and "." not in n[len(prefix):]
-                      and any(b.owner == entry.bind.start for b in binds)}
+            names |= {
+                n[len(prefix) :]
+                for n, binds in index(entry).bindings.items()
+                if n.startswith(prefix)
+                and "." not in n[len(prefix) :]
+                and any(b.owner == entry.bind.start for b in binds)
+            }
     return names, [entry for entry in order if isinstance(entry, str)]

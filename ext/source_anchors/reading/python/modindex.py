@@ -46,8 +46,8 @@ class Exports(NamedTuple):
 
     names: tuple[str, ...]
     #: False when a statement changes it in a way not read statically (``__all__ += other.__all__``,
-    #: ``__all__.append(x)`` in a function, any other use of the name): the names are then only those
-    #: known to be in it.
+    #: ``__all__.append(x)`` in a function, any other use of the name): the names are then only
+    #: those known to be in it.
     complete: bool = True
 
 
@@ -67,40 +67,65 @@ class ModuleIndex:
     statements: tuple[Compact, ...]
     #: Tests decided statically (:mod:`.conditions`): (first line, last line, what was decided).
     conditions: tuple[tuple[int, int, str], ...] = ()
-    #: Branches that run only when a module can (or cannot) be imported (:mod:`.availability`), undecided.
+    #: Branches that run only when a module can (or cannot) be imported (:mod:`.availability`),
+    #: undecided.
     optional: tuple[Optional, ...] = ()
 
 
-def build(tree: ast.Module, lines: Sequence[str], module: str, *, package: bool, walrus: bool = True,
-          all_mentions: int | None = None, python: Python | None = None) -> ModuleIndex:
+def build(
+    tree: ast.Module,
+    lines: Sequence[str],
+    module: str,
+    *,
+    package: bool,
+    walrus: bool = True,
+    all_mentions: int | None = None,
+    python: Python | None = None,
+) -> ModuleIndex:
     """Index the module *module* (a package's ``__init__`` when *package*) from its syntax tree.
 
     *walrus* False says the text holds no ``:=``: no expression is then walked for one.
-    *all_mentions* is how often the text spells ``__all__`` (None: not counted, as for a text that is
-    not ASCII, where another spelling is the same name: its lines are then read NFKC-normalised, as
-    Python reads identifiers). When the statements read as setting it account for every one, no other
-    use of the name needs looking for; else only the nodes on lines that spell it are. Tests of the version
-    and platform are decided for *python* (default: the running interpreter's).
+    *all_mentions* is how often the text spells ``__all__`` (None: not counted, as for a text that
+    is not ASCII, where another spelling is the same name: its lines are then read NFKC-normalised,
+    as Python reads identifiers). When the statements read as setting it account for every one, no
+    other use of the name needs looking for; else only the nodes on lines that spell it are. Tests
+    of the version and platform are decided for *python* (default: the running interpreter's).
     """
-    builder = _Builder(module if package else module.rpartition(".")[0], _imports(tree), python or running())
+    builder = _Builder(
+        module if package else module.rpartition(".")[0], _imports(tree), python or running()
+    )
     builder.walrus = walrus
     builder.body(tree.body, "", 0, 0)
     exports = None
     if builder.exports is not None:
         complete = not builder.all_dynamic
-        names_read = lines  # the lines as Python reads its names (the statement index keeps *lines*)
+        names_read = (
+            lines  # the lines as Python reads its names (the statement index keeps *lines*)
+        )
         if complete and all_mentions is None:
-            names_read = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
+            names_read = [
+                line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines
+            ]
             all_mentions = sum(line.count("__all__") for line in names_read)
-        if complete and all_mentions is not None and all_mentions > mentions(builder.all_statements, names_read):
+        if (
+            complete
+            and all_mentions is not None
+            and all_mentions > mentions(builder.all_statements, names_read)
+        ):
             spelled = [n for n, line in enumerate(names_read, 1) if "__all__" in line]
             complete = not other_uses_of_all(tree, builder.all_statements, spelled)
         exports = Exports(tuple(builder.exports), complete)
-    # Source order (a walk visits a try's 'else' before its handlers; instance attributes come later).
-    return ModuleIndex(bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
-                       classes=builder.classes, stars=tuple(builder.stars), exports=exports,
-                       statements=compact(tree.body, lines), conditions=tuple(builder.conditions),
-                       optional=tuple(builder.optional.found))
+    # Source order (a walk visits a try's 'else' before its handlers; instance attributes come
+    # later).
+    return ModuleIndex(
+        bindings={path: tuple(sorted(found, key=_START)) for path, found in builder.found.items()},
+        classes=builder.classes,
+        stars=tuple(builder.stars),
+        exports=exports,
+        statements=compact(tree.body, lines),
+        conditions=tuple(builder.conditions),
+        optional=tuple(builder.optional.found),
+    )
 
 
 _START = attrgetter("start")
@@ -113,8 +138,9 @@ def _imports(tree: ast.Module) -> dict[str, str]:
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
-                names[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
-                    alias.name.split(".")[0]
+                names[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0]
+                )
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -124,7 +150,8 @@ def _imports(tree: ast.Module) -> dict[str, str]:
 class _Builder:
     def __init__(self, package: str, imports: dict[str, str], python: Python) -> None:
         self.package, self.imports, self.python = package, imports, python
-        #: Names the module imports from ``sys`` (``from sys import hexversion``): local name -> attribute.
+        #: Names the module imports from ``sys`` (``from sys import hexversion``): local name ->
+        #: attribute.
         self.from_sys: dict[str, str] = {}
         self.conditions: list[tuple[int, int, str]] = []
         self.optional = Branches()  # the import-availability branches, recorded undecided
@@ -144,13 +171,20 @@ class _Builder:
         for node in body:
             wrapped = wrapper(node, previous, wrapped)
             self.statement(node, prefix, owner, flags | (WRAP if wrapped else 0))
-            if wrapped and self.found[prefix + wrapped][-2].kind == "function" and \
-                    self.canonical(self.callee(node.value)) == "property":  # type: ignore[attr-defined]
+            if (
+                wrapped
+                and self.found[prefix + wrapped][-2].kind == "function"
+                and self.canonical(self.callee(node.value)) == "property"
+            ):  # type: ignore[attr-defined]
                 bind = self.found[prefix + wrapped][-2]  # the def is a property's getter
-                self.found[prefix + wrapped][-2] = bind._replace(kind="attribute", flags=bind.flags | DATA)
+                self.found[prefix + wrapped][-2] = bind._replace(
+                    kind="attribute", flags=bind.flags | DATA
+                )
             previous = node
 
-    def add(self, path: str, kind: str, span: tuple[int, int], flags: int, owner: int, target: str = "") -> None:
+    def add(
+        self, path: str, kind: str, span: tuple[int, int], flags: int, owner: int, target: str = ""
+    ) -> None:
         # tuple.__new__ is what Bind() runs, without the Python frame of a named tuple's __new__.
         self.found[path].append(_new_bind(Bind, (kind, span[0], span[1], flags, owner, target)))
 
@@ -158,41 +192,70 @@ class _Builder:
         span = node_span(node)
         if isinstance(node, ast.ClassDef):
             self.add(prefix + node.name, "class", span, flags, owner)
-            self.classes[span[0]] = ClassInfo(prefix + node.name, tuple(_base(b) for b in node.bases), owner)
+            self.classes[span[0]] = ClassInfo(
+                prefix + node.name, tuple(_base(b) for b in node.bases), owner
+            )
             self.body(node.body, f"{prefix}{node.name}.", span[0], 0)
         elif isinstance(node, _DEFS):
             kind, own = self.function(node)
             outermost = _dotted(node.decorator_list[0]) if owner and node.decorator_list else None
-            self.add(prefix + node.name, kind, span, flags | own, owner, f"@{outermost}" if outermost else "")
+            self.add(
+                prefix + node.name,
+                kind,
+                span,
+                flags | own,
+                owner,
+                f"@{outermost}" if outermost else "",
+            )
             if owner:
                 self.instance_attributes(node, prefix, owner)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             own = AUG if isinstance(node, ast.AugAssign) else 0
-            callee = self.callee(node.value) if owner and not own else ""  # a descriptor made in a class body?
+            callee = (
+                self.callee(node.value) if owner and not own else ""
+            )  # a descriptor made in a class body?
             own |= DATA if self.canonical(callee) == "property" else 0
             for target in targets:
                 for name in _names(target):
-                    self.add(prefix + name, "attribute", span, flags | own, owner, callee and f"={callee}")
+                    self.add(
+                        prefix + name,
+                        "attribute",
+                        span,
+                        flags | own,
+                        owner,
+                        callee and f"={callee}",
+                    )
             if not prefix and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
                 self.all_statements.append(node)
                 self.all(node.value, extend=bool(own))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 local = alias.asname or alias.name.split(".")[0]
-                self.add(prefix + local, "alias", span, flags, owner, alias.name if alias.asname else local)
+                self.add(
+                    prefix + local,
+                    "alias",
+                    span,
+                    flags,
+                    owner,
+                    alias.name if alias.asname else local,
+                )
         elif isinstance(node, ast.ImportFrom):
             self.import_from(node, prefix, owner, flags, span)
         else:
             self.compound(node, prefix, owner, flags, span)
 
-    def compound(self, node: ast.stmt, prefix: str, owner: int, flags: int, span: tuple[int, int]) -> None:
+    def compound(
+        self, node: ast.stmt, prefix: str, owner: int, flags: int, span: tuple[int, int]
+    ) -> None:
         """if/try/for/while/with/match: the names they bind, then their bodies."""
         names: list[str] = []
         if isinstance(node, (ast.For, ast.AsyncFor)):
             names += _names(node.target)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
-            names += [n for item in node.items if item.optional_vars for n in _names(item.optional_vars)]
+            names += [
+                n for item in node.items if item.optional_vars for n in _names(item.optional_vars)
+            ]
         if self.walrus:
             names += _walrus(node)
         for name in names:
@@ -201,7 +264,9 @@ class _Builder:
             self.all_statements.append(node)
         if isinstance(node, (ast.If, ast.Try)):
             self.optional.read(node, module_level=not prefix, nested=bool(flags & COND))
-        if isinstance(node, ast.If):  # a test decided statically (conditions), else both branches conditional
+        if isinstance(
+            node, ast.If
+        ):  # a test decided statically (conditions), else both branches conditional
             then, otherwise, decided = branches(node, flags, self.python, self.from_sys)
             self.conditions += [decided] if decided else []
             self.body(node.body, prefix, owner, then)
@@ -211,8 +276,9 @@ class _Builder:
         for body in child_bodies(node):
             self.body(body, prefix, owner, inner)
 
-    def import_from(self, node: ast.ImportFrom, prefix: str, owner: int, flags: int,
-                    span: tuple[int, int]) -> None:
+    def import_from(
+        self, node: ast.ImportFrom, prefix: str, owner: int, flags: int, span: tuple[int, int]
+    ) -> None:
         module = self.source(node)
         if module is None:
             return  # a relative import above the top-level package: nothing it binds can be followed
@@ -223,7 +289,14 @@ class _Builder:
                 if not prefix:
                     self.stars.append(module)
                 continue
-            self.add(prefix + (alias.asname or alias.name), "alias", span, flags, owner, f"{module}:{alias.name}")
+            self.add(
+                prefix + (alias.asname or alias.name),
+                "alias",
+                span,
+                flags,
+                owner,
+                f"{module}:{alias.name}",
+            )
 
     def source(self, node: ast.ImportFrom) -> str | None:
         """The absolute dotted module a ``from … import`` reads."""
@@ -232,7 +305,7 @@ class _Builder:
         parts = self.package.split(".") if self.package else []
         if node.level - 1 > len(parts) or (node.level - 1 == len(parts) and not node.module):
             return None
-        parts = parts[:len(parts) - (node.level - 1)]
+        parts = parts[: len(parts) - (node.level - 1)]
         return ".".join([*parts, *([node.module] if node.module else [])])
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, int]:
@@ -248,12 +321,18 @@ class _Builder:
             elif canonical.endswith(_ACCESSORS) and "." in path:
                 flags |= ACCESSOR | DATA
                 kind = "attribute"
-            elif canonical == "property" or canonical.endswith(("cached_property", "abstractproperty")):
+            elif canonical == "property" or canonical.endswith(
+                ("cached_property", "abstractproperty")
+            ):
                 kind = "attribute"
-                flags |= 0 if canonical.endswith("cached_property") else DATA  # functools': no __set__
+                flags |= (
+                    0 if canonical.endswith("cached_property") else DATA
+                )  # functools': no __set__
         return kind, flags
 
-    def instance_attributes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, owner: int) -> None:
+    def instance_attributes(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, owner: int
+    ) -> None:
         """``self.x = …`` (the first parameter's name) in the statements of a method.
 
         This visits every statement of every method, so it dispatches on the node's class and
@@ -275,10 +354,18 @@ class _Builder:
                     if target.__class__ is ast.Name:
                         continue  # a local variable: by far the most common target
                     for leaf in _leaves(target):
-                        if leaf.__class__ is ast.Attribute and leaf.value.__class__ is ast.Name \
-                                and leaf.value.id == me:
-                            self.add(prefix + leaf.attr, "attribute", node_span(statement),
-                                     flags | (AUG if kind is ast.AugAssign else 0), owner)
+                        if (
+                            leaf.__class__ is ast.Attribute
+                            and leaf.value.__class__ is ast.Name
+                            and leaf.value.id == me
+                        ):
+                            self.add(
+                                prefix + leaf.attr,
+                                "attribute",
+                                node_span(statement),
+                                flags | (AUG if kind is ast.AugAssign else 0),
+                                owner,
+                            )
             elif kind in SAME_SCOPE:
                 for body in reversed(child_bodies(statement)):
                     extend(reversed(body))
@@ -286,8 +373,8 @@ class _Builder:
     def callee(self, value: ast.expr | None) -> str:
         """The dotted name a call in *value* calls, as written (``property``, ``mod.Descriptor``), or "".
 
-        Calling a subscripted generic class (``Descriptor[str](…)``) makes an instance of the class itself,
-        as ``typing``'s generic aliases do, so the subscript is left out.
+        Calling a subscripted generic class (``Descriptor[str](…)``) makes an instance of the class
+        itself, as ``typing``'s generic aliases do, so the subscript is left out.
         """
         if not isinstance(value, ast.Call):
             return ""
@@ -303,7 +390,9 @@ class _Builder:
         if value is None:
             return  # '__all__: list[str]', a declaration
         names = _strings(value)
-        if names is None:  # set from something not read statically: what it holds is known only in part
+        if (
+            names is None
+        ):  # set from something not read statically: what it holds is known only in part
             self.all_dynamic = True
             names = []
         self.exports = [*(self.exports or []), *names] if extend else names
@@ -313,8 +402,12 @@ class _Builder:
 
         Returns whether *value* is a call of a method of ``__all__``.
         """
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and isinstance(value.func.value, ast.Name) and value.func.value.id == "__all__"):
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "__all__"
+        ):
             return False
         if value.func.attr == "extend" and len(value.args) == 1:
             self.all(value.args[0], extend=True)
@@ -328,8 +421,11 @@ class _Builder:
 
 def _strings(value: ast.expr | None) -> list[str] | None:
     if isinstance(value, (ast.List, ast.Tuple)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
-        return [e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return [
+            e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
     if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
         left, right = _strings(value.left), _strings(value.right)
         return None if left is None or right is None else left + right
@@ -372,6 +468,9 @@ def _walrus(node: ast.stmt) -> list[str]:
         values = value if isinstance(value, list) else [value]
         for item in values:
             if isinstance(item, (ast.expr, ast.withitem)):
-                names += [sub.target.id for sub in ast.walk(item)
-                          if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name)]
+                names += [
+                    sub.target.id
+                    for sub in ast.walk(item)
+                    if isinstance(sub, ast.NamedExpr) and isinstance(sub.target, ast.Name)
+                ]
     return names

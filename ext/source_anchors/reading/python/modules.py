@@ -15,7 +15,7 @@ def module_of(path: str, name: str, folder: str) -> str | None:
         return name
     if not (path.startswith(folder + "/") and path.endswith(".py")):
         return None
-    parts = path[len(folder) + 1: -3].split("/")
+    parts = path[len(folder) + 1 : -3].split("/")
     if parts[-1] == "__init__":
         parts.pop()
     if not all(part.isidentifier() for part in parts):
@@ -28,5 +28,5 @@ def module_name(path: str, packages: Mapping[str, str]) -> str:
     base = path.rsplit(".", 1)[0].removesuffix("/__init__")
     for name, folder in packages.items():
         if base == folder or base.startswith(folder + "/"):
-            return name + base[len(folder):].replace("/", ".")
+            return name + base[len(folder) :].replace("/", ".")
     return "<file>." + base.replace("/", ".")  # outside the packages: no dotted path reaches it

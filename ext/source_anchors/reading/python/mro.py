@@ -30,7 +30,9 @@ def merge(sequences: Sequence[Sequence[T]], *, key: Callable[[T], Hashable]) -> 
             heads = ", ".join(dict.fromkeys(str(_label(seq[0])) for seq in lists))
             raise InconsistentError(heads)
         result.append(candidate)
-        lists = [rest for rest in (seq[1:] if key(seq[0]) == wanted else seq for seq in lists) if rest]
+        lists = [
+            rest for rest in (seq[1:] if key(seq[0]) == wanted else seq for seq in lists) if rest
+        ]
     return result
 
 

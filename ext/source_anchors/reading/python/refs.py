@@ -1,6 +1,7 @@
 """What the walk hands between its parts: a binding reached (:class:`Ref`), a path that leads outside.
 
-:class:`~.walker.Walker` makes them; :func:`join` and :func:`with_hidden` add the rules and caveats of a step.
+:class:`~.walker.Walker` makes them; :func:`join` and :func:`with_hidden` add the rules and caveats
+of a step.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ class Ref(NamedTuple):
         return self.file, self.bind.start if self.bind else 0
 
 
-#: An entry of a method resolution order: a class of the pinned packages, or a base not read statically.
+#: An entry of a method resolution order: a class of the pinned packages, or a base not read
+#: statically.
 Entry = Ref | str
 
 
@@ -59,5 +61,11 @@ def with_hidden(found: Ref, hidden: list[str]) -> Ref:
     """*found*, its caveat naming the *hidden* bases (not read statically) that come before its class."""
     if not hidden:
         return found
-    return found._replace(caveat=join(found.caveat, "inherited past bases not read statically, which "
-                                       f"could define it first: {', '.join(hidden)}", "; "))
+    return found._replace(
+        caveat=join(
+            found.caveat,
+            "inherited past bases not read statically, which "
+            f"could define it first: {', '.join(hidden)}",
+            "; ",
+        )
+    )

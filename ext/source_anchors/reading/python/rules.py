@@ -25,8 +25,8 @@ AUG = 64  #: an augmented assignment (``x += …``)
 DEAD = 128  #: in a branch that cannot run for the Python read for (:mod:`.conditions`): not a definition
 DATA = 256  #: a property (``@property``, ``@x.setter``, ``x = property(…)``): a data descriptor
 WRAP = 512  #: ``name = wrapper(name, …)`` right after ``def name``: the ``def`` is the definition
-#: In a branch that does not run in the docs' build environment (a module found or not): set for API links
-#: only, by the walker, never stored in an index (:mod:`.availability`).
+#: In a branch that does not run in the docs' build environment (a module found or not): set for API
+#: links only, by the walker, never stored in an index (:mod:`.availability`).
 ABSENT = 1024
 
 
@@ -40,7 +40,8 @@ class Bind(NamedTuple):
     flags: int = 0
     #: First line of the class statement whose body (or method) binds it; 0 in the module body.
     owner: int = 0
-    #: For an alias: ``module`` (``import module``) or ``module:name`` (``from module import name``).
+    #: For an alias: ``module`` (``import module``) or ``module:name`` (``from module import
+    #: name``).
     target: str = ""
 
 
@@ -58,49 +59,83 @@ FILTERS = (
 
 #: Every rule by name: (when it applies, which binding is the definition). The author's table.
 RULES: dict[str, tuple[str, str]] = {
-    "static-condition": ("bound under a test of `sys.version_info`, `sys.hexversion`, `sys.platform` or "
-                         "`TYPE_CHECKING`, "
-                         "decided for the Python of `source_anchors_python` as type checkers decide it",
-                         "a binding in a branch that runs; a branch that cannot run is no definition (its "
-                         "bindings are listed), one that always runs binds as an unconditional statement"),
-    "import-availability": ("API links only: bound under `try: import x` / `except ImportError`, or under an "
-                            "`if` on a name that `try` binds (`if x is None:`) or on `importlib.util.find_spec(\"x\")`",
-                            "a binding in the branch that runs in the docs' build environment, where "
-                            "`importlib.util.find_spec` finds the top-level module `x` or not; anchors keep "
-                            "`first-branch`"),
-    "runtime-over-typing": ("bound under `if TYPE_CHECKING:` and also at runtime",
-                            "the runtime binding; the typing-only declaration is listed"),
-    "assignment-over-augmented": ("assigned, then extended with `+=` and the like (`__all__ +=`)",
-                                  "the plain assignment; the augmented ones are listed"),
-    "class-over-instance": ("a class-body binding and `self.x = …` in methods",
-                            "the class-body binding (attribute, annotation, method)"),
-    "implementation-over-overloads": ("`@overload` stubs and an implementation",
-                                      "the implementation, from its first decorator"),
-    "first-overload": ("`@overload` stubs and no implementation (stubs, `TYPE_CHECKING`)", "the first stub"),
-    "getter-over-accessors": ("a property with `@x.setter` / `@x.deleter`", "the getter, from `@property`"),
-    "definition-over-wrapper": ("`def name` and, right after it, `name = wrapper(name, …)` (`property`, "
-                                "`staticmethod`, `classmethod`, a decorator applied by hand)",
-                                "the `def`; the wrapping line is listed"),
-    "property-over-instance": ("`self.x = …` in a method of the class or of a class in its MRO, and the first "
-                               "class of the MRO whose body binds `x` binds a property (a data descriptor)",
-                               "the property: Python finds a data descriptor before the instance's own "
-                               "attributes, and `self.x = …` calls its setter"),
-    "first-instance-assignment": ("several `self.x = …` and no class-body binding",
-                                  "the first one in `__init__`, else the first in source order"),
-    "last-rebinding": ("bound more than once unconditionally in the same body",
-                       "the last one: the value the name has once the body has run"),
-    "unconditional-over-branches": ("bound once unconditionally and again under `if`/`try`/`for`",
-                                    "the unconditional binding"),
-    "first-branch": ("bound only under `if`/`elif`/`else`, `try`/`except`, loops or `match`",
-                     "the first in source order (the `if` or `try` branch)"),
-    "inside-over-outside": ("bound only in branches, and the one chosen imports the name from outside the "
-                            "pinned packages (`try: from other import x` / `except ImportError: def x`)",
-                            "the first other branch that defines it inside them (a `def`, a `class`, an import "
-                            "from the pinned packages; not a stand-in value such as `x = None`)"),
-    "member-over-submodule": ("a package's `__init__` binds a name that is also a submodule",
-                              "the member (what `pkg.name` is after `import pkg`); "
-                              "a longer path that only the submodule has, or that starts with a member leading "
-                              "out of the pinned packages, goes on in the submodule"),
+    "static-condition": (
+        "bound under a test of `sys.version_info`, `sys.hexversion`, `sys.platform` or "
+        "`TYPE_CHECKING`, "
+        "decided for the Python of `source_anchors_python` as type checkers decide it",
+        "a binding in a branch that runs; a branch that cannot run is no definition (its "
+        "bindings are listed), one that always runs binds as an unconditional statement",
+    ),
+    "import-availability": (
+        "API links only: bound under `try: import x` / `except ImportError`, or under an "
+        '`if` on a name that `try` binds (`if x is None:`) or on `importlib.util.find_spec("x")`',
+        "a binding in the branch that runs in the docs' build environment, where "
+        "`importlib.util.find_spec` finds the top-level module `x` or not; anchors keep "
+        "`first-branch`",
+    ),
+    "runtime-over-typing": (
+        "bound under `if TYPE_CHECKING:` and also at runtime",
+        "the runtime binding; the typing-only declaration is listed",
+    ),
+    "assignment-over-augmented": (
+        "assigned, then extended with `+=` and the like (`__all__ +=`)",
+        "the plain assignment; the augmented ones are listed",
+    ),
+    "class-over-instance": (
+        "a class-body binding and `self.x = …` in methods",
+        "the class-body binding (attribute, annotation, method)",
+    ),
+    "implementation-over-overloads": (
+        "`@overload` stubs and an implementation",
+        "the implementation, from its first decorator",
+    ),
+    "first-overload": (
+        "`@overload` stubs and no implementation (stubs, `TYPE_CHECKING`)",
+        "the first stub",
+    ),
+    "getter-over-accessors": (
+        "a property with `@x.setter` / `@x.deleter`",
+        "the getter, from `@property`",
+    ),
+    "definition-over-wrapper": (
+        "`def name` and, right after it, `name = wrapper(name, …)` (`property`, "
+        "`staticmethod`, `classmethod`, a decorator applied by hand)",
+        "the `def`; the wrapping line is listed",
+    ),
+    "property-over-instance": (
+        "`self.x = …` in a method of the class or of a class in its MRO, and the first "
+        "class of the MRO whose body binds `x` binds a property (a data descriptor)",
+        "the property: Python finds a data descriptor before the instance's own "
+        "attributes, and `self.x = …` calls its setter",
+    ),
+    "first-instance-assignment": (
+        "several `self.x = …` and no class-body binding",
+        "the first one in `__init__`, else the first in source order",
+    ),
+    "last-rebinding": (
+        "bound more than once unconditionally in the same body",
+        "the last one: the value the name has once the body has run",
+    ),
+    "unconditional-over-branches": (
+        "bound once unconditionally and again under `if`/`try`/`for`",
+        "the unconditional binding",
+    ),
+    "first-branch": (
+        "bound only under `if`/`elif`/`else`, `try`/`except`, loops or `match`",
+        "the first in source order (the `if` or `try` branch)",
+    ),
+    "inside-over-outside": (
+        "bound only in branches, and the one chosen imports the name from outside the "
+        "pinned packages (`try: from other import x` / `except ImportError: def x`)",
+        "the first other branch that defines it inside them (a `def`, a `class`, an import "
+        "from the pinned packages; not a stand-in value such as `x = None`)",
+    ),
+    "member-over-submodule": (
+        "a package's `__init__` binds a name that is also a submodule",
+        "the member (what `pkg.name` is after `import pkg`); "
+        "a longer path that only the submodule has, or that starts with a member leading "
+        "out of the pinned packages, goes on in the submodule",
+    ),
 }
 
 
@@ -125,7 +160,9 @@ def choose(binds: Sequence[Bind]) -> tuple[Bind, str, tuple[Bind, ...]]:
             plain = [b for b in candidates if not b.flags & COND]
             if plain:
                 chosen = plain[-1]
-                applied.append("last-rebinding" if len(plain) > 1 else "unconditional-over-branches")
+                applied.append(
+                    "last-rebinding" if len(plain) > 1 else "unconditional-over-branches"
+                )
             else:
                 applied.append("first-branch")
     position = binds.index(chosen)

@@ -43,7 +43,9 @@ def node_span(node: ast.stmt) -> Span:
     return start, node.end_lineno or node.lineno
 
 
-def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: int | None = None) -> Span | None:
+def statement_span(
+    tree: ast.Module, line: int, lines: Sequence[str], column: int | None = None
+) -> Span | None:
     """Span of the statement or clause holding *line*; None outside any statement.
 
     *lines* are the file's lines (1-based via ``lines[n - 1]``), used to find
@@ -54,7 +56,9 @@ def statement_span(tree: ast.Module, line: int, lines: Sequence[str], column: in
 
 
 #: Statements with one body; statements with a body and an ``else``.
-_ONE_BODY = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith})
+_ONE_BODY = frozenset(
+    {ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith}
+)
 _WITH_ELSE = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While})
 
 
@@ -87,7 +91,7 @@ def _keyword_line(lines: Sequence[str], after: int, before: int, keyword: str) -
     """First line in (after, before) whose code starts with *keyword* (``else``/``finally``)."""
     for number in range(after + 1, before):
         text = lines[number - 1].lstrip()
-        if text.startswith(keyword) and text[len(keyword):].lstrip().startswith(":"):
+        if text.startswith(keyword) and text[len(keyword) :].lstrip().startswith(":"):
             return number
     return before
 
@@ -140,18 +144,29 @@ def _is_elif(orelse: Sequence[ast.stmt], lines: Sequence[str]) -> bool:
     return lines[orelse[0].lineno - 1].lstrip().startswith("elif")
 
 
-#: A statement in a compact index: (start, end, clause spans, child statements, then the line and column
-#: where it starts and ends). Tuples of ints only, so the garbage collector stops tracking them, unlike
-#: the syntax tree they are read from.
+#: A statement in a compact index: (start, end, clause spans, child statements, then the line and
+#: column where it starts and ends). Tuples of ints only, so the garbage collector stops tracking
+#: them, unlike the syntax tree they are read from.
 Compact = tuple[int, int, tuple[Span, ...], tuple["Compact", ...], int, int, int, int]
 
 _NONE: tuple[()] = ()
 _SIMPLE = -1
-#: How :func:`compact` treats each compound statement: 0 a definition (span from its first decorator,
-#: no clauses), 1 a ``with`` (no clauses), 2 a statement with clauses. Any other statement is simple.
-_KINDS: dict[type, int] = {ast.FunctionDef: 0, ast.AsyncFunctionDef: 0, ast.ClassDef: 0, ast.With: 1,
-                           ast.AsyncWith: 1, ast.If: 2, ast.For: 2, ast.AsyncFor: 2, ast.While: 2, ast.Match: 2,
-                           **{kind: 2 for kind in _TRY}}
+#: How :func:`compact` treats each compound statement: 0 a definition (span from its first
+#: decorator, no clauses), 1 a ``with`` (no clauses), 2 a statement with clauses. Any other
+#: statement is simple.
+_KINDS: dict[type, int] = {
+    ast.FunctionDef: 0,
+    ast.AsyncFunctionDef: 0,
+    ast.ClassDef: 0,
+    ast.With: 1,
+    ast.AsyncWith: 1,
+    ast.If: 2,
+    ast.For: 2,
+    ast.AsyncFor: 2,
+    ast.While: 2,
+    ast.Match: 2,
+    **{kind: 2 for kind in _TRY},
+}
 #: Compound statements whose bodies run in the scope they are in (a def or a class opens another).
 SAME_SCOPE = frozenset(kind for kind, how in _KINDS.items() if how)
 
@@ -170,7 +185,9 @@ def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ..
         last = node.end_lineno or first
         kind = kinds.get(node.__class__, _SIMPLE)
         if kind == _SIMPLE:
-            append((first, last, _NONE, _NONE, first, node.col_offset, last, node.end_col_offset or 0))
+            append(
+                (first, last, _NONE, _NONE, first, node.col_offset, last, node.end_col_offset or 0)
+            )
             continue
         start = first
         if kind == 0 and node.decorator_list:  # type: ignore[attr-defined]
@@ -179,12 +196,27 @@ def compact(body: Sequence[ast.stmt], lines: Sequence[str]) -> tuple[Compact, ..
         for sub in child_bodies(node):
             children.extend(compact(sub, lines))
         clauses = tuple(_clauses(node, lines)) if kind == 2 else _NONE
-        append((start, last, clauses, tuple(children), first, node.col_offset, last, node.end_col_offset or 0))
+        append(
+            (
+                start,
+                last,
+                clauses,
+                tuple(children),
+                first,
+                node.col_offset,
+                last,
+                node.end_col_offset or 0,
+            )
+        )
     return tuple(out)
 
 
-def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str] | None = None,
-                 column: int | None = None) -> Span | None:
+def compact_span(
+    statements: tuple[Compact, ...],
+    line: int,
+    lines: Sequence[str] | None = None,
+    column: int | None = None,
+) -> Span | None:
     """The statement rule (see the module docstring) over a :func:`compact` index of the whole file.
 
     With *column*, of the statements sharing *line* the one holding that column is chosen, and a
@@ -209,7 +241,10 @@ def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str
         if line > header_end and lines[line - 1].lstrip().startswith("#"):
             return line, line  # a comment in a body, held by no statement of it
         if not found[2] and line <= header_end:
-            return line, line  # a line of a header below its first line: a parameter, a base, a with item
+            return (
+                line,
+                line,
+            )  # a line of a header below its first line: a parameter, a base, a with item
     elif not found[3] and found[4] < found[6] and lines is not None:
         element = element_span(lines, found[4:], line, column)
         if element is not None:
@@ -223,11 +258,12 @@ def compact_span(statements: tuple[Compact, ...], line: int, lines: Sequence[str
 def _header_end(lines: Sequence[str], first: int) -> int:
     """The line of the colon that ends the header of the compound statement starting on line *first*.
 
-    The colon is the first ``:`` outside brackets that no ``lambda`` takes; read with :mod:`tokenize`
-    from *first* on, so strings and comments in the header are skipped as Python skips them.
+    The colon is the first ``:`` outside brackets that no ``lambda`` takes; read with
+    :mod:`tokenize` from *first* on, so strings and comments in the header are skipped as Python
+    skips them.
     """
     depth = lambdas = 0
-    rows = (line + "\n" for line in lines[first - 1:])
+    rows = (line + "\n" for line in lines[first - 1 :])
     try:
         for token in tokenize.generate_tokens(lambda: next(rows, "")):
             if token.type == tokenize.OP:

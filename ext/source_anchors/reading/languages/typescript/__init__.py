@@ -2,10 +2,10 @@
 
 Takes in: a file's bytes. Gives out: :data:`TYPESCRIPT` and :data:`TSX`, the two
 :class:`~source_anchors.reading.language.Language` objects. May import: the languages package's
-shared modules (``grammar``, ``clauses``, ``base``).
-Naming: classes, interfaces, enums, type aliases and namespaces open a scope (``Outer.Inner.method``);
-``const name = (…) => …`` and ``function`` expressions bound to a name are functions; an overloaded
-function or method is its implementation (the signatures are declarations without a body).
+shared modules (``grammar``, ``clauses``, ``base``). Naming: classes, interfaces, enums, type
+aliases and namespaces open a scope (``Outer.Inner.method``); ``const name = (…) => …`` and
+``function`` expressions bound to a name are functions; an overloaded function or method is its
+implementation (the signatures are declarations without a body).
 """
 
 from __future__ import annotations
@@ -19,16 +19,46 @@ from ..grammar import TreeSitterLanguage
 
 SHAPE = Shape(
     attributes=frozenset({"decorator"}),
-    wrappers=frozenset({"export_statement", "lexical_declaration", "variable_declaration", "expression_statement",
-                        "ambient_declaration"}),
-    bodies=frozenset({"program", "statement_block", "class_body", "interface_body", "switch_body", "switch_case",
-                      "switch_default"}),
-    clauses=frozenset({"else_clause", "catch_clause", "finally_clause", "switch_case", "switch_default"}),
+    wrappers=frozenset(
+        {
+            "export_statement",
+            "lexical_declaration",
+            "variable_declaration",
+            "expression_statement",
+            "ambient_declaration",
+        }
+    ),
+    bodies=frozenset(
+        {
+            "program",
+            "statement_block",
+            "class_body",
+            "interface_body",
+            "switch_body",
+            "switch_case",
+            "switch_default",
+        }
+    ),
+    clauses=frozenset(
+        {"else_clause", "catch_clause", "finally_clause", "switch_case", "switch_default"}
+    ),
     literals=frozenset({"object", "array"}),
-    carriers=frozenset({"lexical_declaration", "variable_declaration", "variable_declarator", "return_statement",
-                        "expression_statement", "assignment_expression", "export_statement", "as_expression",
-                        "satisfies_expression", "parenthesized_expression", "public_field_definition",
-                        "field_definition"}),
+    carriers=frozenset(
+        {
+            "lexical_declaration",
+            "variable_declaration",
+            "variable_declarator",
+            "return_statement",
+            "expression_statement",
+            "assignment_expression",
+            "export_statement",
+            "as_expression",
+            "satisfies_expression",
+            "parenthesized_expression",
+            "public_field_definition",
+            "field_definition",
+        }
+    ),
 )
 
 
