@@ -78,9 +78,9 @@ def other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]
                 and value.id == "__all__"
                 and (
                     (kind is ast.Attribute and node.attr in _MUTATORS)  # type: ignore[attr-defined]
-                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)
+                    or (kind is ast.Subscript and node.ctx.__class__ is not ast.Load)  # type: ignore[attr-defined]
                 )
-            ):  # type: ignore[attr-defined]
+            ):
                 return True
         elif kind is ast.Call:
             func = node.func  # type: ignore[attr-defined]

@@ -103,8 +103,8 @@ class Same:
             len(x) == len(y)
             and inspect.cleandoc(str(first.value)) == inspect.cleandoc(str(second.value))
             and self.values(getattr(first, "kind", None), getattr(second, "kind", None))
-            and self._lists(x, y, 1)
-        )  # type: ignore[arg-type]  # statements
+            and self._lists(x, y, 1)  # type: ignore[arg-type]  # statements
+        )
 
 
 _ANNOTATED = (ast.arg, ast.AnnAssign)

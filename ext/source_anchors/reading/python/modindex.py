@@ -174,8 +174,8 @@ class _Builder:
             if (
                 wrapped
                 and self.found[prefix + wrapped][-2].kind == "function"
-                and self.canonical(self.callee(node.value)) == "property"
-            ):  # type: ignore[attr-defined]
+                and self.canonical(self.callee(node.value)) == "property"  # type: ignore[attr-defined]
+            ):
                 bind = self.found[prefix + wrapped][-2]  # the def is a property's getter
                 self.found[prefix + wrapped][-2] = bind._replace(
                     kind="attribute", flags=bind.flags | DATA
