@@ -205,7 +205,7 @@ def targets(
 
     *exclude*, a regular expression, leaves out the symbols whose dotted path it matches.
     """
-    from source_anchors.drift.catalog import Catalog
+    from source_anchors.suggest.catalog import Catalog
 
     seen: dict[str, Any] = {}
     for found in Catalog(

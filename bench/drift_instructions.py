@@ -42,7 +42,7 @@ STAGES: dict[str, tuple[str, str | None, str]] = {
     "resolution": ("source_anchors.engine.engine", "Engine", "_locate"),
     "classes": ("source_anchors.engine.engine", None, "compare"),
     "suggestions": ("source_anchors.engine.engine", "Engine", "suggest"),
-    "catalog": ("source_anchors.drift.catalog", "Catalog", "__init__"),
+    "catalog": ("source_anchors.suggest.catalog", "Catalog", "__init__"),
     "store": ("source_anchors.engine.engine", "Engine", "remember"),
 }
 #: The stages a cold pass has (nothing is compared with a lock, nothing is missing).

@@ -146,18 +146,18 @@ def test_the_contracts_hold_and_fail_on_an_upward_import_a_cycle_and_sphinx_in_t
         tmp_path / "broken",
         {
             "model/target.py": "from ..engine.engine import Engine as _Upward  # an upward import",
-            "sources/wanted.py": "from . import trees as _cycle  # trees imports wanted: a cycle",
+            "sources/treefiles.py": "from . import trees as _cycle  # trees imports treefiles: a cycle",
             "lock/lockfile.py": "import docutils as _glue  # Sphinx's docutils in the core",
             "drift/compare.py": "from ..reading.python import walker as _inside  # past the facade",
-            "drift/catalog.py": "from ..reading.python import Walker as _facade  # the facade: allowed",
+            "suggest/catalog.py": "from ..reading.python import Walker as _facade  # the facade: allowed",
         },
     )
     assert broken.returncode == 1
     assert "source_anchors.model.target -> source_anchors.engine.engine" in broken.stdout
-    assert ".wanted -> .trees" in broken.stdout
+    assert ".treefiles -> .trees" in broken.stdout
     assert "source_anchors.lock.lockfile -> docutils" in broken.stdout
     assert "source_anchors.drift.compare -> source_anchors.reading.python.walker" in broken.stdout
-    assert "source_anchors.drift.catalog ->" not in broken.stdout
+    assert "source_anchors.suggest.catalog ->" not in broken.stdout
     assert "0 kept, 4 broken" in broken.stdout
 
 
@@ -172,7 +172,7 @@ def test_only_python_folders_and_two_readers_of_python_configuration_import_ast(
             for node in ast.walk(ast.parse(path.read_text("utf-8")))
         )
     )
-    assert readers == ["drift/confedit.py", "licences/declared.py"]
+    assert readers == ["edit/confpy.py", "licences/declared.py"]
 
 
 def test_the_architecture_page_names_each_contract() -> None:

@@ -17,7 +17,7 @@ from source_anchors.model.config import settings_from
 from source_anchors.model.errors import TargetError
 from source_anchors.model.records import Outcome
 from source_anchors.model.target import Target, parse_target
-from source_anchors.sources.wanted import blob_id
+from source_anchors.sources.treefiles import blob_id
 from test_resolve import Repo, line_count, line_of, lines_with, make_repo
 
 MAIN = '''\

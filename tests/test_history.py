@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream, run_cli
-from source_anchors.drift.history import between
 from source_anchors.sources.trees import Tree
+from source_anchors.suggest.history import between
 
 BODY = """\
     total = 0
@@ -86,7 +86,7 @@ def test_a_moved_and_renamed_definition_is_found_by_its_lines(
 def test_without_history_the_renamed_definition_is_found_by_its_lines_alone(
     upstream: Upstream, book: Book
 ) -> None:
-    """The case above with history turned off: the same lines renamed (``drift/elsewhere.py``), not the range."""
+    """The case above with history turned off: the same lines renamed (``suggest/elsewhere.py``), not the range."""
     from source_anchors.engine.engine import Engine
     from source_anchors.lock.lockfile import read_lock
     from source_anchors.model.target import Target

@@ -238,7 +238,7 @@ def test_a_repository_that_cannot_take_reports_is_refused(project: Project, valu
 
 
 def test_gitlab_takes_the_title_and_description_of_its_own_form() -> None:
-    from source_anchors.model.reports import issue_url
+    from source_anchors.model.issuelinks import issue_url
 
     url = issue_url("https://gitlab.com/example/book.git", "标题 1", "行一\n行二")
     assert url.startswith("https://gitlab.com/example/book/-/issues/new?")

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from helpers import Book, Upstream, git, run_cli
-from source_anchors.drift.confedit import find_literals, replace
+from source_anchors.edit.confpy import find_literals, replace
 from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ConfigError, RefError
-from source_anchors.sources.refs import ref_problem, resolve_ref
+from source_anchors.sources.gitrefs import ref_problem, resolve_ref
 
 V1 = "def alpha(x):\n    return x + 1\n\n\ndef beta(y):\n    return y\n"
 V2 = "# a new first line\n\n\n" + V1  # alpha and beta move down three lines

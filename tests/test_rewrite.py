@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from source_anchors.edit.pages import rewrite
 from source_anchors.markup.labels import split_label
 from source_anchors.markup.registry import markup_for
-from source_anchors.markup.rewrite import rewrite
 
 MARKDOWN = markup_for("page.md")
 OLD, NEW = "pkg.mod.f::if a > b:", "pkg.mod.g::if a >= b:"

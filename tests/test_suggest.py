@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from helpers import Book, Upstream, run_cli
-from source_anchors.drift.suggest import THRESHOLD, similarity
+from source_anchors.suggest.suggester import THRESHOLD, similarity
 
 MOD_A = '''\
 class BaseCommand:
@@ -405,7 +405,7 @@ def test_a_value_kept_then_returned_may_become_a_return(
 
 
 def test_lines_compare_by_characters() -> None:
-    from source_anchors.drift.linesuggest import line_similarity
+    from source_anchors.suggest.lines import line_similarity
 
     old = 'case "chrome":'
     assert line_similarity(old, 'case "chrome" | "edge":') > line_similarity(old, 'case "firefox":')
@@ -445,7 +445,7 @@ def test_likeness_bounds_are_never_below_the_score() -> None:
     import difflib
     import random
 
-    from source_anchors.drift.linesuggest import _TOKENS, Likeness
+    from source_anchors.suggest.lines import _TOKENS, Likeness
 
     rng = random.Random(31)
     vocabulary = [
@@ -490,9 +490,9 @@ def test_nearest_answers_as_scoring_every_holder_for_each_question_does(
     import math
     import re
 
-    from source_anchors.drift import catalog as catalogs
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
+    from source_anchors.suggest import catalog as catalogs
 
     def oracle(
         catalog: catalogs.Catalog, text: str, kind: str, module: str | None, among: Any
@@ -568,9 +568,9 @@ def test_the_rarities_and_candidates_are_the_changed_files_and_lookups_see_every
     nearest candidates), and still found by name and by lines, which the rules of a copy kept and of
     members moved read.
     """
-    from source_anchors.drift import catalog as catalogs
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
+    from source_anchors.suggest import catalog as catalogs
 
     def engine(sha: str) -> Engine:
         return Engine(
@@ -628,9 +628,9 @@ def test_a_catalog_that_reads_unchanged_files_when_asked_answers_as_one_that_rea
     """
     import sysconfig
 
-    from source_anchors.drift import catalog as catalogs
     from source_anchors.engine.engine import Engine
     from source_anchors.model.config import settings_from
+    from source_anchors.suggest import catalog as catalogs
 
     def engine(sha: str) -> Engine:
         return Engine(
@@ -743,7 +743,7 @@ def test_the_catalogs_words_are_the_patterns_on_random_texts_and_real_modules() 
     import re
     import sysconfig
 
-    from source_anchors.drift import catalog as catalogs
+    from source_anchors.suggest import catalog as catalogs
 
     def oracle(lines: list[str]) -> tuple[list[str], list[int]]:
         words, starts = [], [0]

@@ -1,4 +1,4 @@
-"""Suggestions when a missing definition changed its name or level (``drift/elsewhere.py``), on git repositories.
+"""Suggestions when a missing definition changed its name or level (``suggest/elsewhere.py``), on git repositories.
 
 One test per rule, each run with and without git's history (the rules use the two trees only), and
 for each rule a case where it must not suggest: code deleted while something of the same name or
@@ -670,7 +670,7 @@ def test_renamed_tokens_are_the_patterns_on_real_definitions() -> None:
     import sysconfig
     from pathlib import Path
 
-    from source_anchors.drift.elsewhere import _TOKENS, renamed_tokens
+    from source_anchors.suggest.elsewhere import _TOKENS, renamed_tokens
 
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     checked = 0

@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..drift.confedit import find_key_literals, find_literals, lines, replace
+from ..edit.confpy import find_key_literals, find_literals, lines, replace
 from ..engine.engine import UPDATE_COMMAND
 from ..model.config import PREFIX, SHA_RE, Options, RepoPin, Settings, settings_from
 from ..model.errors import ConfigError, GitError, RefError
 from ..model.fsio import atomic_write
-from ..sources.refs import resolve_ref
+from ..sources.gitrefs import resolve_ref
 from .book import BookError, read_book
 from .output import report
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-from ..drift.linesuggest import THRESHOLD
 from ..model.changeclass import ChangeClass
 from ..model.config import PREFIX, RepoPin
 from ..model.errors import GitError, LockError
 from ..model.fsio import atomic_write
 from ..model.records import AnchorRecord, Status
+from ..suggest.lines import THRESHOLD
 from .book import BookError, read_book
 from .bump import bound_to_commit, configured, pin_of, write_pin
 from .fix import fix

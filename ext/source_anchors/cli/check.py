@@ -86,7 +86,7 @@ def check(
 
 def note_moved_refs(engine: Engine, *, skip: Mapping[str, str]) -> None:
     """For ``check``: a note on stderr for each pin whose ``ref`` now names another commit (or is unreachable)."""
-    from ..sources.refs import mismatch, moved_ref
+    from ..sources.gitrefs import mismatch, moved_ref
 
     for name, pin in sorted(engine.pins.items()):
         if name in skip or pin.ref is None or "git" not in pin.sources:

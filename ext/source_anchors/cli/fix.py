@@ -1,6 +1,6 @@
 """``source-anchors fix``: missing targets in the pages rewritten to their suggestions.
 
-The rewriting itself is :mod:`source_anchors.markup.rewrite`, in the markup of each page.
+The rewriting itself is :mod:`source_anchors.edit.pages`, in the markup of each page.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from ..edit.pages import rewrite
 from ..engine.engine import UPDATE_COMMAND
 from ..markup.registry import markup_for
-from ..markup.rewrite import rewrite
 from ..model.fsio import atomic_write
 from ..model.records import AnchorRecord, Status
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 from typing import Any
 
-from ..drift.linesuggest import THRESHOLD
 from ..model.changeclass import ChangeClass, parse_classes, valid_classes
 from ..sphinx_ext import annotate
+from ..suggest.lines import THRESHOLD
 from . import cache as cachecmd
 from .book import BookError, find_book, read_book
 from .check import check

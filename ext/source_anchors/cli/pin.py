@@ -3,7 +3,7 @@
 A pin's ``commit`` is a 40-hex SHA, which an author starting from a release does not have at hand.
 This command asks the pin's URL which commit REF names (one ``git ls-remote``, peeled, as ``bump``
 does), then writes that commit, and REF as the pin's ``ref``, into the pin's entry in ``conf.py``
-(:func:`source_anchors.drift.confedit.set_entry`: every other byte stays). REF defaults to what the
+(:func:`source_anchors.edit.confpy.set_entry`: every other byte stays). REF defaults to what the
 entry's ``commit`` holds when it is not a SHA (``"commit": "0.28.1"``), else to its ``ref``. It
 reads no anchor; ``bump`` is the command that moves a pin with a preview of every anchor.
 """
@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..drift.confedit import set_entry
+from ..edit.confpy import set_entry
 from ..model.config import PREFIX, SHA_RE
 from ..model.config.pinfields import ref_problem, url_problem
 from ..model.errors import ConfigError, GitError, RefError
-from ..sources.refs import resolve_ref
+from ..sources.gitrefs import resolve_ref
 from .book import BookError
 from .bump import conf_values, configured, write_conf_file
 

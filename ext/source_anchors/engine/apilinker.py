@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..model.errors import SourceError
 from ..model.records import Outcome, Status
 from ..model.target import Target
-from ..resolve.apilinks import (
+from ..resolve.apiobjects import (
     OVERRIDE_RULE,
     ApiLink,
     NoLink,

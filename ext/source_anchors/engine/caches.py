@@ -144,7 +144,7 @@ class ResolutionCache(_PinCache):
 class SuggestionCache(_PinCache):
     """Where missing targets' locked lines went at pinned commits, or that nothing was found.
 
-    The suggestions are :mod:`source_anchors.drift.suggest`'s.
+    The suggestions are :mod:`source_anchors.suggest.suggester`'s.
 
     A suggestion depends on the pinned tree, the target and its lock record (the locked commit and
     lines), and the suggester's rules: all of them are in the key.

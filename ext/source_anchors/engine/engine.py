@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
 from ..drift.compare import Comparison, compare
-from ..drift.suggesters import Suggesters
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock, write_lock
 from ..model.changeclass import ChangeClass
@@ -24,9 +23,10 @@ from ..resolve.factory import Resolvers
 from ..sources.outside import OutsideFiles, Sdist
 from ..sources.pinned import PinnedTrees
 from ..sources.trees import Tree, TreeCache
+from ..suggest.factory import Suggesters
 from .caches import ResolutionCache, SuggestionCache
 from .indexcache import IndexCache
-from .reresolved import reresolved, resolver_settings
+from .rulemoves import reresolved, resolver_settings
 
 if (
     TYPE_CHECKING
@@ -259,7 +259,7 @@ class Engine:
         )
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
-        """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.drift.suggest`).
+        """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.suggest.suggester`).
 
         None when there is no suggestion or no tree of the lock's commit
         (:meth:`.Resolvers.resolver_at`). Both answers are remembered (:class:`.SuggestionCache`); a

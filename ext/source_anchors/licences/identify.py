@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from pathlib import PurePosixPath
 
 from ..model.errors import MissingExtraError
-from ..sources.wanted import is_licence_file, is_package_module, is_root_licence
+from ..sources.treefiles import is_licence_file, is_package_module, is_root_licence
 from .assettypes import ASSET_SUFFIXES
 
 __all__ = [

@@ -6,5 +6,6 @@ target (:func:`.labels.split_label`); the anchors a page writes, without Sphinx
 (:func:`.collect.anchors`: line, target text, label); the page with targets rewritten
 (:func:`.rewrite.rewrite`, what ``fix`` writes). MyST Markdown is :mod:`.myst`, reStructuredText
 :mod:`.rst`; each says where its pages write roles, directives, code and front matter
-(:class:`.base.Markup`). May import: :mod:`source_anchors.model` only.
+(:class:`.base.Markup`).
+May import: :mod:`source_anchors.model` only.
 """

@@ -25,7 +25,7 @@ RESOLVER_VERSION = (
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
 # languages wired
-#: Bump when the suggestion rules (:mod:`source_anchors.drift.suggest`) change, so cached
+#: Bump when the suggestion rules (:mod:`source_anchors.suggest.suggester`) change, so cached
 #: suggestions are recomputed.
 SUGGESTER_VERSION = (
     6  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
@@ -261,15 +261,18 @@ class LockRecord:
 
 @dataclass(frozen=True)
 class Suggestion:
-    """Where a missing target probably went (:mod:`~source_anchors.drift.suggest`): a new target key, how sure, why."""
+    """Where a missing target probably went (:mod:`~source_anchors.suggest.suggester`).
+
+    A new target key, how sure, why.
+    """
 
     #: The new ``dotted.path[::match]`` (the repository prefix is the author's, kept as written).
     key: str
-    #: :func:`~source_anchors.drift.linesuggest.similarity` of the locked lines and the suggested
+    #: :func:`~source_anchors.suggest.lines.similarity` of the locked lines and the suggested
     #: ones (1.0: the same lines).
     similarity: float
     #: ``same lines``, ``similar definition``, ``member of <class>``, ``similar line``, the
-    #: history's ``moved in …``/``renamed in …``, and :mod:`~source_anchors.drift.elsewhere`'s
+    #: history's ``moved in …``/``renamed in …``, and :mod:`~source_anchors.suggest.elsewhere`'s
     #: (``same name``, ``renamed member``…).
     reason: str
     #: ``path:Lstart–Lend`` of the suggestion in the pinned tree.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location
 from ..reading.compiled import Binding, CompiledIndex, Undecided
-from .apilinks import NoLink, Reason, dotted
+from .apiobjects import NoLink, Reason, dotted
 
 if TYPE_CHECKING:
     from .resolver import Resolver

@@ -16,8 +16,8 @@ from pathlib import Path
 from ..model.config import PREFIX, ApiSettings, RepoPin
 from ..model.errors import ConfigError, GitError, SourceError
 from . import apigit
+from .treefiles import blob_id
 from .trees import Tree, TreeCache, content_key
-from .wanted import blob_id
 
 __all__ = ["OwnSource", "discover_packages", "own_source"]
 

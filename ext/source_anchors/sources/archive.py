@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from ..model.errors import ArchiveError
-from .wanted import blob_id
+from .treefiles import blob_id
 
 __all__ = [
     "MAX_MEMBER_BYTES",

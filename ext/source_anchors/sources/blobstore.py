@@ -19,7 +19,7 @@ from ..model.config import RepoPin
 from ..model.errors import GitError, SourceError
 from ..model.fsio import current_umask
 from .gitexport import fetch_blobs, init_partial
-from .wanted import blob_id
+from .treefiles import blob_id
 
 _BLOB_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 

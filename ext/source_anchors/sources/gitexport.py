@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.config import RepoPin
 from ..model.errors import GitError, PinError, SourceError
-from .wanted import blob_id, wanted
+from .treefiles import blob_id, wanted
 
 __all__ = ["export_git", "fetch_blobs", "init_partial"]
 

@@ -147,7 +147,7 @@ def _get_sdist(trees: PinnedTrees, pin: RepoPin) -> Sdist | SourceError:
     from ..model.errors import ArchiveError
     from .archive import metadata_headers, unpack
     from .simpleindex import download_sdist
-    from .wanted import is_package_module
+    from .treefiles import is_package_module
 
     assert pin.dist is not None
     listing = set(trees.listing(pin.name).values())

@@ -1,7 +1,7 @@
 """The pinned trees of a book's repositories and their listings, each obtained once (no Sphinx).
 
 A tree provider and nothing more: resolvers are made from its trees by
-:mod:`source_anchors.resolve.factory`, suggesters by :mod:`source_anchors.drift.suggesters`, files
+:mod:`source_anchors.resolve.factory`, suggesters by :mod:`source_anchors.suggest.factory`, files
 outside the packages come from :mod:`.outside`; the engine wires them together.
 """
 

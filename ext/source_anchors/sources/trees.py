@@ -27,7 +27,7 @@ from typing import Any
 from ..model.config import RepoPin
 from ..model.errors import PinError, SourceError, UnverifiedError, UpstreamFileError
 from ..model.fsio import current_umask
-from .wanted import blob_id
+from .treefiles import blob_id
 
 #: Bump when the exported layout or meta.json changes shape.
 CACHE_FORMAT = 1

@@ -20,7 +20,7 @@ from ..engine.apilinker import Linker, OwnLinker, PinnedLinker
 from ..engine.engine import UPDATE_COMMAND
 from ..model.config.api import SELF, ApiSettings
 from ..model.records import Outcome, Status
-from ..resolve.apilinks import ApiLink, Reason, dotted
+from ..resolve.apiobjects import ApiLink, Reason, dotted
 from ..sources import apigit
 from . import apilines, apinodes, linkcode
 from .apidomain import ApiLinksDomain, get_api_domain

@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import _ as sphinx_text
 
-from ..resolve.apilinks import ApiLink
+from ..resolve.apiobjects import ApiLink
 
 
 class api_source(nodes.inline):  # type: ignore[misc]  # docutils is untyped here

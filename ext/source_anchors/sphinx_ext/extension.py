@@ -20,7 +20,7 @@ from ..model.cachedir import usable_cache
 from ..model.config import PREFIX, Options, option_default, settings_from
 from ..model.errors import ConfigError, LockError
 from ..model.records import Status
-from . import annotate, apilinks, checks, docs, feedback, i18n, ledger, printed, render
+from . import annotate, apilinks, bookchecks, docs, feedback, i18n, ledger, printed, render
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, setting_location, warn
 from .domain import SourceAnchorsDomain, get_domain
 from .roles import SourceAnchorDirective, SourceRole
@@ -261,9 +261,9 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.data["fingerprint"] = state.fingerprint()
     state.engine.remember(outcomes)
     domain.mark_stored()
-    checks.warn_groups(state, records)
-    checks.check_reproduced(state, domain)
-    checks.check_refs(state, suppressed=app.config.suppress_warnings)
+    bookchecks.warn_groups(state, records)
+    bookchecks.check_reproduced(state, domain)
+    bookchecks.check_refs(state, suppressed=app.config.suppress_warnings)
     feedback.check_channel(app)
     return sorted(domain.data["ledgers"])
 

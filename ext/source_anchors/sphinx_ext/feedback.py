@@ -25,7 +25,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ..model.config import RepoPin, Settings
-from ..model.reports import feedback_repo_problem, issue_url
+from ..model.issuelinks import feedback_repo_problem, issue_url
 from ..sources.apigit import book_repository
 from .domain import get_domain
 from .i18n import _

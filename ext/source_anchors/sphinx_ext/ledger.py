@@ -19,8 +19,8 @@ from ..model.errors import SourceAnchorsError
 from ..model.records import AnchorRecord, line_range
 from .domain import get_domain
 from .envform import node_id
+from .generated import link, root_licences
 from .i18n import _
-from .pageparts import link, root_licences
 from .state import BuildState, get_state
 from .tables import column_widths
 
@@ -257,7 +257,7 @@ def _report_link(
 
 
 def _reproduction(app: Sphinx) -> nodes.Node:
-    """The count checked on ``env-updated`` (see :mod:`.checks`)."""
+    """The count checked on ``env-updated`` (see :mod:`.bookchecks`)."""
     para = nodes.paragraph(classes=["sa-reproduced"])
     para += nodes.Text(
         labels()["reproduced"].format(n=get_domain(app.env).data.get("reproduced", 0))

@@ -17,8 +17,8 @@ from ..engine.engine import Engine
 from ..licences.evidence import Evidence
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
+from .generated import link
 from .i18n import _
-from .pageparts import link
 
 __all__ = ["NOTICE_KINDS", "dist_licence", "notices_section", "third_party_section"]
 

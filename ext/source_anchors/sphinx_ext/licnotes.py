@@ -19,9 +19,9 @@ from ..licences.declared import Declaration, disagreements
 from ..model.config import RepoPin
 from ..model.errors import ConfigError, MissingExtraError, SourceAnchorsError
 from .diagnostics import LOGGER, Subtype, warn
+from .generated import link, root_licences, warn_once
 from .i18n import _
 from .licevidence import dist_licence, notices_section, third_party_section
-from .pageparts import link, root_licences, warn_once
 from .state import get_state
 
 __all__ = ["declared_summary", "html_dropdowns", "licences"]

@@ -34,7 +34,7 @@ def linkcode_resolve(domain: str, info: dict[str, Any]) -> str | None:
     linker = _ACTIVE[-1] if _ACTIVE else _standalone()
     if linker is None:
         return None
-    from ..resolve.apilinks import ApiLink
+    from ..resolve.apiobjects import ApiLink
 
     found = linker.link(info.get("module") or None, info["fullname"])
     return found.url if isinstance(found, ApiLink) else None

@@ -3,7 +3,7 @@
 And the messages that say how to fix them.
 
 Validating a pin is the model's job (:mod:`.config` asks here); asking a remote what a ref names
-(:mod:`source_anchors.sources.refs`) and fetching a requirement
+(:mod:`source_anchors.sources.gitrefs`) and fetching a requirement
 (:mod:`source_anchors.sources.simpleindex`) are the obtaining stage's.
 """
 

@@ -37,7 +37,7 @@ class Settings:
     max_file_bytes: int
     reproduced_lines_max: int
     feedback_email: str
-    #: The book's own repository, where reports are filed (:mod:`.reports`); ``""`` when none.
+    #: The book's own repository, where reports are filed (:mod:`.issuelinks`); ``""`` when none.
     feedback_repo: str = ""
     #: Where :attr:`feedback_repo` was learnt when conf.py names no channel (the build's note);
     #: ``""`` otherwise.

@@ -108,8 +108,8 @@ def boolean(value: Any) -> str | None:
 
 
 def feedback_repo(value: Any) -> str | None:
-    """The book's repository for reports (:func:`..reports.feedback_repo_problem`)."""
-    from ..reports import feedback_repo_problem
+    """The book's repository for reports (:func:`..issuelinks.feedback_repo_problem`)."""
+    from ..issuelinks import feedback_repo_problem
 
     return feedback_repo_problem(value)
 

@@ -12,9 +12,9 @@ the :class:`Ref` it gives and the :class:`OutsideError` of a path that leaves th
 :class:`Parts` (the class of change of two excerpts); :func:`module_of` and :func:`candidates`
 (modules and definitions, where suggestions look); the index cache's codec (:func:`builder_digest`,
 :func:`to_json`, :func:`from_json`, :func:`statements_of`); :func:`importable` (whether the docs'
-environment has a module, for API links). May import: :mod:`source_anchors.reading` (the language
-interface, the collector), :mod:`source_anchors.sources` (the ``Tree`` type) and
-:mod:`source_anchors.model`.
+environment has a module, for API links).
+May import: :mod:`source_anchors.reading` (the language interface, the collector),
+:mod:`source_anchors.sources` (the ``Tree`` type) and :mod:`source_anchors.model`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """C (``.c``, ``.h``), with tree-sitter-c.
 
-Takes in: a file's bytes. Gives out: :data:`C`, a
-:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
-modules (``cfamily``). Naming: functions, prototypes (declarations without a body), structs, unions,
-enums, typedefs and function-like macros, by their names. A function defined in several
-``#if``/``#ifdef`` branches is the first; a definition with a body is chosen before its prototypes.
+Takes in: a file's bytes.
+Gives out: :data:`C`, a :class:`~source_anchors.reading.language.Language`.
+May import: the languages package's shared modules (``cfamily``). Naming: functions, prototypes
+(declarations without a body), structs, unions, enums, typedefs and function-like macros, by their
+names. A function defined in several ``#if``/``#ifdef`` branches is the first; a definition with a
+body is chosen before its prototypes.
 """
 
 from __future__ import annotations

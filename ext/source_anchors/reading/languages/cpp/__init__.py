@@ -1,11 +1,11 @@
 """C++ (``.cc``, ``.cpp``, ``.cxx``, ``.c++``, ``.hh``, ``.hpp``, ``.hxx``, ``.h++``), with tree-sitter-cpp.
 
-Takes in: a file's bytes. Gives out: :data:`CPP`, a
-:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
-modules (``cfamily``). Naming: namespaces, classes and structs open a scope (``ns.Class.method``); a
-method defined outside its class (``void ns::Class::method() {}``) is named by its qualified name,
-template arguments stripped; a template's range starts at its ``template <…>`` line. The C rules
-choose among several.
+Takes in: a file's bytes.
+Gives out: :data:`CPP`, a :class:`~source_anchors.reading.language.Language`.
+May import: the languages package's shared modules (``cfamily``). Naming: namespaces, classes and
+structs open a scope (``ns.Class.method``); a method defined outside its class (``void
+ns::Class::method() {}``) is named by its qualified name, template arguments stripped; a template's
+range starts at its ``template <…>`` line. The C rules choose among several.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """Go (``.go``), with tree-sitter-go.
 
-Takes in: a file's bytes. Gives out: :data:`GO`, a
-:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
-modules. Naming: a method is named by its receiver's type, pointer or not (``func (c *Command)
-AddCommand`` is ``Command.AddCommand``; Go allows one method of a name per type, so there is no rule
-to choose); a ``type`` spec is a struct, an interface or a type, and an interface's methods are
-under it.
+Takes in: a file's bytes.
+Gives out: :data:`GO`, a :class:`~source_anchors.reading.language.Language`.
+May import: the languages package's shared modules. Naming: a method is named by its receiver's
+type, pointer or not (``func (c *Command) AddCommand`` is ``Command.AddCommand``; Go allows one
+method of a name per type, so there is no rule to choose); a ``type`` spec is a struct, an interface
+or a type, and an interface's methods are under it.
 """
 
 from __future__ import annotations

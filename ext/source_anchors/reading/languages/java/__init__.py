@@ -1,10 +1,11 @@
 """Java (``.java``), with tree-sitter-java.
 
-Takes in: a file's bytes. Gives out: :data:`JAVA`, a
-:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
-modules. Naming: classes, interfaces, enums and records open a scope (``Outer.Inner.method``); a
-constructor is named by its class (``Outer.Outer``). Overloaded methods share a path: the error
-names each, and one is anchored by its file and a match on its first line.
+Takes in: a file's bytes.
+Gives out: :data:`JAVA`, a :class:`~source_anchors.reading.language.Language`.
+May import: the languages package's shared modules. Naming: classes, interfaces, enums and records
+open a scope (``Outer.Inner.method``); a constructor is named by its class (``Outer.Outer``).
+Overloaded methods share a path: the error names each, and one is anchored by its file and a match
+on its first line.
 """
 
 from __future__ import annotations

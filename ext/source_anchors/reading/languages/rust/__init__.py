@@ -1,12 +1,12 @@
 """Rust (``.rs``), with tree-sitter-rust.
 
-Takes in: a file's bytes. Gives out: :data:`RUST`, a
-:class:`~source_anchors.reading.language.Language`. May import: the languages package's shared
-modules. Naming: an ``impl`` is a scope named by its type without generic arguments
-(``HashTrieMap.insert``); a method of a trait impl is also ``Trait.for.Type.method``. Where a type
-has a method of one name in its inherent impl and in trait impls, the inherent one is chosen (as
-Rust's method calls do); where only trait impls define it, the error names each
-``Trait.for.Type.method``.
+Takes in: a file's bytes.
+Gives out: :data:`RUST`, a :class:`~source_anchors.reading.language.Language`.
+May import: the languages package's shared modules. Naming: an ``impl`` is a scope named by its type
+without generic arguments (``HashTrieMap.insert``); a method of a trait impl is also
+``Trait.for.Type.method``. Where a type has a method of one name in its inherent impl and in trait
+impls, the inherent one is chosen (as Rust's method calls do); where only trait impls define it, the
+error names each ``Trait.for.Type.method``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """TypeScript (``.ts``, ``.mts``, ``.cts``) and TSX (``.tsx``, its own grammar), with tree-sitter-typescript.
 
-Takes in: a file's bytes. Gives out: :data:`TYPESCRIPT` and :data:`TSX`, the two
-:class:`~source_anchors.reading.language.Language` objects. May import: the languages package's
-shared modules (``grammar``, ``clauses``, ``base``). Naming: classes, interfaces, enums, type
-aliases and namespaces open a scope (``Outer.Inner.method``); ``const name = (…) => …`` and
-``function`` expressions bound to a name are functions; an overloaded function or method is its
-implementation (the signatures are declarations without a body).
+Takes in: a file's bytes.
+Gives out: :data:`TYPESCRIPT` and :data:`TSX`, the two
+:class:`~source_anchors.reading.language.Language` objects.
+May import: the languages package's shared modules (``grammar``, ``clauses``, ``base``). Naming:
+classes, interfaces, enums, type aliases and namespaces open a scope (``Outer.Inner.method``);
+``const name = (…) => …`` and ``function`` expressions bound to a name are functions; an overloaded
+function or method is its implementation (the signatures are declarations without a body).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..reading.python import Ref
     from ..sources.trees import Tree
     from .catalog import Catalog
-    from .suggest import Suggester
+    from .suggester import Suggester
 
 #: At most this many added paths are named to ``git diff`` (beyond that, no pathspec: git looks at
 #: all).
@@ -156,7 +156,7 @@ def suggest_from(
     from ..model.records import Suggestion
     from ..reading.python import module_of
     from .catalog import fresh, normal
-    from .linesuggest import NAME_FLOOR, THRESHOLD, name_similarity, versions
+    from .lines import NAME_FLOOR, THRESHOLD, name_similarity, versions
 
     assert ref.bind is not None
     new = suggester.new

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..model.errors import ResolveError, SourceAnchorsError
 from ..model.records import Suggestion, line_range
 from .catalog import Catalog, Definition, fresh
-from .linesuggest import (
+from .lines import (
     NAME_FLOOR,
     THRESHOLD,
     Likeness,

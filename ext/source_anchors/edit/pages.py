@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .base import Markup, outside
-from .labels import split_label
+from ..markup.base import Markup, outside
+from ..markup.labels import split_label
 
 
 @dataclass

@@ -25,7 +25,7 @@ from ..model.target import Target
 from ..reading.language import Definition, Language
 from ..reading.registry import language_for
 from .catalog import normal
-from .linesuggest import THRESHOLD, LineSuggester, name_similarity
+from .lines import THRESHOLD, LineSuggester, name_similarity
 
 #: At most this many changed files of the language are read for a missing definition.
 FILES = 200

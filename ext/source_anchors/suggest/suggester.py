@@ -48,7 +48,7 @@ from ..resolve.resolver import Resolver
 from .catalog import Catalog, Definition, fresh, lines_of, normal
 from .definitions import suggest_definition
 from .elsewhere import elsewhere
-from .linesuggest import (
+from .lines import (
     NAME_FLOOR,
     THRESHOLD,
     LineSuggester,

@@ -94,7 +94,7 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
         or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.ref}"} & off
     ):
         return
-    from ..sources.refs import mismatch, moved_ref
+    from ..sources.gitrefs import mismatch, moved_ref
 
     conf = "conf.py"
     for name, pin in sorted(state.engine.pins.items()):

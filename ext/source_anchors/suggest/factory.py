@@ -15,7 +15,7 @@ from ..lock.lockfile import Lock
 from ..resolve.factory import Resolvers
 
 if TYPE_CHECKING:  # the suggestion machinery is imported for missing anchors only
-    from .suggest import Suggester
+    from .suggester import Suggester
 
 
 class Suggesters:
@@ -47,7 +47,7 @@ class Suggesters:
         key = (repo, commit)
         if key not in self._suggesters:
             from .history import between, suggest_from
-            from .suggest import Suggester  # missing anchors only
+            from .suggester import Suggester  # missing anchors only
 
             old = self.resolvers.resolver_at(repo, commit)
             trees = self.resolvers.trees
