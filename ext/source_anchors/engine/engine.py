@@ -154,6 +154,20 @@ class Engine:
         """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""
         self._indexes.flush()
 
+    def resolve_at(self, repo: str, commit: str, key: str) -> Location:
+        """Where target *key* of *repo* is at *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
+        target = parse_target(f"{repo}:{key}", default_repo=None)
+        return self._resolvers.resolver_at(repo, commit).resolve(target.path, target.matches)
+
+    def lines_at(self, repo: str, commit: str, path: str) -> tuple[bytes, list[str]]:
+        """The bytes and lines of *path* at *repo*'s *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
+        resolver = self._resolvers.resolver_at(repo, commit)
+        return resolver.files.data(path), resolver.file_lines(path)
+
+    def blob_at(self, repo: str, commit: str, path: str) -> str:
+        """The blob id of *path* at *repo*'s *commit* (``""`` when the tree does not hold it)."""
+        return self._resolvers.resolver_at(repo, commit).tree.blobs.get(path, "")
+
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
         return self._resolvers.resolver(repo)
@@ -388,12 +402,17 @@ class Engine:
         return LockRecord.at("" if own else outcome.commit, outcome.location)
 
     def relock(
-        self, outcomes: Iterable[Outcome], *, accept: Set[ChangeClass] | None = None
+        self,
+        outcomes: Iterable[Outcome],
+        *,
+        accept: Set[ChangeClass] | None = None,
+        kept: Set[tuple[str, str]] = frozenset(),
     ) -> list[tuple[str, tuple[str, str]]]:
         """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
 
         With *accept*, only the ``changed`` anchors of those classes are relocked (see
         :func:`relockable`); the others keep their record, as anchors that cannot be checked do.
+        The records of *kept* (repository, key) are kept too (another front end's).
         """
         outcomes = list(outcomes)
         fresh = {
@@ -401,7 +420,7 @@ class Engine:
             for o in outcomes
             if o.target and o.commit and o.location and relockable(o, accept)
         }
-        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
+        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target} | set(kept)
         lock, changes = read_lock(self.settings.lock_path).relocked(
             fresh, cited, resolver_settings(self.settings)
         )
