@@ -91,6 +91,28 @@ def get_parser() -> argparse.ArgumentParser:
     )
     for command in (check, update):
         command.add_argument("--json", action="store_true", help="print the results as JSON")
+    for command in (update, fix):
+        command.add_argument(
+            "pages",
+            nargs="*",
+            metavar="PATH",
+            help="Markdown files or folders outside the book: check their line links without "
+            "Sphinx (docs: 'Docs that cite their own code')",
+        )
+    for command in (check, update, fix):
+        command.add_argument(
+            "--lock",
+            default=None,
+            metavar="FILE",
+            help="with Markdown PATHs: the lock file (default: source-anchors.lock at the "
+            "repository root, or 'lock' in pyproject.toml's [tool.source-anchors])",
+        )
+    fix.add_argument(
+        "--to",
+        choices=("HEAD",),
+        default=None,
+        help="with Markdown PATHs: also move permalinks to HEAD's commit and lines",
+    )
     bump = sub.add_parser(
         "bump",
         help="preview the anchors at another commit, tag or branch of a pin; "
@@ -194,8 +216,33 @@ def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParse
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit status."""
     args = get_parser().parse_args(argv)
+    if _plain(args):
+        from .plain import run
+
+        args.paths = args.pages
+        return run(args)
     confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
     return COMMANDS[args.command](args, confdir, srcdir)
+
+
+def _plain(args: argparse.Namespace) -> bool:
+    """Whether ``check``, ``update`` or ``fix`` is given Markdown paths outside any book (the plain front end)."""
+    pages = getattr(args, "pages", None) or []
+    if args.command not in ("check", "update", "fix") or not pages:
+        return False
+    if args.lock is not None:
+        return True
+    confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
+    if not (confdir / "conf.py").is_file():
+        return True
+    return not all(
+        Path(page).resolve().is_relative_to(srcdir) and Path(page).name.lower() not in _ROOT_DOCS
+        for page in pages
+    )
+
+
+#: Markdown files at a book's root that are no page of it (a book beside its README).
+_ROOT_DOCS = {"readme.md", "contributing.md", "agents.md", "changelog.md", "claude.md"}
 
 
 #: What a command runs: its parsed arguments and the book's conf and page folders in, the exit

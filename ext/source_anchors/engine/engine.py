@@ -7,6 +7,7 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Set
 from typing import TYPE_CHECKING
 
@@ -14,7 +15,7 @@ from ..drift.compare import Comparison, compare
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock, write_lock
 from ..model.changeclass import ChangeClass
-from ..model.config import ApiSettings, RepoPin, Settings
+from ..model.config import SELF, ApiSettings, RepoPin, Settings
 from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
 from ..model.subtypes import Subtype
@@ -76,14 +77,47 @@ class Engine:
             self._resolvers, self._pinned.blobs.stored, lock=self.lock, timeout=settings.timeout
         )
         self._declarations = Declarations(self._outside)
+        #: Why ``self`` names no repository, once asked (:meth:`own_pin`).
+        self._own_problem: str | None = None
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse``
         #: calls (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:
-        """The pinned repositories by name (the settings', overrides applied)."""
+        """The pinned repositories by name (the settings', overrides applied; ``self`` once named)."""
         return self.settings.repos
+
+    def own_pin(self) -> RepoPin | str:
+        """The pin ``self``, the git checkout holding the docs at HEAD, added to :attr:`pins`; or the problem.
+
+        Made the first time a target names ``self`` (a repository configured under that name is
+        the configuration's).
+        """
+        if SELF in self.pins:
+            return self.pins[SELF]
+        if self._own_problem is not None:
+            return self._own_problem
+        if self.settings.own is None:
+            self._own_problem = "'self' names no repository here"
+            return self._own_problem
+        from ..sources.ownrepo import own_pin  # prose anchors into the docs' own repository only
+
+        api = self.settings.api
+        found = own_pin(
+            self.settings.own,
+            timeout=self.settings.timeout,
+            url=api.url if api else None,
+            host=api.host if api and api.host and "{" not in api.host else None,
+        )
+        if isinstance(found, str):
+            self._own_problem = found
+            return found
+        self.settings = dataclasses.replace(
+            self.settings, repos={**self.settings.repos, SELF: found}
+        )
+        self._pinned.settings = self.settings
+        return found
 
     def tree(self, repo: str) -> Tree:
         """The pinned tree of *repo* (see :meth:`PinnedTrees.tree`)."""
@@ -120,6 +154,20 @@ class Engine:
         """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""
         self._indexes.flush()
 
+    def resolve_at(self, repo: str, commit: str, key: str) -> Location:
+        """Where target *key* of *repo* is at *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
+        target = parse_target(f"{repo}:{key}", default_repo=None)
+        return self._resolvers.resolver_at(repo, commit).resolve(target.path, target.matches)
+
+    def lines_at(self, repo: str, commit: str, path: str) -> tuple[bytes, list[str]]:
+        """The bytes and lines of *path* at *repo*'s *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
+        resolver = self._resolvers.resolver_at(repo, commit)
+        return resolver.files.data(path), resolver.file_lines(path)
+
+    def blob_at(self, repo: str, commit: str, path: str) -> str:
+        """The blob id of *path* at *repo*'s *commit* (``""`` when the tree does not hold it)."""
+        return self._resolvers.resolver_at(repo, commit).tree.blobs.get(path, "")
+
     def resolver(self, repo: str) -> Resolver:
         """The resolver of *repo*'s pinned tree."""
         return self._resolvers.resolver(repo)
@@ -151,7 +199,7 @@ class Engine:
         except TargetError as error:
             message = file_hint(self, error, default_repo) if error.file else str(error)
             return Outcome(text.strip(), Status.error, message=message, subtype=error.subtype)
-        if target.defaulted and default_from and target.repo not in self.pins:
+        if target.defaulted and default_from and target.repo not in (*self.pins, SELF):
             return Outcome(
                 str(target),
                 Status.error,
@@ -165,6 +213,13 @@ class Engine:
     def check(self, target: Target) -> Outcome:
         """Resolve *target* and compare it with the lock."""
         pin = self.pins.get(target.repo)
+        if pin is None and target.repo == SELF:
+            own = self.own_pin()
+            if isinstance(own, str):
+                return Outcome(
+                    str(target), Status.error, target=target, subtype=Subtype.source, message=own
+                )
+            pin = own
         if pin is None:
             return Outcome(
                 str(target),
@@ -174,7 +229,8 @@ class Engine:
                 message=f"unknown repository {target.repo!r} in {target}; "
                 f"configured: {', '.join(sorted(self.pins)) or 'none'}",
             )
-        name, locked = str(target), self.lock.get(target.repo, target.key)
+        name, recorded = str(target), self.lock.get(target.repo, target.key)
+        locked = self._at_commit(pin, recorded)
         cached_before = self.stats["cached"]
         try:
             location = self._locate(pin, target)
@@ -258,6 +314,22 @@ class Engine:
             diff="\n".join(change.diff) if change else "",
         )
 
+    def _at_commit(self, pin: RepoPin, record: LockRecord | None) -> LockRecord | None:
+        """*record* with a commit: a ``self`` record names none, so the newest that holds its blob.
+
+        HEAD when the file is still that blob (nothing is read from history then).
+        """
+        if record is None or record.commit or pin.checkout is None:
+            return record
+        commit: str | None = pin.commit
+        if self.listing(pin.name).get(record.path) != record.blob:
+            from ..sources.ownrepo import holding_commit  # changed anchors only
+
+            commit = holding_commit(
+                pin.checkout, pin.commit, record.path, record.blob, timeout=self.settings.timeout
+            )
+        return dataclasses.replace(record, commit=commit) if commit else record
+
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.suggest.suggester`).
 
@@ -304,7 +376,7 @@ class Engine:
         if self.settings.locked or self.settings.quiet:
             return 0
         additions = {
-            (o.target.repo, o.target.key): LockRecord.at(o.commit, o.location)
+            (o.target.repo, o.target.key): self._record(o)
             for o in outcomes
             if o.status is Status.new and o.target and o.commit and o.location
         }
@@ -322,21 +394,33 @@ class Engine:
         self.lock = lock
         return len(additions)
 
+    def _record(self, outcome: Outcome) -> LockRecord:
+        """The lock record of a resolved *outcome*: no commit for the docs' own repository."""
+        assert outcome.target and outcome.commit and outcome.location
+        pin = self.pins.get(outcome.target.repo)
+        own = pin is not None and pin.checkout is not None
+        return LockRecord.at("" if own else outcome.commit, outcome.location)
+
     def relock(
-        self, outcomes: Iterable[Outcome], *, accept: Set[ChangeClass] | None = None
+        self,
+        outcomes: Iterable[Outcome],
+        *,
+        accept: Set[ChangeClass] | None = None,
+        kept: Set[tuple[str, str]] = frozenset(),
     ) -> list[tuple[str, tuple[str, str]]]:
         """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
 
         With *accept*, only the ``changed`` anchors of those classes are relocked (see
         :func:`relockable`); the others keep their record, as anchors that cannot be checked do.
+        The records of *kept* (repository, key) are kept too (another front end's).
         """
         outcomes = list(outcomes)
         fresh = {
-            (o.target.repo, o.target.key): LockRecord.at(o.commit, o.location)
+            (o.target.repo, o.target.key): self._record(o)
             for o in outcomes
             if o.target and o.commit and o.location and relockable(o, accept)
         }
-        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target}
+        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target} | set(kept)
         lock, changes = read_lock(self.settings.lock_path).relocked(
             fresh, cited, resolver_settings(self.settings)
         )

@@ -7,6 +7,9 @@ Format (JSON, keys sorted, two-space indent)::
      "anchors": {"<repo>": {"<dotted.path[::match]>": {
          "commit": ..., "path": ..., "start": ..., "end": ..., "sha256": ..., "blob": ...}}}}
 
+A record of the docs' own repository (``self``, read at HEAD) has no ``commit``: its lines, text
+and blob id change only when the cited code does, so the lock's diff does too.
+
 ``resolver`` records what the records were resolved with: the resolver's version (its rules) and the
 ``source_anchors_python`` setting. A lock without it was written before it was recorded.
 """
@@ -17,7 +20,7 @@ import json
 import operator
 import re
 from collections.abc import Iterable, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +49,8 @@ class Lock:
         return self.records.get(repo, {}).get(key)
 
     def commits(self, repo: str) -> set[str]:
-        """The commits the records of *repo* were locked at."""
-        return {record.commit for record in self.records.get(repo, {}).values()}
+        """The commits the records of *repo* were locked at (a ``self`` record names none)."""
+        return {record.commit for record in self.records.get(repo, {}).values() if record.commit}
 
     def blobs_for(self, repo: str, commit: str) -> dict[str, str]:
         """{path: blob} from records made at *commit* (they vouch for distribution files)."""
@@ -184,12 +187,21 @@ def read_lock(path: Path) -> Lock:
 
 
 def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int) -> LockRecord:
+    if type(raw) is dict and "commit" not in raw:
+        # The docs' own repository (``self``): its records name no commit, which would change with
+        # every commit; the blob id says where the locked text is.
+        raw = {**raw, "commit": _NO_COMMIT}
     problem = None if _well_formed(raw) else _problem(raw)
     if problem is not None:
         # Located only on error: finding a key's line scans the text, and a lock holds thousands of
         # records.
         raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
-    return LockRecord.from_json(raw)
+    record = LockRecord.from_json(raw)
+    return replace(record, commit="") if record.commit == _NO_COMMIT else record
+
+
+#: Stands for the commit a ``self`` record does not name while the record is validated.
+_NO_COMMIT = "0" * 40
 
 
 def _well_formed(raw: Any) -> bool:

@@ -198,6 +198,7 @@ _NEW = object.__new__
 class LockRecord:
     """What the lock remembers of one (repository, target key)."""
 
+    #: The commit the record was locked at; ``""`` for the docs' own repository (``self``).
     commit: str
     path: str
     start: int
@@ -225,9 +226,9 @@ class LockRecord:
         return f"{self.path}:{line_range(self.start, self.end)}"
 
     def to_json(self) -> dict[str, Any]:
-        """The lock file's form (``uses`` only when the resolution read other files)."""
+        """The lock file's form (``uses`` only when the resolution read other files; no ``commit`` for ``self``)."""
         data: dict[str, Any] = {
-            "commit": self.commit,
+            **({"commit": self.commit} if self.commit else {}),
             "path": self.path,
             "start": self.start,
             "end": self.end,

@@ -16,7 +16,15 @@ from typing import Any
 from ..model.errors import GitError
 from ..model.hosts import without_credentials
 
-__all__ = ["LocalRepo", "book_repository", "changed_files", "export_commit", "find_repo", "web_url"]
+__all__ = [
+    "LocalRepo",
+    "book_repository",
+    "changed_files",
+    "discover_packages",
+    "export_commit",
+    "find_repo",
+    "web_url",
+]
 
 _REGULAR_MODES = {"100644", "100755"}
 
@@ -172,3 +180,45 @@ def changed_files(root: Path, paths: list[str], *, timeout: float) -> list[str]:
         if len(record) > 3 and record[2:3] == b" ":
             changed.append(record[3:].decode("utf-8", "surrogateescape"))
     return sorted(set(changed) & set(paths))
+
+
+_SKIP = (
+    "test",
+    "tests",
+    "testing",
+    "doc",
+    "docs",
+    "example",
+    "examples",
+    "benchmarks",
+    "bench",
+    "scripts",
+)
+
+
+def discover_packages(paths: list[str]) -> tuple[str, ...]:
+    """The top-level packages among *paths*: folders with ``__init__.py`` whose parent has none, and modules.
+
+    Test, documentation and example folders are left out; a single-file module counts at the root or
+    in ``src/``. Where two folders give the same package name, the shallower wins (Python's own path
+    order is the project's business: set ``source_anchors_api_packages`` then).
+    """
+    inits = {path.rpartition("/")[0] for path in paths if path.endswith("/__init__.py")}
+    found: dict[str, str] = {}
+    for folder in sorted(inits, key=lambda f: (f.count("/"), f)):
+        parent = folder.rpartition("/")[0]
+        if parent in inits or any(
+            part in _SKIP or part.startswith(".") for part in folder.split("/")
+        ):
+            continue
+        found.setdefault(folder.rpartition("/")[2], folder)
+    for path in paths:
+        head, _, name = path.rpartition("/")
+        if (
+            head in ("", "src")
+            and name.endswith(".py")
+            and name[:-3].isidentifier()
+            and name[:-3] not in ("setup", "conf", "noxfile", "tasks", "conftest", "fabfile")
+        ):
+            found.setdefault(name[:-3], path[:-3])
+    return tuple(sorted(found.values()))

@@ -16,24 +16,13 @@ from pathlib import Path
 from ..model.config import PREFIX, ApiSettings, RepoPin
 from ..model.errors import ConfigError, GitError, SourceError
 from . import apigit
+from .apigit import discover_packages
 from .treefiles import blob_id
 from .trees import Tree, TreeCache, content_key
 
 __all__ = ["OwnSource", "discover_packages", "own_source"]
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
-_SKIP = (
-    "test",
-    "tests",
-    "testing",
-    "doc",
-    "docs",
-    "example",
-    "examples",
-    "benchmarks",
-    "bench",
-    "scripts",
-)
 
 
 @dataclass(frozen=True)
@@ -46,34 +35,6 @@ class OwnSource:
     shown: str
     #: The git working copy (None outside one): its uncommitted edits are named in a warning.
     checkout: Path | None
-
-
-def discover_packages(paths: list[str]) -> tuple[str, ...]:
-    """The top-level packages among *paths*: folders with ``__init__.py`` whose parent has none, and modules.
-
-    Test, documentation and example folders are left out; a single-file module counts at the root or
-    in ``src/``. Where two folders give the same package name, the shallower wins (Python's own path
-    order is the project's business: set ``source_anchors_api_packages`` then).
-    """
-    inits = {path.rpartition("/")[0] for path in paths if path.endswith("/__init__.py")}
-    found: dict[str, str] = {}
-    for folder in sorted(inits, key=lambda f: (f.count("/"), f)):
-        parent = folder.rpartition("/")[0]
-        if parent in inits or any(
-            part in _SKIP or part.startswith(".") for part in folder.split("/")
-        ):
-            continue
-        found.setdefault(folder.rpartition("/")[2], folder)
-    for path in paths:
-        head, _, name = path.rpartition("/")
-        if (
-            head in ("", "src")
-            and name.endswith(".py")
-            and name[:-3].isidentifier()
-            and name[:-3] not in ("setup", "conf", "noxfile", "tasks", "conftest", "fabfile")
-        ):
-            found.setdefault(name[:-3], path[:-3])
-    return tuple(sorted(found.values()))
 
 
 #: What compiled links read (reading/compiled): C, C++, Cython and Rust sources, and the build

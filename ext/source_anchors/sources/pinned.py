@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from ..model.config import RepoPin, Settings
 from ..model.errors import SourceError
 from ..model.textlines import decode_source, split_lines
 from .blobstore import BlobStore
-from .trees import Tree, TreeCache, parse_listing
+from .trees import Tree, TreeCache, content_key, parse_listing
 
 
 class PinnedTrees:
@@ -53,7 +54,7 @@ class PinnedTrees:
         """
         if repo not in self._trees:
             try:
-                tree = self.cache.get(self.pins[repo])
+                tree = self._get(self.pins[repo])
                 _check_packages(self.pins[repo], tree)
                 if tree.method == "dist":
                     pin = self.pins[repo]
@@ -147,9 +148,20 @@ class PinnedTrees:
                 f"{pin.name}@{commit[:7]} is not in the cache, and the pin's sources have no 'git'"
             )
         try:
-            return self.cache.get(dataclasses.replace(pin.with_commit(commit), sources=("git",)))
+            return self._get(dataclasses.replace(pin.with_commit(commit), sources=("git",)))
         except SourceError as error:
             return error
+
+    def _get(self, pin: RepoPin) -> Tree:
+        """*pin*'s tree from the cache's sources; the docs' own repository's from its checkout's objects."""
+        if pin.checkout is None:
+            return self.cache.get(pin)
+        from .ownrepo import export_local  # the docs' own repository only
+
+        found = self.cache.cached(pin.url, pin.commit, content=content_key(pin))
+        return found or self.cache.populate(
+            pin, partial(export_local, pin, timeout=self.cache.timeout)
+        )
 
     def listing(self, repo: str) -> dict[str, str]:
         """Every file of the pinned commit with its blob id, as far as it is known."""

@@ -62,8 +62,9 @@ class Options:
         metadata=_meta(
             types=(str, type(None)),
             check=optional_name,
-            help="Repository used by targets without a 'repo:' prefix; "
-            "a page overrides it with 'source-repo' in its front matter.",
+            help="Repository used by targets without a 'repo:' prefix ('self': the git repository "
+            "holding conf.py, read at HEAD); a page overrides it with 'source-repo' in its front "
+            "matter.",
         ),
     )
     locked: bool = field(

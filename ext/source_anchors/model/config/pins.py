@@ -58,6 +58,9 @@ class RepoPin:
     dist_format: str = "wheel"
     #: A committed record of facts about files of the commit (:mod:`.facts`), relative to conf.py.
     facts: Path | None = None
+    #: The git checkout whose objects hold this repository's commits: the docs' own repository
+    #: (``self``), read locally, never fetched; its lock records name no commit.
+    checkout: Path | None = None
 
     @property
     def short(self) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..hosts import without_credentials
 from ..python import Python, parse_python, running
-from .api import ApiSettings, api_settings
+from .api import SELF, ApiSettings, api_settings
 from .options import Options, option_default
 from .pins import RepoPin, repo_pin
 from .values import PREFIX, ci_locked, flag
@@ -55,6 +55,9 @@ class Settings:
     python: Python = field(default_factory=running)
     #: Where the ``[source]`` links of documented Python objects point (None: no such links).
     api: ApiSettings | None = None
+    #: The folder whose git checkout is the repository ``self:`` anchors name (conf.py's folder,
+    #: or the Markdown files' repository); None: ``self`` names nothing.
+    own: Path | None = None
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
@@ -86,10 +89,10 @@ def settings_from(
         except ConfigError as error:
             problems.extend(str(error).splitlines())
     default_repo = opts["default_repo"]
-    if isinstance(default_repo, str) and default_repo not in raw_repos:
+    if isinstance(default_repo, str) and default_repo not in raw_repos and default_repo != SELF:
         problems.append(
             f"{PREFIX}default_repo: {default_repo!r} is not a key of {PREFIX}repos "
-            f"(known: {sorted(raw_repos)})"
+            f"(known: {sorted(raw_repos)}), nor 'self' (the git repository holding conf.py)"
         )
     overrides = opts["pin_commits"] if isinstance(opts["pin_commits"], Mapping) else {}
     unknown = sorted(set(overrides) - set(raw_repos))
@@ -126,6 +129,7 @@ def settings_from(
         cache_from=cache_from,
         python=_python_of(opts["python"]),
         api=api,
+        own=confdir,
     )
 
 

@@ -1,0 +1,160 @@
+"""``source-anchors check|update|fix PATH…`` on plain Markdown files, without conf.py (:mod:`source_anchors.plain`).
+
+The repository is the git checkout holding the paths; the lock is ``source-anchors.lock`` at its
+root, or ``--lock FILE``, or ``lock`` in ``pyproject.toml``'s ``[tool.source-anchors]`` (where
+``cache-dir`` may be set too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from ..engine.engine import Engine
+from ..model.errors import SourceAnchorsError
+from ..model.records import Status
+from ..plain.anchors import Found, MarkdownLinks
+from ..plain.heal import heal, relock
+from ..sources.apigit import find_repo
+from ..sphinx_ext import annotate
+
+__all__ = ["markdown_files", "run"]
+
+_SUFFIXES = (".md", ".markdown")
+_DRIFT = (Status.moved, Status.changed, Status.missing, Status.new, Status.error)
+
+
+def markdown_files(paths: list[str]) -> list[Path]:
+    """The Markdown files named by *paths*: files as given, folders searched (``_build`` and dot folders left out)."""
+    files: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            files += sorted(
+                p
+                for p in path.rglob("*")
+                if p.suffix.lower() in _SUFFIXES
+                and p.is_file()
+                and not any(
+                    part.startswith((".", "_build")) or part == "node_modules" for part in p.parts
+                )
+            )
+        else:
+            files.append(path)
+    return files
+
+
+def _settings(root: Path, lock: str | None) -> dict[str, object]:
+    """The options of ``[tool.source-anchors]`` in *root*'s pyproject.toml, ``--lock`` first."""
+    table: dict[str, object] = {}
+    try:
+        data = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
+        table = data.get("tool", {}).get("source-anchors", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        pass
+    values: dict[str, object] = {"quiet": True}
+    values["lock_file"] = (
+        str(Path(lock).resolve()) if lock else str(table.get("lock") or "source-anchors.lock")
+    )
+    if table.get("cache-dir"):
+        values["cache_dir"] = str(root / str(table["cache-dir"]))
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``check``, ``update`` or ``fix`` on the Markdown files of *args*; the exit status."""
+    from ..model.config import settings_from
+
+    files = markdown_files(args.paths)
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        print(f"error: {missing[0]}: no such Markdown file", file=sys.stderr)
+        return 2
+    repo = find_repo(files[0].resolve().parent if files else Path.cwd(), timeout=60)
+    if repo is None:
+        print(
+            f"error: {files[0] if files else '.'}: not in a git checkout with a commit; "
+            "commit the files first",
+            file=sys.stderr,
+        )
+        return 2
+    outside = [str(f) for f in files if not f.resolve().is_relative_to(repo.root)]
+    if outside:
+        print(f"error: {outside[0]}: not in the repository {repo.root.name}", file=sys.stderr)
+        return 2
+    try:
+        engine = Engine(
+            settings_from(_settings(repo.root, getattr(args, "lock", None)), confdir=repo.root)
+        )
+    except SourceAnchorsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    links = MarkdownLinks(engine, repo.root)
+    found = links.links(files)
+    for _, message in links.unread:
+        print(f"error: {message}", file=sys.stderr)
+    if args.command == "update":
+        return _update(links, found)
+    if args.command == "fix":
+        return _fix(links, found, files, write=args.write, to_head=args.to == "HEAD")
+    return _check(links, found, args)
+
+
+def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -> int:
+    records = [links.record(item) for item in found]
+    failing = [r for r in records if r.status in _DRIFT and r.outcome.group != "old permalink"]
+    fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "text")
+    if fmt == "text":
+        for record in records:
+            if record.status is not Status.ok:
+                print(f"{record.page}:{record.line}: {record.outcome.message}")
+        counted = ", ".join(f"{n} {why}" for why, n in sorted(links.others.items()))
+        print(
+            f"{len(records)} line link(s), {len(failing)} drifted"
+            + (f"; left alone: {counted}" if counted else ""),
+            file=sys.stderr,
+        )
+    elif fmt == "json":
+        print(json.dumps([r.to_check_json() for r in records], indent=2))
+    else:
+        pages = {r.page: r.page for r in records}
+        print(annotate.render(fmt, annotate.problems(records), pages))
+    return 1 if failing or links.unread else 0
+
+
+def _update(links: MarkdownLinks, found: list[Found]) -> int:
+    changes, problems = relock(links, found)
+    for problem in problems:
+        print(f"error: {problem}", file=sys.stderr)
+    for kind, (repo, key) in changes:
+        print(f"{kind}: {repo}:{key}")
+    print(
+        f"{len(found)} line link(s) locked in {links.engine.settings.lock_path.name}"
+        f" ({len(changes)} change(s))",
+        file=sys.stderr,
+    )
+    return 1 if problems or links.unread else 0
+
+
+def _fix(
+    links: MarkdownLinks, found: list[Found], files: list[Path], *, write: bool, to_head: bool
+) -> int:
+    if not write:
+        for item in found:
+            outcome = links.outcome(item)
+            if outcome.status is Status.moved and item.says.rev is None:
+                print(f"{item.page}:{item.link.line}: {outcome.message}")
+        return 0
+    edits = heal(links, found, to_head=to_head)
+    for page, changes in edits.items():
+        path = links.root / page
+        lines = path.read_text("utf-8").splitlines(keepends=True)
+        for link, url in sorted(changes, key=lambda c: (c[0].line, -c[0].start)):
+            text = lines[link.line - 1]
+            lines[link.line - 1] = text[: link.start] + url + text[link.end :]
+            print(f"{page}:{link.line}: {link.url} → {url}")
+        path.write_text("".join(lines), "utf-8")
+    return 0

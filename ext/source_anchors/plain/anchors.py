@@ -1,0 +1,323 @@
+"""Line links of Markdown files checked against the lock, relocked and healed, on the engine (no Sphinx).
+
+A link is locked by what its lines show (:func:`shown`): the innermost definition whose lines are
+exactly the link's (``/lib/mod.py#Greeter.greet``, in any language the project reads), else the
+statement its first line starts (``/lib/mod.py::return x``); the lock's ``self`` record keeps its
+path, lines, hash and blob. A link finds its record by its file and lines (a permalink's, at its
+commit), and the engine checks the record's target at HEAD: ``ok``, ``moved``, ``changed`` with its
+class, ``missing`` with a suggestion. Lines that show neither are checked by their text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..engine.engine import Engine
+from ..markup.mdlinks import MdLink, md_links
+from ..model.config import SELF
+from ..model.errors import MissingExtraError, SourceAnchorsError
+from ..model.records import AnchorRecord, Location, Outcome, Status
+from ..model.subtypes import Subtype
+from ..model.target import parse_target
+from ..reading.registry import language_for
+from .forms import LineLink, line_link
+
+__all__ = ["Found", "MarkdownLinks", "shown"]
+
+
+@dataclass(frozen=True)
+class Found:
+    """One line link of a page: the page (from the repository root), the Markdown link, what it says."""
+
+    page: str
+    link: MdLink
+    says: LineLink
+
+
+LINES_KEY = re.compile(r"#L\d+-L\d+$")
+
+
+def lines_key(path: str, start: int, end: int) -> str:
+    return f"/{path}#L{start}-L{end}"
+
+
+def _digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
+
+
+def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple[str, Location]:
+    """The key a link to lines *start*-*end* of *path* at *commit* is locked by, and its location.
+
+    Raises :class:`SourceAnchorsError` (a file not in the commit, lines past its end).
+    """
+    data, lines = engine.lines_at(SELF, commit, path)
+    if end > len(lines):
+        raise SourceAnchorsError(
+            f"lines {start}-{end} are past the end of {path} ({len(lines)} lines at {commit[:7]})"
+        )
+    keys: list[str] = []
+    try:
+        language = language_for(path)
+    except MissingExtraError:
+        language = None
+    if language is not None:
+        try:
+            exact = [d for d in language.definitions(data) if (d.start, d.end) == (start, end)]
+        except (SourceAnchorsError, SyntaxError, ValueError):
+            exact = []
+        keys += [f"/{path}#{d.dotted}" for d in sorted(exact, key=lambda d: -len(d.path))]
+    first = lines[start - 1].strip()
+    if first and "::" not in first:
+        keys.append(f"/{path}::{first}")
+    for key in keys:
+        try:
+            location = engine.resolve_at(SELF, commit, key)
+        except SourceAnchorsError:
+            continue
+        if (location.path, location.start, location.end) == (path, start, end):
+            return key, location
+    blob = engine.blob_at(SELF, commit, path)
+    text = lines[start - 1 : end]
+    return lines_key(path, start, end), Location(
+        path=path, start=start, end=end, kind="lines", sha256=_digest(text), blob=blob
+    )
+
+
+class MarkdownLinks:
+    """The line links of some Markdown files of the engine's ``self`` repository, checked, relocked, healed."""
+
+    def __init__(self, engine: Engine, root: Path) -> None:
+        self.engine = engine
+        self.root = root
+        #: Links left alone, by why (into another repository, outside the repository).
+        self.others: dict[str, int] = {}
+        #: Files that could not be read, with the message.
+        self.unread: list[tuple[str, str]] = []
+
+    def links(self, files: list[Path]) -> list[Found]:
+        """The line links of *files* (one located message per file that is not UTF-8)."""
+        pin = self.engine.own_pin()
+        web = None if isinstance(pin, str) or pin.url.startswith("file:") else pin.url
+        found: list[Found] = []
+        for file in files:
+            page = file.resolve().relative_to(self.root).as_posix()
+            try:
+                text = file.read_bytes().decode("utf-8")
+            except UnicodeDecodeError as error:
+                self.unread.append(
+                    (
+                        page,
+                        f"{page}:1: not UTF-8 ({error.reason} at byte {error.start}); "
+                        "save it as UTF-8 to check its links",
+                    )
+                )
+                continue
+            for link in md_links(text):
+                says = line_link(link.url, link.title, page_dir=page.rpartition("/")[0], web=web)
+                if isinstance(says, str):
+                    self.others[says] = self.others.get(says, 0) + 1
+                elif says is not None:
+                    found.append(Found(page, link, says))
+        return found
+
+    def record(self, found: Found) -> AnchorRecord:
+        """What checking one link gave, at its Markdown line."""
+        return AnchorRecord(
+            page=found.page,
+            line=found.link.line,
+            label=found.link.label,
+            outcome=self.outcome(found),
+            seq=found.link.start,
+        )
+
+    def outcome(self, found: Found) -> Outcome:
+        """The link's status against the lock and HEAD."""
+        says = found.says
+        pin = self.engine.own_pin()
+        if isinstance(pin, str):
+            return Outcome(found.link.url, Status.error, message=pin, subtype=Subtype.source)
+        if says.rev is not None and not pin.commit.startswith(says.rev):
+            return self._old(found, self._permalink(found, pin.commit), pin.commit)
+        if says.explicit is not None:
+            outcome = self.engine.check_text(says.explicit, default_repo=SELF)
+            return self._against_link(found, outcome, pin.commit)
+        key = self._key(says)
+        name = f"{found.link.url}"
+        if key is None:
+            where = f"{says.path}:L{says.start}-L{says.end}"
+            problem = self._problem(says, pin.commit)
+            if problem:
+                return Outcome(name, Status.error, message=problem, subtype=Subtype.target)
+            return Outcome(
+                name,
+                Status.new,
+                subtype=Subtype.new,
+                message=f"new: {where} is not in {self.engine.settings.lock_path.name}; run "
+                "'source-anchors update' and commit the lock",
+            )
+        if LINES_KEY.search(key):
+            return self._text(found, key, pin.commit)
+        outcome = self.engine.check(parse_target(f"{SELF}:{key}", default_repo=None))
+        return self._old(found, outcome, pin.commit)
+
+    def _permalink(self, found: Found, head: str) -> Outcome:
+        """A permalink to an older commit: what its lines showed there, looked up at HEAD (no lock needed)."""
+        says = found.says
+        assert says.rev is not None
+        try:
+            if says.explicit is not None:
+                key = parse_target(says.explicit, default_repo=SELF).key
+                old = self.engine.resolve_at(SELF, says.rev, key)
+            else:
+                key, old = shown(self.engine, says.rev, says.path, says.start, says.end)
+        except SourceAnchorsError as error:
+            return Outcome(
+                found.link.url,
+                Status.error,
+                message=f"{found.link.url}: {error}",
+                subtype=Subtype.target,
+            )
+        target = parse_target(f"{SELF}:{key}", default_repo=None)
+        try:
+            new = self.engine.resolve_at(SELF, head, key)
+        except SourceAnchorsError as error:
+            return Outcome(
+                str(target),
+                Status.missing,
+                target=target,
+                subtype=Subtype.missing,
+                message=f"missing: {target} at HEAD: {error}",
+            )
+        if new.sha256 != old.sha256:
+            status = Status.changed
+        elif (new.path, new.start, new.end) != (old.path, old.start, old.end):
+            status = Status.moved
+        else:
+            status = Status.ok
+        message = (
+            f"{status}: {target} {old.describe()} at {says.rev[:7]} → {new.describe()} at HEAD"
+        )
+        return Outcome(
+            str(target),
+            status,
+            target=target,
+            location=new,
+            commit=head,
+            message=message,
+            subtype=None if status is Status.ok else Subtype(status.value),
+        )
+
+    def _key(self, says: LineLink) -> str | None:
+        records = self.engine.lock.records.get(SELF, {})
+        return next(
+            (
+                key
+                for key, rec in sorted(records.items())
+                if (rec.path, rec.start, rec.end) == (says.path, says.start, says.end)
+            ),
+            None,
+        )
+
+    def _problem(self, says: LineLink, head: str) -> str | None:
+        """Why the link's lines cannot be read at its commit (a missing file, lines past the end), or None."""
+        try:
+            shown(self.engine, says.rev or head, says.path, says.start, says.end)
+        except SourceAnchorsError as error:
+            return f"{says.path}#L{says.start}-L{says.end}: {error}"
+        return None
+
+    def _text(self, found: Found, key: str, head: str) -> Outcome:
+        """Lines that show no definition or statement: compared by their text."""
+        says, locked = found.says, self.engine.lock.get(SELF, key)
+        assert locked is not None
+        try:
+            _, lines = self.engine.lines_at(SELF, head, says.path)
+        except SourceAnchorsError as error:
+            return Outcome(
+                key, Status.missing, message=f"missing: {key}: {error}", subtype=Subtype.missing
+            )
+        size = says.end - says.start + 1
+        spans = [(n, n + size - 1) for n in range(1, len(lines) - size + 2)]
+        same = [s for s in spans if _digest(lines[s[0] - 1 : s[1]]) == locked.sha256]
+        if (says.start, says.end) in same:
+            status, at = Status.ok, (says.start, says.end)
+        elif same:
+            status, at = Status.moved, same[0]
+        else:
+            status, at = Status.changed, (says.start, min(says.end, len(lines)))
+        location = Location(
+            path=says.path,
+            start=at[0],
+            end=at[1],
+            kind="lines",
+            sha256=_digest(lines[at[0] - 1 : at[1]]),
+            blob=locked.blob,
+        )
+        message = f"{status}: {key} {locked.describe()} → {location.describe()}"
+        return self._old(
+            found,
+            Outcome(
+                key,
+                status,
+                message=message,
+                location=location,
+                locked=locked,
+                subtype=None if status is Status.ok else Subtype(status.value),
+                commit=head,
+                target=parse_target(f"{SELF}:{key}", default_repo=None),
+            ),
+            head,
+        )
+
+    def _against_link(self, found: Found, outcome: Outcome, head: str) -> Outcome:
+        """An explicit target's outcome, and ``moved`` when its lines are no longer the link's."""
+        says, location = found.says, outcome.location
+        if (
+            location is None
+            or (says.rev is not None and says.rev != head)
+            or (location.path, location.start, location.end) == (says.path, says.start, says.end)
+        ):
+            return self._old(found, outcome, head)
+        if outcome.status in (Status.ok, Status.new, Status.moved):
+            message = (
+                f"moved: {outcome.name} is at {location.describe()}, the link says "
+                f"{says.path}:L{says.start}-L{says.end}; run 'source-anchors fix --write'"
+            )
+            return replace(outcome, status=Status.moved, message=message, subtype=Subtype.moved)
+        return outcome
+
+    @staticmethod
+    def _old(found: Found, outcome: Outcome, head: str) -> Outcome:
+        """A permalink to an older commit is never broken, only old: its drift is a note, not a failure."""
+        rev = found.says.rev
+        if (
+            rev is None
+            or head.startswith(rev)
+            or outcome.status not in (Status.moved, Status.changed, Status.missing)
+        ):
+            return outcome
+        return replace(
+            outcome,
+            group="old permalink",
+            message=f"old permalink ({rev[:7]}): {outcome.message}; 'source-anchors fix --write "
+            "--to HEAD' moves it to HEAD",
+        )
+
+    # -- update and fix ------------------------------------------------------
+
+    def locate(self, found: Found, head: str) -> tuple[str, Location] | str:
+        """The key and location that ``update`` locks a link by, or why it cannot."""
+        says = found.says
+        if says.explicit is not None:
+            target = parse_target(says.explicit, default_repo=SELF)
+            try:
+                return target.key, self.engine.resolve_at(SELF, says.rev or head, target.key)
+            except SourceAnchorsError as error:
+                return f"{says.explicit}: {error}"
+        try:
+            return shown(self.engine, says.rev or head, says.path, says.start, says.end)
+        except SourceAnchorsError as error:
+            return f"{says.path}#L{says.start}-L{says.end}: {error}"

@@ -1,0 +1,148 @@
+"""Plain Markdown, no Sphinx: line links of a README checked, relocked and healed across real commits.
+
+Each test makes a repository with git (``lib/mod.py``, a README with a relative line link, a
+permalink and an explicit target), runs ``source-anchors check|update|fix README.md`` in-process
+from the repository's folder, commits, and runs them again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import git, run_cli
+from source_anchors.markup.mdlinks import md_links
+from source_anchors.plain.forms import LineLink, line_link
+
+WEB = "https://github.com/acme/lib"
+MODULE = '''\
+"""A library."""
+
+
+def greet(name):
+    """Say hello."""
+    return "hello " + name
+
+
+def part(name):
+    """The first letter."""
+    return name[:1]
+'''
+
+
+def _commit(root: Path, message: str) -> str:
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", message, cwd=root)
+    return git("rev-parse", "HEAD", cwd=root).strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "lib-repo"
+    (root / "lib").mkdir(parents=True)
+    (root / "lib" / "__init__.py").write_text("", "utf-8")
+    (root / "lib" / "mod.py").write_text(MODULE, "utf-8")
+    git("init", "-q", "-b", "main", cwd=root)
+    git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
+    first = _commit(root, "library")
+    (root / "README.md").write_text(
+        "# lib\n\n"
+        "[`greet`](lib/mod.py#L4-L6) says hello.\n"
+        f"Permalink: [greet]({WEB}/blob/{first}/lib/mod.py#L4-L6).\n"
+        '[part](lib/mod.py#L9-L11 "src: lib.mod.part") and [other](https://github.com/x/y/blob/a/b.py#L1).\n'
+        "\n```md\n[not a link](lib/mod.py#L1-L2)\n```\n"
+        "and `[inline](lib/mod.py#L1)` is code.\n",
+        "utf-8",
+    )
+    _commit(root, "readme")
+    (root / "pyproject.toml").write_text(
+        f"[tool.source-anchors]\ncache-dir = {str(tmp_path / 'cache')!r}\n", "utf-8"
+    )
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_links_outside_code_are_read_with_their_lines() -> None:
+    text = 'a [x](lib/a.py#L2-L3 "src: lib.a.f") b [y](/c.py#L4)\n```\n[z](d.py#L1)\n```\n`[w](e.py#L1)`\n'
+    links = md_links(text)
+    assert [(lnk.line, lnk.url, lnk.title) for lnk in links] == [
+        (1, "lib/a.py#L2-L3", "src: lib.a.f"),
+        (1, "/c.py#L4", None),
+    ]
+    assert line_link("lib/a.py#L2-L3", "src: lib.a.f", page_dir="docs", web=WEB) == LineLink(
+        "docs/lib/a.py", 2, 3, explicit="lib.a.f"
+    )
+    assert line_link(f"{WEB}/-/blob/abc/x.py#L4-6", None, page_dir="", web=WEB) == LineLink(
+        "x.py", 4, 6, rev="abc", style="gitlab"
+    )
+    assert line_link("https://github.com/o/r/blob/a/b.py#L1", None, page_dir="", web=WEB) == (
+        "another repository"
+    )
+
+
+def test_update_then_a_move_is_reported_and_fixed(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["update", "README.md"]) == 0
+    lock = json.loads((repo / "source-anchors.lock").read_text("utf-8"))
+    assert sorted(lock["anchors"]["self"]) == ["/lib/mod.py#greet", "lib.mod.part"]
+    assert all("commit" not in record for record in lock["anchors"]["self"].values())
+    _commit(repo, "lock")
+    assert run_cli(["check", "README.md"]) == 0
+    capsys.readouterr()
+
+    # A commit moves greet down two lines.
+    (repo / "lib" / "mod.py").write_text(
+        MODULE.replace('"""A library."""\n', '"""A library."""\n\nSEP = " "\n'), "utf-8"
+    )
+    head = _commit(repo, "move")
+    assert run_cli(["check", "README.md"]) == 1
+    out = capsys.readouterr().out
+    assert "README.md:3: moved: self:/lib/mod.py#greet lib/mod.py:L4–L6 → lib/mod.py:L6–L8" in out
+    assert "README.md:4: old permalink" in out
+    assert "README.md:5: moved: self:lib.mod.part is at lib/mod.py:L11–L13" in out
+
+    assert run_cli(["check", "--format", "github", "README.md"]) == 1
+    assert "::warning file=README.md,line=3" in capsys.readouterr().out
+
+    assert run_cli(["fix", "--write", "README.md"]) == 0
+    text = (repo / "README.md").read_text("utf-8")
+    assert "[`greet`](lib/mod.py#L6-L8)" in text
+    assert '[part](lib/mod.py#L11-L13 "src: lib.mod.part")' in text
+    assert f"/blob/{head}/" not in text  # a permalink moves only when asked
+    assert run_cli(["fix", "--write", "--to", "HEAD", "README.md"]) == 0
+    assert f"{WEB}/blob/{head}/lib/mod.py#L6-L8" in (repo / "README.md").read_text("utf-8")
+    capsys.readouterr()
+    assert run_cli(["check", "README.md"]) == 0, capsys.readouterr().out
+
+
+def test_a_changed_body_is_changed_with_its_class(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["update", "README.md"]) == 0
+    _commit(repo, "lock")
+    (repo / "lib" / "mod.py").write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
+    _commit(repo, "hi")
+    capsys.readouterr()
+    assert run_cli(["check", "README.md"]) == 1
+    out = capsys.readouterr().out
+    assert "README.md:3: changed (code): self:/lib/mod.py#greet" in out
+    assert run_cli(["update", "README.md"]) == 0
+    assert run_cli(["check", "README.md"]) == 0
+
+
+def test_bad_input_gets_one_located_message(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "bad.md").write_text(
+        "[gone](../lib/nothere.py#L1-L2) [far](../lib/mod.py#L40-L41)\n"
+        "[same](../lib/mod.py#L4-L6) [same](../lib/mod.py#L4-L6)\n",
+        "utf-8",
+    )
+    (repo / "docs" / "latin.md").write_bytes("caf\xe9 [x](../lib/mod.py#L4)\n".encode("latin-1"))
+    assert run_cli(["update", "docs"]) == 1
+    err = capsys.readouterr().err
+    assert "docs/bad.md:1: lib/nothere.py#L1-L2: " in err
+    assert "docs/bad.md:1: lib/mod.py#L40-L41: lines 40-41 are past the end of lib/mod.py" in err
+    assert "docs/latin.md:1: not UTF-8" in err
+    assert "Traceback" not in err
