@@ -8,46 +8,36 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Set
-from typing import TYPE_CHECKING
 
-from ..drift.compare import Comparison, compare
+from ..drift.compare import compare
 from ..licences.declarations import Declarations
-from ..lock.lockfile import Lock, read_lock, write_lock
-from ..model.changeclass import ChangeClass
-from ..model.config import SELF, ApiSettings, RepoPin, Settings
+from ..lock.lockfile import Lock, read_lock
+from ..model.config import SELF, RepoPin, Settings
 from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
 from ..resolve.factory import Resolvers
-from ..sources.outside import OutsideFiles, Sdist
+from ..sources.outside import OutsideFiles
 from ..sources.pinned import PinnedTrees
-from ..sources.trees import Tree, TreeCache
+from ..sources.trees import TreeCache
 from ..suggest.factory import Suggesters
 from .caches import ResolutionCache, SuggestionCache
 from .indexcache import IndexCache
-from .rulemoves import reresolved, resolver_settings
+from .rulemoves import reresolved
+from .services import Services
+from .verdicts import UPDATE_COMMAND, _status, _unverified, _verdict, file_hint, relockable
+from .writes import LockWrites
 
-if (
-    TYPE_CHECKING
-):  # the resolution machinery is imported by the resolver factory, for cold builds only
-    from pathlib import Path
-
-    from ..resolve.resolver import Resolver
-    from ..sources.apiself import OwnSource
-
-#: The command that relocks, as messages name it.
-UPDATE_COMMAND = "source-anchors update"
-#: The end of the message when ``update`` cannot write the lock.
-_UNCHANGED = (
-    f"; it is unchanged: make {{folder}} writable, or run '{UPDATE_COMMAND}' in a writable checkout, and "
-    "commit the lock"
-)
+__all__ = ["UPDATE_COMMAND", "Engine", "file_hint", "relockable"]
 
 
-class Engine:
-    """Resolves and checks targets; trees and parsed modules are reused across calls."""
+class Engine(Services, LockWrites):
+    """Resolves and checks targets; trees and parsed modules are reused across calls.
+
+    What it serves the front ends besides is :class:`~.services.Services`'; what a build writes,
+    :class:`~.writes.LockWrites`'.
+    """
 
     def __init__(self, settings: Settings, *, lock: Lock | None = None) -> None:
         self.settings = settings
@@ -82,108 +72,6 @@ class Engine:
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse``
         #: calls (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}
-
-    @property
-    def pins(self) -> Mapping[str, RepoPin]:
-        """The pinned repositories by name (the settings', overrides applied; ``self`` once named)."""
-        return self.settings.repos
-
-    def own_pin(self) -> RepoPin | str:
-        """The pin ``self``, the git checkout holding the docs at HEAD, added to :attr:`pins`; or the problem.
-
-        Made the first time a target names ``self`` (a repository configured under that name is
-        the configuration's).
-        """
-        if SELF in self.pins:
-            return self.pins[SELF]
-        if self._own_problem is not None:
-            return self._own_problem
-        if self.settings.own is None:
-            self._own_problem = "'self' names no repository here"
-            return self._own_problem
-        from ..sources.ownrepo import own_pin  # prose anchors into the docs' own repository only
-
-        api = self.settings.api
-        found = own_pin(
-            self.settings.own,
-            timeout=self.settings.timeout,
-            url=api.url if api else None,
-            host=api.host if api and api.host and "{" not in api.host else None,
-        )
-        if isinstance(found, str):
-            self._own_problem = found
-            return found
-        self.settings = dataclasses.replace(
-            self.settings, repos={**self.settings.repos, SELF: found}
-        )
-        self._pinned.settings = self.settings
-        return found
-
-    def tree(self, repo: str) -> Tree:
-        """The pinned tree of *repo* (see :meth:`PinnedTrees.tree`)."""
-        return self._pinned.tree(repo)
-
-    def listing(self, repo: str) -> dict[str, str]:
-        """Every file of *repo*'s pinned commit with its blob id, as far as it is known."""
-        return self._pinned.listing(repo)
-
-    def commit_file(self, repo: str, path: str) -> tuple[bytes, str]:
-        """The bytes of *path* at *repo*'s pinned commit, and where they came from (see :class:`OutsideFiles`)."""
-        return self._outside.commit_file(repo, path)
-
-    def blob(self, repo: str, path: str) -> bytes:
-        """The bytes of *path* at *repo*'s pinned commit, asked of git alone (one blob)."""
-        return self._pinned.blobs.get(self.pins[repo], self.listing(repo)[path])
-
-    def sdist(self, repo: str) -> Sdist | SourceError:
-        """*repo*'s source distribution, or why it cannot be had (see :meth:`OutsideFiles.sdist`)."""
-        return self._outside.sdist(repo)
-
-    @property
-    def licences(self) -> Declarations:
-        """The licences *repo*'s files declare and the third-party material they show (for the generated pages)."""
-        return self._declarations
-
-    def own_source(self, api: ApiSettings, *, confdir: Path) -> OwnSource | str:
-        """The own repository's tree for ``"self"`` API links, or the problem (:func:`.apiself.own_source`)."""
-        from ..sources.apiself import own_source
-
-        return own_source(api, confdir=confdir, cache=self._cache)
-
-    def flush_indexes(self) -> None:
-        """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""
-        self._indexes.flush()
-
-    def resolve_at(self, repo: str, commit: str, key: str) -> Location:
-        """Where target *key* of *repo* is at *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
-        target = parse_target(f"{repo}:{key}", default_repo=None)
-        return self._resolvers.resolver_at(repo, commit).resolve(target.path, target.matches)
-
-    def lines_at(self, repo: str, commit: str, path: str) -> tuple[bytes, list[str]]:
-        """The bytes and lines of *path* at *repo*'s *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
-        resolver = self._resolvers.resolver_at(repo, commit)
-        return resolver.files.data(path), resolver.file_lines(path)
-
-    def blob_at(self, repo: str, commit: str, path: str) -> str:
-        """The blob id of *path* at *repo*'s *commit* (``""`` when the tree does not hold it)."""
-        return self._resolvers.resolver_at(repo, commit).tree.blobs.get(path, "")
-
-    def resolver(self, repo: str) -> Resolver:
-        """The resolver of *repo*'s pinned tree."""
-        return self._resolvers.resolver(repo)
-
-    def modules_parsed(self) -> int:
-        """Upstream modules parsed by this process so far."""
-        return self._resolvers.modules_parsed()
-
-    def work(self) -> dict[str, int]:
-        """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
-        return {
-            "resolved": self.stats["resolved"],
-            "cached": self.stats["cached"],
-            "modules_parsed": self._resolvers.modules_parsed(),
-            "ast_parses": self._resolvers.ast_parses(),
-        }
 
     # -- checking ------------------------------------------------------------
 
@@ -365,195 +253,3 @@ class Engine:
             return resolver.resolve(target.path, target.matches)
         finally:
             self.stats["ast_parses"] = self._resolvers.ast_parses()
-
-    # -- what a build writes -------------------------------------------------
-
-    def lock_new(self, outcomes: Iterable[Outcome]) -> int:
-        """Add the ``new`` anchors among *outcomes* to the lock file; return how many were added.
-
-        Nothing is written in a locked or quiet build: a locked build reports them instead.
-        """
-        if self.settings.locked or self.settings.quiet:
-            return 0
-        additions = {
-            (o.target.repo, o.target.key): self._record(o)
-            for o in outcomes
-            if o.status is Status.new and o.target and o.commit and o.location
-        }
-        if not additions:
-            return 0
-        lock = self.lock.with_new(
-            ((r, k, rec) for (r, k), rec in additions.items()), resolver_settings(self.settings)
-        )
-        if not write_lock(
-            lock,
-            fix=f", so {len(additions)} new anchor(s) are checked but not recorded; run the build "
-            f"or '{UPDATE_COMMAND}' where the lock is writable, and commit the lock",
-        ):
-            return 0
-        self.lock = lock
-        return len(additions)
-
-    def _record(self, outcome: Outcome) -> LockRecord:
-        """The lock record of a resolved *outcome*: no commit for the docs' own repository."""
-        assert outcome.target and outcome.commit and outcome.location
-        pin = self.pins.get(outcome.target.repo)
-        own = pin is not None and pin.checkout is not None
-        return LockRecord.at("" if own else outcome.commit, outcome.location)
-
-    def relock(
-        self,
-        outcomes: Iterable[Outcome],
-        *,
-        accept: Set[ChangeClass] | None = None,
-        kept: Set[tuple[str, str]] = frozenset(),
-    ) -> list[tuple[str, tuple[str, str]]]:
-        """Rewrite the lock from *outcomes* of every anchor of the book (``update``); return the changes.
-
-        With *accept*, only the ``changed`` anchors of those classes are relocked (see
-        :func:`relockable`); the others keep their record, as anchors that cannot be checked do.
-        The records of *kept* (repository, key) are kept too (another front end's).
-        """
-        outcomes = list(outcomes)
-        fresh = {
-            (o.target.repo, o.target.key): self._record(o)
-            for o in outcomes
-            if o.target and o.commit and o.location and relockable(o, accept)
-        }
-        cited = {(o.target.repo, o.target.key) for o in outcomes if o.target} | set(kept)
-        lock, changes = read_lock(self.settings.lock_path).relocked(
-            fresh, cited, resolver_settings(self.settings)
-        )
-        write_lock(lock, fix=_UNCHANGED.format(folder=lock.path.parent))
-        self.lock = lock
-        return changes
-
-    def remember(self, outcomes: Iterable[Outcome]) -> None:
-        """Store this build's fresh resolutions and its suggestions (a parallel build's workers' too) on disk."""
-        for outcome in outcomes:
-            target = outcome.target
-            if target is None or target.repo not in self.pins:
-                continue
-            pin = self.pins[target.repo]
-            if outcome.suggestion is not None and outcome.locked is not None:
-                self._suggestions.put(pin, target.key, outcome.locked, outcome.suggestion)
-            if not outcome.fresh:
-                continue
-            if outcome.resolve_error is not None:
-                self._resolutions.put(pin, target.key, outcome.resolve_error)
-            elif (
-                outcome.location is not None
-                and outcome.status is not Status.error
-                and outcome.commit == pin.commit
-            ):
-                self._resolutions.put(pin, target.key, outcome.location)
-        self._resolutions.flush()
-        self._suggestions.flush()
-        self._indexes.flush()
-
-
-def _unverified(
-    pinned: PinnedTrees, target: Target, error: SourceAnchorsError, locked: LockRecord | None
-) -> Outcome:
-    """A distribution's file that is not the commit's: the repository's summary, grouped into one warning."""
-    pin = pinned.pins[target.repo]
-    return Outcome(
-        str(target),
-        Status.error,
-        message=f"{pinned.dist_summary(target.repo)}; here: {error}",
-        subtype=error.subtype,
-        target=target,
-        commit=pin.commit,
-        locked=locked,
-        group=f"distribution of {pin.name}",
-    )
-
-
-def relockable(outcome: Outcome, accept: Set[ChangeClass] | None = None) -> bool:
-    """Whether ``update`` (with ``--accept`` *accept*, when given) writes *outcome*'s current place to the lock.
-
-    Every resolved anchor, except ``changed`` ones of a class not in *accept*: ``ok`` and ``moved``
-    anchors hold the locked lines byte for byte, and ``new`` ones have no record to keep.
-    """
-    if outcome.status in (Status.missing, Status.error):
-        return False
-    return accept is None or outcome.status is not Status.changed or outcome.change_class in accept
-
-
-def _status(record: LockRecord | None, location: Location) -> Status:
-    if record is None:
-        return Status.new
-    if record.sha256 != location.sha256:
-        return Status.changed
-    same = (record.path, record.start, record.end) == (location.path, location.start, location.end)
-    return Status.ok if same else Status.moved
-
-
-def file_hint(engine: Engine, error: TargetError, default_repo: str | None) -> str:
-    """*error*'s message, its leading-``/`` suggestion checked against the pinned tree.
-
-    A path written from a package (``tomli/_parser.py``) is offered from the repository root
-    when the package lives below it (``/src/tomli/_parser.py``); a path that names no file of
-    the commit is offered as the form to use, and said to be missing.
-    """
-    assert error.file is not None
-    message = str(error)
-    try:
-        target = parse_target(error.file, default_repo=default_repo)
-        resolver = engine.resolver(target.repo) if target.repo in engine.pins else None
-    except (SourceAnchorsError, KeyError):
-        return message
-    if resolver is None:
-        return message
-    first, _, rest = target.file.partition("/")
-    tried = [
-        target.file,
-        *(
-            f"{folder}/{rest}"
-            for folder in engine.pins[target.repo].packages
-            if folder.rpartition("/")[2] == first and folder != first
-        ),
-    ]
-    found = next(
-        (path for path in tried if path in resolver.listing or resolver.tree.has(path)), None
-    )
-    if found is None:
-        return f"{message} (a path from the repository root; {target.file} is not a file at the pinned commit)"
-    return message.replace(
-        f"'{error.file}'", f"'{error.file.replace('/' + target.file, '/' + found, 1)}'"
-    )
-
-
-def _verdict(
-    engine: Engine,
-    status: Status,
-    target: Target,
-    location: Location,
-    locked: LockRecord | None,
-    change: Comparison | None,
-    moved: str | None = None,
-) -> tuple[str, Subtype | None]:
-    """The message and warning subtype of a resolved target (*moved*: why the resolver moved it)."""
-    why = location.explain()  # which binding rule applied, the other bindings' lines
-    if status is Status.ok:
-        return f"ok: {target} at {location.describe()}{why}", None
-    if status is Status.new and engine.settings.locked:
-        missing = (
-            f": the lock file {engine.settings.lock_path} does not exist;"
-            if not engine.lock_exists
-            else ";"
-        )
-        return (
-            f"new: {target} at {location.describe()}{why} is not in {engine.settings.lock_path.name} and "
-            f"this build is locked{missing} run '{UPDATE_COMMAND}' and commit the lock"
-        ), Subtype.new
-    old = locked.describe() if locked else "(not locked)"
-    head = f"{status} ({change.kind})" if change else f"{status}"
-    # Against a lock record a whole module shows its lines too, or "L1–L467 → path" reads as a move.
-    text = f"{head}: {target} {old} → {location.span() if locked else location.describe()}" + (
-        why if status is Status.new else moved or ""
-    )
-    detail = change.short() if change else ""
-    return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(
-        status.value
-    )

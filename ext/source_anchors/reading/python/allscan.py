@@ -99,3 +99,68 @@ def other_uses_of_all(tree: ast.Module, read: list[ast.stmt], spelled: list[int]
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+class AllNames:
+    """``__all__`` as a module's own statements set it: its names, whether all of them are known."""
+
+    def __init__(self) -> None:
+        self.exports: list[str] | None = None
+        #: Whether a statement changes ``__all__`` in a way not read statically.
+        self.dynamic = False
+        #: The module-level statements read as setting ``__all__``.
+        self.statements: list[ast.stmt] = []
+
+    def assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign, *, extend: bool) -> None:
+        """``__all__ = [...]`` (or ``+=`` with *extend*); a declaration alone sets nothing."""
+        self.statements.append(node)
+        if node.value is None:  # '__all__: list[str]', a declaration
+            return
+        if extend:
+            self.extend(node.value)
+        else:
+            self.exports = self._names(node.value)
+
+    def call(self, node: ast.Expr) -> None:
+        """``__all__.extend([...])`` / ``__all__.append("x")`` (any other method: not read statically)."""
+        value = node.value
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "__all__"
+        ):
+            return
+        self.statements.append(node)
+        if value.func.attr == "extend" and len(value.args) == 1:
+            self.extend(value.args[0])
+        elif value.func.attr == "append" and len(value.args) == 1:
+            self.extend(ast.List(elts=[value.args[0]]))
+        else:
+            self.dynamic = True
+            self.exports = self.exports or []
+
+    def extend(self, value: ast.expr) -> None:
+        """The names of *value* added to ``__all__`` (a value not read statically: not all known)."""
+        self.exports = [*(self.exports or []), *self._names(value)]
+
+    def _names(self, value: ast.expr) -> list[str]:
+        names = _strings(value)
+        if (
+            names is None
+        ):  # set from something not read statically: what it holds is known only in part
+            self.dynamic = True
+        return names or []
+
+
+def _strings(value: ast.expr | None) -> list[str] | None:
+    if isinstance(value, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return [
+            e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        left, right = _strings(value.left), _strings(value.right)
+        return None if left is None or right is None else left + right
+    return None

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import contextlib
+import difflib
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from ...model.errors import ResolveError, UpstreamFileError
+from .descriptors import dead_hint
 from .files import SourceFiles, is_namespace, submodule_names
 from .modindex import ModuleIndex
 from .refs import Entry, Ref
@@ -64,3 +67,32 @@ def known_names(
                 and any(b.owner == entry.bind.start for b in binds)
             }
     return names, [entry for entry in order if isinstance(entry, str)]
+
+
+def missing_member(
+    ref: Ref,
+    name: str,
+    where: str,
+    *,
+    names: Iterable[str],
+    hidden: Sequence[str],
+    probe: Callable[[str], bool],
+    index: Callable[[Ref], ModuleIndex],
+) -> ResolveError:
+    """The error for *name*, not a member of *ref*: the closest of *names* that *probe* resolves, why not."""
+    # Every name offered must resolve: *names* include those a star import does
+    # not bind (``__all__`` leaves them out), so each candidate is walked as the anchor would
+    # be.
+    candidates = difflib.get_close_matches(name, sorted(names), n=12)
+    close = tuple(f"{where}.{n}" for n in candidates if n != name and probe(f"{where}.{n}"))[:3]
+    hint = f"; closest: {', '.join(close)}" if close else ""
+    if ref.is_class or (ref.bind is None and not is_namespace(ref.file)):
+        with contextlib.suppress(UpstreamFileError):
+            hint += dead_hint(
+                index(ref),
+                f"{ref.qual}.{name}" if ref.qual else name,
+                ref.bind.start if ref.bind else 0,
+            )
+    if hidden:
+        hint += f"; bases not read statically: {', '.join(hidden)}"
+    return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .allscan import mentions, other_uses_of_all
+from .allscan import AllNames, mentions, other_uses_of_all
 from .availability import Branches, Optional
 from .conditions import Python, branches, running, wrapper
 from .rules import ACCESSOR, AUG, COND, DATA, INIT, INSTANCE, OVERLOAD, WRAP, Bind
@@ -97,8 +97,8 @@ def build(
     builder.walrus = walrus
     builder.body(tree.body, "", 0, 0)
     exports = None
-    if builder.exports is not None:
-        complete = not builder.all_dynamic
+    if builder.all.exports is not None:
+        complete = not builder.all.dynamic
         names_read = (
             lines  # the lines as Python reads its names (the statement index keeps *lines*)
         )
@@ -110,11 +110,11 @@ def build(
         if (
             complete
             and all_mentions is not None
-            and all_mentions > mentions(builder.all_statements, names_read)
+            and all_mentions > mentions(builder.all.statements, names_read)
         ):
             spelled = [n for n, line in enumerate(names_read, 1) if "__all__" in line]
-            complete = not other_uses_of_all(tree, builder.all_statements, spelled)
-        exports = Exports(tuple(builder.exports), complete)
+            complete = not other_uses_of_all(tree, builder.all.statements, spelled)
+        exports = Exports(tuple(builder.all.exports), complete)
     # Source order (a walk visits a try's 'else' before its handlers; instance attributes come
     # later).
     return ModuleIndex(
@@ -158,11 +158,8 @@ class _Builder:
         self.found: dict[str, list[Bind]] = defaultdict(list)
         self.classes: dict[int, ClassInfo] = {}
         self.stars: list[str] = []
-        self.exports: list[str] | None = None
-        #: Whether a statement changes ``__all__`` in a way not read statically.
-        self.all_dynamic = False
-        #: The module-level statements read as setting ``__all__``.
-        self.all_statements: list[ast.stmt] = []
+        #: ``__all__`` as the module-level statements set it.
+        self.all = AllNames()
         #: Whether the file may hold ``:=`` (when not, no expression is walked for one).
         self.walrus = True
 
@@ -227,8 +224,7 @@ class _Builder:
                         callee and f"={callee}",
                     )
             if not prefix and any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                self.all_statements.append(node)
-                self.all(node.value, extend=bool(own))
+                self.all.assign(node, extend=bool(own))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 local = alias.asname or alias.name.split(".")[0]
@@ -260,8 +256,8 @@ class _Builder:
             names += _walrus(node)
         for name in names:
             self.add(prefix + name, "attribute", span, flags, owner)
-        if isinstance(node, ast.Expr) and not prefix and self.all_call(node.value):
-            self.all_statements.append(node)
+        if isinstance(node, ast.Expr) and not prefix:
+            self.all.call(node)
         if isinstance(node, (ast.If, ast.Try)):
             self.optional.read(node, module_level=not prefix, nested=bool(flags & COND))
         if isinstance(
@@ -385,51 +381,6 @@ class _Builder:
         """*path* with its first name replaced by what the module imports under it (``typing.overload``)."""
         head, _, tail = path.partition(".")
         return self.imports.get(head, head) + (f".{tail}" if tail else "")
-
-    def all(self, value: ast.expr | None, *, extend: bool) -> None:
-        if value is None:
-            return  # '__all__: list[str]', a declaration
-        names = _strings(value)
-        if (
-            names is None
-        ):  # set from something not read statically: what it holds is known only in part
-            self.all_dynamic = True
-            names = []
-        self.exports = [*(self.exports or []), *names] if extend else names
-
-    def all_call(self, value: ast.expr) -> bool:
-        """``__all__.extend([...])`` / ``__all__.append("x")`` (any other method: not read statically).
-
-        Returns whether *value* is a call of a method of ``__all__``.
-        """
-        if not (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and isinstance(value.func.value, ast.Name)
-            and value.func.value.id == "__all__"
-        ):
-            return False
-        if value.func.attr == "extend" and len(value.args) == 1:
-            self.all(value.args[0], extend=True)
-        elif value.func.attr == "append" and len(value.args) == 1:
-            self.all(ast.List(elts=[value.args[0]]), extend=True)
-        else:
-            self.all_dynamic = True
-            self.exports = self.exports or []
-        return True
-
-
-def _strings(value: ast.expr | None) -> list[str] | None:
-    if isinstance(value, (ast.List, ast.Tuple)) and all(
-        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
-    ):
-        return [
-            e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
-        ]
-    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-        left, right = _strings(value.left), _strings(value.right)
-        return None if left is None or right is None else left + right
-    return None
 
 
 def _base(node: ast.expr) -> str:
