@@ -355,9 +355,8 @@ def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
 
     def relock(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
         records = read.records
-        if (
-            read.unimported
-        ):  # the API links autodoc could not give are relocked from the lock, never pruned
+        # the API links autodoc could not give are relocked from the lock, never pruned
+        if read.unimported:
             records = [*records, *lock_only(records, read.engine)]
             print(
                 "warning: "

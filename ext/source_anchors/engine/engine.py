@@ -150,9 +150,8 @@ class Engine(Services, LockWrites):
                 group=f"repository {pin.name}",
             )
         except SourceAnchorsError as error:
-            if (
-                error.subtype is Subtype.unverified
-            ):  # one cause for the whole repository: one warning
+            # one cause for the whole repository: one warning
+            if error.subtype is Subtype.unverified:
                 return _unverified(self._pinned, target, error, locked)
             return Outcome(
                 name,
@@ -169,9 +168,8 @@ class Engine(Services, LockWrites):
             if status is not Status.ok and locked
             else None
         )
-        status = (
-            Status.moved if moved else status
-        )  # by other rules or for another Python: never silently
+        # by other rules or for another Python: never silently
+        status = Status.moved if moved else status
         change = (
             compare(self._resolvers, pin, location, locked)
             if status is Status.changed and locked

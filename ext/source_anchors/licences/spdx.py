@@ -119,9 +119,8 @@ def normalise(value: str) -> frozenset[str]:
     text = value.strip()
     if text.lower().startswith("license ::"):
         text = text.rsplit("::", 1)[-1]
-    if (
-        not text or len(text) > 200 or "\n" in text
-    ):  # a whole licence text is not a declaration of an id
+    # a whole licence text is not a declaration of an id
+    if not text or len(text) > 200 or "\n" in text:
         return frozenset()
     whole = _one(text)
     if whole is not None:

@@ -47,9 +47,8 @@ class PermalinkTemplate:
 
 @lru_cache(maxsize=64)
 def _base(url: str) -> str:
-    return (
-        without_credentials(url).rstrip("/").removesuffix(".git")
-    )  # a fetch's token is no reader's
+    # a fetch's token is no reader's
+    return without_credentials(url).rstrip("/").removesuffix(".git")
 
 
 def without_credentials(url: str) -> str:

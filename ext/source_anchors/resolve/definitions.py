@@ -47,9 +47,8 @@ def definition(
     """
     language = language_of(file, symbol)
     source = parsed.source(file, blob)
-    source = (
-        files.data(file) if source is None else source
-    )  # a file's bytes are read once, as its definitions
+    # a file's bytes are read once, as its definitions
+    source = files.data(file) if source is None else source
     try:
         found = parsed.find(language, file, blob, source, symbol)
     except AmbiguousDefinitionError:

@@ -164,9 +164,8 @@ class _Unreachable(Exception):
 def _read_location(location: str, *, timeout: float) -> list[Candidate]:
     """The files one index page, find-links page or directory lists ([] when the project is absent)."""
     scheme = urllib.parse.urlsplit(location).scheme
-    if (
-        scheme == "file" or not scheme or len(scheme) == 1
-    ):  # a path (a drive letter is not a scheme)
+    # a path (a drive letter is not a scheme)
+    if scheme == "file" or not scheme or len(scheme) == 1:
         path = (
             Path(urllib.request.url2pathname(urllib.parse.urlsplit(location).path))
             if scheme == "file"

@@ -140,9 +140,8 @@ def cache_key(url: str, commit: str) -> str:
 def content_key(pin: RepoPin) -> str:
     """What decides an export's content besides (URL, commit): the package directories, the distribution."""
     key: list[Any] = [sorted(pin.packages), pin.dist, pin.dist_file.name if pin.dist_file else None]
-    if (
-        pin.dist_format != "wheel"
-    ):  # only then: the keys of trees exported before the option stay valid
+    # only then: the keys of trees exported before the option stay valid
+    if pin.dist_format != "wheel":
         key.append(pin.dist_format)
     return json.dumps(key)
 

@@ -67,9 +67,8 @@ def _located(cls: type[Directive]) -> type[Directive]:
             for node in result:
                 if isinstance(node, nodes.Element):
                     for placed in node.findall(_stamped):
-                        if (
-                            LINE not in placed
-                        ):  # an autodoc directive nested in generated content stamped it first
+                        # an autodoc directive nested in generated content stamped it first
+                        if LINE not in placed:
                             placed[SOURCE], placed[LINE] = source or "", line or 0
             return result
 

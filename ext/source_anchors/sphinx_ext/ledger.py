@@ -136,9 +136,8 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
             and path in listing
             and sdist.blobs.get(path) == listing[path]
         ):
-            source = (
-                sdist.name
-            )  # served now from a kept copy or the sdist itself: the sdist holds these bytes
+            # served now from a kept copy or the sdist itself: the sdist holds these bytes
+            source = sdist.name
         served[source].append(path)
     for source, files in sorted(served.items()):
         note += _("; {source}: {files}, each checked against its git blob id").format(

@@ -124,9 +124,8 @@ def lay_out(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 "", words.format(pinned=pinned, title=title), classes=["sa-print-pin"]
             )
             top.insert(1 if top.children and isinstance(top[0], nodes.title) else 0, note)
-        if (
-            app.config.latex_show_urls == "no"
-        ):  # else Sphinx prints each URL already: no table to double them
+        # else Sphinx prints each URL already: no table to double them
+        if app.config.latex_show_urls == "no":
             top += _table(title, links, f"sa-sources-{doc.replace('/', '-')}")
 
 

@@ -262,9 +262,8 @@ class Catalog:
                 holders = self.words.get(word, ())
                 if not holders:
                     continue
-                weight = (
-                    math.log(total / len(holders)) + 1e-3
-                )  # the rarity among worded definitions of every kind
+                # the rarity among worded definitions of every kind
+                weight = math.log(total / len(holders)) + 1e-3
                 kept = self._holders(word, kind, holders)
                 # Each score plus the weight, for all of them at once: the same sums in the same
                 # order.
@@ -351,18 +350,16 @@ def _words_of(lines: list[str]) -> tuple[list[str], list[int]]:
     text = "\n".join(lines).casefold()
     words: list[str] = []
     starts = [0]
-    if (
-        not text.isascii()
-    ):  # Unicode's letters and digits: the pattern's, line by line (no word spans lines)
+    # Unicode's letters and digits: the pattern's, line by line (no word spans lines)
+    if not text.isascii():
         for line in text.split("\n"):
             words += _WORDS.findall(line)
             starts.append(len(words))
         return words, starts
     for line in text.translate(_BLANKS).split("\n"):
         found = line.split()
-        if (
-            found and min(found)[0] <= "9"
-        ):  # a run that begins with digits (they sort first): a number, or less them
+        # a run that begins with digits (they sort first): a number, or less them
+        if found and min(found)[0] <= "9":
             found = [word for word in (run.lstrip(string.digits) for run in found) if word]
         words += found
         starts.append(len(words))

@@ -139,9 +139,8 @@ def same_name(suggester: Suggester, target: Target, ref: Ref, text: str) -> Sugg
             continue
         if fresh(suggester.old, found, ref):
             best = (key, found, "same name")
-        elif (
-            catalog.texts[number] == text
-        ):  # there before, with the very lines: the copy that was kept
+        # there before, with the very lines: the copy that was kept
+        elif catalog.texts[number] == text:
             best = (key, found, "same name, a copy kept")
     if best is not None:
         return _made(suggester, target, ref, best[1], best[0][0], best[2])

@@ -45,9 +45,8 @@ _SCP_RE = re.compile(r"^[^/:]+:[^/]")
 
 def url_problem(url: str) -> str | None:
     """Why git would not read *url* as a remote (it takes a string without a scheme for a local folder)."""
-    if (
-        _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/")
-    ):  # a path: a local repository
+    # a path: a local repository
+    if _SCHEME_RE.match(url) or _SCP_RE.match(url) or url.startswith("/"):
         return None
     fix = f"https://{url}"
     return (

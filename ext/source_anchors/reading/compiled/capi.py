@@ -276,7 +276,6 @@ class CApi:
         func = next((f for f in funcs if f and f not in ("NULL", "0", "nullptr")), None)
         if func is None:
             return Claim(name, path, form, what, lines=where)
-        clinic = (
-            (f"{func}_impl",) if "Clinic" in form else ()
-        )  # the wrapper is generated; _impl is written
+        # the wrapper is generated; _impl is written
+        clinic = (f"{func}_impl",) if "Clinic" in form else ()
         return Claim(name, path, form, what, symbol=(func,), first=clinic)

@@ -146,9 +146,8 @@ class AllNames:
 
     def _names(self, value: ast.expr) -> list[str]:
         names = _strings(value)
-        if (
-            names is None
-        ):  # set from something not read statically: what it holds is known only in part
+        # set from something not read statically: what it holds is known only in part
+        if names is None:
             self.dynamic = True
         return names or []
 

@@ -46,9 +46,8 @@ def _dedent_lines(text: str) -> str:
             margin = indent
         elif not indent.startswith(margin):
             same = 0
-            while (
-                margin[same] == indent[same]
-            ):  # neither begins the other: they differ before either ends
+            # neither begins the other: they differ before either ends
+            while margin[same] == indent[same]:
                 same += 1
             margin = margin[:same]
     cut = len(margin or "")

@@ -209,9 +209,8 @@ class _Builder:
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             own = AUG if isinstance(node, ast.AugAssign) else 0
-            callee = (
-                self.callee(node.value) if owner and not own else ""
-            )  # a descriptor made in a class body?
+            # a descriptor made in a class body?
+            callee = self.callee(node.value) if owner and not own else ""
             own |= DATA if self.canonical(callee) == "property" else 0
             for target in targets:
                 for name in _names(target):

@@ -163,9 +163,8 @@ class Walker:
                 continue
             found = self.module_member(module, name, hops + 1, seen=seen)
             sub = self.files.module_file(f"{star}.{name}")
-            if (
-                found is None and sub is not None and listed
-            ):  # __all__ lists a submodule: the star imports it
+            # __all__ lists a submodule: the star imports it
+            if found is None and sub is not None and listed:
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
                 found = found._replace(
@@ -218,9 +217,8 @@ class Walker:
                 raise
             except ResolveError:
                 return self.object(module, hops=hops + 1)
-        if (
-            module == container.module and not container.qual
-        ):  # 'from . import x' in a package: the submodule
+        # 'from . import x' in a package: the submodule
+        if module == container.module and not container.qual:
             sub = self.files.module_file(f"{module}.{member}")
             if sub is None:
                 raise self.no_member(container, member, module)
