@@ -118,9 +118,8 @@ def read_book(
             text = re.sub(
                 r"\x1b\[[0-9;]*m", "", warnings.getvalue()
             ).strip()  # Sphinx colours its errors
-            text = re.sub(
-                r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE
-            )  # printed after our "error: "
+            # printed after our "error: "
+            text = re.sub(r"^(?:ERROR|WARNING): ", "", text, flags=re.MULTILINE)
             raise BookError(text or "the book's configuration is invalid") from None
         records = [
             *get_domain(app.env).all_anchors(),

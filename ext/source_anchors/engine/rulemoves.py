@@ -56,9 +56,8 @@ def reresolved(
 
 def _genuine(resolvers: Resolvers, repo: str, locked: LockRecord) -> bool:
     """Whether *locked* holds the lines it names at the pinned commit (resolved there, not edited by hand)."""
-    from ..resolve.resolver import (
-        lines_hash,
-    )  # the resolution machinery: anchors the resolver moved only
+    # the resolution machinery: anchors the resolver moved only
+    from ..resolve.resolver import lines_hash
 
     try:
         lines = resolvers.resolver(repo).file_lines(locked.path)

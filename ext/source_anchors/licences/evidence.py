@@ -29,9 +29,8 @@ class Evidence:
     args: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "args", tuple(sorted(self.args))
-        )  # one order: records compare equal
+        # one order: records compare equal
+        object.__setattr__(self, "args", tuple(sorted(self.args)))
 
     def text(self) -> str:
         """The evidence in English."""

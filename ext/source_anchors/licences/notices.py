@@ -40,9 +40,8 @@ _COPYRIGHT = re.compile(
     r"(?:\bCopyright\b(?:\s*(?:©|\(c\)|&copy;))?|©|&copy;)\s*(?:(?:19|20)\d\d\b|\$?\{)"
 )
 _TAG = re.compile(r"<[^>]*>")
-_CODE_PREFIX = re.compile(
-    r"^\s*[\w.]+\s*[:=]\s*[`'\"]"
-)  # copyright: `Copyright © …` quotes what is inside
+# copyright: `Copyright © …` quotes what is inside
+_CODE_PREFIX = re.compile(r"^\s*[\w.]+\s*[:=]\s*[`'\"]")
 #: (source, pattern): the pattern's first group is the marker quoted; the first pattern of a source
 #: wins.
 _SOURCES: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -26,8 +26,7 @@ def decode_source(data: bytes) -> str:
     """
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except (
-        SyntaxError
-    ):  # an unknown coding, or first lines that are not UTF-8: tried as UTF-8 below
+    # an unknown coding, or first lines that are not UTF-8: tried as UTF-8 below
+    except SyntaxError:
         encoding = "utf-8"
     return data.decode(encoding)

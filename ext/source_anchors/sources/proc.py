@@ -62,9 +62,8 @@ def run(
         # proxies).
         why = [line for line in lines[:-3] if _NETWORK.search(line)][-2:]
         detail = "; ".join(why + lines[-3:]) or f"exit status {done.returncode}"
-        raise error(
-            f"{label}: {redact_credentials(detail)}"
-        )  # git names the URL it was given, token and all
+        # git names the URL it was given, token and all
+        raise error(f"{label}: {redact_credentials(detail)}")
     return done.stdout
 
 

@@ -90,9 +90,8 @@ def pip_locations(timeout: float, environ: Mapping[str, str] | None = None) -> L
         # The environment wins over pip's files option by option: only when it sets all four can
         # nothing in them count, and pip (0.6 s to start) need not be asked. Nor when
         # PIP_CONFIG_FILE is os.devnull: then pip reads no file at all (its documented switch).
-        with contextlib.suppress(
-            PipError
-        ):  # pip's files unreadable: the environment and defaults remain
+        # pip's files unreadable: the environment and defaults remain
+        with contextlib.suppress(PipError):
             listing = proc.pip(["config", "list"], timeout=min(timeout, 30), what="pip config list")
     for line in listing.decode("utf-8", "replace").splitlines():
         key, sep, value = line.partition("=")

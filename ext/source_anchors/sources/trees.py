@@ -228,9 +228,8 @@ class TreeCache:
                     return tree
                 self._remove_leftovers(key)
                 staging = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=self._tmp()))
-                os.chmod(
-                    staging, 0o777 & ~current_umask()
-                )  # mkdtemp makes it private; the cache is shared
+                # mkdtemp makes it private; the cache is shared
+                os.chmod(staging, 0o777 & ~current_umask())
                 try:
                     meta = export(staging / "files")
                     meta.update(

@@ -51,9 +51,8 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     state = get_state(str(app.srcdir))
     api = state.settings.api
     if api is None and linkcode.is_dropin(config):
-        api = ApiSettings(
-            links=SELF
-        )  # the drop-in's one import line asks for the own repository's links
+        # the drop-in's one import line asks for the own repository's links
+        api = ApiSettings(links=SELF)
     linker: Linker | None = None
     if api is not None and api.links == SELF:
         own = state.engine.own_source(api, confdir=Path(app.confdir))

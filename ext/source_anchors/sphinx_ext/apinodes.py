@@ -35,9 +35,8 @@ def visit_html(self: Any, node: api_source) -> None:
             f'<a class="reference external sa-api-source" href="{self.attval(uri)}">'
             f'<span class="sa-api-where"> ({self.encode(where)})</span></a>'
         )
-    elif node.get(
-        "sa_html", True
-    ):  # else sphinx.ext.linkcode, with the drop-in resolver, writes it
+    # else sphinx.ext.linkcode, with the drop-in resolver, writes it
+    elif node.get("sa_html", True):
         label = self.encode(sphinx_text("[source]"))
         self.body.append(
             f'<a class="reference external sa-api-source" href="{self.attval(uri)}" '

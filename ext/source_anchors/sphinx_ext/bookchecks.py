@@ -50,9 +50,8 @@ def check_reproduced(state: BuildState, domain: SourceAnchorsDomain) -> None:
 
     engine = state.engine
     index: dict[str, tuple[str, int]] = {}
-    for repo, pin in sorted(
-        engine.pins.items(), reverse=True
-    ):  # the first repository wins a shared line
+    # the first repository wins a shared line
+    for repo, pin in sorted(engine.pins.items(), reverse=True):
         try:
             index.update(
                 line_index_cached(

@@ -53,9 +53,8 @@ def setup(app: Sphinx) -> None:
     apilinks.setup(app)
     app.connect("config-inited", _config_inited)
     app.connect("env-purge-doc", _purge_doc)
-    app.connect(
-        "source-read", _source_read, priority=900
-    )  # late: the text after other extensions' edits
+    # late: the text after other extensions' edits
+    app.connect("source-read", _source_read, priority=900)
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _doctree_read)
     app.connect("env-before-read-docs", _start_reading)

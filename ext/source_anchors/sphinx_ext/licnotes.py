@@ -291,9 +291,8 @@ def licences(app: Sphinx, docname: str) -> list[nodes.Node]:
     own = Path(app.confdir) / "LICENSE"
     if own.is_file():
         try:
-            match = identify_licence(
-                own.read_text("utf-8", errors="replace")
-            )  # once per full build
+            # once per full build
+            match = identify_licence(own.read_text("utf-8", errors="replace"))
         except MissingExtraError as error:
             warn_once(error, docname)
             match = None

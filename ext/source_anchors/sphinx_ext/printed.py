@@ -159,9 +159,8 @@ def _table(title: str, links: list[tuple[str, str]], ident: str) -> nodes.sectio
         ),
     )
     common = nodes.paragraph(classes=["sa-sources-prefix"])
-    common += nodes.reference(
-        "", prefix, refuri=prefix
-    )  # a URL: LaTeX may break it after any slash
+    # a URL: LaTeX may break it after any slash
+    common += nodes.reference("", prefix, refuri=prefix)
     section += common
     items = nodes.bullet_list(classes=["sa-sources-list"])
     for path in sorted(by_file):

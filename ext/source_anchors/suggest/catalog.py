@@ -237,9 +237,8 @@ class Catalog:
             among if module is None else {n for n in self._by_module.get(module, ()) if n in among}
         )
         best: list[int] = []
-        for number in self._ranked(
-            text, kind
-        ):  # the best allowed, in order: as heapq.nlargest of them
+        # the best allowed, in order: as heapq.nlargest of them
+        for number in self._ranked(text, kind):
             if number in allowed:
                 best.append(number)
                 if len(best) == CANDIDATES:
@@ -274,9 +273,8 @@ class Catalog:
                         strict=True,
                     )
                 )
-            found = sorted(
-                scores, key=scores.__getitem__, reverse=True
-            )  # stable: ties in the order scored
+            # stable: ties in the order scored
+            found = sorted(scores, key=scores.__getitem__, reverse=True)
             if len(self._rankings) >= _TEXTS_KEPT:
                 del self._rankings[next(iter(self._rankings))]  # the least recently asked
         self._rankings[text, kind] = found

@@ -426,9 +426,8 @@ def _made(
 ) -> Suggestion | None:
     """The suggestion for *found*: at its definition when the target named the old one's, else as written."""
     if target.path != f"{ref.module}.{ref.qual}":
-        return suggester.made(
-            target, ref.qual, found, score, reason
-        )  # a re-export: kept when it still works
+        # a re-export: kept when it still works
+        return suggester.made(target, ref.qual, found, score, reason)
     if not suggester.lands(found.path, found):
         return None
     return Suggestion(found.path, round(score, 3), reason, f"{found.file}:{_span(found)}")

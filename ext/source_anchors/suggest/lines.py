@@ -131,9 +131,8 @@ class Likeness:
                 self._matchers.popitem(last=False)
         else:
             self._matchers.move_to_end(b)
-        matcher.set_seq1(
-            tokens_a
-        )  # the second sequence's index is kept: the ratio is SequenceMatcher(a, b)'s
+        # the second sequence's index is kept: the ratio is SequenceMatcher(a, b)'s
+        matcher.set_seq1(tokens_a)
         return matcher.ratio()
 
     def upper(self, a: str, b: str) -> float:
@@ -221,9 +220,8 @@ class LineSuggester:
         self, target: Target, symbol: str, record: LockRecord, *, base: float, reason: str
     ) -> Suggestion | None:
         """The line of *symbol*'s new range most like the locked match line, with a match text unique there."""
-        *outer, match = (
-            target.matches
-        )  # scoped matches: the outer levels are kept, the last one re-matched
+        # scoped matches: the outer levels are kept, the last one re-matched
+        *outer, match = target.matches
         try:
             old_file = self._old_lines(record)
             location = self.new.resolve(symbol, tuple(outer) or None)
@@ -237,9 +235,8 @@ class LineSuggester:
         scope = "::".join([symbol, *outer])
         lines = self.new.file_lines(location.path)
         span = range(location.start, min(location.end, len(lines)) + 1)
-        if any(
-            match in lines[n - 1] for n in span
-        ):  # the text is still there (several times, or moved)
+        # the text is still there (several times, or moved)
+        if any(match in lines[n - 1] for n in span):
             candidate = f"{scope}::{match}"
             if self._resolves(candidate):
                 return Suggestion(candidate, round(base, 3), reason, self.where(candidate))

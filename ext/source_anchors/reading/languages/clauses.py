@@ -155,9 +155,8 @@ def _span(
         and node.named_child_count == 1
         and node.named_children[0].start_byte == node.start_byte
     ):
-        clauses = _clauses(
-            parsed, shape, node.named_children[0]
-        )  # an ``if`` expression as a statement (Rust)
+        # an ``if`` expression as a statement (Rust)
+        clauses = _clauses(parsed, shape, node.named_children[0])
     if clauses:
         holding = [(head, span) for head, span in clauses if span[0] <= line <= span[1]]
         if holding:
@@ -201,9 +200,8 @@ def _clauses(
         if tail.type in shape.clauses:
             last = _clause_end(parsed, shape, tail, first, parsed.last_line(tail))[1]
         elif len(part) > 1 and part[1].child_by_field_name("consequence") is not None and begin:
-            last = _first_clause_end(
-                parsed, shape, part[1]
-            )  # ``else if``: to the end of its own body
+            # ``else if``: to the end of its own body
+            last = _first_clause_end(parsed, shape, part[1])
         else:
             last = parsed.last_line(tail)
         spans.append((head, (first, last)))

@@ -256,9 +256,8 @@ def _classified(
 def _margin(text: str) -> str:
     """The whitespace before the first line of *text* that is not blank."""
     body = text.lstrip()
-    at = len(text) - len(
-        body
-    )  # the first character that is not whitespace, on the first line not blank
+    # the first character that is not whitespace, on the first line not blank
+    at = len(text) - len(body)
     return text[text.rfind("\n", 0, at) + 1 : at] if body else ""
 
 
@@ -358,9 +357,8 @@ class _Excerpt:
         """The syntax tree; None when the excerpt does not parse."""
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter(
-                    "ignore"
-                )  # an invalid escape in upstream code is not the book's to hear of
+                # an invalid escape in upstream code is not the book's to hear of
+                warnings.simplefilter("ignore")
                 return ast.parse(self.source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None

@@ -115,9 +115,8 @@ def decide(test: ast.expr, python: Python, used: set[str]) -> bool | None:
     """The value of *test* for *python*, or None when it cannot be decided statically; *used* gets the facts read."""
     if isinstance(test, ast.BoolOp):
         values = [decide(v, python, used) for v in test.values]
-        stop = isinstance(
-            test.op, ast.Or
-        )  # the value that decides an 'or' (True) or an 'and' (False)
+        # the value that decides an 'or' (True) or an 'and' (False)
+        stop = isinstance(test.op, ast.Or)
         if stop in values:
             return stop
         return None if None in values else not stop

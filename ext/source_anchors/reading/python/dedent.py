@@ -15,18 +15,16 @@ def dedent(text: str) -> str:
     that line's indent is then the margin, which every other line has or is empty, and it is removed
     from the whole text at once. Any other text is read line by line.
     """
-    if not (
-        " \n" in text or "\t\n" in text or text.endswith((" ", "\t"))
-    ):  # no line of blanks but empty ones
+    # no line of blanks but empty ones
+    if " \n" not in text or "\t\n" in text or text.endswith((" ", "\t")):
         body = text.lstrip("\n")
         margin = body[: len(body) - len(body.lstrip(" \t"))]  # the first line's that is not empty
         if not margin:
             return text
         lines = text.split("\n")
         starts = text.startswith(margin)
-        if text.count("\n" + margin) + starts + lines.count("") == len(
-            lines
-        ):  # each has it, or is empty
+        # each has it, or is empty
+        if text.count("\n" + margin) + starts + lines.count("") == len(lines):
             found = text.replace("\n" + margin, "\n")
             return found[len(margin) :] if starts else found
     return _dedent_lines(text)

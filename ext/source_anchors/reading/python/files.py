@@ -158,9 +158,8 @@ class SourceFiles:
         self.parsed.add(path)
         self._indexes[path] = found
         if self.store is not None:
-            self.store.put(
-                self._keys[path], found
-            )  # a parse of the whole file: never a head's (see exports)
+            # a parse of the whole file: never a head's (see exports)
+            self.store.put(self._keys[path], found)
         return found
 
     def exports(self, path: str, module: str, name: str) -> Exports | None:
@@ -234,9 +233,8 @@ class SourceFiles:
                 all_mentions=text.count("__all__") if text.isascii() else None,
                 python=self.python,
             )
-            del (
-                tree
-            )  # freed before collection resumes, or the first collection would walk all of it
+            # freed before collection resumes, or the first collection would walk all of it
+            del tree
         return found
 
     def module_file(self, dotted: str) -> str | None:

@@ -259,9 +259,8 @@ class _Builder:
             self.all.call(node)
         if isinstance(node, (ast.If, ast.Try)):
             self.optional.read(node, module_level=not prefix, nested=bool(flags & COND))
-        if isinstance(
-            node, ast.If
-        ):  # a test decided statically (conditions), else both branches conditional
+        # a test decided statically (conditions), else both branches conditional
+        if isinstance(node, ast.If):
             then, otherwise, decided = branches(node, flags, self.python, self.from_sys)
             self.conditions += [decided] if decided else []
             self.body(node.body, prefix, owner, then)
@@ -320,9 +319,8 @@ class _Builder:
                 ("cached_property", "abstractproperty")
             ):
                 kind = "attribute"
-                flags |= (
-                    0 if canonical.endswith("cached_property") else DATA
-                )  # functools': no __set__
+                # functools': no __set__
+                flags |= 0 if canonical.endswith("cached_property") else DATA
         return kind, flags
 
     def instance_attributes(

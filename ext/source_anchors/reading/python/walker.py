@@ -130,16 +130,14 @@ class Walker:
     def module_member(self, ref: Ref, name: str, hops: int, *, seen: set[str]) -> Ref | None:
         """*name* in the body of the module *ref*, or bound there by a star import; None when neither binds it."""
         seen.add(ref.module)
-        if is_namespace(
-            ref.file
-        ):  # a namespace package binds nothing of its own: only its submodules
+        # a namespace package binds nothing of its own: only its submodules
+        if is_namespace(ref.file):
             sub = self.files.module_file(f"{ref.module}.{name}")
             return Ref(f"{ref.module}.{name}", sub) if sub is not None else None
         index = self.index(ref)
         binds = [b for b in index.bindings.get(name, ()) if b.owner == 0]
-        if binds and not all(
-            b.flags & (DEAD | ABSENT) for b in binds
-        ):  # bound only where nothing runs: not bound
+        # bound only where nothing runs: not bound
+        if binds and not all(b.flags & (DEAD | ABSENT) for b in binds):
             return self.chosen(ref, name, binds, hops)
         for star in reversed(index.stars):
             if star in seen:
@@ -148,9 +146,8 @@ class Walker:
                 module = self.module(star, star)
                 if is_namespace(module.file):
                     continue  # what it binds is the submodules imported so far: not read statically
-                exports = self.files.exports(
-                    module.file, module.module, name
-                )  # often without a whole parse
+                # often without a whole parse
+                exports = self.files.exports(module.file, module.module, name)
                 listed = exports is not None and name in exports.names
                 # Without __all__, or with one not read statically in full, a star binds the public
                 # names.
@@ -167,14 +164,8 @@ class Walker:
             if found is None and sub is not None and listed:
                 found = Ref(f"{star}.{name}", sub)
             if found is not None and exports is not None and not listed:
-                found = found._replace(
-                    caveat=join(
-                        found.caveat,
-                        f"{star}.__all__ is not read statically in "
-                        f"full: taken to hold the public name {name!r}",
-                        "; ",
-                    )
-                )
+                why = f"{star}.__all__ is not read statically in full: taken to hold the public name {name!r}"
+                found = found._replace(caveat=join(found.caveat, why, "; "))
             if found is not None:
                 return found
         return None
@@ -251,14 +242,11 @@ class Walker:
         for other in (
             b for b in others if b.flags & COND and b in runtime(others) and b.kind != "attribute"
         ):
-            rest = tuple((b.start, b.end) for b in (bind, *others) if b is not other)
+            rest = tuple(sorted((b.start, b.end) for b in (bind, *others) if b is not other))
             if other.kind != "alias":
+                ruled = join(rule, "inside-over-outside")
                 return container._replace(
-                    qual=qual,
-                    bind=other,
-                    rule=join(rule, "inside-over-outside"),
-                    others=tuple(sorted(rest)),
-                    caveat=why,
+                    qual=qual, bind=other, rule=ruled, others=rest, caveat=why
                 )
             try:
                 found = self.follow(container, qual, other, hops)
