@@ -248,8 +248,10 @@ def test_links_into_a_pinned_repository_are_locked_like_anchors(tmp_path: Path) 
     def conf(commit: str) -> None:
         (book / "conf.py").write_text(
             textwrap.dedent(f"""\
-            extensions = ["source_anchors"] source_anchors_repos = {{"up": {{"url": {up.url!r},
-            "commit": {commit!r}, "packages": ["src/pkg"]}}}} source_anchors_api_links = "up" """),
+            extensions = ["source_anchors"]
+            source_anchors_repos = {{"up": {{"url": {up.url!r}, "commit": {commit!r}, "packages": ["src/pkg"]}}}}
+            source_anchors_api_links = "up"
+            """),
             "utf-8",
         )
 

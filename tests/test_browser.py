@@ -380,8 +380,7 @@ def test_ledger_backlinks_land_on_the_citing_paragraph(
         assert re.fullmatch(r"sa-\d+", target), page.url
         page.wait_for_function(
             """id => { const el = document.getElementById(id); if (!el) return false;
-                       const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <=
-                       innerHeight; }""",
+                       const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }""",
             arg=target,
             timeout=5000,
         )
@@ -479,8 +478,7 @@ def test_chips_are_readable_and_drift_stays_visible(tab: Callable[..., Tab], the
         page.evaluate(
             """s => { const el = document.querySelectorAll('a.sa-anchor.sa-ok')[5];
                                 document.getElementById('drift-probe')?.removeAttribute('id');
-                                el.className = 'sa-anchor sa-' + s + ' reference external'; el.id =
-                                'drift-probe'; }""",
+                                el.className = 'sa-anchor sa-' + s + ' reference external'; el.id = 'drift-probe'; }""",
             status,
         )
         drift = chip_colours(page, "#drift-probe")

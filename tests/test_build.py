@@ -308,8 +308,7 @@ def test_an_anchor_in_the_other_markup_is_one_located_warning_that_says_how_to_w
         .. source-anchor:: pkg.mod.beta
            :caption: beta
 
-        Quoted as code, no warning: `:src:` and ``:src:`x <y>` ``; a real one: {src}`alpha
-        <pkg.mod.alpha>`.
+        Quoted as code, no warning: `:src:` and ``:src:`x <y>` ``; a real one: {src}`alpha <pkg.mod.alpha>`.
 
         ```{toctree}
         other

@@ -484,9 +484,9 @@ def test_comment_lines_and_statements_sharing_a_line(book: Book, up: tuple[Upstr
         """
         # P
 
-        {src}`c <pkg.mod.walk::# the loop below>` {src}`z <pkg.mod.walk::z = (3,>` {src}`y
-        <pkg.mod.walk::y = 1>` {src}`if <pkg.mod.walk::if total:>` {src}`doc
-        <pkg.mod.alpha::First.>` """,
+        {src}`c <pkg.mod.walk::# the loop below>` {src}`z <pkg.mod.walk::z = (3,>`
+        {src}`y <pkg.mod.walk::y = 1>` {src}`if <pkg.mod.walk::if total:>` {src}`doc <pkg.mod.alpha::First.>`
+        """,
     )
     rows = _by_label(book.build(fresh=True).report())
     comment, shared = _lines_of(MOD, "# the loop below"), _lines_of(MOD, "if total:")

@@ -409,10 +409,12 @@ def test_pip_locations_read_pip_s_files_section_by_section(
 # Run pip_locations in a fresh interpreter that records every subprocess it starts (an audit hook:
 # Python's own event for each Popen), and print the answer and those commands as JSON.
 _LOCATIONS_AND_SPAWNS = """
-import json, sys spawned = [] sys.addaudithook(lambda event, args: spawned.append(list(map(str,
-args[1]))) if event == "subprocess.Popen" else None) from source_anchors.sources.simpleindex import
-pip_locations where = pip_locations(30) print(json.dumps({"indexes": where.indexes, "find_links":
-where.find_links, "spawned": spawned}))
+import json, sys
+spawned = []
+sys.addaudithook(lambda event, args: spawned.append(list(map(str, args[1]))) if event == "subprocess.Popen" else None)
+from source_anchors.sources.simpleindex import pip_locations
+where = pip_locations(30)
+print(json.dumps({"indexes": where.indexes, "find_links": where.find_links, "spawned": spawned}))
 """
 
 

@@ -88,9 +88,9 @@ def helper(path, *, strict=False):
 PAGE = """\
 # Drift
 
-{src}`the class <pkg.mod.BaseCommand>`, {src}`its main <pkg.mod.BaseCommand.main>`, {src}`a function
-<pkg.mod.old_name>`, {src}`the flag test <pkg.mod.flag::if value is _flag_needs_value:>`, {src}`a
-helper <pkg.util.helper>` and {src}`nothing like it <pkg.mod.gone_for_good>`.
+{src}`the class <pkg.mod.BaseCommand>`, {src}`its main <pkg.mod.BaseCommand.main>`,
+{src}`a function <pkg.mod.old_name>`, {src}`the flag test <pkg.mod.flag::if value is _flag_needs_value:>`,
+{src}`a helper <pkg.util.helper>` and {src}`nothing like it <pkg.mod.gone_for_good>`.
 """
 
 
@@ -180,8 +180,7 @@ RST_PAGE = """\
 Drift in rST
 ============
 
-:src:`a function <pkg.mod.old_name>` and `up:pkg.util.helper`:src: and ``:src:`pkg.mod.old_name```
-(code).
+:src:`a function <pkg.mod.old_name>` and `up:pkg.util.helper`:src: and ``:src:`pkg.mod.old_name``` (code).
 
 .. source-anchor:: pkg.mod.old_name
    :caption: a card

@@ -36,8 +36,7 @@ SHOTS = ROOT / "_build" / "screenshots" / "themes"
 PAGE = """\
 # Themes
 
-An ok anchor: {src}`the alpha function <pkg.mod.alpha>`; one that cannot link: {src}`nothing
-<pkg.mod.nothing>`.
+An ok anchor: {src}`the alpha function <pkg.mod.alpha>`; one that cannot link: {src}`nothing <pkg.mod.nothing>`.
 
 ```{source-anchor} pkg.mod.alpha
 :caption: alpha, as a card

@@ -226,23 +226,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _plain(args: argparse.Namespace) -> bool:
-    """Whether ``check``, ``update`` or ``fix`` is given Markdown paths outside any book (the plain front end)."""
+    """Whether ``check``, ``update`` or ``fix`` of Markdown paths is the plain front end's.
+
+    It is where no book is found (no ``conf.py``), or where ``--lock`` names the lock of the plain
+    front end. Beside a book, a path that is no page of it is left alone, as ``check PAGE…`` always
+    did (the pre-commit hook passes every staged Markdown file): give ``--lock`` to check its links.
+    """
     pages = getattr(args, "pages", None) or []
     if args.command not in ("check", "update", "fix") or not pages:
         return False
     if args.lock is not None:
         return True
-    confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
-    if not (confdir / "conf.py").is_file():
-        return True
-    return not all(
-        Path(page).resolve().is_relative_to(srcdir) and Path(page).name.lower() not in _ROOT_DOCS
-        for page in pages
-    )
-
-
-#: Markdown files at a book's root that are no page of it (a book beside its README).
-_ROOT_DOCS = {"readme.md", "contributing.md", "agents.md", "changelog.md", "claude.md"}
+    confdir, _ = find_book(Path.cwd(), args.confdir, args.srcdir)
+    return not (confdir / "conf.py").is_file()
 
 
 #: What a command runs: its parsed arguments and the book's conf and page folders in, the exit

@@ -16,7 +16,7 @@ def dedent(text: str) -> str:
     from the whole text at once. Any other text is read line by line.
     """
     # no line of blanks but empty ones
-    if " \n" not in text or "\t\n" in text or text.endswith((" ", "\t")):
+    if not (" \n" in text or "\t\n" in text or text.endswith((" ", "\t"))):
         body = text.lstrip("\n")
         margin = body[: len(body) - len(body.lstrip(" \t"))]  # the first line's that is not empty
         if not margin:
