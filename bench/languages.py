@@ -9,11 +9,15 @@ repository (under ``_build/bench``, never committed) and pinned; then, side by s
   query).
 
 The figure is the ratio of the medians, cold / floor (the issue's target: at most 1.5).
-``python bench/languages.py`` runs it alone.
+``python bench/languages.py`` runs it alone; ``--instructions`` counts both under valgrind's
+callgrind instead of timing them (each in a probe process, less the same process stopped before the
+work: the count repeats to a few instructions, where the machine's load moves a timing by half).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -24,6 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "ext"))
 
+from callgrind import callgrind  # noqa: E402
 from source_anchors.engine.engine import Engine  # noqa: E402 (the extension's copy in this checkout)
 from source_anchors.model.config import settings_from  # noqa: E402
 from source_anchors.reading.languages.grammar import TreeSitterLanguage  # noqa: E402
@@ -106,44 +111,64 @@ def generate(work: Path) -> tuple[str, dict[str, list[str]]]:
     return _git("rev-parse", "HEAD", cwd=repo), targets
 
 
-def measure(work: Path, runs: int) -> dict[str, Any]:
-    """Per language: the medians of the floor and of the cold resolution, in seconds, and their ratio."""
-    commit, targets = generate(work)
-    repo = work / "languages-upstream"
-    settings = settings_from(
-        {
-            "repos": {"gen": {"url": repo.as_uri(), "commit": commit, "packages": ["src"]}},
-            "cache_dir": str(work / "languages-cache"),
-        },
-        confdir=work,
-        environ={},
-    )
-    engine = Engine(settings)
-    first = engine.resolver("gen")  # the export, once: not measured
-    tree, pin = first.tree, first.pin
-    results: dict[str, Any] = {}
-    for name, wanted in targets.items():
-        files = sorted({target[1:].partition("#")[0] for target in wanted})
-        data = [tree.read_bytes(path, max_bytes=settings.max_file_bytes) for path in files]
+class Setup:
+    """The generated repository exported and pinned (not measured); per language its targets and its files' bytes."""
+
+    def __init__(self, work: Path) -> None:
+        commit, self.targets = generate(work)
+        repo = work / "languages-upstream"
+        self.settings = settings_from(
+            {
+                "repos": {"gen": {"url": repo.as_uri(), "commit": commit, "packages": ["src"]}},
+                "cache_dir": str(work / "languages-cache"),
+            },
+            confdir=work,
+            environ={},
+        )
+        first = Engine(self.settings).resolver("gen")  # the export, once
+        self.tree, self.pin = first.tree, first.pin
+
+    def files(self, name: str) -> tuple[TreeSitterLanguage, list[bytes]]:
+        """The language *name* (its grammar loaded) and the bytes of its files."""
+        files = sorted({target[1:].partition("#")[0] for target in self.targets[name]})
         language = language_for(files[0])
         assert isinstance(language, TreeSitterLanguage)
+        language._load()
+        limit = self.settings.max_file_bytes
+        return language, [self.tree.read_bytes(path, max_bytes=limit) for path in files]
+
+    def floor(self, language: TreeSitterLanguage, data: list[bytes]) -> None:
+        """The grammar's own parse of every file."""
         parser, _ = language._load()
+        for source in data:
+            parser.parse(source)
+
+    def cold(self, name: str) -> None:
+        """Every definition of language *name* resolved by a new resolver (clear the language's parses first)."""
+        resolver = Resolver(self.tree, self.pin, max_file_bytes=self.settings.max_file_bytes)
+        for target in self.targets[name]:
+            resolver.resolve(target)
+
+
+def measure(work: Path, runs: int) -> dict[str, Any]:
+    """Per language: the medians of the floor and of the cold resolution, in seconds, and their ratio."""
+    setup = Setup(work)
+    results: dict[str, Any] = {}
+    for name, wanted in setup.targets.items():
+        language, data = setup.files(name)
         floors, colds = [], []
         for _ in range(runs):
             started = time.perf_counter()
-            for source in data:
-                parser.parse(source)
+            setup.floor(language, data)
             floors.append(time.perf_counter() - started)
             language._parsed.clear()  # cold: no parse kept from the run before
             started = time.perf_counter()
-            resolver = Resolver(tree, pin, max_file_bytes=settings.max_file_bytes)
-            for target in wanted:
-                resolver.resolve(target)
+            setup.cold(name)
             colds.append(time.perf_counter() - started)
         floor, cold = statistics.median(floors), statistics.median(colds)
         results[name] = {
             "definitions": len(wanted),
-            "files": len(files),
+            "files": len(data),
             "floor_s": round(floor, 4),
             "cold_s": round(cold, 4),
             "cold_over_floor": round(cold / floor, 3),
@@ -161,5 +186,67 @@ def show(results: dict[str, Any]) -> None:
         )
 
 
+def probe(work: Path, name: str, kind: str, *, skip: bool) -> None:
+    """One process's work under callgrind: the floor or the cold resolution of *name*, or (*skip*) all before it."""
+    setup = Setup(work)
+    language, data = setup.files(name)
+    if skip:
+        return
+    if kind == "floor":
+        setup.floor(language, data)
+    else:
+        setup.cold(name)
+
+
+def instructions(work: Path) -> dict[str, Any]:
+    """Per language: the instructions of the floor and of the cold resolution, and their ratio (hash seed 0)."""
+    Setup(work)  # the repository and its export made before any count
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    results: dict[str, Any] = {}
+    for name in TEMPLATES:
+        commands = {
+            f"{kind}{'-start' if skip else ''}": (
+                Path(os.devnull),
+                [sys.executable, __file__, "--probe", name, kind, *(["--skip"] if skip else [])],
+            )
+            for kind in ("floor", "cold")
+            for skip in (False, True)
+        }
+        counts = callgrind(commands, env)
+        floor = counts["floor"] - counts["floor-start"]
+        cold = counts["cold"] - counts["cold-start"]
+        results[name] = {
+            "definitions": FILES * DEFINITIONS,
+            "files": FILES,
+            "floor_instructions": floor,
+            "cold_instructions": cold,
+            "cold_over_floor": round(cold / floor, 3),
+        }
+        print(
+            f"{name}: cold resolution of {FILES * DEFINITIONS} definitions in {FILES} files "
+            f"{cold:,} instructions / the grammar's parse {floor:,} = {cold / floor:.2f} (target 1.5)",
+            flush=True,
+        )
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``languages.py [RUNS]``, ``--instructions``, or one ``--probe`` (what ``--instructions`` runs)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="?", type=int, default=5, help="timed runs (default 5)")
+    parser.add_argument("--instructions", action="store_true", help="count under callgrind")
+    parser.add_argument("--probe", nargs=2, metavar=("LANGUAGE", "KIND"), help=argparse.SUPPRESS)
+    parser.add_argument("--skip", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    work = ROOT / "_build" / "bench"
+    if args.probe:
+        probe(work, args.probe[0], args.probe[1], skip=args.skip)
+    elif args.instructions:
+        instructions(work)
+    else:
+        show(measure(work, args.runs))
+    return 0
+
+
 if __name__ == "__main__":
-    show(measure(ROOT / "_build" / "bench", int(sys.argv[1]) if len(sys.argv) > 1 else 5))
+    raise SystemExit(main())

@@ -654,7 +654,7 @@ def test_each_file_is_parsed_once_per_path_and_blob() -> None:
     files = LanguageFiles()
     go = lang("/a.go")
     first = files.definitions(go, "cmd/a.go", "blob1", GO.encode())
-    again = files.find(go, "cmd/a.go", "blob1", GO.encode(), "Execute")
+    (again,) = files.candidates(go, "cmd/a.go", "blob1", GO.encode(), "Execute")
     assert again in first
     parsed = go.parse(GO.encode())  # type: ignore[attr-defined]
     assert go.parse(GO.encode()) is parsed  # type: ignore[attr-defined]

@@ -21,8 +21,7 @@ from __future__ import annotations
 import difflib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from ..model.changeclass import ChangeClass
 from ..model.errors import AmbiguousDefinitionError, ResolveError
@@ -43,9 +42,12 @@ def text_change(old: str, new: str) -> ChangeClass:
     return ChangeClass.formatting if old.split() == new.split() else ChangeClass.code
 
 
-@dataclass(frozen=True)
-class Definition:
-    """One definition of a file: its path of names, its kind and its lines (1-based, inclusive)."""
+class Definition(NamedTuple):
+    """One definition of a file: its path of names, its kind and its lines (1-based, inclusive).
+
+    A named tuple, as the Python reader's records are: one is made for each anchor resolved, and a
+    frozen dataclass costs twice as much to make (the bench's cold resolution, ``bench/languages.py``).
+    """
 
     #: The names from the outermost scope in: ``("Outer", "Inner", "method")``.
     path: tuple[str, ...]
@@ -154,6 +156,15 @@ class Language(ABC):
             return candidates[0], "one definition under two names (a typedef of its struct)"
         return None
 
+    def named(self, source: bytes, dotted: str) -> list[Definition] | None:
+        """The definitions of *source* whose path or qualified path is *dotted*, read for that name alone.
+
+        None when the language reads a file's definitions only whole (the default): the caller
+        then takes them from :meth:`definitions`. The tree-sitter languages read only the places
+        where the name is written.
+        """
+        return None
+
     def find(
         self, source: bytes, dotted: str, found: Sequence[Definition] | None = None
     ) -> Definition:
@@ -167,7 +178,17 @@ class Language(ABC):
         """
         wanted = tuple(dotted.split("."))
         found = self.definitions(source) if found is None else found
-        candidates = [d for d in found if d.path == wanted or d.qualified == wanted]
+        return self.pick(
+            dotted, [d for d in found if d.path == wanted or d.qualified == wanted], found
+        )
+
+    def pick(
+        self, dotted: str, candidates: Sequence[Definition], found: Sequence[Definition] = ()
+    ) -> Definition:
+        """The one of *candidates*, the definitions of the path *dotted*, that :meth:`find` gives.
+
+        With none, the error names the closest paths among *found* (the file's definitions).
+        """
         if len(candidates) == 1:
             return candidates[0]
         if not candidates:
@@ -179,7 +200,7 @@ class Language(ABC):
             raise ResolveError(f"no {self.name} definition {dotted}{hint}", closest=closest)
         chosen = self.choose(candidates)
         if chosen is not None:
-            return replace(chosen[0], rule=chosen[1])
+            return chosen[0]._replace(rule=chosen[1])
         raise _ambiguous(self.name, dotted, candidates)
 
 

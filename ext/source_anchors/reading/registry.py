@@ -10,8 +10,6 @@ with :func:`unregister`.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from ..model.errors import MissingExtraError
 from .language import Language
 from .languages.c import C_LANGUAGE
@@ -43,7 +41,10 @@ _BY_SUFFIX: dict[str, Language] = {
 
 
 def _of(path: str) -> Language | None:
-    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+    # PurePosixPath(path).suffix, without making a path object: this runs once per anchor.
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
 
 
 def language_for(path: str) -> Language | None:

@@ -5,7 +5,8 @@ tree-sitter language (TypeScript, Go, Rust, C, …) or Python. The definition is
 :meth:`~source_anchors.reading.language.Language.find`: one of that path, or the one a rule of the
 language chose among several (its words are the location's ``rule``; the others' lines its
 ``others``), or an error naming the candidates. Each file is parsed once per resolver
-(:class:`~source_anchors.reading.languages.parsed.LanguageFiles`), however many anchors name it.
+(:class:`~source_anchors.reading.languages.parsed.LanguageFiles`), however many anchors name it,
+and only the places where a definition's name is written are read (its language's ``named``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from ..model.errors import AmbiguousDefinitionError, ResolveError
-from ..reading.language import Definition, Files, Language
+from ..reading.language import Definition, Language
 from ..reading.languages.parsed import LanguageFiles
 from ..reading.registry import LANGUAGES, language_for
 
@@ -38,19 +39,21 @@ def language_of(file: str, symbol: str) -> Language:
 
 
 def definition(
-    files: Files, parsed: LanguageFiles, file: str, blob: str, symbol: str
+    parsed: LanguageFiles, file: str, blob: str, source: bytes, symbol: str
 ) -> tuple[Definition, Language, tuple[Span, ...]]:
-    """The definition *symbol* of *file* (at blob *blob*), its language, and the lines of the others of its path.
+    """The definition *symbol* of *file* (blob *blob*, bytes *source*), its language, its others' lines.
 
     The others are the definitions of the same path a rule chose among (empty when the path names
-    one).
+    one). Only a missing path reads all the file's definitions, for the closest names.
     """
     language = language_of(file, symbol)
-    source = parsed.source(file, blob)
-    # a file's bytes are read once, as its definitions
-    source = files.data(file) if source is None else source
+    candidates = parsed.candidates(language, file, blob, source, symbol)
     try:
-        found = parsed.find(language, file, blob, source, symbol)
+        found = language.pick(
+            symbol,
+            candidates,
+            () if candidates else parsed.definitions(language, file, blob, source),
+        )
     except AmbiguousDefinitionError:
         raise  # its message names the candidates and how to write each
     except ResolveError as error:
@@ -58,11 +61,7 @@ def definition(
         raise ResolveError(str(error), closest=closest) from None
     others: tuple[Span, ...] = ()
     if found.rule:
-        wanted = tuple(symbol.split("."))
         others = tuple(
-            (d.start, d.end)
-            for d in parsed.definitions(language, file, blob, source)
-            if (d.path == wanted or d.qualified == wanted)
-            and (d.start, d.end) != (found.start, found.end)
+            (d.start, d.end) for d in candidates if (d.start, d.end) != (found.start, found.end)
         )
     return found, language, others

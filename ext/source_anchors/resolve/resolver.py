@@ -195,10 +195,10 @@ class Resolver:
         self, path: str, file: str, blob: str, symbol: str, matches: tuple[str, ...]
     ) -> Location:
         """The definition *symbol* of *file* (:mod:`.definitions`), narrowed by the levels by its statement rule."""
-        found, language, others = definitions.definition(
-            self.files, self.languages, file, blob, symbol
-        )
-        lines = self.files.lines(file)
+        source = self.languages.source(file, blob)
+        source = self.files.data(file) if source is None else source
+        lines = self.files.lines(file, source)
+        found, language, others = definitions.definition(self.languages, file, blob, source, symbol)
         start, end, kind, rule = found.start, found.end, found.kind, found.rule
         if matches:
 

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, ClassVar
 from ...model.changeclass import ChangeClass
 from ...model.errors import MissingExtraError
 from ..language import Definition, Files, Language
+from .capture import records
 from .clauses import Shape, find_line, statement_at, statement_span
+from .lookup import named_definitions
 from .parsed import Parsed
 from .tokens import change_class
 
@@ -51,15 +53,19 @@ class TreeSitterLanguage(Language):
         self._parser: tree_sitter.Parser | None = None
         self._query: tree_sitter.Query | None = None
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
+        self._installed: bool | None = None
 
     def installed(self) -> bool:
-        """Whether tree-sitter and this language's grammar wheel can be imported."""
-        try:
-            importlib.import_module("tree_sitter")
-            importlib.import_module(self.grammar[0])
-        except ImportError:
-            return False
-        return True
+        """Whether tree-sitter and this language's grammar wheel can be imported (tried once)."""
+        if self._installed is None:
+            try:
+                importlib.import_module("tree_sitter")
+                importlib.import_module(self.grammar[0])
+            except ImportError:
+                self._installed = False
+            else:
+                self._installed = True
+        return self._installed
 
     def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
         if self._parser is None or self._query is None:
@@ -78,23 +84,52 @@ class TreeSitterLanguage(Language):
             self._query = tree_sitter.Query(self._language, text)
         return self._parser, self._query
 
-    def parse(self, source: bytes) -> Parsed:
-        """*source* parsed, with its definitions; a recent file's parse is kept and given again."""
+    def tree(self, source: bytes) -> Parsed:
+        """*source* parsed, its definitions not read yet; a recent file's parse is kept and given again."""
         parsed = self._parsed.get(source)
         if parsed is not None:
             self._parsed.move_to_end(source)
             return parsed
-        parser, query = self._load()
+        parser, _ = self._load()
         parsed = Parsed(source, parser.parse(source))
-        self._read_definitions(parsed, query)
         self._parsed[source] = parsed
         if len(self._parsed) > _KEEP:
             self._parsed.popitem(last=False)
         return parsed
 
+    def parse(self, source: bytes) -> Parsed:
+        """*source* parsed, with all its definitions read (by the query over the whole tree, once)."""
+        parsed = self.tree(source)
+        if not parsed.read:
+            _, query = self._load()
+            self._read_definitions(parsed, query)
+        return parsed
+
     def definitions(self, source: bytes) -> list[Definition]:
         """Every definition of *source*, in the order of their first lines."""
         return list(self.parse(source).definitions)
+
+    def named(self, source: bytes, dotted: str) -> list[Definition] | None:
+        """The definitions of *source* whose path (or qualified path) is *dotted*, read where its last name is written.
+
+        Only the places where the last name is written are read (:mod:`.lookup`), not the whole
+        tree; None when that name is not a plain identifier (an operator) or written too often in
+        the file: the caller then reads every definition (:meth:`definitions`). Once a file's
+        definitions are all read, they answer.
+        """
+        wanted = tuple(dotted.split("."))
+        parsed = self.tree(source)
+        if not parsed.read:
+            found = parsed.named.get(wanted[-1])
+            if found is None:
+                _, query = self._load()
+                found = named_definitions(self, parsed, query, wanted[-1])
+                if found is None:
+                    return None
+                parsed.named[wanted[-1]] = found
+        else:
+            found = parsed.definitions
+        return [d for d in found if d.path == wanted or d.qualified == wanted]
 
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
@@ -136,64 +171,14 @@ class TreeSitterLanguage(Language):
     def _read_definitions(self, parsed: Parsed, query: tree_sitter.Query) -> None:
         import tree_sitter
 
-        scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        found: list[tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...]]] = []
-        for _, captures in tree_sitter.QueryCursor(query).matches(parsed.tree.root_node):
-            name = _one(captures, "name")
-            if "scope" in captures:
-                node = captures["scope"][0]
-                if name is not None:
-                    short = self.scope_names(_text(name))
-                    trait = _one(captures, "trait")
-                    long = (
-                        (*self.scope_names(_text(trait)), "for", *short)
-                        if trait is not None
-                        else short
-                    )
-                    scopes[node.id] = (short, long)
-                continue
-            for capture, nodes in captures.items():
-                prefix, _, kind = capture.partition(".")
-                if prefix in ("definition", "declaration") and kind:
-                    node = nodes[0]
-                    name = name if name is not None else self.name_of(node)
-                    receiver = _one(captures, "receiver")
-                    before = self.scope_names(_text(receiver)) if receiver is not None else ()
-                    if name is not None and _text(name):
-                        found.append(
-                            (node, self.kind_of(node, kind), prefix == "definition", name, before)
-                        )
-        seen: set[int] = set()
-        for node, _kind, _body, name, _before in found:
-            scopes.setdefault(node.id, (self.names(_text(name)),) * 2)
-        records = []
-        for node, kind, body, name, before in found:
-            if node.id in seen:
-                continue
-            seen.add(node.id)
-            short, long = _scope_path(self._outer(node), scopes)
-            own = self.names(_text(name))
-            path = (*short, *before, *own)
-            qualified = (*long, *before, *own)
-            definition = Definition(
-                path=path,
-                kind=kind,
-                start=self._start(parsed, node),
-                end=parsed.last_line(self._outer(node)),
-                name_line=name.start_point.row + 1,
-                qualified=qualified if qualified != path else (),
-                body=body,
-                conditional=self._conditional(node),
-            )
-            records.append(definition)
-            body_node = node.child_by_field_name("body")
-            body_line = body_node.start_point.row + 1 if body_node is not None else 0
-            parsed.by_node[node.id] = parsed.by_node[self._outer(node).id] = (definition, body_line)
-        records.sort(key=lambda d: (d.start, -d.end))
-        parsed.definitions = records
+        matches = tree_sitter.QueryCursor(query).matches(parsed.tree.root_node)
+        parsed.definitions = records(self, parsed, matches, parsed.by_node)
+        parsed.read = True
 
-    def _outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
+    def outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
         """*node*, or the wrapper around it whose lines are its (``export``, ``template <…>``, ``const f = …``)."""
+        if not self.shape.wrappers:
+            return node
         while (parent := node.parent) is not None and parent.type in self.shape.wrappers:
             named = [
                 child
@@ -205,9 +190,11 @@ class TreeSitterLanguage(Language):
             node = parent
         return node
 
-    def _start(self, parsed: Parsed, node: tree_sitter.Node) -> int:
-        outer = self._outer(node)
+    def first_line(self, outer: tree_sitter.Node) -> int:
+        """The first line of the definition whose outer node is *outer*: its first attribute line, else its own."""
         start = outer.start_point.row + 1
+        if not self.shape.attributes:
+            return start
         sibling = outer.prev_named_sibling
         while sibling is not None and (
             sibling.type in self.shape.attributes or "comment" in sibling.type
@@ -217,7 +204,8 @@ class TreeSitterLanguage(Language):
             sibling = sibling.prev_named_sibling
         return start
 
-    def _conditional(self, node: tree_sitter.Node) -> bool:
+    def conditional(self, node: tree_sitter.Node) -> bool:
+        """Whether *node* is inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``)."""
         parent = node.parent
         while parent is not None:
             if parent.type in self.shape.conditionals:
@@ -226,38 +214,9 @@ class TreeSitterLanguage(Language):
         return False
 
 
-def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:
-    nodes = captures.get(name)
-    return nodes[0] if nodes else None
-
-
-def _text(node: tree_sitter.Node) -> str:
-    return (node.text or b"").decode("utf-8", "replace")
-
-
 def type_name(text: str) -> str:
     """A type's bare name: ``HashTrieMap<K, V>`` and ``crate::map::HashTrieMap`` give ``HashTrieMap``."""
     text = (
         text.split("<", 1)[0].strip().lstrip("&*").removeprefix("dyn ").removeprefix("mut ").strip()
     )
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
-
-
-def _scope_path(
-    node: tree_sitter.Node, scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The short and the qualified path of the scopes around *node*, outermost first.
-
-    *node* is a definition's outer node: a wrapper that is a definition itself (the ``typedef`` of
-    ``typedef struct Foo {…} Foo;``) does not put its name on the definition it wraps.
-    """
-    short: list[str] = []
-    long: list[str] = []
-    parent = node.parent
-    while parent is not None:
-        names = scopes.get(parent.id)
-        if names is not None:
-            short[:0] = names[0]
-            long[:0] = names[1]
-        parent = parent.parent
-    return tuple(short), tuple(long)

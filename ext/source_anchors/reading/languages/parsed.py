@@ -28,16 +28,24 @@ class Parsed:
 
     source: bytes
     tree: tree_sitter.Tree
-    #: The byte offset of every newline, for lines by bisection.
-    newlines: list[int] = field(init=False)
     #: The definitions, in the order of their first lines (filled by the language).
     definitions: list[Definition] = field(default_factory=list)
+    #: Whether :attr:`definitions` and :attr:`by_node` are filled (the query was run over the whole
+    #: tree).
+    read: bool = False
+    #: Before that, the definitions read by one name (:mod:`.lookup`), by that name.
+    named: dict[str, list[Definition]] = field(default_factory=dict)
     #: Each definition's node id (and its wrapper's) to its record and the line its body starts on
     #: (0: none).
     by_node: dict[int, tuple[Definition, int]] = field(default_factory=dict)
+    _newlines: list[int] | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.newlines = [found.start() for found in _NEWLINE.finditer(self.source)]
+    @property
+    def newlines(self) -> list[int]:
+        """The byte offset of every newline, for lines by bisection (found when first asked)."""
+        if self._newlines is None:
+            self._newlines = [found.start() for found in _NEWLINE.finditer(self.source)]
+        return self._newlines
 
     def line_of(self, offset: int) -> int:
         """The 1-based line holding byte *offset*."""
@@ -47,6 +55,8 @@ class Parsed:
         """The last line of *node* holding something other than white space (a node may end after a newline)."""
         end = node.end_byte
         source = self.source
+        if end > node.start_byte and source[end - 1] not in _BLANK:
+            return node.end_point.row + 1  # the usual case, without counting lines
         while end > node.start_byte and source[end - 1] in _BLANK:
             end -= 1
         return self.line_of(max(end - 1, node.start_byte))
@@ -59,33 +69,53 @@ class Parsed:
 
 
 class LanguageFiles:
-    """Each file of a tree read at most once, by (path, blob id), with its language's definitions.
+    """Each file of a tree read at most once, by (path, blob id), with the definitions anchors named in it.
 
-    The definitions are kept here (a language keeps only its last files' parses), so that a build
-    reads each file's definitions once however many anchors name it, in whatever order.
+    A definition is looked up where the language can by its name alone
+    (:meth:`~source_anchors.reading.language.Language.named`), else in all the file's definitions,
+    read once and kept here (a language keeps only its last files' parses); what a name gave is
+    kept too, so that a build reads a file's definitions once however many anchors name them.
     """
 
     def __init__(self) -> None:
-        self._parsed: dict[tuple[str, str], tuple[Language, bytes, list[Definition]]] = {}
+        self._sources: dict[tuple[str, str], bytes] = {}
+        self._all: dict[tuple[str, str], tuple[Language, list[Definition]]] = {}
+        self._named: dict[tuple[str, str, str], tuple[Language, list[Definition]]] = {}
 
     def definitions(
         self, language: Language, path: str, blob: str, source: bytes
     ) -> list[Definition]:
-        """The definitions of *source*, the file *path* at blob *blob*; parsed on the first call only."""
+        """Every definition of *source*, the file *path* at blob *blob*; read on the first call only."""
         key = (path, blob)
-        kept = self._parsed.get(key)
+        self._sources.setdefault(key, source)
+        kept = self._all.get(key)
         if kept is None or kept[0] is not language:
-            kept = self._parsed[key] = (language, source, language.definitions(source))
-        return kept[2]
+            kept = self._all[key] = (language, language.definitions(source))
+        return kept[1]
 
     def source(self, path: str, blob: str) -> bytes | None:
         """The bytes of *path* at blob *blob* when they were read before, else None (read them, then ask again)."""
-        kept = self._parsed.get((path, blob))
-        return kept[1] if kept is not None else None
+        return self._sources.get((path, blob))
 
-    def find(
+    def candidates(
         self, language: Language, path: str, blob: str, source: bytes, dotted: str
-    ) -> Definition:
-        """:meth:`~source_anchors.reading.language.Language.find` on the file *path* at blob *blob*, parsed once."""
-        found = self.definitions(language, path, blob, source)
-        return language.find(self._parsed[(path, blob)][1], dotted, found)
+    ) -> list[Definition]:
+        """The definitions of *path* (at blob *blob*) whose path or qualified path is *dotted*; empty when none."""
+        key = (path, blob, dotted)
+        self._sources.setdefault(key[:2], source)
+        kept = self._named.get(key)
+        if kept is not None and kept[0] is language:
+            return kept[1]
+        whole = self._all.get(key[:2])
+        found = (
+            language.named(source, dotted) if whole is None or whole[0] is not language else None
+        )
+        if found is None:
+            wanted = tuple(dotted.split("."))
+            found = [
+                d
+                for d in self.definitions(language, path, blob, source)
+                if d.path == wanted or d.qualified == wanted
+            ]
+        self._named[key] = (language, found)
+        return found

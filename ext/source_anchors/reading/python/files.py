@@ -101,10 +101,10 @@ class SourceFiles:
             )
         return data
 
-    def text(self, path: str) -> str:
-        """The decoded text of *path* (read once)."""
+    def text(self, path: str, data: bytes | None = None) -> str:
+        """The decoded text of *path* (read once; *data*: its bytes, when the caller has read them)."""
         if path not in self._texts:
-            data = self.data(path)
+            data = self.data(path) if data is None else data
             try:
                 self._texts[path] = decode_source(data)
             except UnicodeDecodeError as error:
@@ -118,10 +118,10 @@ class SourceFiles:
                 ) from error
         return self._texts[path]
 
-    def lines(self, path: str) -> list[str]:
-        """The text lines of *path*, counted as Python and code hosts count them."""
+    def lines(self, path: str, data: bytes | None = None) -> list[str]:
+        """The text lines of *path*, counted as Python and code hosts count them (*data*: as for :meth:`text`)."""
         if path not in self._lines:
-            self._lines[path] = split_lines(self.text(path))
+            self._lines[path] = split_lines(self.text(path, data))
         return self._lines[path]
 
     def index(self, path: str, module: str) -> ModuleIndex:

@@ -1,0 +1,157 @@
+"""A definitions query's matches read into :class:`~source_anchors.reading.language.Definition` records.
+
+The language gives the naming rules (:class:`Naming`, which
+:class:`~.grammar.TreeSitterLanguage` is); the matches come from the query over the whole tree
+(:meth:`~.grammar.TreeSitterLanguage.parse`) or over the places one name is written
+(:mod:`.lookup`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
+
+from ..language import Definition
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+    from .clauses import Shape
+    from .parsed import Parsed
+
+
+class Naming(Protocol):
+    """What :func:`records` asks of a language: its naming rules and the lines around a definition."""
+
+    @property
+    def shape(self) -> Shape:
+        """The node types the ranges read."""
+
+    def name_of(self, node: tree_sitter.Node) -> tree_sitter.Node | None:
+        """The name node of a definition the query captured without ``@name``."""
+
+    def names(self, text: str) -> tuple[str, ...]:
+        """The path parts a name's text gives."""
+
+    def kind_of(self, node: tree_sitter.Node, kind: str) -> str:
+        """The kind of a captured definition."""
+
+    def scope_names(self, text: str) -> tuple[str, ...]:
+        """The path parts of a scope's or receiver's text."""
+
+    def outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
+        """*node*, or the wrapper around it whose lines are its."""
+
+    def first_line(self, outer: tree_sitter.Node) -> int:
+        """The first line of the definition whose outer node is *outer*."""
+
+    def conditional(self, node: tree_sitter.Node) -> bool:
+        """Whether *node* is inside a branch of a preprocessor conditional."""
+
+
+def records(
+    naming: Naming,
+    parsed: Parsed,
+    matches: Iterable[tuple[int, dict[str, list[tree_sitter.Node]]]],
+    by_node: dict[int, tuple[Definition, int]] | None = None,
+    named: Callable[[tree_sitter.Node], bool] | None = None,
+) -> list[Definition]:
+    """The definitions the query's *matches* capture, in the order of their first lines.
+
+    With *named*, only the definitions whose name node it accepts (the scopes around them are
+    read from the matches all the same). *by_node*, when given, gets each definition's node id
+    (and its wrapper's) with its record and the line its body starts on.
+    """
+    scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    found: list[
+        tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...], tuple[str, ...]]
+    ] = []
+    for _, captures in matches:
+        name = _one(captures, "name")
+        if "scope" in captures:
+            node = captures["scope"][0]
+            if name is not None:
+                short = naming.scope_names(text_of(name))
+                trait = _one(captures, "trait")
+                long = (
+                    (*naming.scope_names(text_of(trait)), "for", *short)
+                    if trait is not None
+                    else short
+                )
+                scopes[node.id] = (short, long)
+            continue
+        for capture, nodes in captures.items():
+            prefix, _, kind = capture.partition(".")
+            if kind and prefix in ("definition", "declaration"):
+                node = nodes[0]
+                name = name if name is not None else naming.name_of(node)
+                text = text_of(name) if name is not None else ""
+                if name is None or not text:
+                    continue
+                receiver = _one(captures, "receiver")
+                before = naming.scope_names(text_of(receiver)) if receiver is not None else ()
+                own = naming.names(text)
+                scopes.setdefault(node.id, (own, own))
+                kind = naming.kind_of(node, kind)
+                found.append((node, kind, prefix == "definition", name, before, own))
+    seen: set[int] = set()
+    records = []
+    for node, kind, body, name, before, own in found:
+        if node.id in seen or (named is not None and not named(name)):
+            continue
+        seen.add(node.id)
+        outer = naming.outer(node)
+        # One scope known: the definition's own, so no scope around it to look for.
+        short, long = _scope_path(outer, scopes) if len(scopes) > 1 else ((), ())
+        path = (*short, *before, *own)
+        qualified = (*long, *before, *own)
+        definition = Definition(
+            path=path,
+            kind=kind,
+            start=naming.first_line(outer),
+            end=parsed.last_line(outer),
+            name_line=name.start_point.row + 1,
+            qualified=qualified if qualified != path else (),
+            body=body,
+            conditional=bool(naming.shape.conditionals) and naming.conditional(node),
+        )
+        records.append((definition, node.start_byte))
+        if by_node is not None:
+            body_node = node.child_by_field_name("body")
+            body_line = body_node.start_point.row + 1 if body_node is not None else 0
+            by_node[node.id] = by_node[outer.id] = (definition, body_line)
+    # Ties (a typedef and the struct it names share their lines) in the order of their nodes,
+    # so that a file's definitions read whole or by one name come in the same order.
+    if len(records) > 1:
+        records.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
+    return [definition for definition, _ in records]
+
+
+def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:
+    nodes = captures.get(name)
+    return nodes[0] if nodes else None
+
+
+def text_of(node: tree_sitter.Node) -> str:
+    """The text of *node*, decoded (bad bytes replaced)."""
+    return (node.text or b"").decode("utf-8", "replace")
+
+
+def _scope_path(
+    node: tree_sitter.Node, scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The short and the qualified path of the scopes around *node*, outermost first.
+
+    *node* is a definition's outer node: a wrapper that is a definition itself (the ``typedef`` of
+    ``typedef struct Foo {…} Foo;``) does not put its name on the definition it wraps.
+    """
+    short: list[str] = []
+    long: list[str] = []
+    parent = node.parent
+    while parent is not None:
+        names = scopes.get(parent.id)
+        if names is not None:
+            short[:0] = names[0]
+            long[:0] = names[1]
+        parent = parent.parent
+    return tuple(short), tuple(long)
