@@ -9,6 +9,11 @@ linked one sets ``source_anchors_api_links = "self"``. Reported: objects describ
 modules parsed and ``ast.parse`` calls (each module once), build seconds, and with valgrind the
 instruction counts of both builds under callgrind (the target: linked / plain <= 1.05). Written to
 ``_build/bench/api.json``.
+
+The compiled case (``--compiled``, and in ``measure``): contourpy 1.3.3's generated ``py:`` pages of
+``bench/api_eval_compiled.py`` (pybind11, its C++ read by the language core), built with and
+without ``source_anchors_api_links``; target linked / plain <= 1.1 in instructions. Written to
+``_build/bench/api-compiled.json``.
 """
 
 from __future__ import annotations
@@ -24,9 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import api_eval  # the same download and repository set-up (bench/ is the script's folder, first on the path)
+import api_eval_compiled
 
 OUT = api_eval.ROOT / "_build" / "bench" / "api"
 REQUIREMENT = "werkzeug==3.1.9"
+#: The compiled project of the compiled case (one of ``api_eval_compiled.PROJECTS``).
+COMPILED = "contourpy==1.3.3"
 
 
 def _book(linked: bool, repo: Path) -> Path:
@@ -156,8 +164,64 @@ def measure(*, instructions: bool = True) -> dict[str, Any]:
         )
     (OUT.parent / "api.json").write_text(json.dumps(figures, indent=2) + "\n", "utf-8")
     print("API case:", json.dumps(figures))
+    figures["compiled"] = measure_compiled(instructions=instructions)
+    return figures
+
+
+def measure_compiled(*, instructions: bool = True) -> dict[str, Any]:
+    """The compiled case: one compiled project's pages with and without links (and print them)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    requirement, github, modules = next(p for p in api_eval_compiled.PROJECTS if p[0] == COMPILED)
+    repo = api_eval_compiled._repository(api_eval_compiled._unpacked(requirement), github, modules)
+    linked = repo / "docs-api"
+    plain = repo / "docs-plain"  # outside the commit: it links nothing
+    if not plain.is_dir():
+        shutil.copytree(linked, plain, ignore=shutil.ignore_patterns("_build"))
+        conf = plain / "conf.py"
+        conf.write_text(
+            "".join(
+                line
+                for line in conf.read_text("utf-8").splitlines(keepends=True)
+                if not line.startswith("source_anchors_api")
+            ),
+            "utf-8",
+        )
+    env = _env("")
+    figures: dict[str, Any] = {"package": requirement}
+    for name, docs in (("plain", plain), ("linked", linked)):
+        began = time.perf_counter()
+        done = subprocess.run(
+            [a for a in _argv(docs) if a != "-q"], capture_output=True, text=True, env=env
+        )
+        figures[f"{name}_build_s"] = round(time.perf_counter() - began, 2)
+        if done.returncode:
+            raise SystemExit(f"bench: the compiled {name} build failed:\n{done.stderr[-2000:]}")
+        if name == "linked":
+            summary = re.search(r"(\d+) objects described, (\d+) linked", done.stdout)
+            assert summary, done.stdout[-2000:]
+            figures.update(objects=int(summary[1]), linked=int(summary[2]))
+    if instructions and shutil.which("valgrind"):
+        from callgrind import callgrind
+
+        counts = callgrind(
+            {
+                name: (OUT / f"callgrind.compiled-{name}.out", _argv(docs))
+                for name, docs in (("plain", plain), ("linked", linked))
+            },
+            env,
+        )
+        figures.update(
+            plain_instructions=counts["plain"],
+            linked_instructions=counts["linked"],
+            linked_over_plain=round(counts["linked"] / counts["plain"], 4),
+        )
+    (OUT.parent / "api-compiled.json").write_text(json.dumps(figures, indent=2) + "\n", "utf-8")
+    print("API compiled case:", json.dumps(figures))
     return figures
 
 
 if __name__ == "__main__":
-    measure(instructions="--no-instructions" not in sys.argv)
+    if "--compiled" in sys.argv:
+        measure_compiled(instructions="--no-instructions" not in sys.argv)
+    else:
+        measure(instructions="--no-instructions" not in sys.argv)

@@ -16,6 +16,10 @@ described is looked up by:
 * ``sphinx.ext.viewcode``'s own functions (``_get_full_modname`` and ``ModuleAnalyzer.find_tags``),
   which decide the module page and line range viewcode links.
 
+The compiled projects (C API, Cython, pybind11, PyO3) are ``bench/api_eval_compiled.py``'s, their
+table printed after this one and their rows in the same results (``"compiled": true``);
+``--compiled`` runs them alone.
+
 Printed per project: objects described, linked, not linked (by reason), links whose range differs
 from the oracle's (target 0), and for each of the three the count of wrong files, wrong start lines
 and objects without a range, on the objects the oracle places. Results:
@@ -173,6 +177,12 @@ def main(argv: list[str]) -> int:
     """Build every project, analyse the links, print the table; exit 1 when a link differs from the oracle."""
     if argv[:1] == ["--analyse"]:
         return _analyse(Path(argv[1]), Path(argv[2]))
+    import api_eval_compiled  # bench/ is the script's folder, first on the path
+
+    if argv[:1] == ["--compiled"]:  # the compiled projects only
+        compiled = api_eval_compiled.evaluate()
+        api_eval_compiled.print_table(compiled)
+        return 1 if any(r["links_differing"] for r in compiled.values()) else 0
     OUT.mkdir(parents=True, exist_ok=True)
     site = OUT / "site"
     sources = [_unpacked(req) for req, _ in PROJECTS] + [_unpacked(req) for req in DEPENDENCIES]
@@ -195,9 +205,13 @@ def main(argv: list[str]) -> int:
             "build_seconds": round(took, 1),
             "summary": summary,
         }
-    (OUT / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", "utf-8")
+    compiled = api_eval_compiled.evaluate()
+    both = {**results, **{name: {**r, "compiled": True} for name, r in compiled.items()}}
+    (OUT / "results.json").write_text(json.dumps(both, indent=1, sort_keys=True) + "\n", "utf-8")
     _print(results)
-    return 1 if any(r["links_differing"] for r in results.values()) else 0
+    print()
+    api_eval_compiled.print_table(compiled)
+    return 1 if any(r["links_differing"] for r in both.values()) else 0
 
 
 def _print(results: dict[str, Any]) -> None:
@@ -314,7 +328,7 @@ def _analyse(doctrees: Path, repo: Path) -> int:
     }
     for key in ("ours", "numpy", "viewcode"):
         report[key] = {"wrong_file": 0, "wrong_start": 0, "no_range": 0}
-    for module, fullname, _line, path, start, end, reason in rows:
+    for module, fullname, _line, path, start, end, reason, *_ in rows:
         if (module, fullname) in seen:
             continue
         seen.add((module, fullname))

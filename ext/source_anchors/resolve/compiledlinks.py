@@ -66,7 +66,12 @@ def _reexported(index: CompiledIndex, resolver: Resolver, path: str) -> Binding 
             )
             spelled = {compiled, f".{leaf}"} if head == base else {compiled}
             for name in spelled:
-                pattern = rf"^\s*from\s+{re.escape(name)}\s+import\s+(\*|\(?[^)\n]*\b{re.escape(rest[0])}\b)"
+                word = rf"\b{re.escape(rest[0])}\b"
+                # ``*``, a parenthesised list over several lines, or a list on the one line
+                pattern = (
+                    rf"^\s*from\s+{re.escape(name)}\s+import\s+"
+                    rf"(\*|\([^)]*{word}|[^\n(]*{word})"
+                )
                 if re.search(pattern, text, re.M):
                     return index.lookup(".".join([compiled, *rest]))
         return None

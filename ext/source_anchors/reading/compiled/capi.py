@@ -36,6 +36,8 @@ _SLOTS = {
     "tp_iternext": "__next__",
     "tp_hash": "__hash__",
 }
+#: The object head that opens a type's positional initializer, with no comma before ``tp_name``.
+_HEAD = re.compile(r"^\s*Py\w*_HEAD_INIT\s*\([^()]*\)")
 _SENTINEL = re.compile(r"^\{\s*(NULL|0|nullptr)?\s*(,\s*(NULL|0|nullptr)\s*)*,?\s*\}$")
 
 
@@ -94,7 +96,8 @@ def _field(body: str, names: tuple[str, ...]) -> str | None:
 
 
 def _first_string(body: str) -> str | None:
-    for part, _ in split_top(body):
+    """The first string of a positional initializer (``tp_name``, or ``m_name`` after its head)."""
+    for part, _ in split_top(_HEAD.sub("", body, count=1)):
         value = string_of(part)
         if value is not None:
             return value
@@ -110,11 +113,12 @@ class CApi:
         self.files = files
         self.module_of = module_of
         self.macros: dict[str, str] = {}
-        self.tables: dict[str, tuple[CFile, str, list[tuple[str, int]]]] = {}
+        #: Table name -> each file's table of that name (``module_methods`` is in many files).
+        self.tables: dict[str, list[tuple[CFile, str, list[tuple[str, int]]]]] = {}
         for file in files:
             self.macros.update(file.macros)
             for name, (kind, entries) in file.tables.items():
-                self.tables.setdefault(name, (file, kind, entries))
+                self.tables.setdefault(name, []).append((file, kind, entries))
         self.claims: list[Claim] = []
         self.undecided: list[Undecided] = []
 
@@ -144,9 +148,9 @@ class CApi:
             )
             return
         self.claims.append(Claim(module, file.path, "PyModuleDef", "module"))
-        table = _field(body, ("m_methods",)) or self._table_in(body, "PyMethodDef")
-        if table:
-            self._entries(module, table, "function")
+        table = _field(body, ("m_methods",)) or self._table_in(file, body, "PyMethodDef")
+        if table and self._table(file, table):
+            self._entries(file, module, table, "function")
         for call, added, line in file.added:
             self.undecided.append(
                 Undecided(f"{module}.{added}", f"added at run time by {call} at {file.path}:{line}")
@@ -171,30 +175,40 @@ class CApi:
             ("PyGetSetDef", "property"),
             ("PyMemberDef", "attribute"),
         ):
-            found = self._table_in(body, table)
+            found = self._table_in(file, body, table)
             if found:
-                self._entries(name, found, what)
+                self._entries(file, name, found, what)
         for slot, method in _SLOTS.items():
             func = _field(body, (slot,))
             if func and (ident := ident_of(func)) and ident not in ("NULL", "0"):
                 self.claims.append(
                     Claim(f"{name}.{method}", file.path, slot, "method", symbol=(ident,))
                 )
-        slots = self._table_in(body, "PyType_Slot")
+        slots = self._table_in(file, body, "PyType_Slot")
         if slots:
-            self._slots(name, slots)
+            self._slots(file, name, slots)
 
-    def _table_in(self, body: str, kind: str) -> str | None:
+    def _table(self, file: CFile, name: str) -> tuple[CFile, str, list[tuple[str, int]]] | None:
+        """The table *name* as *file* sees it: its own, else the one other file's that defines it."""
+        if name in file.tables:
+            return (file, *file.tables[name])
+        others = self.tables.get(name, [])
+        return others[0] if len(others) == 1 else None
+
+    def _table_in(self, file: CFile, body: str, kind: str) -> str | None:
         """The one table of *kind* an initializer names (positionally or by a designated field)."""
         named = [
             word
             for word in re.findall(r"\b\w+\b", body)
-            if self.tables.get(word, (None, ""))[1] == kind
+            if (table := self._table(file, word)) is not None and table[1] == kind
         ]
         return named[0] if named else None
 
-    def _slots(self, owner: str, table: str) -> None:
-        file, _, entries = self.tables[table]
+    def _slots(self, seen_from: CFile, owner: str, table: str) -> None:
+        found = self._table(seen_from, table)
+        if found is None:
+            return
+        file, _, entries = found
         for entry, _ in entries:
             parts = (
                 [p for p, _ in split_top(entry.strip()[1:-1])]
@@ -210,15 +224,18 @@ class CApi:
                     "Py_tp_getset": "property",
                     "Py_tp_members": "attribute",
                 }[slot]
-                if (ident := ident_of(value)) and ident in self.tables:
-                    self._entries(owner, ident, what)
+                if (ident := ident_of(value)) and self._table(file, ident):
+                    self._entries(file, owner, ident, what)
             elif slot[3:] in _SLOTS and slot.startswith("Py_") and (ident := ident_of(value)):
                 self.claims.append(
                     Claim(f"{owner}.{_SLOTS[slot[3:]]}", file.path, slot, "method", symbol=(ident,))
                 )
 
-    def _entries(self, owner: str, table: str, what: str) -> None:
-        file, kind, listed = self.tables[table]
+    def _entries(self, seen_from: CFile, owner: str, table: str, what: str) -> None:
+        found = self._table(seen_from, table)
+        if found is None:
+            return
+        file, kind, listed = found
         assert file.lines is not None
         entries: list[tuple[str, int]] = []
         for entry, offset in listed:
