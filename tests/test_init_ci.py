@@ -30,6 +30,25 @@ def _tool(name: str) -> str:
     return str(path)
 
 
+def _assert_valid_github_workflow(workflow: Path, *, cwd: Path) -> None:
+    """actionlint and GitHub's workflow schema (check-jsonschema's vendored copy) both accept *workflow*."""
+    lint = subprocess.run(
+        [_tool("actionlint"), "-no-color", str(workflow)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    schema = subprocess.run(
+        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert schema.returncode == 0, schema.stdout + schema.stderr
+
+
 @pytest.fixture
 def repo(upstream: Upstream, book: Book, monkeypatch: pytest.MonkeyPatch) -> Released:
     """The book as a git repository of its own (its root holds conf.py), locked at v1.0.0."""
@@ -49,21 +68,7 @@ def test_github_workflow_passes_actionlint_and_the_schema(
     assert run_cli(["init-ci", "github"]) == 0
     workflow = repo.book.root / ".github" / "workflows" / "source-anchors.yml"
     assert f"wrote {workflow}" in capsys.readouterr().out
-    lint = subprocess.run(
-        [_tool("actionlint"), "-no-color", str(workflow)],
-        capture_output=True,
-        text=True,
-        cwd=repo.book.root,
-        check=False,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert schema.returncode == 0, schema.stdout + schema.stderr
+    _assert_valid_github_workflow(workflow, cwd=repo.book.root)
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data["jobs"]) == {"build", "bump"}
     build = [step.get("run", "") for step in data["jobs"]["build"]["steps"]]
@@ -318,21 +323,7 @@ def test_a_library_without_pins_gets_the_strict_build_alone(
     # change.
     assert "was installed from file://" in err and "not from a package index" in err, err
     workflow = library / ".github" / "workflows" / "source-anchors.yml"
-    lint = subprocess.run(
-        [_tool("actionlint"), "-no-color", str(workflow)],
-        capture_output=True,
-        text=True,
-        cwd=library,
-        check=False,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert schema.returncode == 0, schema.stdout + schema.stderr
+    _assert_valid_github_workflow(workflow, cwd=library)
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data["jobs"]) == {"build"} and set(data[True]) == {
         "pull_request",

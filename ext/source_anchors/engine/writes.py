@@ -6,12 +6,12 @@ on disk, and these are the methods that change it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Set
 from typing import TYPE_CHECKING
 
 from ..lock.lockfile import Lock, read_lock, write_lock
 from ..model.changeclass import ChangeClass
-from ..model.config import RepoPin, Settings
+from ..model.config import Settings
 from ..model.records import LockRecord, Outcome, Status
 from .rulemoves import resolver_settings
 from .verdicts import UPDATE_COMMAND, relockable
@@ -35,11 +35,6 @@ class LockWrites:
     _resolutions: ResolutionCache
     _suggestions: SuggestionCache
     _indexes: IndexCache
-
-    @property
-    def pins(self) -> Mapping[str, RepoPin]:
-        """The pinned repositories by name."""
-        return self.settings.repos
 
     def lock_new(self, outcomes: Iterable[Outcome]) -> int:
         """Add the ``new`` anchors among *outcomes* to the lock file; return how many were added.
@@ -70,7 +65,7 @@ class LockWrites:
     def _record(self, outcome: Outcome) -> LockRecord:
         """The lock record of a resolved *outcome*: no commit for the docs' own repository."""
         assert outcome.target and outcome.commit and outcome.location
-        pin = self.pins.get(outcome.target.repo)
+        pin = self.settings.repos.get(outcome.target.repo)
         own = pin is not None and pin.checkout is not None
         return LockRecord.at("" if own else outcome.commit, outcome.location)
 
@@ -105,9 +100,9 @@ class LockWrites:
         """Store this build's fresh resolutions and its suggestions (a parallel build's workers' too) on disk."""
         for outcome in outcomes:
             target = outcome.target
-            if target is None or target.repo not in self.pins:
+            if target is None or target.repo not in self.settings.repos:
                 continue
-            pin = self.pins[target.repo]
+            pin = self.settings.repos[target.repo]
             if outcome.suggestion is not None and outcome.locked is not None:
                 self._suggestions.put(pin, target.key, outcome.locked, outcome.suggestion)
             if not outcome.fresh:
