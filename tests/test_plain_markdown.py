@@ -146,3 +146,27 @@ def test_bad_input_gets_one_located_message(repo: Path, capsys: pytest.CaptureFi
     assert "docs/bad.md:1: lib/mod.py#L40-L41: lines 40-41 are past the end of lib/mod.py" in err
     assert "docs/latin.md:1: not UTF-8" in err
     assert "Traceback" not in err
+
+
+def test_the_lock_changes_only_when_cited_code_does(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["update", "README.md"]) == 0
+    locked = (repo / "source-anchors.lock").read_text("utf-8")
+    _commit(repo, "lock")
+    # An edit elsewhere in the cited file: a new blob, the same lines and text of greet and part.
+    (repo / "lib" / "mod.py").write_text(MODULE + "\n\ndef later():\n    return 1\n", "utf-8")
+    _commit(repo, "later")
+    capsys.readouterr()
+    assert run_cli(["update", "README.md"]) == 0
+    assert "(0 change(s))" in capsys.readouterr().err
+    assert (repo / "source-anchors.lock").read_text("utf-8") == locked
+    assert run_cli(["check", "README.md"]) == 0
+    # The cited body changes: its record (text hash and blob) does.
+    (repo / "lib" / "mod.py").write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
+    _commit(repo, "hi")
+    assert run_cli(["update", "README.md"]) == 0
+    after = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
+    before = json.loads(locked)["anchors"]["self"]
+    assert after["/lib/mod.py#greet"]["sha256"] != before["/lib/mod.py#greet"]["sha256"]
+    assert after["lib.mod.part"] == before["lib.mod.part"]

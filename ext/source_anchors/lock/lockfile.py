@@ -7,8 +7,9 @@ Format (JSON, keys sorted, two-space indent)::
      "anchors": {"<repo>": {"<dotted.path[::match]>": {
          "commit": ..., "path": ..., "start": ..., "end": ..., "sha256": ..., "blob": ...}}}}
 
-A record of the docs' own repository (``self``, read at HEAD) has no ``commit``: its lines, text
-and blob id change only when the cited code does, so the lock's diff does too.
+A record of the docs' own repository (``self``, read at HEAD) has no ``commit``, and ``update``
+keeps its old blob ids while its lines and text stay the same: the lock's diff changes only when
+the cited code does, not with every commit or every edit elsewhere in the file.
 
 ``resolver`` records what the records were resolved with: the resolver's version (its rules) and the
 ``source_anchors_python`` setting. A lock without it was written before it was recorded.
@@ -93,7 +94,7 @@ class Lock:
             (repo, key): rec for repo, recs in self.records.items() for key, rec in recs.items()
         }
         after = {k: rec for k, rec in before.items() if k in cited}
-        after.update(fresh)
+        after.update((k, _kept(before.get(k), rec)) for k, rec in fresh.items())
         records: dict[str, dict[str, LockRecord]] = {}
         for (repo, key), rec in after.items():
             records.setdefault(repo, {})[key] = rec
@@ -227,6 +228,23 @@ def _well_formed(raw: Any) -> bool:
         and (not uses or all(len(used) == 40 for used in uses.values()))
         and _lower_hex(hexes)
     )
+
+
+def _kept(old: LockRecord | None, new: LockRecord) -> LockRecord:
+    """*new*, or *old* when both lock the docs' own code at the same lines with the same text.
+
+    A ``self`` record's blob ids change with any edit of the file (or of a file it used); the old
+    ones still name the locked text, so keeping them makes the lock's diff change only when the
+    cited code does.
+    """
+    if (
+        old is not None
+        and not old.commit
+        and not new.commit
+        and (old.path, old.start, old.end, old.sha256) == (new.path, new.start, new.end, new.sha256)
+    ):
+        return old
+    return new
 
 
 def _lower_hex(text: str) -> bool:
