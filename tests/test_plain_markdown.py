@@ -170,3 +170,26 @@ def test_the_lock_changes_only_when_cited_code_does(
     before = json.loads(locked)["anchors"]["self"]
     assert after["/lib/mod.py#greet"]["sha256"] != before["/lib/mod.py#greet"]["sha256"]
     assert after["lib.mod.part"] == before["lib.mod.part"]
+
+
+def test_a_permalink_is_never_locked_and_moved_to_head_checks_clean(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = git("rev-parse", "HEAD", cwd=repo).strip()
+    (repo / "NOTES.md").write_text(f"[part]({WEB}/blob/{head}/lib/mod.py#L9-L11)\n", "utf-8")
+    _commit(repo, "notes")
+    assert run_cli(["update", "NOTES.md"]) == 0
+    assert "0 line link(s) locked" in capsys.readouterr().err
+    assert not json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]
+    (repo / "lib" / "mod.py").write_text(
+        MODULE.replace('"""A library."""\n', '"""A library."""\n\nA = 1\n'), "utf-8"
+    )
+    new = _commit(repo, "move")
+    assert run_cli(["check", "NOTES.md"]) == 0  # old, never broken
+    assert "NOTES.md:1: old permalink" in capsys.readouterr().out
+    assert run_cli(["fix", "--write", "--to", "HEAD", "NOTES.md"]) == 0
+    assert f"/blob/{new}/lib/mod.py#L11-L13" in (repo / "NOTES.md").read_text("utf-8")
+    _commit(repo, "notes at head")
+    capsys.readouterr()
+    assert run_cli(["check", "NOTES.md"]) == 0
+    assert capsys.readouterr().out == ""

@@ -32,7 +32,9 @@ def get_parser() -> argparse.ArgumentParser:
     """The argument parser of ``source-anchors``."""
     parser = argparse.ArgumentParser(
         prog="source-anchors",
-        description="Check or update the source-anchors lock of a Sphinx book.",
+        description="Check or update the source-anchors lock of a Sphinx book, or of the line "
+        "links in Markdown files: 'source-anchors check|update|fix README.md docs/' where no "
+        "conf.py is found (or with --lock FILE).",
     )
     _book_options(parser, default=None)
     # The same options after the command ('source-anchors check --confdir docs'); SUPPRESS keeps a

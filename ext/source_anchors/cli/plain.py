@@ -131,9 +131,11 @@ def _update(links: MarkdownLinks, found: list[Found]) -> int:
         print(f"error: {problem}", file=sys.stderr)
     for kind, (repo, key) in changes:
         print(f"{kind}: {repo}:{key}")
+    permalinks = sum(1 for item in found if item.says.rev is not None)
     print(
-        f"{len(found)} line link(s) locked in {links.engine.settings.lock_path.name}"
-        f" ({len(changes)} change(s))",
+        f"{len(found) - permalinks} line link(s) locked in {links.engine.settings.lock_path.name}"
+        f" ({len(changes)} change(s))"
+        + (f"; {permalinks} permalink(s) need no record" if permalinks else ""),
         file=sys.stderr,
     )
     return 1 if problems or links.unread else 0

@@ -3,9 +3,10 @@
 A link is locked by what its lines show (:func:`shown`): the innermost definition whose lines are
 exactly the link's (``/lib/mod.py#Greeter.greet``, in any language the project reads), else the
 statement its first line starts (``/lib/mod.py::return x``); the lock's ``self`` record keeps its
-path, lines, hash and blob. A link finds its record by its file and lines (a permalink's, at its
-commit), and the engine checks the record's target at HEAD: ``ok``, ``moved``, ``changed`` with its
-class, ``missing`` with a suggestion. Lines that show neither are checked by their text.
+path, lines, hash and blob. A relative link finds its record by its file and lines, and the engine
+checks the record's target at HEAD: ``ok``, ``moved``, ``changed`` with its
+class, ``missing`` with a suggestion. Lines that show neither are checked by their text. A
+permalink is never locked: what its lines show at its own commit is looked up at HEAD.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ class MarkdownLinks:
         pin = self.engine.own_pin()
         if isinstance(pin, str):
             return Outcome(found.link.url, Status.error, message=pin, subtype=Subtype.source)
-        if says.rev is not None and not pin.commit.startswith(says.rev):
+        if says.rev is not None:  # never locked: its lines at its commit, looked up at HEAD
             return self._old(found, self._permalink(found, pin.commit), pin.commit)
         if says.explicit is not None:
             outcome = self.engine.check_text(says.explicit, default_repo=SELF)
@@ -164,7 +165,11 @@ class MarkdownLinks:
         return self._old(found, outcome, pin.commit)
 
     def _permalink(self, found: Found, head: str) -> Outcome:
-        """A permalink to an older commit: what its lines showed there, looked up at HEAD (no lock needed)."""
+        """A permalink: what its lines showed at its commit, looked up at HEAD (no lock needed).
+
+        A permalink's lines never change; one to HEAD is ``ok``, one to an older commit is only
+        old (:meth:`_old`) when its code moved or changed since.
+        """
         says = found.says
         assert says.rev is not None
         try:

@@ -24,7 +24,7 @@ def relock(
         return [], [pin]
     outcomes, problems = [], []
     for item in found:
-        if item.says.rev is not None and not pin.commit.startswith(item.says.rev):
+        if item.says.rev is not None:
             continue  # a permalink's lines never change: it is compared with HEAD, not locked
         located = links.locate(item, pin.commit)
         if isinstance(located, str):
