@@ -179,8 +179,10 @@ def test_the_workflow_scripts_build_strictly_and_bump(repo: Released, tmp_path: 
 
 def test_hook_definition() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
-    assert [hook["id"] for hook in hooks] == ["source-anchors"]
-    assert hooks[0]["language"] == "python" and hooks[0]["entry"].startswith("source-anchors check")
+    assert [hook["id"] for hook in hooks] == ["source-anchors", "source-anchors-markdown"]
+    assert all(hook["language"] == "python" for hook in hooks)
+    assert hooks[0]["entry"].startswith("source-anchors check")
+    assert hooks[1]["entry"] == "source-anchors check --staged" and "files" not in hooks[1]
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is needed")

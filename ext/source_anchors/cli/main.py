@@ -59,7 +59,9 @@ def get_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="PAGE",
         help="report only the anchors written in these page files (as pre-commit passes them); "
-        "files that are no page of the book are ignored",
+        "files that are no page of the book are ignored. Without conf.py (or with --lock or "
+        "--staged): Markdown files and folders, whose line links are checked, and code files, "
+        "whose locked citing links in any tracked Markdown file are checked",
     )
     check.add_argument(
         "--format",
@@ -99,7 +101,8 @@ def get_parser() -> argparse.ArgumentParser:
             nargs="*",
             metavar="PATH",
             help="Markdown files or folders outside the book: check their line links without "
-            "Sphinx (docs: 'Docs that cite their own code')",
+            "Sphinx (docs: 'Docs that cite their own code'); fix also takes code files, as "
+            "check does",
         )
     for command in (check, update, fix):
         command.add_argument(
@@ -108,6 +111,14 @@ def get_parser() -> argparse.ArgumentParser:
             metavar="FILE",
             help="with Markdown PATHs: the lock file (default: source-anchors.lock at the "
             "repository root, or 'lock' in pyproject.toml's [tool.source-anchors])",
+        )
+    for command in (check, update, fix):
+        command.add_argument(
+            "--staged",
+            action="store_true",
+            help="with Markdown PATHs: read the repository's code from git's index, as it will be "
+            "committed, not from HEAD (the pre-commit hook's mode); without PATHs, the staged "
+            "files",
         )
     fix.add_argument(
         "--to",
@@ -172,7 +183,8 @@ def get_parser() -> argparse.ArgumentParser:
     ci = sub.add_parser(
         "init-ci",
         help="write a CI workflow: the strict build on pull requests and a scheduled "
-        "bump to the newest releases that opens one pull request",
+        "bump to the newest releases that opens one pull request; without conf.py, a job that "
+        "checks the Markdown line links on pull requests",
     )
     ci.add_argument("kind", choices=("github", "gitlab"))
     ci.add_argument(
@@ -231,11 +243,16 @@ def _plain(args: argparse.Namespace) -> bool:
     """Whether ``check``, ``update`` or ``fix`` of Markdown paths is the plain front end's.
 
     It is where no book is found (no ``conf.py``), or where ``--lock`` names the lock of the plain
-    front end. Beside a book, a path that is no page of it is left alone, as ``check PAGE…`` always
-    did (the pre-commit hook passes every staged Markdown file): give ``--lock`` to check its links.
+    front end, or ``--staged`` reads the repository from the index (:mod:`.plaincode`). Beside a
+    book, a path that is no page of it is left alone, as ``check PAGE…`` always did (the pre-commit
+    hook passes every staged Markdown file): give ``--lock`` to check its links.
     """
     pages = getattr(args, "pages", None) or []
-    if args.command not in ("check", "update", "fix") or not pages:
+    if args.command not in ("check", "update", "fix"):
+        return False
+    if args.staged:
+        return True
+    if not pages:
         return False
     if args.lock is not None:
         return True
@@ -265,6 +282,10 @@ def _facts(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
 
 
 def _init_ci(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    if not (confdir / "conf.py").is_file():  # no book: Markdown that cites the repository's code
+        from .initplain import init_plain_ci
+
+        return init_plain_ci(args.kind, output=args.output, force=args.force)
     from .initci import init_ci
 
     return init_ci(args.kind, confdir, srcdir, output=args.output, force=args.force)

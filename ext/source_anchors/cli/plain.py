@@ -8,6 +8,7 @@ root, or ``--lock FILE``, or ``lock`` in ``pyproject.toml``'s ``[tool.source-anc
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import tomllib
@@ -17,9 +18,11 @@ from ..engine.engine import Engine
 from ..model.errors import SourceAnchorsError
 from ..model.records import Status
 from ..plain.anchors import Found, MarkdownLinks
+from ..plain.citing import code_records
 from ..plain.heal import heal, relock
 from ..sources.apigit import find_repo
 from ..sphinx_ext import annotate
+from . import plaincode
 
 __all__ = ["markdown_files", "run"]
 
@@ -68,12 +71,32 @@ def run(args: argparse.Namespace) -> int:
     """Run ``check``, ``update`` or ``fix`` on the Markdown files of *args*; the exit status."""
     from ..model.config import settings_from
 
-    files = markdown_files(args.paths)
+    problem = plaincode.usage_problem(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    staged = bool(getattr(args, "staged", False))
+    pages, code = plaincode.split_paths(args.paths)
+    if code and args.command == "update":
+        print(
+            f"error: {code[0]}: not a Markdown file or folder; 'update' relocks the links of the "
+            "Markdown it is given (and prunes the rest): give it your Markdown files and folders",
+            file=sys.stderr,
+        )
+        return 2
+    files = markdown_files(pages)
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         print(f"error: {missing[0]}: no such Markdown file", file=sys.stderr)
         return 2
-    repo = find_repo(files[0].resolve().parent if files else Path.cwd(), timeout=60)
+    start = files[0].resolve().parent if files else Path.cwd()
+    if staged:
+        from ..sources.staged import staged_repo  # --staged runs only
+
+        made = staged_repo(start, timeout=60)
+        repo = None if isinstance(made, str) else made
+    else:
+        repo = find_repo(start, timeout=60)
     if repo is None:
         print(
             f"error: {files[0] if files else '.'}: not in a git checkout with a commit; "
@@ -81,19 +104,30 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    deleted: list[str] = []
+    if staged and not args.paths:  # the staged files themselves
+        changed, deleted = plaincode.staged_paths(repo.root, timeout=60)
+        pages, code = plaincode.split_paths(changed)
+        files = markdown_files(pages)
+    elif staged:
+        deleted = plaincode.staged_paths(repo.root, timeout=60)[1]
     outside = [str(f) for f in files if not f.resolve().is_relative_to(repo.root)]
     if outside:
         print(f"error: {outside[0]}: not in the repository {repo.root.name}", file=sys.stderr)
         return 2
     try:
-        engine = Engine(
-            settings_from(_settings(repo.root, getattr(args, "lock", None)), confdir=repo.root)
+        settings = settings_from(
+            _settings(repo.root, getattr(args, "lock", None)), confdir=repo.root
         )
+        engine = Engine(dataclasses.replace(settings, own_staged=staged))
     except SourceAnchorsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     links = MarkdownLinks(engine, repo.root)
     found = links.links(files)
+    if code or deleted:
+        cited = plaincode.repo_paths(code, repo.root) | set(deleted)
+        found += plaincode.citing_links(links, cited, files, timeout=60)
     for _, message in links.unread:
         print(f"error: {message}", file=sys.stderr)
     if args.command == "update":
@@ -119,9 +153,10 @@ def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -
         )
     elif fmt == "json":
         print(json.dumps([r.to_check_json() for r in records], indent=2))
-    else:
-        pages = {r.page: r.page for r in records}
-        print(annotate.render(fmt, annotate.problems(records), pages))
+    else:  # the Markdown lines, and the code lines that broke them; old permalinks are notes
+        failed = [r for r in annotate.problems(records) if r.outcome.group != "old permalink"]
+        shown = failed + code_records(records)
+        print(annotate.render(fmt, shown, {r.page: r.page for r in shown}))
     return 1 if failing or links.unread else 0
 
 

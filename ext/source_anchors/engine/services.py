@@ -71,6 +71,7 @@ class Services:
             timeout=self.settings.timeout,
             url=api.url if api else None,
             host=api.host if api and api.host and "{" not in api.host else None,
+            staged=self.settings.own_staged,
         )
         if isinstance(found, str):
             self._own_problem = found

@@ -29,15 +29,29 @@ def _git(args: list[str], cwd: Path, timeout: float) -> bytes:
 
 
 def own_pin(
-    start: Path, *, timeout: float, url: str | None = None, host: str | None = None
+    start: Path,
+    *,
+    timeout: float,
+    url: str | None = None,
+    host: str | None = None,
+    staged: bool = False,
 ) -> RepoPin | str:
     """The pin ``self`` of the git checkout holding *start*, at HEAD; or the problem, naming its fix.
 
     *url* is the configured web address (else the ``origin`` remote's); without either, the
     checkout's own folder stands for it: permalinks then point nowhere a reader can follow, but
-    relative links and the lock work.
+    relative links and the lock work. *staged*: at the commit the index would make
+    (:func:`.staged.staged_repo`), not at HEAD.
     """
-    repo = apigit.find_repo(start, timeout=timeout)
+    if staged:
+        from .staged import staged_repo  # --staged runs only
+
+        found = staged_repo(start, timeout=timeout)
+        if isinstance(found, str):
+            return f"'self' names the git repository holding {start}, but {found}"
+        repo: apigit.LocalRepo | None = found
+    else:
+        repo = apigit.find_repo(start, timeout=timeout)
     if repo is None:
         return (
             f"'self' names the git repository holding {start}, but {start} is in no git checkout "

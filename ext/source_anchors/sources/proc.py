@@ -72,14 +72,21 @@ _NETWORK = re.compile(
 )
 
 
-def git(args: Sequence[str], *, cwd: Path, stdin: bytes | None = None, timeout: float) -> bytes:
-    """Run ``git <args>`` in *cwd* with prompts disabled."""
+def git(
+    args: Sequence[str],
+    *,
+    cwd: Path,
+    stdin: bytes | None = None,
+    timeout: float,
+    env: dict[str, str] | None = None,
+) -> bytes:
+    """Run ``git <args>`` in *cwd* with prompts disabled (and *env*'s variables set)."""
     return run(
         ["git", *args],
         cwd=cwd,
         stdin=stdin,
         timeout=timeout,
-        env=_GIT_ENV,
+        env={**_GIT_ENV, **(env or {})},
         what=f"git {_subcommand(args)}",
         error=GitError,
     )

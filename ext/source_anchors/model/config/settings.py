@@ -58,6 +58,8 @@ class Settings:
     #: The folder whose git checkout is the repository ``self:`` anchors name (conf.py's folder,
     #: or the Markdown files' repository); None: ``self`` names nothing.
     own: Path | None = None
+    #: ``self`` is read from git's index, the code as it will be committed (``--staged``), not HEAD.
+    own_staged: bool = False
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> Path:
