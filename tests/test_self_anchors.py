@@ -149,3 +149,28 @@ def test_a_moved_definition_is_moved_and_a_renamed_one_is_fixed(tmp_path: Path) 
     passed = _build(docs, locked=True)
     assert passed.returncode == 0, passed.stderr
     assert "WARNING" not in passed.stderr, passed.stderr
+
+
+def test_uncommitted_edits_to_cited_files_are_named_in_one_warning(tmp_path: Path) -> None:
+    docs = _project(tmp_path / "proj")
+    (docs.parent / "tiny" / "other.py").write_text("X = 1\n", "utf-8")
+    _commit(docs.parent, "other")
+    assert _build(docs, locked=False).returncode == 0
+    _commit(docs.parent, "lock")
+    head = git("rev-parse", "HEAD", cwd=docs.parent).strip()
+    # The cited module edited and not committed; a file no anchor cites edited too.
+    mod = docs.parent / "tiny" / "mod.py"
+    mod.write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
+    (docs.parent / "tiny" / "other.py").write_text("X = 2\n", "utf-8")
+    built = _build(docs, locked=True)
+    assert built.returncode == 0, built.stderr  # HEAD is what is read and locked: no drift
+    warnings = [line for line in built.stderr.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1, built.stderr
+    assert (
+        "index.md:3: WARNING: 1 file(s) that 'self:' anchors cite have uncommitted edits"
+        in (warnings[0])
+    )
+    assert f"committed at HEAD ({head[:7]}): tiny/mod.py; commit them" in warnings[0]
+    assert "editing [source-anchors.uncommitted]" in warnings[0]
+    html = (docs / "_build" / "html" / "index.html").read_text("utf-8")
+    assert f"/blob/{head}/tiny/mod.py#L4-L6" in html

@@ -17,11 +17,12 @@ from pathlib import Path
 from ..engine.engine import Engine
 from ..model.errors import SourceAnchorsError
 from ..model.records import Status
-from ..plain.anchors import Found, MarkdownLinks
+from ..plain.anchors import Found, MarkdownLinks, left_alone, uncommitted
 from ..plain.citing import code_records
-from ..plain.heal import heal, relock
+from ..plain.heal import plan, relock, relock_edits, write_pages
 from ..sources.apigit import find_repo
 from ..sphinx_ext import annotate
+from ..suggest.lines import THRESHOLD
 from . import plaincode
 
 __all__ = ["markdown_files", "run"]
@@ -130,10 +131,14 @@ def run(args: argparse.Namespace) -> int:
         found += plaincode.citing_links(links, cited, files, timeout=60)
     for _, message in links.unread:
         print(f"error: {message}", file=sys.stderr)
+    note = uncommitted(links, found) if args.command == "check" else None
+    if note:
+        print(note, file=sys.stderr)
     if args.command == "update":
         return _update(links, found)
     if args.command == "fix":
-        return _fix(links, found, files, write=args.write, to_head=args.to == "HEAD")
+        floor = getattr(args, "min_similarity", None) or THRESHOLD
+        return _fix(links, found, write=args.write, to_head=args.to == "HEAD", floor=floor)
     return _check(links, found, args)
 
 
@@ -142,13 +147,13 @@ def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -
     failing = [r for r in records if r.status in _DRIFT and r.outcome.group != "old permalink"]
     fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "text")
     if fmt == "text":
+        broken = sum(r.status is Status.error for r in failing)
         for record in records:
             if record.status is not Status.ok:
                 print(f"{record.page}:{record.line}: {record.outcome.message}")
-        counted = ", ".join(f"{n} {why}" for why, n in sorted(links.others.items()))
         print(
-            f"{len(records)} line link(s), {len(failing)} drifted"
-            + (f"; left alone: {counted}" if counted else ""),
+            f"{len(records)} line link(s), {len(failing) - broken} drifted, {broken} broken"
+            + left_alone(links),
             file=sys.stderr,
         )
     elif fmt == "json":
@@ -161,37 +166,57 @@ def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -
 
 
 def _update(links: MarkdownLinks, found: list[Found]) -> int:
-    changes, problems = relock(links, found)
+    try:
+        changes, problems = relock(links, found)
+    except SourceAnchorsError as error:  # an unwritable lock: said once, the lock unchanged
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     for problem in problems:
         print(f"error: {problem}", file=sys.stderr)
     for kind, (repo, key) in changes:
         print(f"{kind}: {repo}:{key}")
     permalinks = sum(1 for item in found if item.says.rev is not None)
     print(
-        f"{len(found) - permalinks} line link(s) locked in {links.engine.settings.lock_path.name}"
-        f" ({len(changes)} change(s))"
-        + (f"; {permalinks} permalink(s) need no record" if permalinks else ""),
+        f"{len(found) - permalinks - len(problems)} of {len(found) - permalinks} line link(s) "
+        f"locked in {links.engine.settings.lock_path.name} ({len(changes)} change(s))"
+        + (f"; {permalinks} permalink(s) need no record" if permalinks else "")
+        + left_alone(links),
         file=sys.stderr,
     )
     return 1 if problems or links.unread else 0
 
 
 def _fix(
-    links: MarkdownLinks, found: list[Found], files: list[Path], *, write: bool, to_head: bool
+    links: MarkdownLinks, found: list[Found], *, write: bool, to_head: bool, floor: float
 ) -> int:
+    """Heal moved and missing links (with ``--write``; else list what would change)."""
+    edits, unfixed = plan(links, found, to_head=to_head, floor=floor)
+    for line in unfixed:
+        print(line, file=sys.stderr)
+    pages = {edit.page for edit in edits}
     if not write:
-        for item in found:
-            outcome = links.outcome(item)
-            if outcome.status is Status.moved and item.says.rev is None:
-                print(f"{item.page}:{item.link.line}: {outcome.message}")
-        return 0
-    edits = heal(links, found, to_head=to_head)
-    for page, changes in edits.items():
-        path = links.root / page
-        lines = path.read_text("utf-8").splitlines(keepends=True)
-        for link, url in sorted(changes, key=lambda c: (c[0].line, -c[0].start)):
-            text = lines[link.line - 1]
-            lines[link.line - 1] = text[: link.start] + url + text[link.end :]
-            print(f"{page}:{link.line}: {link.url} → {url}")
-        path.write_text("".join(lines), "utf-8")
-    return 0
+        for edit in edits:
+            print(edit.describe())
+        print(
+            f"would heal {len(edits)} link(s) in {len(pages)} file(s); {len(unfixed)} not fixed"
+            + left_alone(links)
+            + ("; run again with --write to apply" if edits else ""),
+            file=sys.stderr,
+        )
+        return 1 if links.unread else 0
+    written, errors = write_pages(links.root, edits)
+    done = [edit for edit in edits if edit.page in written]
+    for edit in done:
+        print(edit.describe())
+    try:
+        relock_edits(links, done)
+    except SourceAnchorsError as error:
+        errors.append(f"{error}; the links are rewritten: run 'source-anchors update' to lock them")
+    for message in errors:
+        print(f"error: {message}", file=sys.stderr)
+    print(
+        f"healed {len(done)} link(s) in {len(written)} file(s); {len(unfixed)} not fixed"
+        + left_alone(links),
+        file=sys.stderr,
+    )
+    return 2 if errors else 1 if links.unread else 0

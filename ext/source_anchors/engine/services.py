@@ -8,7 +8,7 @@ collaborator of the engine.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..model.config import SELF, ApiSettings, RepoPin, Settings
@@ -81,6 +81,19 @@ class Services:
         )
         self._pinned.settings = self.settings
         return found
+
+    def uncommitted(self, paths: Iterable[str]) -> list[str]:
+        """Which of *paths*, files of ``self`` at HEAD, have uncommitted edits (staged or not), sorted.
+
+        ``self`` is read at HEAD from git's objects, so what a page says of these files is checked
+        against their committed text, not the one being edited. Empty where ``self`` is no checkout.
+        """
+        pin = self.pins.get(SELF)
+        if pin is None or pin.checkout is None:
+            return []
+        from ..sources.apigit import changed_files  # git status, for the docs' own repository only
+
+        return changed_files(pin.checkout, sorted(set(paths)), timeout=self.settings.timeout)
 
     def tree(self, repo: str) -> Tree:
         """The pinned tree of *repo* (see :meth:`PinnedTrees.tree`)."""

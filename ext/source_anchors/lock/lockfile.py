@@ -27,9 +27,11 @@ from typing import Any
 
 from ..model.errors import LockError
 from ..model.fsio import atomic_write
-from ..model.records import LockRecord
+from ..model.records import RESOLVER_VERSION, LockRecord
 
 LOCK_VERSION = 1
+#: What a lock written by a newer release asks for.
+_UPGRADE = "upgrade sphinx-source-anchors (pip install -U sphinx-source-anchors) to read it"
 _FIELDS = {"commit": str, "path": str, "start": int, "end": int, "sha256": str, "blob": str}
 _HEX_LEN = {"commit": 40, "sha256": 64, "blob": 40}
 _HEX = {name: re.compile(f"[0-9a-f]{{{length}}}") for name, length in _HEX_LEN.items()}
@@ -163,9 +165,11 @@ def read_lock(path: Path) -> Lock:
         or version > LOCK_VERSION
         or version < 1
     ):
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > 0
         raise LockError(
-            f"{path}:{_line_of(text, 'version')}: lock format version {version!r} is not supported "
-            f"by this extension (it reads version {LOCK_VERSION}); upgrade source_anchors"
+            f"{path}:{_top_line(text, 'version')}: lock format version {version!r} is not "
+            f"supported by this extension (it reads version {LOCK_VERSION})"
+            + (f"; the lock was written by a newer release: {_UPGRADE}" if newer else "")
         )
     resolver = data.get("resolver")
     if resolver is not None and not (
@@ -176,6 +180,12 @@ def read_lock(path: Path) -> Lock:
         raise LockError(
             f"{path}:{_line_of(text, 'resolver')}: 'resolver' must be an object with 'version' (an "
             "integer) and 'python' (a string); restore it from version control or run update"
+        )
+    if resolver is not None and resolver["version"] > RESOLVER_VERSION:
+        # An older resolver would report drift the newer one does not see, and relock downwards.
+        raise LockError(
+            f"{path}:{_line_of(text, 'resolver')}: the lock was resolved by a newer release "
+            f"(resolver version {resolver['version']}; this one has {RESOLVER_VERSION}): {_UPGRADE}"
         )
     records: dict[str, dict[str, LockRecord]] = {}
     for repo, entries in data["anchors"].items():
@@ -282,6 +292,25 @@ def _problem(raw: Any) -> str | None:
     ):
         return ": field 'uses' must map paths to 40-digit blob ids"
     return None
+
+
+def _top_line(text: str, key: str) -> int:
+    """Line of *key* among the keys of the valid JSON object *text* itself, not of one inside it."""
+    decoder, at = json.JSONDecoder(), text.find("{") + 1
+    while True:
+        at = _skip(text, at, " \t\r\n,")
+        if at >= len(text) or text[at] != '"':
+            return 1
+        name, end = decoder.raw_decode(text, at)
+        if name == key:
+            return text.count("\n", 0, at) + 1
+        _, at = decoder.raw_decode(text, _skip(text, end, " \t\r\n:"))
+
+
+def _skip(text: str, at: int, chars: str) -> int:
+    while at < len(text) and text[at] in chars:
+        at += 1
+    return at
 
 
 def _line_of(text: str, key: str, *, after: int = 0) -> int:

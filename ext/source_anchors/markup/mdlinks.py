@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MdLink", "md_links"]
+__all__ = ["MdLink", "md_links", "split_lines"]
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 _LINK = re.compile(
@@ -31,6 +32,25 @@ class MdLink:
     url: str
     #: The link title without its quotes, or None.
     title: str | None
+    #: The title's columns in the line, quotes excluded (``-1`` without a title): what ``fix``
+    #: rewrites when the title states a target that moved.
+    title_start: int = -1
+    title_end: int = -1
+
+
+def split_lines(text: str) -> list[str]:
+    """*text*'s lines with their ends, split where Markdown (and an editor) ends a line: LF, CRLF, CR.
+
+    Not :meth:`str.splitlines`, which also ends a line at a form feed or U+2028, so that its line
+    numbers are not the ones the file's readers see.
+    """
+    lines, at = [], 0
+    for end in _LINE_END.finditer(text):
+        lines.append(text[at : end.end()])
+        at = end.end()
+    if at < len(text):
+        lines.append(text[at:])
+    return lines
 
 
 def _blank_code(line: str) -> str:
@@ -43,7 +63,9 @@ def md_links(text: str) -> list[MdLink]:
     found: list[MdLink] = []
     fence: str | None = None
     previous_blank, in_indented = True, False
-    for number, line in enumerate(text.splitlines(), start=1):
+    # the lines of split_lines, without their ends (str.split alone where no line ends in CR)
+    lines = _LINE_END.split(text) if "\r" in text else text.split("\n")
+    for number, line in enumerate(lines, start=1):
         opened = _FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -64,6 +86,7 @@ def md_links(text: str) -> list[MdLink]:
             if url.startswith("<"):
                 url, start, end = url[1:-1], start + 1, end - 1
             title = match.group("title")
+            title_at = (match.start("title") + 1, match.end("title") - 1) if title else (-1, -1)
             found.append(
                 MdLink(
                     line=number,
@@ -71,9 +94,9 @@ def md_links(text: str) -> list[MdLink]:
                     end=end,
                     label=line[match.start("label") : match.end("label")],
                     url=url,
-                    title=line[match.start("title") + 1 : match.end("title") - 1]
-                    if title
-                    else None,
+                    title=line[title_at[0] : title_at[1]] if title else None,
+                    title_start=title_at[0],
+                    title_end=title_at[1],
                 )
             )
     return found

@@ -83,6 +83,13 @@ class Subtype(StrEnum):
     ``source_anchors_api_commit``, no web address, no package), or documented files differ from the
     commit the links name (uncommitted edits). The message names the setting or the files."""
 
+    uncommitted = "uncommitted"
+    """Some files that the ``self:`` anchors cite have uncommitted edits (staged or not). ``self``
+    is read at ``HEAD`` from git's objects, so the anchors show and check the committed lines, not
+    the ones being edited. Said once per build, at the first anchor citing such a file, naming them
+    all (the plain-Markdown ``check`` says it in one line on stderr). Commit them, or build from a
+    clean checkout."""
+
     doubled = "doubled"
     """Another extension writes a second ``[source]`` link on every signature beside
     ``source_anchors_api_links``: ``sphinx.ext.viewcode``, or ``sphinx.ext.linkcode`` with a

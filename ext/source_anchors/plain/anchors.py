@@ -20,13 +20,13 @@ from ..engine.engine import Engine
 from ..markup.mdlinks import MdLink, md_links
 from ..model.config import SELF
 from ..model.errors import MissingExtraError, SourceAnchorsError
-from ..model.records import AnchorRecord, Location, Outcome, Status
+from ..model.records import AnchorRecord, Location, LockRecord, Outcome, Status
 from ..model.subtypes import Subtype
 from ..model.target import parse_target
 from ..reading.registry import language_for
 from .forms import LineLink, line_link
 
-__all__ = ["Found", "MarkdownLinks", "shown"]
+__all__ = ["Found", "MarkdownLinks", "left_alone", "shown", "uncommitted"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class Found:
 
 
 LINES_KEY = re.compile(r"#L\d+-L\d+$")
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")
+_LINE_END = re.compile(rb"\r\n|\r|\n")
 
 
 def lines_key(path: str, start: int, end: int) -> str:
@@ -52,12 +54,26 @@ def _digest(lines: list[str]) -> str:
 def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple[str, Location]:
     """The key a link to lines *start*-*end* of *path* at *commit* is locked by, and its location.
 
-    Raises :class:`SourceAnchorsError` (a file not in the commit, lines past its end).
+    Raises :class:`SourceAnchorsError` (a file not in the commit, lines past its end), its message
+    naming the fix.
     """
+    pin = engine.own_pin()
+    at = "HEAD" if not isinstance(pin, str) and pin.commit == commit else commit[:7]
+    if start < 1 or end < start:
+        raise SourceAnchorsError(
+            f"L{start}-L{end} is not a range of lines (they count from 1, the first comes first); "
+            "correct the link's lines"
+        )
+    if not engine.blob_at(SELF, commit, path):
+        raise SourceAnchorsError(
+            f"{path} is not a file of the repository at {at} ({commit[:7]}); correct the link's "
+            "path, or commit the file"
+        )
     data, lines = engine.lines_at(SELF, commit, path)
     if end > len(lines):
         raise SourceAnchorsError(
-            f"lines {start}-{end} are past the end of {path} ({len(lines)} lines at {commit[:7]})"
+            f"lines {start}-{end} are past the end of {path} ({len(lines)} lines at {at}); "
+            "correct the link's lines"
         )
     keys: list[str] = []
     try:
@@ -105,14 +121,16 @@ class MarkdownLinks:
         found: list[Found] = []
         for file in files:
             page = file.resolve().relative_to(self.root).as_posix()
+            data = file.read_bytes()
             try:
-                text = file.read_bytes().decode("utf-8")
+                text = data.decode("utf-8")
             except UnicodeDecodeError as error:
+                line = len(_LINE_END.findall(data, 0, error.start)) + 1
                 self.unread.append(
                     (
                         page,
-                        f"{page}:1: not UTF-8 ({error.reason} at byte {error.start}); "
-                        "save it as UTF-8 to check its links",
+                        f"{page}:{line}: not UTF-8 ({error.reason} at byte {error.start}); its links "
+                        "are not read: save it as UTF-8",
                     )
                 )
                 continue
@@ -189,12 +207,20 @@ class MarkdownLinks:
         try:
             new = self.engine.resolve_at(SELF, head, key)
         except SourceAnchorsError as error:
+            # what the link showed at its commit, as a lock record would: where it probably went
+            suggestion = (
+                self.engine.suggest(target, LockRecord.at(says.rev, old))
+                if _FULL_SHA.fullmatch(says.rev)
+                else None
+            )
+            hint = f"; suggestion: {suggestion.describe()}" if suggestion else ""
             return Outcome(
                 str(target),
                 Status.missing,
                 target=target,
                 subtype=Subtype.missing,
-                message=f"missing: {target} at HEAD: {error}",
+                message=f"missing: {target} at HEAD: {error}{hint}",
+                suggestion=suggestion,
             )
         if new.sha256 != old.sha256:
             status = Status.changed
@@ -326,3 +352,24 @@ class MarkdownLinks:
             return shown(self.engine, says.rev or head, says.path, says.start, says.end)
         except SourceAnchorsError as error:
             return f"{says.path}#L{says.start}-L{says.end}: {error}"
+
+
+def left_alone(links: MarkdownLinks) -> str:
+    """The summary's tail naming the links left alone, by why (``; left alone: 1 another repository``)."""
+    counted = ", ".join(f"{n} {why}" for why, n in sorted(links.others.items()))
+    return f"; left alone: {counted}" if counted else ""
+
+
+def uncommitted(links: MarkdownLinks, found: list[Found]) -> str | None:
+    """One line naming the files *found* cites that have uncommitted edits (links are read at HEAD), or None."""
+    pin = links.engine.own_pin()
+    if isinstance(pin, str):
+        return None
+    changed = links.engine.uncommitted(item.says.path for item in found)
+    if not changed:
+        return None
+    return (
+        f"note: {len(changed)} cited file(s) have uncommitted edits, and links are checked "
+        f"against HEAD ({pin.commit[:7]}), not against them: {', '.join(changed)}; commit them "
+        "to check what you are editing"
+    )

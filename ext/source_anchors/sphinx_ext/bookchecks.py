@@ -2,8 +2,9 @@
 
 Per-anchor warnings are emitted while pages are read; what concerns many anchors at once is
 reported here, once: a repository that cannot be obtained or a missing lock (one warning per
-cause, naming the anchors it affects), upstream lines pasted into literal blocks, and, in a locked
-build, a pin's ``ref`` that has moved away from its commit.
+cause, naming the anchors it affects), upstream lines pasted into literal blocks, files that
+``self:`` anchors cite with uncommitted edits, and, in a locked build, a pin's ``ref`` that has
+moved away from its commit.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from ..engine.caches import line_index_cached
+from ..model.config import SELF
 from ..model.errors import GitError, RefError, SourceAnchorsError
 from ..model.records import AnchorRecord
 from .diagnostics import LOGGER, WARNING_TYPE, Subtype, warn
@@ -121,3 +123,38 @@ def check_refs(state: BuildState, *, suppressed: Iterable[str] = ()) -> None:
             continue
         if now is not None:
             warn(f"{conf}: {mismatch(pin, now, timeout=timeout)}", Subtype.ref, location=None)
+
+
+def check_uncommitted(
+    state: BuildState, domain: SourceAnchorsDomain, *, suppressed: Iterable[str] = ()
+) -> None:
+    """One warning naming the files ``self:`` anchors cite that have uncommitted edits (one ``git status``).
+
+    ``self`` is read at HEAD from git's objects, so those anchors show the committed lines, not the
+    ones being edited; the warning stands at the first anchor that cites such a file.
+    """
+    off = set(suppressed)
+    if state.quiet or {WARNING_TYPE, f"{WARNING_TYPE}.{Subtype.uncommitted}"} & off:
+        return
+    cited: dict[str, AnchorRecord] = {}
+    for record in domain.all_anchors():
+        outcome = record.outcome
+        if outcome.target is None or outcome.target.repo != SELF:
+            continue
+        place = outcome.location or outcome.locked
+        if place is not None and (
+            place.path not in cited or record.order < cited[place.path].order
+        ):
+            cited[place.path] = record
+    changed = state.engine.uncommitted(cited)
+    if not changed:
+        return
+    pin = state.engine.pins[SELF]
+    first = min((cited[path] for path in changed), key=lambda r: r.order)
+    warn(
+        f"{len(changed)} file(s) that 'self:' anchors cite have uncommitted edits, and the anchors "
+        f"show them as committed at HEAD ({pin.short}): {', '.join(changed)}; commit them (or build "
+        "from a clean checkout) to check what you are editing",
+        Subtype.uncommitted,
+        location=(first.page, first.line),
+    )

@@ -262,6 +262,7 @@ def _env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     domain.mark_stored()
     bookchecks.warn_groups(state, records)
     bookchecks.check_reproduced(state, domain)
+    bookchecks.check_uncommitted(state, domain, suppressed=app.config.suppress_warnings)
     bookchecks.check_refs(state, suppressed=app.config.suppress_warnings)
     feedback.check_channel(app)
     return sorted(domain.data["ledgers"])
