@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval reliability dist clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval languages-demo reliability dist clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -188,6 +188,13 @@ differential: $(STAMP)
 ## (bench/compiled_eval_facts.json): share linked, precision (_build/api-eval/results.json)
 api-eval: $(STAMP)
 	$(BIN)/python bench/api_eval.py
+
+## languages-demo: a page with anchors into TSX, Go, Rust and C (tests/roots/test-languages), built to
+## HTML and to PDF (xelatex; the print packages and Debian's chromium needed), with a screenshot of the
+## HTML page (chromium --headless --screenshot) and the PDF's pages as PNG (pdftoppm -png -r 80) in
+## _build/languages-demo
+languages-demo: $(STAMP)
+	$(BIN)/python tests/language_page.py $(BUILD)/languages-demo
 
 ## reliability: the full reliability suite; figures into _build/reliability/results.json
 reliability: $(STAMP)

@@ -141,7 +141,7 @@ class SharedUpstream:
 
 #: The order in which the trees of ``tests/roots/upstream/`` are committed (each commit holds its
 #: own files only).
-SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo")
+SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo", "languages")
 
 
 def make_shared_upstream(path: Path) -> SharedUpstream:

@@ -177,6 +177,15 @@ def test_a_target_is_said_by_its_kind_its_name_in_its_file_and_its_match_text() 
         == 'line “license = "MIT"” in pyproject.toml'
     )
     assert words("/LICENSE", "LICENSE", "file") == "file LICENSE"
+    # A definition in a file of another language: its path of names after '#', not the file's.
+    assert (
+        words("/server/handler.go#Handler.ServeHTTP", "server/handler.go", "method")
+        == "method Handler.ServeHTTP"
+    )
+    assert (
+        words("/src/lib.rs#Planner.plan::Hybrid =>", "src/lib.rs", "statement")
+        == "statement “Hybrid =>” in Planner.plan"
+    )
     long = "x = " + "a" * 80
     assert (
         words(f"pkg.mod.f::{long}", "pkg/mod.py", "statement")

@@ -176,17 +176,33 @@ def _table(title: str, links: list[tuple[str, str]], ident: str) -> nodes.sectio
             else nodes.literal("", path)
         )
         if whole and described[whole[0]]:
-            para += nodes.Text(" " + _("; ").join(described[whole[0]]))
+            para += _straight(" " + _("; ").join(described[whole[0]]))
         for index, (fragment, link) in enumerate(f for f in fragments if f[0]):
             para += nodes.Text(_(": ") if not index else _("; "))
             para += nodes.reference("", fragment, refuri=link)
             if described[link]:
-                para += nodes.Text(" " + _(" / ").join(described[link]))
+                para += _straight(" " + _(" / ").join(described[link]))
         item = nodes.list_item()
         item += para
         items += item
     section += items
     return section
+
+
+def _straight(words: str) -> list[nodes.Node]:
+    r"""*words* as text whose straight double quotes print straight.
+
+    A match text is quoted as the code has it (``=== ""``); the LaTeX writer leaves ``"`` as it is,
+    and XeTeX's TeX ligatures print it as a closing curly quote, which a reader searching the code
+    for the text would not find. ``\textquotedbl`` is the straight one.
+    """
+    parts: list[nodes.Node] = []
+    for index, piece in enumerate(words.split('"')):
+        if index:
+            parts.append(nodes.raw("", r"\textquotedbl{}", format="latex"))
+        if piece:
+            parts.append(nodes.Text(piece))
+    return parts
 
 
 def setup(app: Sphinx) -> None:

@@ -28,12 +28,32 @@ def _kind(kind: str) -> str:
         "statement": _("statement"),
         "line": _("line"),
         "file": _("file"),
+        # The kinds of definitions in the tree-sitter languages (``/file.ext#Name``).
+        "method": _("method"),
+        "struct": _("struct"),
+        "enum": _("enum"),
+        "union": _("union"),
+        "interface": _("interface"),
+        "trait": _("trait"),
+        "type": _("type"),
+        "macro": _("macro"),
+        "namespace": _("namespace"),
+        "constructor": _("constructor"),
+        "record": _("record"),
+        "annotation": _("annotation"),
+        "object": _("object"),
     }
     return words.get(kind, kind)
 
 
 def _symbol(target: Target, location: Location) -> str:
-    """The target's name within its file: the dotted path without its module, or the file's path."""
+    """The target's name within its file.
+
+    The dotted path without its module, the definition's path of names after a file's ``#``, or the
+    file's path.
+    """
+    if target.symbol is not None:
+        return target.symbol
     if target.is_file:
         return target.file
     module = location.path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
