@@ -178,6 +178,13 @@ bench: $(STAMP)
 drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
 
+## self-docs-eval: gpt-researcher's own Markdown at v3.3.0 with 54 line links to the code it names
+## (titled and plain), checked at v3.6.0 against hand-checked verdicts (bench/self_docs_eval.json):
+## precision and recall of check, fix --write's lines; needs SOURCE_ANCHORS_GPT_RESEARCHER_GIT, a copy
+## of its repository (skipped otherwise); about 2 minutes (_build/self-docs-eval/results.json)
+self-docs-eval: $(STAMP)
+	$(BIN)/python bench/self_docs_eval.py
+
 ## drift-instructions: the django bump's check --pin against a cold resolution in instructions
 ## (callgrind, git's included; about 10 minutes), unmoved by other work on the machine
 ## (_build/drift/instructions.json)
