@@ -20,7 +20,7 @@ oldest:
 catalogs: $(STAMP)
 	$(BIN)/python tools/catalogs.py
 
-.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors facts relock preview-bump bench differential drift-eval drift-instructions api-eval languages-demo reliability dist clean
+.PHONY: oldest catalogs manual html pdf epub print-packages print-packages-list livehtml test test-pytest pytest lint book-strict check-anchors check-self-docs fix-self-docs self-docs-eval facts relock preview-bump bench differential drift-eval drift-instructions api-eval languages-demo reliability dist clean
 
 ## The venv's pip is the newest release, installed before the requirements (pip upgrades itself best
 ## alone): the extension runs it for every distribution it downloads, and the tests do about 20 times.
@@ -76,15 +76,15 @@ print-packages-list:
 livehtml: $(STAMP)
 	$(BIN)/sphinx-autobuild -c . source $(BUILD)/html --watch ext --watch conf.py --watch source-anchors.lock
 
-## test: lint, pytest and the strict manual build, side by side: pytest's workers leave a core idle
-## while they wait on the network, git and Chromium, and the other two fill it. The strict book build
+## test: lint, pytest, the strict manual build and the self-docs check, side by side: pytest's workers
+## leave a core idle while they wait on the network, git and Chromium, and the others fill it. The strict book build
 ## from a cold anchor cache (locked, as `make book-strict`) is a test of pytest's (tests/test_book.py),
 ## built once and opened by the browser tests too. pytest's output streams (test-pytest: a sub-make
 ## that holds nothing); each other part's is printed whole when it ends (make -O). Any part failing
 ## fails the target, after the others have finished.
-TEST_PARTS := test-pytest lint manual
+TEST_PARTS := test-pytest lint manual check-self-docs
 test: $(STAMP)
-	@echo "make test: pytest (with the strict book build), lint and manual run side by side; the last two print when they end"
+	@echo "make test: pytest (with the strict book build), lint, manual and check-self-docs run side by side; the last three print when they end"
 	$(MAKE) --no-print-directory -j$(words $(TEST_PARTS)) --output-sync=target $(TEST_PARTS)
 
 test-pytest:
@@ -141,6 +141,19 @@ book-strict: $(STAMP)
 check-anchors: $(STAMP)
 	$(CLI) check
 
+## check-self-docs: the line links of README.md, CONTRIBUTING.md and docs/architecture.md into the
+## extension's code, against their own lock (the plain-Markdown front end; --lock routes to it beside
+## the book's conf.py); exit 1 when a cited symbol moved, changed or is missing at HEAD (about 2 s).
+## fix-self-docs: relock every link by its title's target, then rewrite moved links to their lines.
+SELF_DOCS      := README.md CONTRIBUTING.md docs/architecture.md
+SELF_DOCS_LOCK := docs/self-docs.lock
+check-self-docs: $(STAMP)
+	$(CLI) check --lock $(SELF_DOCS_LOCK) $(SELF_DOCS)
+
+fix-self-docs: $(STAMP)
+	$(CLI) update --lock $(SELF_DOCS_LOCK) $(SELF_DOCS)
+	$(CLI) fix --write --lock $(SELF_DOCS_LOCK) $(SELF_DOCS)
+
 ## facts: rewrite each pin's committed facts record (licences and third-party evidence of files the
 ## distribution lacks); needs git to reach the pinned repository
 facts: $(STAMP)
@@ -164,6 +177,13 @@ bench: $(STAMP)
 ## (empty cache) and of check --pin at the new commit (_build/drift/results.json)
 drift-eval: $(STAMP)
 	$(BIN)/python bench/drift_eval.py
+
+## self-docs-eval: gpt-researcher's own Markdown at v3.3.0 with 54 line links to the code it names
+## (titled and plain), checked at v3.6.0 against hand-checked verdicts (bench/self_docs_eval.json):
+## precision and recall of check, fix --write's lines; needs SOURCE_ANCHORS_GPT_RESEARCHER_GIT, a copy
+## of its repository (skipped otherwise); about 2 minutes (_build/self-docs-eval/results.json)
+self-docs-eval: $(STAMP)
+	$(BIN)/python bench/self_docs_eval.py
 
 ## drift-instructions: the django bump's check --pin against a cold resolution in instructions
 ## (callgrind, git's included; about 10 minutes), unmoved by other work on the machine

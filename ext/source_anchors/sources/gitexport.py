@@ -163,7 +163,13 @@ def _cat_blobs(raw: bytes) -> dict[str, bytes]:
     pos = 0
     while pos < len(raw):
         header_end = raw.index(b"\n", pos)
-        oid, kind, size = raw[pos:header_end].decode().split()
+        header = raw[pos:header_end].decode().split()
+        if len(header) != 3:  # "<oid> missing": a damaged clone, or an object pruned away
+            raise GitError(
+                f"git has no object {header[0]} ({' '.join(header[1:])}); fetch it again, or "
+                "clone the repository anew ('git fsck' names what else is missing)"
+            )
+        oid, kind, size = header
         start = header_end + 1
         data = raw[start : start + int(size)]
         if kind != "blob" or blob_id(data) != oid:
