@@ -5,6 +5,7 @@
 # on PATH). Compare its output with the page after a change to the Markdown front end's messages.
 set -uo pipefail
 SA=${1:-source-anchors}
+case $SA in */*) SA=$(cd "$(dirname "$SA")" && pwd)/$(basename "$SA") ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GIT_AUTHOR_NAME=author GIT_AUTHOR_EMAIL=author@example.com

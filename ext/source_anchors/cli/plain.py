@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         found += plaincode.citing_links(links, cited, files, timeout=60)
     for _, message in links.unread:
         print(f"error: {message}", file=sys.stderr)
-    note = uncommitted(links, found) if args.command == "check" else None
+    note = uncommitted(links, found) if args.command == "check" and not staged else None
     if note:
         print(note, file=sys.stderr)
     if args.command == "update":
