@@ -1,7 +1,7 @@
 """Compiled API links into a pinned repository are locked and checked as anchors are.
 
 A git repository the test makes holds a small C extension (a ``PyMethodDef`` table and its
-function), a pybind11 module and a PyO3 module; a book documents one function of each with
+function), a pybind11 module, a Cython module and a PyO3 module; a book documents one function of each with
 hand-written ``py:function`` directives (nothing is imported or compiled) and links them into the
 pin. Each pin bump is a commit of that repository: the functions move down (lines inserted above
 them), then their bodies change, then one is removed. A locked build (``CI=true``) fails on each,
@@ -25,7 +25,10 @@ from helpers import Upstream
 SETUP = """\
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("pkg._speedups", sources=["src/speedups.c"])])
+setup(ext_modules=[
+    Extension("pkg._speedups", sources=["src/speedups.c"]),
+    Extension("pkg._fast", ["pkg/_fast.pyx"]),
+])
 """
 C_SOURCE = """\
 #include <Python.h>
@@ -65,6 +68,11 @@ PYBIND11_MODULE(_bind, m) {
     m.def("add", &add, "Add two numbers");
 }
 """
+PYX = """\
+# cython: language_level=3
+def total(values):
+    return sum(values)
+"""
 RUST = """\
 use pyo3::prelude::*;
 
@@ -89,6 +97,7 @@ module-name = "pkg._rs"
 OBJECTS = {
     "pkg._speedups.escape": ("src/speedups.c", "static PyObject *\nescape(", "    return s;\n}"),
     "pkg._bind.add": ("pkg/_bind.cpp", "int add(int a", ";\n}"),
+    "pkg._fast.total": ("pkg/_fast.pyx", "def total(", "    return sum(values"),
     "pkg._rs.plus": ("src/lib.rs", "#[pyfunction]", "    a + b\n}"),
 }
 PAGE = "\n".join(
@@ -112,6 +121,7 @@ PAGE = "\n".join(
 HTML_LINK = re.compile(r'<a class="reference external sa-api-source" href="([^"]+)"')
 #: Lines inserted above each definition in the second commit (comments and a helper).
 ABOVE = {
+    "pkg/_fast.pyx": ("language_level=3\n", "cdef int two = 2\n\n"),
     "src/speedups.c": ("#include <Python.h>\n", "/* a helper first */\nstatic int two = 2;\n\n"),
     "pkg/_bind.cpp": (
         "namespace py = pybind11;\n",
@@ -137,6 +147,7 @@ class Project:
             "pkg/__init__.py": "",
             "src/speedups.c": C_SOURCE,
             "pkg/_bind.cpp": CPP,
+            "pkg/_fast.pyx": PYX,
             "src/lib.rs": RUST,
         }
         self.book = root / "book"
@@ -288,6 +299,7 @@ def test_compiled_links_are_locked_and_a_pin_bump_is_checked(tmp_path: Path) -> 
             ),
             "pkg/_bind.cpp": files["pkg/_bind.cpp"].replace("a + b;", "b + a;"),
             "src/lib.rs": files["src/lib.rs"].replace("    a + b\n", "    // sum\n    a + b\n"),
+            "pkg/_fast.pyx": files["pkg/_fast.pyx"].replace("sum(values)", "sum(values, 0)"),
         },
     )
     done = project.build(locked=True)
@@ -297,6 +309,7 @@ def test_compiled_links_are_locked_and_a_pin_bump_is_checked(tmp_path: Path) -> 
     assert "changed (code)" in changed["pkg._speedups.escape"]
     assert "changed (code)" in changed["pkg._bind.add"]
     assert "changed (comments)" in changed["pkg._rs.plus"]
+    assert "changed (code)" in changed["pkg._fast.total"]  # Cython: by its words
     _relock_and_pass(project)
 
 
