@@ -25,10 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.apilinker import PinnedLinker
 from ..engine.engine import Engine
 from ..model.config.api import SELF
 from ..model.records import AnchorRecord
 from ..model.target import Target
+from ..reading.compiled import compiled_file
 
 #: The fix named when autodoc could not import the documented package.
 INSTALL = (
@@ -104,9 +106,14 @@ def lock_only(records: list[AnchorRecord], engine: Engine) -> list[AnchorRecord]
     path = engine.settings.lock_path
     lines = _key_lines(path, repo)
     found = []
+    linker = PinnedLinker(engine, repo)
     for n, key in enumerate(keys, 1):
         dotted, sep, match = key.partition("::")
-        outcome = engine.check(Target(repo, dotted, match if sep else None))
+        # a compiled definition's record is checked as its link is: Python first, then the bindings
+        compiled = not sep and compiled_file(locked[key].path)
+        outcome = (linker.outcome_of(dotted) if compiled else None) or engine.check(
+            Target(repo, dotted, match if sep else None)
+        )
         found.append(
             AnchorRecord(path.name, lines.get(key, 1), str(outcome.target), outcome, seq=n)
         )

@@ -2,7 +2,8 @@
 
 :class:`OwnLinker` resolves in the tree of :mod:`.apiself`; :class:`PinnedLinker` checks each object
 as the anchor ``repo:module.name`` would be checked (:meth:`.engine.Engine.check`), so that its
-lines are locked and drift is reported as an anchor's. Both answer :class:`~.apilinks.ApiLink` or
+lines are locked and drift is reported as an anchor's; an object with a compiled definition instead
+is judged against the same lock key (:meth:`.verdicts.Judge.check_found`). Both answer :class:`~.apilinks.ApiLink` or
 :class:`~.apilinks.NoLink`; neither imports anything of the documented code.
 """
 
@@ -168,6 +169,7 @@ class PinnedLinker(Linker):
 
     def link(self, module: str | None, fullname: str) -> ApiLink | NoLink:
         """The link of *module*.*fullname* at the pinned commit, or why it has none."""
+        self._outcome = None  # an earlier link's, never taken (the linkcode drop-in's)
         pin = self.engine.pins[self.repo]
         path, overridden = self.target(module, fullname)
         if path.split(".", 1)[0] not in pin.package_dirs():
@@ -177,7 +179,10 @@ class PinnedLinker(Linker):
                     Reason.no_source, f"{path.split('.', 1)[0]!r} is not a package of {self.repo}"
                 ),
             )
-        outcome = self.engine.check(Target(self.repo, path))
+        # A record locked at a compiled definition: Python's suggestions cannot find where it went.
+        outcome = self.engine.check(
+            Target(self.repo, path), suggest=not self._compiled_record(path)
+        )
         if outcome.location is not None or outcome.locked is not None:
             self._outcome = outcome  # locked, or drifted from the lock: reported as an anchor's
         if outcome.location is None:
@@ -194,18 +199,46 @@ class PinnedLinker(Linker):
             location = replace(location, rule=OVERRIDE_RULE)
         return link_for(pin, location, shown=pin.ref or pin.short)
 
+    def outcome_of(self, path: str) -> Outcome | None:
+        """The outcome of the object *path* (a lock record's key no page described), to check it from the lock."""
+        self.link(None, path)
+        return self.take_outcome()
+
+    def _compiled_record(self, path: str) -> bool:
+        """Whether the lock records *path* at a compiled definition (a C, C++, Cython or Rust file)."""
+        from ..reading.compiled import compiled_file
+
+        record = self.engine.lock.get(self.repo, path)
+        return record is not None and compiled_file(record.path)
+
     def _compiled_link(self, path: str, python: NoLink) -> ApiLink | NoLink:
-        """The link of *path* at its compiled definition (not locked: a lock records Python's), or *python*."""
+        """The link of *path* at its compiled definition, locked and checked as an anchor's; or *python*.
+
+        Its outcome replaces Python's (:meth:`.Engine.check_found`): found, it is ``new``, ``ok``,
+        ``moved`` or ``changed`` against the lock; not found while the lock records a compiled
+        definition, ``missing`` with the reason. Otherwise Python's outcome stands (a record of a
+        Python definition that is gone).
+        """
         if python.reason not in _COMPILED_MAYBE:
             return python
-        self._outcome = None
+        target = Target(self.repo, path)
         try:
             resolver = self.engine.resolver(self.repo)
         except SourceError as error:
+            if self._compiled_record(path):
+                self._outcome = self.engine.check_found(target, error)  # reported, as Python's is
             return NoLink(Reason.unreadable, str(error))
         found = self.compiled(resolver, None, path, python)
         if isinstance(found, NoLink):
+            if self._compiled_record(path):
+                why = (
+                    f"{found.reason.value}: {found.detail}"
+                    if found is not python
+                    else "no compiled binding names it"
+                )
+                self._outcome = self.engine.check_found(target, why)
             return found
+        self._outcome = self.engine.check_found(target, found)
         pin = self.engine.pins[self.repo]
         return link_for(pin, found, shown=pin.ref or pin.short)
 

@@ -7,9 +7,6 @@ The Sphinx glue and the CLI only pass it target texts and the outcomes it gave.
 
 from __future__ import annotations
 
-import dataclasses
-
-from ..drift.compare import compare
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock
 from ..model.config import SELF, RepoPin, Settings
@@ -24,19 +21,18 @@ from ..sources.trees import TreeCache
 from ..suggest.factory import Suggesters
 from .caches import ResolutionCache, SuggestionCache
 from .indexcache import IndexCache
-from .rulemoves import reresolved
-from .services import Services
-from .verdicts import UPDATE_COMMAND, _status, _unverified, _verdict, file_hint, relockable
+from .verdicts import UPDATE_COMMAND, Judge, _unverified, file_hint, relockable
 from .writes import LockWrites
 
 __all__ = ["UPDATE_COMMAND", "Engine", "file_hint", "relockable"]
 
 
-class Engine(Services, LockWrites):
+class Engine(Judge, LockWrites):
     """Resolves and checks targets; trees and parsed modules are reused across calls.
 
-    What it serves the front ends besides is :class:`~.services.Services`'; what a build writes,
-    :class:`~.writes.LockWrites`'.
+    What it serves the front ends besides is :class:`~.services.Services`' (:class:`~.verdicts.Judge`'s
+    base); the verdict of a location against the lock, :class:`~.verdicts.Judge`'s; what a build
+    writes, :class:`~.writes.LockWrites`'.
     """
 
     def __init__(self, settings: Settings, *, lock: Lock | None = None) -> None:
@@ -98,8 +94,12 @@ class Engine(Services, LockWrites):
             )
         return self.check(target)
 
-    def check(self, target: Target) -> Outcome:
-        """Resolve *target* and compare it with the lock."""
+    def check(self, target: Target, *, suggest: bool = True) -> Outcome:
+        """Resolve *target* and compare it with the lock.
+
+        *suggest*: whether a missing target with a lock record is given a suggestion (not when the
+        record is an API link's compiled definition, which Python's suggestions cannot find).
+        """
         pin = self.pins.get(target.repo)
         if pin is None and target.repo == SELF:
             own = self.own_pin()
@@ -124,7 +124,7 @@ class Engine(Services, LockWrites):
             location = self._locate(pin, target)
         except ResolveError as error:
             fresh = self.stats["cached"] == cached_before
-            suggestion = self.suggest(target, locked) if locked is not None else None
+            suggestion = self.suggest(target, locked) if locked is not None and suggest else None
             hint = f"; suggestion: {suggestion.describe()}" if suggestion else ""
             return Outcome(
                 name,
@@ -162,59 +162,9 @@ class Engine(Services, LockWrites):
                 commit=pin.commit,
                 locked=locked,
             )
-        status = _status(locked, location)
-        moved = (
-            reresolved(self.lock, self.settings, self._resolvers, pin, location, locked)
-            if status is not Status.ok and locked
-            else None
+        return self._judged(
+            pin, target, locked, location, fresh=self.stats["cached"] == cached_before
         )
-        # by other rules or for another Python: never silently
-        status = Status.moved if moved else status
-        change = (
-            compare(self._resolvers, pin, location, locked)
-            if status is Status.changed and locked
-            else None
-        )
-        message, subtype = _verdict(self, status, target, location, locked, change, moved)
-        whole = location.whole_file
-        group = (
-            "lock"
-            if status is Status.new and subtype is not None and not self.lock_exists
-            else None
-        )
-        return Outcome(
-            name,
-            status,
-            message=message,
-            subtype=subtype,
-            target=target,
-            commit=pin.commit,
-            location=location,
-            locked=locked,
-            group=group,
-            permalink=pin.permalink(
-                location.path, None if whole else location.start, None if whole else location.end
-            ),
-            fresh=self.stats["cached"] == cached_before,
-            change_class=change.kind if change else None,
-            diff="\n".join(change.diff) if change else "",
-        )
-
-    def _at_commit(self, pin: RepoPin, record: LockRecord | None) -> LockRecord | None:
-        """*record* with a commit: a ``self`` record names none, so the newest that holds its blob.
-
-        HEAD when the file is still that blob (nothing is read from history then).
-        """
-        if record is None or record.commit or pin.checkout is None:
-            return record
-        commit: str | None = pin.commit
-        if self.listing(pin.name).get(record.path) != record.blob:
-            from ..sources.ownrepo import holding_commit  # changed anchors only
-
-            commit = holding_commit(
-                pin.checkout, pin.commit, record.path, record.blob, timeout=self.settings.timeout
-            )
-        return dataclasses.replace(record, commit=commit) if commit else record
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:
         """Where the locked lines of *target*, missing now, probably went (see :mod:`source_anchors.suggest.suggester`).

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Set
 from typing import TYPE_CHECKING
 
-from ..drift.compare import Comparison
+from ..drift.compare import Comparison, compare
 from ..model.changeclass import ChangeClass
-from ..model.errors import SourceAnchorsError, TargetError
+from ..model.config import RepoPin
+from ..model.errors import SourceAnchorsError, SourceError, TargetError
 from ..model.records import Location, LockRecord, Outcome, Status
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
+from .rulemoves import reresolved
+from .services import Services
 
 if TYPE_CHECKING:
+    from ..lock.lockfile import Lock
     from ..sources.pinned import PinnedTrees
-    from .services import Services
 
 #: The command that relocks, as messages name it.
 UPDATE_COMMAND = "source-anchors update"
@@ -125,3 +129,112 @@ def _verdict(
     return text + ("\n" + detail if detail else ""), None if status is Status.new else Subtype(
         status.value
     )
+
+
+class Judge(Services):
+    """The verdict of a location against the lock: one of :class:`~.engine.Engine`'s bases.
+
+    The engine's own targets are located by the resolver (:meth:`.Engine.check`); an API link's
+    compiled definition by the compiled bindings (:meth:`check_found`). Both are judged alike.
+    """
+
+    lock: Lock
+
+    def check_found(self, target: Target, found: Location | str | SourceError) -> Outcome:
+        """Compare *found*, where another reader than the resolver placed *target*, with the lock.
+
+        An API link's compiled definition (:mod:`source_anchors.reading.compiled`) is found so, not by
+        resolving the dotted path: it is locked, moved, changed and missing as the anchor would be.
+        *found* is the location, why there is none (``missing``), or why the tree could not be
+        read (``error``). Never remembered in the resolution cache (``fresh`` is false): an anchor
+        of the same text resolves by Python's rules alone.
+        """
+        pin = self.pins[target.repo]
+        locked = self._at_commit(pin, self.lock.get(target.repo, target.key))
+        if isinstance(found, Location):
+            return self._judged(pin, target, locked, found, fresh=False)
+        if isinstance(found, SourceError):
+            return Outcome(
+                str(target),
+                Status.error,
+                message=str(found),
+                subtype=found.subtype,
+                target=target,
+                commit=pin.commit,
+                locked=locked,
+                group=f"repository {pin.name}",
+            )
+        was = f" (locked at {locked.describe()})" if locked is not None else ""
+        return Outcome(
+            str(target),
+            Status.missing,
+            message=f"missing: {target}: {found}{was}",
+            subtype=Subtype.missing,
+            target=target,
+            commit=pin.commit,
+            locked=locked,
+        )
+
+    def _judged(
+        self,
+        pin: RepoPin,
+        target: Target,
+        locked: LockRecord | None,
+        location: Location,
+        *,
+        fresh: bool,
+    ) -> Outcome:
+        """The outcome of *target* resolved to *location*, against its lock record *locked*."""
+        status = _status(locked, location)
+        moved = (
+            reresolved(self.lock, self.settings, self._resolvers, pin, location, locked)
+            if status is not Status.ok and locked
+            else None
+        )
+        # by other rules or for another Python: never silently
+        status = Status.moved if moved else status
+        change = (
+            compare(self._resolvers, pin, location, locked)
+            if status is Status.changed and locked
+            else None
+        )
+        message, subtype = _verdict(self, status, target, location, locked, change, moved)
+        whole = location.whole_file
+        group = (
+            "lock"
+            if status is Status.new and subtype is not None and not self.lock_exists
+            else None
+        )
+        return Outcome(
+            str(target),
+            status,
+            message=message,
+            subtype=subtype,
+            target=target,
+            commit=pin.commit,
+            location=location,
+            locked=locked,
+            group=group,
+            permalink=pin.permalink(
+                location.path, None if whole else location.start, None if whole else location.end
+            ),
+            fresh=fresh,
+            change_class=change.kind if change else None,
+            diff="\n".join(change.diff) if change else "",
+        )
+
+    def _at_commit(self, pin: RepoPin, record: LockRecord | None) -> LockRecord | None:
+        """*record* with a commit: a ``self`` record names none, so the newest that holds its blob.
+
+        HEAD when the file is still that blob (nothing is read from history then).
+        """
+        if record is None or record.commit or pin.checkout is None:
+            return record
+        commit: str | None = pin.commit
+        if self.listing(pin.name).get(record.path) != record.blob:
+            from ..sources.ownrepo import holding_commit  # changed anchors only
+
+            commit = holding_commit(
+                pin.checkout, pin.commit, record.path, record.blob, timeout=self.settings.timeout
+            )
+        return dataclasses.replace(record, commit=commit) if commit else record
