@@ -193,3 +193,58 @@ def test_a_permalink_is_never_locked_and_moved_to_head_checks_clean(
     capsys.readouterr()
     assert run_cli(["check", "NOTES.md"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_update_never_relocks_a_link_to_what_its_old_lines_show_now(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["update", "README.md"]) == 0
+    locked = (repo / "source-anchors.lock").read_text("utf-8")
+    _commit(repo, "lock")
+    # greet grows by two lines: its link (L4-L6) now shows only part of it.
+    grown = MODULE.replace(
+        '    return "hello " + name\n',
+        '    word = "hello"\n    sep = " "\n    return word + sep + name\n',
+    )
+    (repo / "lib" / "mod.py").write_text(grown, "utf-8")
+    _commit(repo, "grow")
+    capsys.readouterr()
+    assert run_cli(["update", "README.md"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "README.md:3: self:/lib/mod.py#greet is now at lib/mod.py:L4–L8, the link says "
+        "lib/mod.py:L4-L6; run 'source-anchors fix --write' first" in err
+    )
+    after = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
+    assert after["/lib/mod.py#greet"] == json.loads(locked)["anchors"]["self"]["/lib/mod.py#greet"]
+    # fix follows the changed definition's lines; the change stays reported until update.
+    assert run_cli(["fix", "--write", "README.md"]) == 0
+    assert "[`greet`](lib/mod.py#L4-L8)" in (repo / "README.md").read_text("utf-8")
+    _commit(repo, "fixed")
+    capsys.readouterr()
+    assert run_cli(["check", "README.md"]) == 1
+    assert "README.md:3: changed (code): self:/lib/mod.py#greet" in capsys.readouterr().out
+    assert run_cli(["update", "README.md"]) == 0
+    assert run_cli(["check", "README.md"]) == 0
+
+
+def test_update_of_some_files_keeps_what_the_others_cite(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("[part](../lib/mod.py#L9-L11)\n", "utf-8")
+    _commit(repo, "guide")
+    assert run_cli(["update", "README.md", "docs"]) == 0
+    both = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
+    assert "/lib/mod.py#part" in both
+    assert run_cli(["update", "README.md"]) == 0
+    after = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
+    assert after == both
+    # Once no file cites it, update prunes it.
+    (repo / "docs" / "guide.md").write_text("no links\n", "utf-8")
+    _commit(repo, "guide without links")
+    (repo / "README.md").write_text("[`greet`](lib/mod.py#L4-L6) says hello.\n", "utf-8")
+    _commit(repo, "readme shorter")
+    capsys.readouterr()
+    assert run_cli(["update", "README.md"]) == 0
+    assert "pruned: self:/lib/mod.py#part" in capsys.readouterr().out

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(note, file=sys.stderr)
     if args.command == "update":
-        return _update(links, found)
+        return _update(links, found, files)
     if args.command == "fix":
         floor = getattr(args, "min_similarity", None) or THRESHOLD
         return _fix(links, found, write=args.write, to_head=args.to == "HEAD", floor=floor)
@@ -165,9 +165,13 @@ def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -
     return 1 if failing or links.unread else 0
 
 
-def _update(links: MarkdownLinks, found: list[Found]) -> int:
+def _update(links: MarkdownLinks, found: list[Found], files: list[Path]) -> int:
+    elsewhere = plaincode.cited_elsewhere(links, files, timeout=60)
+    if isinstance(elsewhere, str):  # the lock is left as it was: pruning needs the other files
+        print(f"error: {elsewhere}", file=sys.stderr)
+        return 2
     try:
-        changes, problems = relock(links, found)
+        changes, problems = relock(links, found, cited_elsewhere=elsewhere)
     except SourceAnchorsError as error:  # an unwritable lock: said once, the lock unchanged
         print(f"error: {error}", file=sys.stderr)
         return 2

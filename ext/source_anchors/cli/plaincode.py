@@ -11,15 +11,25 @@ deletes or renames away count as given too, so that links into a file's old name
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from ..model.config import SELF
-from ..model.errors import GitError
+from ..model.errors import GitError, SourceAnchorsError
+from ..model.target import parse_target
 from ..plain.anchors import Found, MarkdownLinks
 from ..plain.citing import cited_paths, citing
 
-__all__ = ["MARKDOWN", "citing_links", "split_paths", "staged_paths", "usage_problem"]
+__all__ = [
+    "MARKDOWN",
+    "cited_elsewhere",
+    "citing_links",
+    "split_paths",
+    "staged_paths",
+    "tracked_markdown",
+    "usage_problem",
+]
 
 #: The suffixes of Markdown files (a folder is searched for these).
 MARKDOWN = (".md", ".markdown")
@@ -65,6 +75,46 @@ def repo_paths(names: list[str], root: Path) -> set[str]:
     return out
 
 
+def tracked_markdown(
+    links: MarkdownLinks, given: list[Path], *, timeout: float
+) -> list[Path] | str:
+    """The tracked Markdown files of the repository not in *given*, or why they cannot be listed."""
+    from ..sources import proc
+
+    try:
+        raw = proc.git(
+            ["ls-files", "-z", "--", *(f"*{s}" for s in MARKDOWN)], cwd=links.root, timeout=timeout
+        )
+    except GitError as error:
+        return f"cannot list the Markdown files of {links.root.name}: {error}"
+    mine = {p.absolute().resolve() for p in given}
+    return [
+        links.root / name
+        for name in sorted(raw.decode("utf-8", "surrogateescape").split("\0"))
+        if name and (links.root / name).is_file() and (links.root / name).resolve() not in mine
+    ]
+
+
+def cited_elsewhere(links: MarkdownLinks, given: list[Path], *, timeout: float) -> set[str] | str:
+    """The ``self`` lock keys that links of tracked Markdown files not in *given* cite (``update`` keeps them)."""
+    records = links.engine.lock.records.get(SELF, {})
+    if not records:
+        return set()
+    pages = tracked_markdown(links, given, timeout=timeout)
+    if isinstance(pages, str):
+        return pages
+    scan = MarkdownLinks(links.engine, links.root)
+    keys: set[str] = set()
+    for item in scan.links(pages):
+        says = item.says
+        if says.explicit is not None:
+            with contextlib.suppress(SourceAnchorsError):
+                keys.add(parse_target(says.explicit, default_repo=SELF).key)
+        elif says.rev is None:
+            keys.add(scan.key_of(says) or "")
+    return keys & records.keys()
+
+
 def citing_links(
     links: MarkdownLinks, code: set[str], given: list[Path], *, timeout: float
 ) -> list[Found]:
@@ -75,22 +125,9 @@ def citing_links(
     pin = links.engine.own_pin()
     if isinstance(pin, str):
         return []
-    from ..sources import proc
-
-    try:
-        raw = proc.git(
-            ["ls-files", "-z", "--", *(f"*{s}" for s in MARKDOWN)], cwd=links.root, timeout=timeout
-        )
-    except GitError as error:
-        print(
-            f"error: cannot list the Markdown files of {links.root.name}: {error}", file=sys.stderr
-        )
+    pages = tracked_markdown(links, given, timeout=timeout)
+    if isinstance(pages, str):
+        print(f"error: {pages}", file=sys.stderr)
         return []
-    mine = {p.absolute().resolve() for p in given}
     scan = MarkdownLinks(links.engine, links.root)  # their unreadable files are not this check's
-    pages = [
-        links.root / name
-        for name in sorted(raw.decode("utf-8", "surrogateescape").split("\0"))
-        if name and (links.root / name).is_file() and (links.root / name).resolve() not in mine
-    ]
     return citing(scan.links(pages), records, code, head=pin.commit)

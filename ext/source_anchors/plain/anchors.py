@@ -163,7 +163,7 @@ class MarkdownLinks:
         if says.explicit is not None:
             outcome = self.engine.check_text(says.explicit, default_repo=SELF)
             return self._against_link(found, outcome, pin.commit)
-        key = self._key(says)
+        key = self.key_of(says, pin.commit)
         name = f"{found.link.url}"
         if key is None:
             where = f"{says.path}:L{says.start}-L{says.end}"
@@ -241,16 +241,59 @@ class MarkdownLinks:
             subtype=None if status is Status.ok else Subtype(status.value),
         )
 
-    def _key(self, says: LineLink) -> str | None:
+    def key_of(self, says: LineLink, head: str | None = None) -> str | None:
+        """The lock key of a relative link: the record at its file and lines.
+
+        Else, with *head*, a record of a definition or statement of the same file whose code is at
+        the link's lines at *head*: a link ``fix`` moved to a changed definition's new lines finds
+        the record that still holds the old text, so the change stays reported until ``update``.
+        """
         records = self.engine.lock.records.get(SELF, {})
-        return next(
-            (
-                key
-                for key, rec in sorted(records.items())
-                if (rec.path, rec.start, rec.end) == (says.path, says.start, says.end)
-            ),
-            None,
-        )
+        same = [
+            key
+            for key, rec in sorted(records.items())
+            if (rec.path, rec.start, rec.end) == (says.path, says.start, says.end)
+        ]
+        if same or head is None:
+            return same[0] if same else None
+        for key, rec in sorted(records.items()):
+            if rec.path != says.path or LINES_KEY.search(key):
+                continue
+            try:
+                now = self.engine.resolve_at(SELF, head, key)
+            except SourceAnchorsError:
+                continue
+            if (now.path, now.start, now.end) == (says.path, says.start, says.end):
+                return key
+        return None
+
+    def drifted_record(self, found: Found, head: str) -> tuple[str, str] | None:
+        """(key, why) when ``update`` must not relock a relative link by what its lines show now.
+
+        A link locked by a definition or statement whose code is now at other lines (moved, or
+        changed and longer or shorter) or gone would be relocked as whatever its old lines show:
+        a link to the wrong lines that checks clean. ``fix --write`` moves it first.
+        """
+        says = found.says
+        if says.rev is not None or says.explicit is not None:
+            return None
+        key = self.key_of(says)
+        if key is None or LINES_KEY.search(key):
+            return None
+        at = f"{says.path}:L{says.start}-L{says.end}"
+        try:
+            now = self.engine.resolve_at(SELF, head, key)
+        except SourceAnchorsError:
+            return key, (
+                f"self:{key}, locked at {at}, is missing at HEAD; run 'source-anchors fix' for a "
+                "suggestion, or edit the link, then 'source-anchors update'"
+            )
+        if (now.path, now.start, now.end) != (says.path, says.start, says.end):
+            return key, (
+                f"self:{key} is now at {now.describe()}, the link says {at}; run "
+                "'source-anchors fix --write' first, then 'source-anchors update'"
+            )
+        return None
 
     def _problem(self, says: LineLink, head: str) -> str | None:
         """Why the link's lines cannot be read at its commit (a missing file, lines past the end), or None."""

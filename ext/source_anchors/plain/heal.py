@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import stat
 from collections import defaultdict
+from collections.abc import Set
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,16 +29,27 @@ __all__ = ["Edit", "plan", "relock", "relock_edits", "write_pages"]
 
 
 def relock(
-    links: MarkdownLinks, found: list[Found]
+    links: MarkdownLinks, found: list[Found], *, cited_elsewhere: Set[str] = frozenset()
 ) -> tuple[list[tuple[str, tuple[str, str]]], list[str]]:
-    """Lock every link of *found* by what its lines show (``update``); the lock's changes and the problems."""
+    """Lock every link of *found* by what its lines show (``update``); the lock's changes and the problems.
+
+    The ``self`` records of *cited_elsewhere* (keys the links of Markdown files not given cite)
+    are kept, as are the records of a link whose code is now at other lines or gone
+    (:meth:`~.anchors.MarkdownLinks.drifted_record`): that is a problem, never a relock.
+    """
     pin = links.engine.own_pin()
     if isinstance(pin, str):
         return [], [pin]
     outcomes, problems = [], []
+    held = {(SELF, key) for key in cited_elsewhere}
     for item in found:
         if item.says.rev is not None:
             continue  # a permalink's lines never change: it is compared with HEAD, not locked
+        drifted = links.drifted_record(item, pin.commit)
+        if drifted is not None:
+            held.add((SELF, drifted[0]))
+            problems.append(f"{item.page}:{item.link.line}: {drifted[1]}")
+            continue
         located = links.locate(item, pin.commit)
         if isinstance(located, str):
             problems.append(f"{item.page}:{item.link.line}: {located}")
@@ -53,7 +65,7 @@ def relock(
         if repo != SELF
         for key in recs
     }
-    changes = links.engine.relock(outcomes, kept=others)
+    changes = links.engine.relock(outcomes, kept=others | held)
     return changes, problems
 
 
@@ -121,6 +133,14 @@ def _moved(item: Found, outcome: Outcome, pin: RepoPin, *, to_head: bool) -> Edi
     if location is None or outcome.status is Status.new:
         return None
     if says.rev is None:
+        here = (location.path, location.start, location.end) == (says.path, says.start, says.end)
+        if outcome.status is Status.changed and not here:
+            # A changed definition now at other lines: the link follows it; its record keeps the
+            # old text, so the change stays reported until ``update`` (after the prose is read).
+            url = with_lines(
+                _destination(item, location.path), location.start, location.end, style=says.style
+            )
+            return Edit(item.page, item.link, url, None, f"{Status.changed}, its lines followed")
         if outcome.status is not Status.moved:
             return None
         url = with_lines(
