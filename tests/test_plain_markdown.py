@@ -248,3 +248,24 @@ def test_update_of_some_files_keeps_what_the_others_cite(
     capsys.readouterr()
     assert run_cli(["update", "README.md"]) == 0
     assert "pruned: self:/lib/mod.py#part" in capsys.readouterr().out
+
+
+def test_a_title_names_a_module_of_a_namespace_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # tools/ has no __init__.py: Python imports tools.report from the root all the same (PEP 420).
+    root = tmp_path / "ns"
+    (root / "tools").mkdir(parents=True)
+    (root / "tools" / "report.py").write_text(MODULE, "utf-8")
+    (root / "README.md").write_text(
+        '[part](tools/report.py#L9-L11 "src: tools.report.part")\n', "utf-8"
+    )
+    (root / "pyproject.toml").write_text(
+        f"[tool.source-anchors]\ncache-dir = {str(tmp_path / 'cache')!r}\n", "utf-8"
+    )
+    git("init", "-q", "-b", "main", cwd=root)
+    _commit(root, "namespace")
+    monkeypatch.chdir(root)
+    assert run_cli(["update", "README.md"]) == 0, capsys.readouterr().err
+    lock = json.loads((root / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
+    assert (lock["tools.report.part"]["start"], lock["tools.report.part"]["end"]) == (9, 11)

@@ -199,8 +199,9 @@ _SKIP = (
 def discover_packages(paths: list[str]) -> tuple[str, ...]:
     """The top-level packages among *paths*: folders with ``__init__.py`` whose parent has none, and modules.
 
-    Test, documentation and example folders are left out; a single-file module counts at the root or
-    in ``src/``. Where two folders give the same package name, the shallower wins (Python's own path
+    A folder at the root or in ``src/`` that holds Python files but no ``__init__.py`` is a namespace
+    package (PEP 420). Test, documentation and example folders are left out; a single-file module
+    counts at the root or in ``src/``. Where two folders give the same package name, the shallower wins (Python's own path
     order is the project's business: set ``source_anchors_api_packages`` then).
     """
     inits = {path.rpartition("/")[0] for path in paths if path.endswith("/__init__.py")}
@@ -212,6 +213,20 @@ def discover_packages(paths: list[str]) -> tuple[str, ...]:
         ):
             continue
         found.setdefault(folder.rpartition("/")[2], folder)
+    # A folder of Python files without __init__.py at the root or in src/ is a namespace package
+    # (PEP 420): 'import lib.mod' finds lib/mod.py with the root on sys.path.
+    for path in paths:
+        parts = path.split("/")
+        base = 1 if parts[0] == "src" and len(parts) > 2 else 0
+        top = parts[base]
+        if (
+            path.endswith(".py")
+            and len(parts) > base + 1
+            and top.isidentifier()
+            and top not in _SKIP
+            and all(p.isidentifier() for p in parts[base:-1])
+        ):
+            found.setdefault(top, "/".join(parts[: base + 1]))
     for path in paths:
         head, _, name = path.rpartition("/")
         if (

@@ -258,7 +258,7 @@ class SourceFiles:
             if self.tree.has(candidate):
                 found = candidate
                 break
-        if found is None and len(parts) > 1:
+        if found is None:  # a namespace package, inside a package or at the top (PEP 420)
             if self._folders is None:
                 self._folders = python_folders(self.tree.blobs)
             found = f"{base}/" if f"{base}/" in self._folders else None
