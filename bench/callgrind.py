@@ -22,18 +22,29 @@ def fixed_addresses() -> list[str]:
     return [setarch, os.uname().machine, "-R"] if setarch else []
 
 
-def callgrind(commands: dict[str, tuple[Path, list[str]]], env: dict[str, str]) -> dict[str, int]:
-    """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts."""
+def callgrind(
+    commands: dict[str, tuple[Path, list[str]]],
+    env: dict[str, str],
+    *,
+    cwd: Path | None = None,
+    children: bool = False,
+) -> dict[str, int]:
+    """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts.
+
+    With *children*, the processes each starts (git's) are counted too, and a count is their sum.
+    """
     running = {
         name: subprocess.Popen(
             [
                 *fixed_addresses(),
                 "valgrind",
                 "--tool=callgrind",
+                *(["--trace-children=yes"] if children else []),
                 f"--callgrind-out-file={out}",
                 *argv,
             ],
             env=env,
+            cwd=cwd,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -46,5 +57,6 @@ def callgrind(commands: dict[str, tuple[Path, list[str]]], env: dict[str, str]) 
         found = [line for line in stderr.splitlines() if "Collected :" in line]
         if process.returncode != 0 or not found:
             raise SystemExit(f"bench: {name} under valgrind failed:\n{stderr[-3000:]}")
-        counts[name] = int(found[-1].rsplit(":", 1)[1].strip())
+        totals = [int(line.rsplit(":", 1)[1].strip()) for line in found]
+        counts[name] = sum(totals) if children else totals[-1]
     return counts

@@ -20,6 +20,13 @@ def targets(r: dict[str, Any]) -> list[tuple[str, float, str, bool]]:
         ("cold ms/anchor 10k / 1k", scale["10000"]["cold_ms"] / scale["1000"]["cold_ms"], "<= 1.5"),
         ("warm ms/anchor 10k / 1k", scale["10000"]["warm_ms"] / scale["1000"]["warm_ms"], "<= 1.5"),
         ("cold build rss - baseline rss (MB)", rss["cold_build"] - rss["baseline"], "<= 64"),
+        ("markdown warm check / floor", r["markdown"]["warm_over_floor"], "<= 1.2"),
+        ("markdown warm check files_read", r["markdown"]["check_files_read"], "== 0"),
+        (
+            "markdown cold update parses a file",
+            r["markdown"]["update_most_parses_of_a_file"],
+            "== 1",
+        ),
     ]
     out = []
     for name, value, limit in rows:

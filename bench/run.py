@@ -27,6 +27,7 @@ from typing import Any
 import api_bench
 import fixture
 import languages
+import markdown
 import report
 import scattered
 from callgrind import callgrind, fixed_addresses
@@ -596,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     # Definition anchors in TypeScript, Go, Rust and C: a cold resolution beside the grammar's own
     # parse.
     results["languages"] = languages.measure(WORK, runs)
+    # 2,000 Markdown line links: a cold update and a warm check beside git ls-files + reading.
+    results["markdown"] = markdown.run(runs)
     order = (
         "floor_s",
         "whole_s",
@@ -609,11 +612,13 @@ def main(argv: list[str] | None = None) -> int:
         "scattered",
         "api",
         "languages",
+        "markdown",
     )
     results = {key: results[key] for key in order}
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", "utf-8")
     report.show(results, info=bench.info, cpu=bench.cpu, runs=bench.runs, base=BASE)
     languages.show(results["languages"])
+    markdown.show(results["markdown"])
     print(
         f"\nwrote {(OUT / 'results.json').relative_to(ROOT)}; total {time.perf_counter() - started:.1f} s"
     )

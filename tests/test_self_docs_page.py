@@ -34,7 +34,9 @@ def test_the_walk_through_prints_what_the_page_shows(tmp_path: Path) -> None:
     printed = [
         line.replace(str(tool), "source-anchors")
         for line in done.stdout.splitlines()
-        if line.startswith(("README.md:", "::error", "added:", "updated:", "$ source", " README", "healed"))
+        if line.startswith(
+            ("README.md:", "::error", "added:", "updated:", "$ source", " README", "healed")
+        )
         or "line link(s)" in line
         or '"blob"' in line
         or '"sha256"' in line

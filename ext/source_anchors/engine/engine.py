@@ -65,6 +65,7 @@ class Engine(Judge, LockWrites):
         self._declarations = Declarations(self._outside)
         #: Why ``self`` names no repository, once asked (:meth:`own_pin`).
         self._own_problem: str | None = None
+        self._own_listings: dict[str, dict[str, str]] = {}
         #: Anchors resolved by parsing, anchors answered by the resolution cache, and ``ast.parse``
         #: calls (at most one per upstream file), in this process.
         self.stats = {"resolved": 0, "cached": 0, "ast_parses": 0}

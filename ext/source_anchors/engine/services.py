@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 
 from ..model.config import SELF, ApiSettings, RepoPin, Settings
 from ..model.errors import SourceError
-from ..model.records import Location
-from ..model.target import parse_target
+from ..model.records import Location, Outcome
+from ..model.target import Target, parse_target
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from ..licences.declarations import Declarations
+    from ..lock.lockfile import Lock
+    from ..reading.language import Definition
     from ..resolve.factory import Resolvers
     from ..resolve.resolver import Resolver
     from ..sources.apiself import OwnSource
@@ -33,6 +35,7 @@ class Services:
     """Trees, files and resolvers of the pinned repositories, for the front ends."""
 
     settings: Settings
+    lock: Lock
     #: Whether the lock file existed when the engine started.
     lock_exists: bool
     stats: dict[str, int]
@@ -44,6 +47,8 @@ class Services:
     _indexes: IndexCache
     #: Why ``self`` names no repository, once asked (:meth:`own_pin`).
     _own_problem: str | None
+    #: The own repository's files and blob ids, by commit (:meth:`own_listing`).
+    _own_listings: dict[str, dict[str, str]]
 
     @property
     def pins(self) -> Mapping[str, RepoPin]:
@@ -76,11 +81,37 @@ class Services:
         if isinstance(found, str):
             self._own_problem = found
             return found
-        self.settings = dataclasses.replace(
-            self.settings, repos={**self.settings.repos, SELF: found}
-        )
+        pin, self._own_listings[pin.commit] = found
+        self.settings = dataclasses.replace(self.settings, repos={**self.settings.repos, SELF: pin})
         self._pinned.settings = self.settings
-        return found
+        return pin
+
+    def own_listing(self, commit: str | None = None) -> dict[str, str]:
+        """Every file of the docs' own repository at *commit* (HEAD: None) with its blob id; one ``git ls-tree``.
+
+        Raises :class:`SourceError`; empty when ``self`` names no repository.
+        """
+        pin = self.own_pin()
+        if isinstance(pin, str) or pin.checkout is None:
+            return {}
+        commit = commit or pin.commit
+        if commit not in self._own_listings:
+            from ..sources.ownrepo import listing_at
+
+            self._own_listings[commit] = listing_at(
+                pin.checkout, commit, timeout=self.settings.timeout
+            )
+        return self._own_listings[commit]
+
+    def unchanged(self, target: Target) -> Outcome | None:
+        """*target*'s ``ok`` from the lock alone when none of its files changed (``self`` only; :mod:`.unchanged`)."""
+        from .unchanged import unchanged
+
+        if target.repo != SELF:
+            return None
+        pin = self.own_pin()
+        listing = self.own_listing() if not isinstance(pin, str) else {}
+        return unchanged(target, lock=self.lock, settings=self.settings, pin=pin, listing=listing)
 
     def uncommitted(self, paths: Iterable[str]) -> list[str]:
         """Which of *paths*, files of ``self`` at HEAD, have uncommitted edits (staged or not), sorted.
@@ -135,10 +166,17 @@ class Services:
         target = parse_target(f"{repo}:{key}", default_repo=None)
         return self._resolvers.resolver_at(repo, commit).resolve(target.path, target.matches)
 
-    def lines_at(self, repo: str, commit: str, path: str) -> tuple[bytes, list[str]]:
-        """The bytes and lines of *path* at *repo*'s *commit* (raises :class:`ResolveError`, :class:`SourceError`)."""
-        resolver = self._resolvers.resolver_at(repo, commit)
-        return resolver.files.data(path), resolver.file_lines(path)
+    def lines_at(self, repo: str, commit: str, path: str) -> list[str]:
+        """The lines of *path* at *repo*'s *commit*, read once (raises :class:`ResolveError`, :class:`SourceError`)."""
+        return self._resolvers.resolver_at(repo, commit).file_lines(path)
+
+    def definitions_at(self, repo: str, commit: str, path: str) -> list[Definition]:
+        """The definitions of *path* at *repo*'s *commit* in its language, the file parsed once.
+
+        Raises :class:`ResolveError`, :class:`SourceError` and
+        :class:`~source_anchors.model.errors.MissingExtraError` (see :meth:`Resolver.definitions`).
+        """
+        return self._resolvers.resolver_at(repo, commit).definitions(path)
 
     def blob_at(self, repo: str, commit: str, path: str) -> str:
         """The blob id of *path* at *repo*'s *commit* (``""`` when the tree does not hold it)."""
@@ -153,10 +191,21 @@ class Services:
         return self._resolvers.modules_parsed()
 
     def work(self) -> dict[str, int]:
-        """The work of this process so far: anchors resolved and answered by the cache, modules and ast parses."""
+        """The work of this process so far: anchors resolved and answered by the cache, modules and parses.
+
+        ``files_read`` counts the reads of source files' bytes, ``parses`` every parse of one
+        (``ast.parse`` or a language's grammar; :meth:`parses` says of which files).
+        """
+        parses = self._resolvers.parses()
         return {
             "resolved": self.stats["resolved"],
             "cached": self.stats["cached"],
             "modules_parsed": self._resolvers.modules_parsed(),
             "ast_parses": self._resolvers.ast_parses(),
+            "files_read": self._resolvers.files_read(),
+            "parses": sum(parses.values()),
         }
+
+    def parses(self) -> dict[tuple[str, str], int]:
+        """The parses of each source file by this process so far, by (commit, path)."""
+        return self._resolvers.parses()

@@ -15,18 +15,22 @@ import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.engine import Engine
+from ..engine.unchanged import same_blobs
 from ..markup.mdlinks import MdLink, md_links
 from ..model.config import SELF
-from ..model.errors import MissingExtraError, SourceAnchorsError
+from ..model.errors import SourceAnchorsError
 from ..model.records import AnchorRecord, Location, LockRecord, Outcome, Status
 from ..model.subtypes import Subtype
-from ..model.target import parse_target
-from ..reading.registry import language_for
+from ..model.target import Target, parse_target
 from .forms import LineLink, line_link
 
-__all__ = ["Found", "MarkdownLinks", "left_alone", "shown", "uncommitted"]
+if TYPE_CHECKING:
+    from ..lock.lockfile import Lock
+
+__all__ = ["Found", "MarkdownLinks", "left_alone", "same_file", "shown", "uncommitted"]
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple
             f"{path} is not a file of the repository at {at} ({commit[:7]}); correct the link's "
             "path, or commit the file"
         )
-    data, lines = engine.lines_at(SELF, commit, path)
+    lines = engine.lines_at(SELF, commit, path)
     if end > len(lines):
         raise SourceAnchorsError(
             f"lines {start}-{end} are past the end of {path} ({len(lines)} lines at {at}); "
@@ -77,15 +81,12 @@ def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple
         )
     keys: list[str] = []
     try:
-        language = language_for(path)
-    except MissingExtraError:
-        language = None
-    if language is not None:
-        try:
-            exact = [d for d in language.definitions(data) if (d.start, d.end) == (start, end)]
-        except (SourceAnchorsError, SyntaxError, ValueError):
-            exact = []
-        keys += [f"/{path}#{d.dotted}" for d in sorted(exact, key=lambda d: -len(d.path))]
+        exact = [
+            d for d in engine.definitions_at(SELF, commit, path) if (d.start, d.end) == (start, end)
+        ]
+    except (SourceAnchorsError, SyntaxError, ValueError):  # a grammar not installed too
+        exact = []
+    keys += [f"/{path}#{d.dotted}" for d in sorted(exact, key=lambda d: -len(d.path))]
     first = lines[start - 1].strip()
     if first and "::" not in first:
         keys.append(f"/{path}::{first}")
@@ -103,6 +104,52 @@ def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple
     )
 
 
+def same_file(engine: Engine, found: Found, head: str) -> Outcome | None:
+    """An old permalink whose file is the same blob at HEAD: ``ok`` without reading it; else None.
+
+    Its lines show at HEAD what they showed at its commit. A permalink with an explicit target
+    qualifies when the lock's record of the target vouches for every file its resolution
+    read, at both commits.
+    """
+    says = found.says
+    assert says.rev is not None
+    try:
+        old, new = engine.own_listing(says.rev), engine.own_listing(head)
+    except SourceAnchorsError:
+        return None  # not a commit of this repository: the slow path says so
+    blob = old.get(says.path)
+    if not blob or new.get(says.path) != blob:
+        return None
+    name = found.link.url
+    if says.explicit is not None:
+        try:
+            target = parse_target(says.explicit, default_repo=SELF)
+        except SourceAnchorsError:
+            return None
+        record = engine.lock.get(SELF, target.key)
+        if record is None or not (same_blobs(record, old) and same_blobs(record, new)):
+            return None
+        name = str(target)
+    location = Location(
+        path=says.path, start=says.start, end=says.end, kind="lines", sha256="", blob=blob
+    )
+    return Outcome(
+        name,
+        Status.ok,
+        location=location,
+        commit=head,
+        message=f"ok: {says.path} is the same at {says.rev[:7]} and HEAD",
+    )
+
+
+def keys_by_lines(lock: Lock) -> dict[tuple[str, int, int], str]:
+    """The lock's ``self`` keys by their record's (path, start, end); the first in key order."""
+    found: dict[tuple[str, int, int], str] = {}
+    for key, rec in sorted(lock.records.get(SELF, {}).items()):
+        found.setdefault((rec.path, rec.start, rec.end), key)
+    return found
+
+
 class MarkdownLinks:
     """The line links of some Markdown files of the engine's ``self`` repository, checked, relocked, healed."""
 
@@ -113,6 +160,10 @@ class MarkdownLinks:
         self.others: dict[str, int] = {}
         #: Files that could not be read, with the message.
         self.unread: list[tuple[str, str]] = []
+        #: The lock's ``self`` keys by (path, start, end) (:meth:`_key`), made when first asked.
+        self._by_lines: tuple[Lock, dict[tuple[str, int, int], str]] | None = None
+        #: The target of each lock key asked (links cite the same code again and again).
+        self._targets: dict[str, Target] = {}
 
     def links(self, files: list[Path]) -> list[Found]:
         """The line links of *files* (one located message per file that is not UTF-8)."""
@@ -161,7 +212,13 @@ class MarkdownLinks:
         if says.rev is not None:  # never locked: its lines at its commit, looked up at HEAD
             return self._old(found, self._permalink(found, pin.commit), pin.commit)
         if says.explicit is not None:
-            outcome = self.engine.check_text(says.explicit, default_repo=SELF)
+            try:
+                explicit = parse_target(says.explicit, default_repo=SELF)
+            except SourceAnchorsError:
+                explicit = None  # check_text says why
+            outcome = (
+                self.engine.unchanged(explicit) if explicit is not None else None
+            ) or self.engine.check_text(says.explicit, default_repo=SELF)
             return self._against_link(found, outcome, pin.commit)
         key = self.key_of(says, pin.commit)
         name = f"{found.link.url}"
@@ -177,10 +234,15 @@ class MarkdownLinks:
                 message=f"new: {where} is not in {self.engine.settings.lock_path.name}; run "
                 "'source-anchors update' and commit the lock",
             )
+        target = self._targets.get(key)
+        if target is None:
+            target = self._targets[key] = parse_target(f"{SELF}:{key}", default_repo=None)
+        known = self.engine.unchanged(target)  # nothing read when its files are the locked blobs
+        if known is not None:
+            return known
         if LINES_KEY.search(key):
             return self._text(found, key, pin.commit)
-        outcome = self.engine.check(parse_target(f"{SELF}:{key}", default_repo=None))
-        return self._old(found, outcome, pin.commit)
+        return self._old(found, self.engine.check(target), pin.commit)
 
     def _permalink(self, found: Found, head: str) -> Outcome:
         """A permalink: what its lines showed at its commit, looked up at HEAD (no lock needed).
@@ -190,6 +252,9 @@ class MarkdownLinks:
         """
         says = found.says
         assert says.rev is not None
+        same = same_file(self.engine, found, head)
+        if same is not None:
+            return same
         try:
             if says.explicit is not None:
                 key = parse_target(says.explicit, default_repo=SELF).key
@@ -248,14 +313,13 @@ class MarkdownLinks:
         the link's lines at *head*: a link ``fix`` moved to a changed definition's new lines finds
         the record that still holds the old text, so the change stays reported until ``update``.
         """
-        records = self.engine.lock.records.get(SELF, {})
-        same = [
-            key
-            for key, rec in sorted(records.items())
-            if (rec.path, rec.start, rec.end) == (says.path, says.start, says.end)
-        ]
-        if same or head is None:
-            return same[0] if same else None
+        lock = self.engine.lock
+        if self._by_lines is None or self._by_lines[0] is not lock:
+            self._by_lines = (lock, keys_by_lines(lock))
+        same = self._by_lines[1].get((says.path, says.start, says.end))
+        if same is not None or head is None:
+            return same
+        records = lock.records.get(SELF, {})
         for key, rec in sorted(records.items()):
             if rec.path != says.path or LINES_KEY.search(key):
                 continue
@@ -308,7 +372,7 @@ class MarkdownLinks:
         says, locked = found.says, self.engine.lock.get(SELF, key)
         assert locked is not None
         try:
-            _, lines = self.engine.lines_at(SELF, head, says.path)
+            lines = self.engine.lines_at(SELF, head, says.path)
         except SourceAnchorsError as error:
             return Outcome(
                 key, Status.missing, message=f"missing: {key}: {error}", subtype=Subtype.missing

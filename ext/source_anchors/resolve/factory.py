@@ -133,5 +133,17 @@ class Resolvers:
         """``ast.parse`` calls made by this process's resolvers so far (older trees' too)."""
         return sum(resolver.ast_parses for resolver in self._all())
 
+    def parses(self) -> dict[tuple[str, str], int]:
+        """The parses of each file by this process's resolvers so far, by (commit, path)."""
+        return {
+            (resolver.pin.commit, path): count
+            for resolver in self._all()
+            for path, count in resolver.parses().items()
+        }
+
+    def files_read(self) -> int:
+        """How many times this process's resolvers read a file's bytes so far."""
+        return sum(resolver.files_read for resolver in self._all())
+
     def _all(self) -> list[Resolver]:
         return [*self._resolvers.values(), *self._others.values()]

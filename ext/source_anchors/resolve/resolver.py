@@ -14,23 +14,28 @@ path (:mod:`.filetargets`). Files are read, vouched for and decoded by
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 from ..model.config import RepoPin
-from ..model.errors import ResolveError
-from ..model.python import Python
+from ..model.errors import ResolveError, UpstreamFileError
+from ..model.python import Python, running
 from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches, split_symbol
+from ..reading.language import Definition, Language
 from ..reading.languages.parsed import LanguageFiles
 from ..reading.python import (
+    PYTHON,
     IndexStore,
     OutsideError,
     SourceFiles,
     Walker,
     is_namespace,
+    module_name,
     statement_at,
 )
-from ..reading.registry import wired_language
+from ..reading.registry import language_for, wired_language
 from ..sources.trees import Tree
 from . import definitions, filetargets
 
@@ -42,6 +47,23 @@ __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
 def lines_hash(lines: list[str], start: int, end: int) -> str:
     """sha256 of lines *start*..*end* joined with newlines, no trailing newline."""
     return hashlib.sha256("\n".join(lines[start - 1 : end]).encode("utf-8")).hexdigest()
+
+
+def indexed_definitions(
+    files: SourceFiles, language: Language, path: str
+) -> list[Definition] | None:
+    """The definitions of Python file *path* from its module index in *files*; None for another language.
+
+    Only where the index's tests of the version are decided for the running Python, as
+    :meth:`PythonLanguage.definitions <source_anchors.reading.python.PythonLanguage.definitions>`
+    decides them; None too when the file cannot be indexed (the language then says why).
+    """
+    if language is not PYTHON or files.python not in (None, running()):
+        return None
+    try:
+        return PYTHON.indexed(files.index(path, module_name(path, files.packages)))
+    except (UpstreamFileError, ResolveError):
+        return None
 
 
 class Resolver:
@@ -71,8 +93,32 @@ class Resolver:
         )
         self.walker = Walker(self.files, pin, found=found)
         #: The definitions of the files ``#`` targets name, each file read once
-        #: (:mod:`.definitions`).
-        self.languages = LanguageFiles()
+        #: (:mod:`.definitions`); a Python file's from its module index, the one parse it gets.
+        self.languages = LanguageFiles(indexed=partial(indexed_definitions, self.files))
+
+    def definitions(self, path: str) -> list[Definition]:
+        """Every definition of *path* in its language (none in a file of no language), read once.
+
+        Raises :class:`ResolveError` (a file not in the tree, or that cannot be read) and
+        :class:`~source_anchors.model.errors.MissingExtraError` (a language whose grammar is not
+        installed).
+        """
+        language = language_for(path)
+        if language is None:
+            return []
+        blob = self.tree.blobs.get(path, "")
+        source = self.languages.source(path, blob)
+        source = self.files.data(path) if source is None else source
+        return self.languages.definitions(language, path, blob, source)
+
+    def parses(self) -> Counter[str]:
+        """The parses of each file so far, by path: the module indexes', a language's own."""
+        return self.files.parses + self.languages.parses
+
+    @property
+    def files_read(self) -> int:
+        """How many times a file's bytes were read so far."""
+        return self.files.reads.total()
 
     def _within_packages(self, path: str) -> list[str]:
         """*path* under each pinned package where it resolves (``Client.send`` -> ``httpx.Client.send``)."""

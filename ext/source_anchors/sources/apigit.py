@@ -201,8 +201,9 @@ def discover_packages(paths: list[str]) -> tuple[str, ...]:
 
     A folder at the root or in ``src/`` that holds Python files but no ``__init__.py`` is a namespace
     package (PEP 420). Test, documentation and example folders are left out; a single-file module
-    counts at the root or in ``src/``. Where two folders give the same package name, the shallower wins (Python's own path
-    order is the project's business: set ``source_anchors_api_packages`` then).
+    counts at the root or in ``src/``. Where two folders give the same package name, the shallower
+    wins (Python's own path order is the project's business: set ``source_anchors_api_packages``
+    then).
     """
     inits = {path.rpartition("/")[0] for path in paths if path.endswith("/__init__.py")}
     found: dict[str, str] = {}

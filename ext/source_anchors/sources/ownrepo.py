@@ -19,7 +19,7 @@ from ..model.errors import ConfigError, GitError, SourceError
 from ..model.hosts import template_for
 from . import apigit
 
-__all__ = ["export_local", "holding_commit", "own_pin", "read_blob"]
+__all__ = ["export_local", "holding_commit", "listing_at", "own_pin", "read_blob"]
 
 
 def _git(args: list[str], cwd: Path, timeout: float) -> bytes:
@@ -35,8 +35,10 @@ def own_pin(
     url: str | None = None,
     host: str | None = None,
     staged: bool = False,
-) -> RepoPin | str:
-    """The pin ``self`` of the git checkout holding *start*, at HEAD; or the problem, naming its fix.
+) -> tuple[RepoPin, dict[str, str]] | str:
+    """The pin ``self`` of the git checkout holding *start*, at HEAD, and HEAD's files with their blob ids.
+
+    Or the problem, naming its fix.
 
     *url* is the configured web address (else the ``origin`` remote's); without either, the
     checkout's own folder stands for it: permalinks then point nowhere a reader can follow, but
@@ -81,7 +83,7 @@ def own_pin(
         permalink_template=template,
         ref=repo.tags[0] if repo.tags else None,
         checkout=repo.root,
-    )
+    ), paths
 
 
 def export_local(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]:
@@ -95,6 +97,14 @@ def export_local(pin: RepoPin, files: Path, *, timeout: float) -> dict[str, Any]
             f"cannot read {pin.name}@{pin.short} from the checkout {pin.checkout.name}: {error}"
         ) from error
     return {**meta, "listing": paths}
+
+
+def listing_at(root: Path, commit: str, *, timeout: float) -> dict[str, str]:
+    """Every regular file of *commit* of the checkout at *root* with its blob id (raises :class:`SourceError`)."""
+    try:
+        return apigit.listing(root, commit, timeout=timeout)
+    except GitError as error:
+        raise SourceError(f"cannot list {commit[:12]} of {root.name}: {error}") from error
 
 
 def read_blob(root: Path, blob: str, *, timeout: float) -> bytes:

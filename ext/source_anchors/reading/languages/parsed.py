@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -77,10 +79,18 @@ class LanguageFiles:
     kept too, so that a build reads a file's definitions once however many anchors name them.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self, indexed: Callable[[Language, str], list[Definition] | None] | None = None
+    ) -> None:
+        #: The definitions of a file from a parse made elsewhere (a Python module's index), or None.
+        self.indexed = indexed
         self._sources: dict[tuple[str, str], bytes] = {}
         self._all: dict[tuple[str, str], tuple[Language, list[Definition]]] = {}
         self._named: dict[tuple[str, str, str], tuple[Language, list[Definition]]] = {}
+        #: The files whose definitions were read here (a parse of the language's, unless
+        #: :attr:`indexed` gave them), by path.
+        self.parses: Counter[str] = Counter()
+        self._by_name: set[tuple[str, str]] = set()
 
     def definitions(
         self, language: Language, path: str, blob: str, source: bytes
@@ -90,7 +100,11 @@ class LanguageFiles:
         self._sources.setdefault(key, source)
         kept = self._all.get(key)
         if kept is None or kept[0] is not language:
-            kept = self._all[key] = (language, language.definitions(source))
+            found = self.indexed(language, path) if self.indexed else None
+            if found is None:
+                self.parses[path] += 1
+                found = language.definitions(source)
+            kept = self._all[key] = (language, found)
         return kept[1]
 
     def source(self, path: str, blob: str) -> bytes | None:
@@ -110,6 +124,9 @@ class LanguageFiles:
         found = (
             language.named(source, dotted) if whole is None or whole[0] is not language else None
         )
+        if found is not None and key[:2] not in self._by_name:
+            self._by_name.add(key[:2])
+            self.parses[path] += 1  # the language parsed the file (once: it keeps the parse)
         if found is None:
             wanted = tuple(dotted.split("."))
             found = [

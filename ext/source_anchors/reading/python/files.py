@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
@@ -73,6 +74,9 @@ class SourceFiles:
         self.loaded: set[str] = set()
         #: ``ast.parse`` calls so far, failed ones included: at most one per file.
         self.ast_parses = 0
+        #: Reads of each file's bytes, and its ``ast.parse`` calls (a head's included), by path.
+        self.reads: Counter[str] = Counter()
+        self.parses: Counter[str] = Counter()
         #: Files read for the resolution in progress (reset by the resolver for each target).
         self.touched: set[str] = set()
         self._texts: dict[str, str] = {}
@@ -91,6 +95,7 @@ class SourceFiles:
 
     def data(self, path: str) -> bytes:
         """The bytes of *path*: from the tree, else (a file it did not export) from :attr:`fetch`."""
+        self.reads[path] += 1
         if self.tree.has(path) or self.fetch is None:
             return self.tree.read_bytes(path, max_bytes=self.max_file_bytes)
         data = self.fetch(path)
@@ -222,6 +227,7 @@ class SourceFiles:
     def _parse(self, text: str, lines: list[str], path: str, module: str) -> ModuleIndex:
         """One ``ast.parse`` of *text* (all of *path*, or its head), indexed with the collector paused."""
         self.ast_parses += 1
+        self.parses[path] += 1
         with collector_paused():
             tree = ast.parse(text)
             found = build(

@@ -54,7 +54,11 @@ class PythonLanguage(Language):
         Its lines are the binding's (from a definition's first decorator); its name line is the
         first of them.
         """
-        index, _ = self._read(source)
+        return self.indexed(self._read(source)[0])
+
+    @staticmethod
+    def indexed(index: ModuleIndex) -> list[Definition]:
+        """The definitions of a module from its *index* (:meth:`definitions` without a parse of its own)."""
         found = [
             Definition(tuple(qual.split(".")), kind, start, end, start)
             for qual, kind, start, end in candidates(index)
