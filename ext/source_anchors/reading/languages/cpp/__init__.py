@@ -5,7 +5,8 @@ Gives out: :data:`CPP`, a :class:`~source_anchors.reading.language.Language`.
 May import: the languages package's shared modules (``cfamily``). Naming: namespaces, classes and
 structs open a scope (``ns.Class.method``); a method defined outside its class (``void
 ns::Class::method() {}``) is named by its qualified name, template arguments stripped; a template's
-range starts at its ``template <…>`` line. The C rules choose among several.
+range starts at its ``template <…>`` line. The C rules choose among several. A ``.h`` header whose
+text shows C++ is read by it too (:mod:`..header`).
 """
 
 from __future__ import annotations
