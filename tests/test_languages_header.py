@@ -217,6 +217,27 @@ def test_a_cpp_header_gives_the_cpp_ranges_and_says_which_line_showed_cpp(tmp_pa
     assert compared >= len(expected)
 
 
+def test_a_class_bases_in_order_as_ctags_reads_them(tmp_path: Path) -> None:
+    cpp = language_for("/src/x.hpp")
+    assert cpp is not None
+    source = CPP_HEADER.encode()
+    by_path = {d.path: d for d in cpp.definitions(source)}
+    bases = {
+        path: cpp.bases(source, by_path[path])  # type: ignore[attr-defined]
+        for path in (("geo", "Shape"), ("geo", "Polygon"), ("geo", "Square"))
+    }
+    assert bases == {
+        ("geo", "Shape"): (),
+        ("geo", "Polygon"): (("Shape",),),
+        ("geo", "Square"): (("Polygon",),),  # a template base by its name, arguments left out
+    }
+    tags = ctags(tmp_path, CPP_HEADER, "C++")
+    inherits = {path[:-2]: path[-1] for path in tags if len(path) > 2 and path[-2] == ":bases"}
+    assert {path: written.split("<")[0] for path, written in inherits.items()} == {
+        path: "::".join(found[0]) for path, found in bases.items() if found
+    }
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -4,9 +4,10 @@ The build configuration says which module each file builds (:mod:`.buildconf`); 
 reader makes claims (:mod:`.capi`, :mod:`.cython`, :mod:`.pybind`, :mod:`.pyo3`); a claim that names
 a C, C++ or Rust definition is found by the language core
 (:func:`~source_anchors.reading.registry.language_for`), in the claim's file first, then in the
-other files that spell its name. Each file is decoded once and parsed at most once. A name claimed
-twice with different definitions (C++ overloads), or whose definition is not in the tree, is not
-decided: no link, and the reason.
+other files that spell its name; a C++ member (``&Class::member``) with no definition of that name
+is followed into the class's bases, as C++ looks a member up (:mod:`.members`). Each file is
+decoded once and parsed at most once. A name claimed twice with different definitions (C++
+overloads), or whose definition is not in the tree, is not decided: no link, and the reason.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..registry import language_for
 from . import capi, cython, pybind, pyo3
 from .buildconf import ModuleMap
 from .ctext import Lines, blank_comments
+from .members import MemberLookup
 from .records import Binding, Claim, Undecided
 
 _C = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inc")
@@ -55,6 +57,7 @@ class CompiledIndex:
         self._built: tuple[dict[str, Binding], dict[str, Undecided], set[str]] | None = None
         #: Files parsed by a language core (each at most once).
         self.parses = 0
+        self._members = MemberLookup(self._spelling, self._defs, self._read, self.text)
 
     def text(self, path: str) -> str:
         """The file's text with its comments blanked (Cython's as it is), decoded once."""
@@ -183,6 +186,8 @@ class CompiledIndex:
             return Binding(claim.name, claim.path, start or 1, end or 1, claim.kind, claim.form)
         for symbol in ((claim.first,) if claim.first else ()) + (claim.symbol,):
             answer = self._definition(claim, symbol)
+            if answer is None and len(symbol) > 1 and claim.path.endswith(_C):
+                answer = self._member(claim, symbol)
             if answer is not None:
                 return answer
         return Undecided(
@@ -190,6 +195,23 @@ class CompiledIndex:
             f"{claim.form} names {'::'.join(claim.symbol)}, whose definition is not in "
             "the tree's compiled sources",
         )
+
+    def _member(self, claim: Claim, symbol: tuple[str, ...]) -> Binding | Undecided | None:
+        """*symbol*, ``Class::member``, by C++'s lookup in the class and its bases (:mod:`.members`)."""
+        found = self._members.member(symbol)
+        if found is None:
+            return None
+        if isinstance(found, str):
+            return Undecided(claim.name, found)
+        path, definition, via = found
+        form = claim.form + (f"; inherited from {via[-1]}" if via else "")
+        if not definition.body:
+            form += "; a pure virtual declaration"
+        return Binding(claim.name, path, definition.start, definition.end, claim.kind, form)
+
+    def _spelling(self, name: str) -> list[str]:
+        """The C and C++ files that spell *name*."""
+        return [p for p in self.paths if p.endswith(_C) and name in self._words(p)]
 
     def _definition(self, claim: Claim, symbol: tuple[str, ...]) -> Binding | Undecided | None:
         family = (".rs",) if claim.path.endswith(".rs") else _C
