@@ -18,7 +18,7 @@ described is looked up by:
 
 The compiled projects (C API, Cython, pybind11, PyO3) are ``bench/api_eval_compiled.py``'s, their
 table printed after this one and their rows in the same results (``"compiled": true``);
-``--compiled`` runs them alone.
+``--compiled`` runs them alone, ``--compiled contourpy`` only the projects it names.
 
 Printed per project: objects described, linked, not linked (by reason), links whose range differs
 from the oracle's (target 0), and for each of the three the count of wrong files, wrong start lines
@@ -179,8 +179,8 @@ def main(argv: list[str]) -> int:
         return _analyse(Path(argv[1]), Path(argv[2]))
     import api_eval_compiled  # bench/ is the script's folder, first on the path
 
-    if argv[:1] == ["--compiled"]:  # the compiled projects only
-        compiled = api_eval_compiled.evaluate()
+    if argv[:1] == ["--compiled"]:  # the compiled projects only (those named after it, if any)
+        compiled = api_eval_compiled.evaluate(argv[1:])
         api_eval_compiled.print_table(compiled)
         return 1 if any(r["links_differing"] for r in compiled.values()) else 0
     OUT.mkdir(parents=True, exist_ok=True)

@@ -623,9 +623,27 @@ def test_a_match_on_no_line_or_on_several_is_an_error_naming_the_range() -> None
 
 def test_every_language_is_registered_by_its_suffixes_and_unknown_files_are_none() -> None:
     names = {language.name for language in LANGUAGES}
-    assert names == {"Python", "TypeScript", "TSX", "JavaScript", "Go", "Rust", "C", "C++", "Java"}
+    assert names == {
+        "Python",
+        "TypeScript",
+        "TSX",
+        "JavaScript",
+        "Go",
+        "Rust",
+        "C",
+        "C++",
+        "C/C++",
+        "Java",
+    }
     assert lang("/x.mts").name == "TypeScript"
     assert lang("/x.hpp").name == "C++"
+    assert lang("/x.c").name == "C"
+    # A header is C or C++ by its text: the header language decides per file, or, given the bytes,
+    # the registry gives the language that reads them.
+    assert lang("/x.h").name == "C/C++"
+    assert language_for("/x.h", b"int f(void);\n") is lang("/x.c")
+    assert language_for("/x.h", b"namespace ns { int f(); }\n") is lang("/x.hpp")
+    assert language_for("/x.go", b"package x\n") is lang("/x.go")
     assert lang("/X.JAVA").name == "Java"
     assert language_for("/README.md") is None
     assert lang("/pkg/mod.py").name == lang("/pkg/mod.pyi").name == "Python"

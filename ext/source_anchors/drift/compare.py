@@ -16,7 +16,7 @@ from ..model.changeclass import ChangeClass
 from ..model.config import RepoPin
 from ..model.errors import MissingExtraError, SourceAnchorsError
 from ..model.records import Location, LockRecord
-from ..reading.language import text_change
+from ..reading.language import Language, text_change
 from ..reading.python import Compact, Parts, module_of
 from ..reading.registry import wired_language
 from ..resolve.factory import Resolvers
@@ -73,9 +73,19 @@ def compare(
         return Comparison(ChangeClass.code, diff, f"{error}: classed as code")
     if language is None:  # a text file
         return Comparison(text_change("\n".join(old), "\n".join(new)), diff)
+    language = _reading(resolvers, pin, location.path, language)
     return Comparison(
         language.classify(old, new, parts=_parts(resolvers, pin, location, record)), diff
     )
+
+
+def _reading(resolvers: Resolvers, pin: RepoPin, path: str, language: Language) -> Language:
+    """The language that reads *path*'s current text: a ``.h`` header's is C or C++ by it."""
+    try:
+        data = resolvers.resolver(pin.name).files.data(path)
+    except (SourceAnchorsError, UnicodeDecodeError):
+        return language  # the header language then decides by the excerpts
+    return language.reading(data)
 
 
 def _parts(

@@ -21,15 +21,16 @@ from .target import Target
 
 #: Bump when the resolution rules change, so cached locations are recomputed.
 RESOLVER_VERSION = (
-    14  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+    15  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
-# languages wired
+# languages wired; 15: a .h header read as C++ when its text shows C++
 #: Bump when the suggestion rules (:mod:`source_anchors.suggest.suggester`) change, so cached
 #: suggestions are recomputed.
 SUGGESTER_VERSION = (
-    6  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
+    7  # 3: elsewhere.py; 4: a line keeps its kind and clause; 5: close value statements; 6: #Symbol
 )
+# 7: a missing C or C++ definition is looked for in C, C++ and .h files alike
 
 #: Blob ids of other files a resolution read, as sorted ``(path, blob)`` pairs.
 Uses = tuple[tuple[str, str], ...]

@@ -71,7 +71,7 @@ class Definition(NamedTuple):
     #: True inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``).
     conditional: bool = False
     #: Set by :meth:`Language.find` when a rule of the language chose this one among several: the
-    #: rule's words.
+    #: rule's words; for a ``.h`` header read as C++, that rule's too (:mod:`.languages.header`).
     rule: str = ""
 
     @property
@@ -95,6 +95,10 @@ class Language(ABC):
     suffixes: ClassVar[tuple[str, ...]]
     #: The words of the rules :meth:`choose` applies, for the manual and the messages.
     rules: ClassVar[tuple[str, ...]] = ()
+
+    #: Languages whose files a definition moves between share a family (C, C++ and ``.h`` headers:
+    #: ``C/C++``): a missing definition's suggestions look in the files of all of them. Empty: none.
+    family: ClassVar[str] = ""
 
     #: Whether anchors are resolved and classed by this language's rules (Python). A language not
     #: wired in is read as text by the resolver and the drift stage: a match names its line
@@ -155,6 +159,14 @@ class Language(ABC):
         if len({(candidate.start, candidate.end) for candidate in candidates}) == 1:
             return candidates[0], "one definition under two names (a typedef of its struct)"
         return None
+
+    def reading(self, source: bytes) -> Language:
+        """The language that reads *source*, a whole file of this language's suffixes: itself by default.
+
+        Where a suffix is two languages', the file's text decides: a ``.h`` header is read as C++
+        when its text shows C++, else as C (:mod:`.languages.header`).
+        """
+        return self
 
     def named(self, source: bytes, dotted: str) -> list[Definition] | None:
         """The definitions of *source* whose path or qualified path is *dotted*, read for that name alone.

@@ -1,4 +1,4 @@
-"""The one registry of languages: a file's language by its path's suffix (pure).
+"""The one registry of languages: a file's language by its path's suffix, a header's by its text (pure).
 
 Every language the extension reads is here: Python (:mod:`.python`, its own ``ast`` reader) and the
 tree-sitter languages (:mod:`.languages`). Nothing above the reading stage asks which language a
@@ -16,6 +16,7 @@ from .languages.c import C_LANGUAGE
 from .languages.cpp import CPP
 from .languages.go import GO
 from .languages.grammar import EXTRA
+from .languages.header import HEADER
 from .languages.java import JAVA
 from .languages.javascript import JAVASCRIPT
 from .languages.rust import RUST
@@ -32,6 +33,7 @@ LANGUAGES: tuple[Language, ...] = (
     RUST,
     C_LANGUAGE,
     CPP,
+    HEADER,
     JAVA,
 )
 
@@ -47,8 +49,12 @@ def _of(path: str) -> Language | None:
     return _BY_SUFFIX.get(name[dot:].lower()) if 0 < dot < len(name) - 1 else None
 
 
-def language_for(path: str) -> Language | None:
+def language_for(path: str, data: bytes | None = None) -> Language | None:
     """The language of the file *path* by its suffix, or None when no language reads it.
+
+    A ``.h`` header is C or C++ by its text (:mod:`.languages.header`): given the file's bytes
+    *data*, the language that reads them (C or C++); without, the header language, which decides
+    on each text it reads.
 
     Raises :class:`~source_anchors.model.errors.MissingExtraError`, naming the extra to install,
     when the language is known but what reads it (its tree-sitter grammar) is not installed.
@@ -59,7 +65,7 @@ def language_for(path: str) -> Language | None:
             f"{path}: reading {language.name} files needs tree-sitter and its grammar, "
             f"which are not installed: {EXTRA}"
         )
-    return language
+    return language.reading(data) if language is not None and data is not None else language
 
 
 def wired_language(path: str) -> Language | None:

@@ -2,7 +2,7 @@
 
 A definition target (:mod:`source_anchors.resolve.definitions`) that no longer resolves is looked
 for, with the lines it had at the lock's commit, among the definitions of the pinned tree that are
-new since then, in files of the same language:
+new since then, in files of the same language (or its family: C, C++ and ``.h`` headers are one):
 
 1. its own file (or the file its blob went to), whose definitions of a path it did not have before;
 2. every other file of that language that is new or changed since the lock's commit (the listings'
@@ -97,7 +97,7 @@ def _best(
     scored: list[tuple[float, bool, float, str, Definition]] = []
     for path in [*own, *changed]:
         mine = path in own
-        for found in _definitions(suggester, language, path):
+        for found in _definitions(suggester, _language(path, language), path):
             if mine and found.path in known:
                 continue  # there before: not where the missing one went
             lines = suggester.new.file_lines(path)
@@ -115,10 +115,22 @@ def _best(
 
 
 def _same_language(path: str, language: Language) -> bool:
+    """Whether *path* is in *language* or one of its family (C, C++ and ``.h`` headers are one)."""
     try:
-        return language_for(path) is language
+        other = language_for(path)
     except SourceAnchorsError:  # a grammar not installed
         return False
+    return other is language or (
+        other is not None and bool(language.family) and other.family == language.family
+    )
+
+
+def _language(path: str, language: Language) -> Language:
+    """The language that reads *path*: its own, of *language*'s family."""
+    try:
+        return language_for(path) or language
+    except SourceAnchorsError:
+        return language
 
 
 def _definitions(suggester: LineSuggester, language: Language, path: str) -> list[Definition]:

@@ -65,6 +65,7 @@ SHAPE = Shape(
 class CFamily(TreeSitterLanguage):
     """C and C++: names through declarators, and the ``#if`` branch rule."""
 
+    family = "C/C++"
     rules = (
         "a definition with a body before its prototypes",
         "of definitions in branches of #if/#ifdef, the first",

@@ -1,4 +1,4 @@
-"""C (``.c``, ``.h``), with tree-sitter-c.
+"""C (``.c``; a ``.h`` header whose text shows no C++, through :mod:`..header`), with tree-sitter-c.
 
 Takes in: a file's bytes.
 Gives out: :data:`C`, a :class:`~source_anchors.reading.language.Language`.
@@ -14,10 +14,10 @@ from ..cfamily import SHAPE, CFamily
 
 
 class C(CFamily):
-    """C files (a ``.h`` header is read as C)."""
+    """C files; a ``.h`` header is read as C unless its text shows C++ (:mod:`..header`)."""
 
     name = "C"
-    suffixes = (".c", ".h")
+    suffixes = (".c",)
     grammar = ("tree_sitter_c", "language")
     package = __name__
     shape = SHAPE
