@@ -128,19 +128,23 @@ class Tab:
         self.base_url = base_url
         self.viewport = VIEWPORTS[viewport]
         self.context = new_context(browser, viewport=self.viewport, **extras)
-        self.page = self.context.new_page()
         self.errors: list[str] = []
         self.in_flight: dict[Any, float] = {}  # request -> when it started
-        self.page.on("request", lambda req: self.in_flight.__setitem__(req, time.monotonic()))
-        self.page.on("requestfinished", lambda req: self.in_flight.pop(req, None))
-        self.page.on("requestfailed", lambda req: self.in_flight.pop(req, None))
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
-        self.page.on(
+        self.page = self._watched(self.context.new_page())
+
+    def _watched(self, page: Any) -> Any:
+        """*page*, its requests, console errors, page errors and failed responses recorded."""
+        page.on("request", lambda req: self.in_flight.__setitem__(req, time.monotonic()))
+        page.on("requestfinished", lambda req: self.in_flight.pop(req, None))
+        page.on("requestfailed", lambda req: self.in_flight.pop(req, None))
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on(
             "requestfailed",
             lambda req: self.errors.append(f"request failed: {req.url} {req.failure}"),
         )
-        self.page.on("response", self._response)
+        page.on("response", self._response)
+        return page
 
     def _console(self, msg: Any) -> None:
         url = msg.location.get("url", "")
@@ -167,9 +171,9 @@ class Tab:
         return self
 
     def first_visit(self) -> Tab:
-        """:meth:`reset`, then empty the site's storage (local, session, cookies, …) and the HTTP
-        cache: the next page loads as on a reader's first visit, which some theme scripts treat
-        apart."""
+        """:meth:`reset`, then empty the site's storage (local, cookies, …) and the HTTP cache, in a
+        new tab (its session storage empty): the next page loads as on a reader's first visit,
+        which some theme scripts treat apart."""
         self.reset()
         cdp = self.context.new_cdp_session(self.page)
         try:
@@ -180,6 +184,10 @@ class Tab:
             cdp.send("Network.clearBrowserCache")
         finally:
             cdp.detach()
+        # A tab's session storage is its own (Chromium 150 keeps it through clearDataForOrigin): a
+        # first visit is a new tab of the same context.
+        old, self.page = self.page, self._watched(self.context.new_page())
+        old.close()
         return self
 
     def open(self, doc: str) -> Any:

@@ -297,6 +297,17 @@ def key_line(*keys: str) -> Callable[[str], int]:
     return line
 
 
+def top_line(key: str) -> Callable[[str], int]:
+    """The line of the top-level *key* (two spaces in), not of a nested key of that name."""
+
+    def line(text: str) -> int:
+        found = text.find("\n  " + json.dumps(key) + ":")
+        assert found >= 0, (key, text[:200])
+        return text.count("\n", 0, found + 1) + 1
+
+    return line
+
+
 def json_error_line(text: str) -> int:
     try:
         json.loads(text)
@@ -319,9 +330,9 @@ LOCK_CASES = [
     LockCase("top level is a list", lambda t: "[]\n", r"object", lambda t: 1),
     LockCase("no 'anchors'", _top(anchors=_DELETE), r"anchors", lambda t: 1),
     LockCase("'anchors' is a list", _top(anchors=[]), r"'anchors'", key_line("anchors")),
-    LockCase("newer format version", _top(version=2), r"version 2\b", key_line("version")),
-    LockCase("version is a string", _top(version="1"), r"version '1'", key_line("version")),
-    LockCase("version 0", _top(version=0), r"version 0\b", key_line("version")),
+    LockCase("newer format version", _top(version=2), r"version 2\b", top_line("version")),
+    LockCase("version is a string", _top(version="1"), r"version '1'", top_line("version")),
+    LockCase("version 0", _top(version=0), r"version 0\b", top_line("version")),
     LockCase(
         "repository entry is a list",
         lambda t: _dump({**_data(t), "anchors": {**_data(t)["anchors"], "up": []}}),

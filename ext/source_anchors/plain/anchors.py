@@ -11,143 +11,37 @@ permalink is never locked: what its lines show at its own commit is looked up at
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine.engine import Engine
-from ..engine.unchanged import same_blobs
-from ..markup.mdlinks import MdLink, md_links
+from ..markup.mdlinks import md_links
 from ..model.config import SELF
 from ..model.errors import SourceAnchorsError
-from ..model.records import AnchorRecord, Location, LockRecord, Outcome, Status
+from ..model.records import AnchorRecord, Location, Outcome, Status
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
 from .forms import LineLink, line_link
+from .lines import LINES_KEY, Found, digest, keys_by_lines, lines_key, shown
+from .permalinks import permalink_outcome, same_file
 
 if TYPE_CHECKING:
     from ..lock.lockfile import Lock
 
-__all__ = ["Found", "MarkdownLinks", "left_alone", "same_file", "shown", "uncommitted"]
+__all__ = [
+    "LINES_KEY",
+    "Found",
+    "MarkdownLinks",
+    "left_alone",
+    "lines_key",
+    "same_file",
+    "shown",
+    "uncommitted",
+]
 
-
-@dataclass(frozen=True)
-class Found:
-    """One line link of a page: the page (from the repository root), the Markdown link, what it says."""
-
-    page: str
-    link: MdLink
-    says: LineLink
-
-
-LINES_KEY = re.compile(r"#L\d+-L\d+$")
-_FULL_SHA = re.compile(r"[0-9a-f]{40}")
 _LINE_END = re.compile(rb"\r\n|\r|\n")
-
-
-def lines_key(path: str, start: int, end: int) -> str:
-    return f"/{path}#L{start}-L{end}"
-
-
-def _digest(lines: list[str]) -> str:
-    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
-
-
-def shown(engine: Engine, commit: str, path: str, start: int, end: int) -> tuple[str, Location]:
-    """The key a link to lines *start*-*end* of *path* at *commit* is locked by, and its location.
-
-    Raises :class:`SourceAnchorsError` (a file not in the commit, lines past its end), its message
-    naming the fix.
-    """
-    pin = engine.own_pin()
-    at = "HEAD" if not isinstance(pin, str) and pin.commit == commit else commit[:7]
-    if start < 1 or end < start:
-        raise SourceAnchorsError(
-            f"L{start}-L{end} is not a range of lines (they count from 1, the first comes first); "
-            "correct the link's lines"
-        )
-    if not engine.blob_at(SELF, commit, path):
-        raise SourceAnchorsError(
-            f"{path} is not a file of the repository at {at} ({commit[:7]}); correct the link's "
-            "path, or commit the file"
-        )
-    lines = engine.lines_at(SELF, commit, path)
-    if end > len(lines):
-        raise SourceAnchorsError(
-            f"lines {start}-{end} are past the end of {path} ({len(lines)} lines at {at}); "
-            "correct the link's lines"
-        )
-    keys: list[str] = []
-    try:
-        exact = [
-            d for d in engine.definitions_at(SELF, commit, path) if (d.start, d.end) == (start, end)
-        ]
-    except (SourceAnchorsError, SyntaxError, ValueError):  # a grammar not installed too
-        exact = []
-    keys += [f"/{path}#{d.dotted}" for d in sorted(exact, key=lambda d: -len(d.path))]
-    first = lines[start - 1].strip()
-    if first and "::" not in first:
-        keys.append(f"/{path}::{first}")
-    for key in keys:
-        try:
-            location = engine.resolve_at(SELF, commit, key)
-        except SourceAnchorsError:
-            continue
-        if (location.path, location.start, location.end) == (path, start, end):
-            return key, location
-    blob = engine.blob_at(SELF, commit, path)
-    text = lines[start - 1 : end]
-    return lines_key(path, start, end), Location(
-        path=path, start=start, end=end, kind="lines", sha256=_digest(text), blob=blob
-    )
-
-
-def same_file(engine: Engine, found: Found, head: str) -> Outcome | None:
-    """An old permalink whose file is the same blob at HEAD: ``ok`` without reading it; else None.
-
-    Its lines show at HEAD what they showed at its commit. A permalink with an explicit target
-    qualifies when the lock's record of the target vouches for every file its resolution
-    read, at both commits.
-    """
-    says = found.says
-    assert says.rev is not None
-    try:
-        old, new = engine.own_listing(says.rev), engine.own_listing(head)
-    except SourceAnchorsError:
-        return None  # not a commit of this repository: the slow path says so
-    blob = old.get(says.path)
-    if not blob or new.get(says.path) != blob:
-        return None
-    name = found.link.url
-    if says.explicit is not None:
-        try:
-            target = parse_target(says.explicit, default_repo=SELF)
-        except SourceAnchorsError:
-            return None
-        record = engine.lock.get(SELF, target.key)
-        if record is None or not (same_blobs(record, old) and same_blobs(record, new)):
-            return None
-        name = str(target)
-    location = Location(
-        path=says.path, start=says.start, end=says.end, kind="lines", sha256="", blob=blob
-    )
-    return Outcome(
-        name,
-        Status.ok,
-        location=location,
-        commit=head,
-        message=f"ok: {says.path} is the same at {says.rev[:7]} and HEAD",
-    )
-
-
-def keys_by_lines(lock: Lock) -> dict[tuple[str, int, int], str]:
-    """The lock's ``self`` keys by their record's (path, start, end); the first in key order."""
-    found: dict[tuple[str, int, int], str] = {}
-    for key, rec in sorted(lock.records.get(SELF, {}).items()):
-        found.setdefault((rec.path, rec.start, rec.end), key)
-    return found
 
 
 class MarkdownLinks:
@@ -160,7 +54,7 @@ class MarkdownLinks:
         self.others: dict[str, int] = {}
         #: Files that could not be read, with the message.
         self.unread: list[tuple[str, str]] = []
-        #: The lock's ``self`` keys by (path, start, end) (:meth:`_key`), made when first asked.
+        #: The lock's ``self`` keys by (path, start, end) (:meth:`key_of`), made when first asked.
         self._by_lines: tuple[Lock, dict[tuple[str, int, int], str]] | None = None
         #: The target of each lock key asked (links cite the same code again and again).
         self._targets: dict[str, Target] = {}
@@ -210,7 +104,7 @@ class MarkdownLinks:
         if isinstance(pin, str):
             return Outcome(found.link.url, Status.error, message=pin, subtype=Subtype.source)
         if says.rev is not None:  # never locked: its lines at its commit, looked up at HEAD
-            return self._old(found, self._permalink(found, pin.commit), pin.commit)
+            return self._old(found, permalink_outcome(self.engine, found, pin.commit), pin.commit)
         if says.explicit is not None:
             try:
                 explicit = parse_target(says.explicit, default_repo=SELF)
@@ -243,68 +137,6 @@ class MarkdownLinks:
         if LINES_KEY.search(key):
             return self._text(found, key, pin.commit)
         return self._old(found, self.engine.check(target), pin.commit)
-
-    def _permalink(self, found: Found, head: str) -> Outcome:
-        """A permalink: what its lines showed at its commit, looked up at HEAD (no lock needed).
-
-        A permalink's lines never change; one to HEAD is ``ok``, one to an older commit is only
-        old (:meth:`_old`) when its code moved or changed since.
-        """
-        says = found.says
-        assert says.rev is not None
-        same = same_file(self.engine, found, head)
-        if same is not None:
-            return same
-        try:
-            if says.explicit is not None:
-                key = parse_target(says.explicit, default_repo=SELF).key
-                old = self.engine.resolve_at(SELF, says.rev, key)
-            else:
-                key, old = shown(self.engine, says.rev, says.path, says.start, says.end)
-        except SourceAnchorsError as error:
-            return Outcome(
-                found.link.url,
-                Status.error,
-                message=f"{found.link.url}: {error}",
-                subtype=Subtype.target,
-            )
-        target = parse_target(f"{SELF}:{key}", default_repo=None)
-        try:
-            new = self.engine.resolve_at(SELF, head, key)
-        except SourceAnchorsError as error:
-            # what the link showed at its commit, as a lock record would: where it probably went
-            suggestion = (
-                self.engine.suggest(target, LockRecord.at(says.rev, old))
-                if _FULL_SHA.fullmatch(says.rev)
-                else None
-            )
-            hint = f"; suggestion: {suggestion.describe()}" if suggestion else ""
-            return Outcome(
-                str(target),
-                Status.missing,
-                target=target,
-                subtype=Subtype.missing,
-                message=f"missing: {target} at HEAD: {error}{hint}",
-                suggestion=suggestion,
-            )
-        if new.sha256 != old.sha256:
-            status = Status.changed
-        elif (new.path, new.start, new.end) != (old.path, old.start, old.end):
-            status = Status.moved
-        else:
-            status = Status.ok
-        message = (
-            f"{status}: {target} {old.describe()} at {says.rev[:7]} → {new.describe()} at HEAD"
-        )
-        return Outcome(
-            str(target),
-            status,
-            target=target,
-            location=new,
-            commit=head,
-            message=message,
-            subtype=None if status is Status.ok else Subtype(status.value),
-        )
 
     def key_of(self, says: LineLink, head: str | None = None) -> str | None:
         """The lock key of a relative link: the record at its file and lines.
@@ -379,7 +211,7 @@ class MarkdownLinks:
             )
         size = says.end - says.start + 1
         spans = [(n, n + size - 1) for n in range(1, len(lines) - size + 2)]
-        same = [s for s in spans if _digest(lines[s[0] - 1 : s[1]]) == locked.sha256]
+        same = [s for s in spans if digest(lines[s[0] - 1 : s[1]]) == locked.sha256]
         if (says.start, says.end) in same:
             status, at = Status.ok, (says.start, says.end)
         elif same:
@@ -391,7 +223,7 @@ class MarkdownLinks:
             start=at[0],
             end=at[1],
             kind="lines",
-            sha256=_digest(lines[at[0] - 1 : at[1]]),
+            sha256=digest(lines[at[0] - 1 : at[1]]),
             blob=locked.blob,
         )
         message = f"{status}: {key} {locked.describe()} → {location.describe()}"
