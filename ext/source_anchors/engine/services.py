@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..licences.declarations import Declarations
+    from ..reading.compiled import CompiledStore
     from ..resolve.factory import Resolvers
     from ..resolve.resolver import Resolver
     from ..sources.apiself import OwnSource
@@ -111,6 +112,10 @@ class Services:
         from ..sources.apiself import own_source
 
         return own_source(api, confdir=confdir, cache=self._cache)
+
+    def compiled_store(self) -> CompiledStore:
+        """Where the compiled bindings of a tree are kept between builds (:mod:`.indexcache`)."""
+        return self._indexes
 
     def flush_indexes(self) -> None:
         """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location
-from ..reading.compiled import Binding, CompiledIndex, Undecided
+from ..reading.compiled import Binding, CompiledIndex, CompiledStore, Undecided
 from .apiobjects import NoLink, Reason, dotted
 
 if TYPE_CHECKING:
@@ -26,10 +26,18 @@ __all__ = ["compiled_index", "locate_compiled"]
 RULE = "compiled"
 
 
-def compiled_index(resolver: Resolver) -> CompiledIndex:
-    """The compiled bindings of *resolver*'s tree (its exported files, and the commit's listing)."""
+def compiled_index(resolver: Resolver, store: CompiledStore | None = None) -> CompiledIndex:
+    """The compiled bindings of *resolver*'s tree (its exported files, and the commit's listing).
+
+    With a *store*, they are kept there by the blob ids of the compiled files, and taken from it
+    when a build has the same ones; not for a distribution's tree, whose files are vouched for as
+    they are read.
+    """
     paths = set(resolver.tree.blobs) | set(resolver.listing)
-    return CompiledIndex(paths, resolver.files.data)
+    if store is None or resolver.tree.method == "dist":
+        return CompiledIndex(paths, resolver.files.data)
+    blobs = {**resolver.listing, **resolver.tree.blobs}
+    return CompiledIndex(paths, resolver.files.data, blobs=blobs, store=store)
 
 
 def locate_compiled(
