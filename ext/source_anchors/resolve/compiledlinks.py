@@ -10,6 +10,7 @@ compiled module makes in a form not read statically keeps no link, with the reas
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..model.errors import SourceAnchorsError
@@ -73,17 +74,23 @@ def _reexported(index: CompiledIndex, resolver: Resolver, path: str) -> Binding 
                 else module.rpartition(".")[0]
             )
             spelled = {compiled, f".{leaf}"} if head == base else {compiled}
-            for name in spelled:
-                word = rf"\b{re.escape(rest[0])}\b"
-                # ``*``, a parenthesised list over several lines, or a list on the one line
-                pattern = (
-                    rf"^\s*from\s+{re.escape(name)}\s+import\s+"
-                    rf"(\*|\([^)]*{word}|[^\n(]*{word})"
-                )
-                if re.search(pattern, text, re.M):
-                    return index.lookup(".".join([compiled, *rest]))
+            if any(_imports(text, name, rest[0]) for name in sorted(spelled)):
+                return index.lookup(".".join([compiled, *rest]))
         return None
     return None
+
+
+@lru_cache(maxsize=256)
+def _imports(text: str, module: str, name: str) -> bool:
+    """Whether Python *text* imports *name* (or ``*``) from *module* (asked once per name of a file).
+
+    ``*``, a parenthesised list over several lines, or a list on the one line.
+    """
+    if module not in text:
+        return False  # the pattern spells it
+    word = rf"\b{re.escape(name)}\b"
+    pattern = rf"^\s*from\s+{re.escape(module)}\s+import\s+(\*|\([^)]*{word}|[^\n(]*{word})"
+    return re.search(pattern, text, re.M) is not None
 
 
 def _location(resolver: Resolver, found: Binding) -> Location:

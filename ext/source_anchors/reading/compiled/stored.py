@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Protocol
 
+from ...model.version import __version__
 from .records import Binding, Undecided
 
 __all__ = ["Built", "CompiledStore", "decode", "encode", "index_key"]
@@ -26,8 +29,8 @@ Built = tuple[dict[str, Binding], dict[str, Undecided], set[str]]
 
 #: Bump when the JSON form changes shape.
 FORMAT = 1
-#: The distributions whose versions decide definitions (the parser and the grammars it reads).
-_WHEELS = ("tree-sitter", "tree-sitter-c", "tree-sitter-cpp", "tree-sitter-rust")
+#: The packages whose files decide definitions (the parser and the grammars it reads).
+_WHEELS = ("tree_sitter", "tree_sitter_c", "tree_sitter_cpp", "tree_sitter_rust")
 
 
 class CompiledStore(Protocol):
@@ -42,9 +45,12 @@ class CompiledStore(Protocol):
 
 @cache
 def reader_digest() -> str:
-    """sha256 of the code that reads compiled bindings and of the wheels it parses with (once a process)."""
-    from importlib import metadata
+    """sha256 of the code that reads compiled bindings and of the wheels it parses with (once a process).
 
+    A wheel is known by its package folder's files, their names, sizes and times (found, not
+    imported: a stored index needs no grammar loaded); another version, or a reinstall, gives
+    another digest.
+    """
     reading = Path(__file__).resolve().parents[1]  # source_anchors/reading/
     digest = hashlib.sha256(f"compiled {FORMAT}\0".encode())
     files = [
@@ -57,15 +63,31 @@ def reader_digest() -> str:
         try:
             code = file.read_bytes()
         except OSError:  # installed without its sources: the package's version stands for them
-            code = f"release {metadata.version('sphinx-source-anchors')}".encode()
+            code = f"release {__version__}".encode()
         digest.update(f"{file.relative_to(reading).as_posix()}\0".encode() + code + b"\0")
     for wheel in _WHEELS:
-        try:
-            version = metadata.version(wheel)
-        except metadata.PackageNotFoundError:
-            version = "absent"
-        digest.update(f"{wheel} {version}\0".encode())
+        digest.update(f"{wheel} {_installed(wheel)}\0".encode())
     return digest.hexdigest()
+
+
+def _installed(package: str) -> str:
+    """The files of *package*'s folder with their sizes and times, or ``absent``."""
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or spec.origin is None:
+        return "absent"
+    try:
+        with os.scandir(Path(spec.origin).parent) as entries:
+            found = sorted(
+                f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}"
+                for e in entries
+                if e.is_file()
+            )
+    except OSError:
+        return "unreadable"
+    return " ".join(found)
 
 
 def index_key(
