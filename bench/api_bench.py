@@ -12,8 +12,9 @@ instruction counts of both builds under callgrind (the target: linked / plain <=
 
 The compiled case (``--compiled``, and in ``measure``): contourpy 1.3.3's generated ``py:`` pages of
 ``bench/api_eval_compiled.py`` (pybind11, its C++ read by the language core), built with and
-without ``source_anchors_api_links``; target linked / plain <= 1.1 in instructions. Written to
-``_build/bench/api-compiled.json``.
+without ``source_anchors_api_links``; target linked / plain <= 1.1 in instructions. The timed
+builds run first, so the callgrind one takes the compiled bindings from the cache they filled (an
+empty cache's cost is the docs' second figure). Written to ``_build/bench/api-compiled.json``.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -359,3 +360,51 @@ def test_the_text_builder_prints_the_compiled_location(tmp_path: Path) -> None:
     text = (docs / "_build" / "text" / "index.txt").read_text("utf-8")
     start, end = _lines(RUST, "#[pyfunction]", "    a + b\n}")
     assert f"(src/lib.rs:L{start}–L{end}@" in text
+
+
+def _links(docs: Path) -> dict[str, str]:
+    html = (docs / "_build" / "html" / "index.html").read_text("utf-8")
+    links = {}
+    for ident, block in re.findall(
+        r'<dt class="sig sig-object py" id="([^"]+)">(.*?)</dt>', html, re.S
+    ):
+        match = HTML_LINK.search(block)
+        if match:
+            links[ident] = unescape(match[1])
+    return links
+
+
+def test_compiled_bindings_are_kept_by_blob_and_read_again_when_a_file_changes(
+    tmp_path: Path,
+) -> None:
+    docs, commit = _project(tmp_path / "proj")
+    root = tmp_path / "proj"
+    first = _build(docs)
+    assert first.returncode == 0, first.stderr
+    parsed = re.search(
+        r"compiled bindings read, (\d+) files parsed by a language core", first.stdout
+    )
+    assert parsed and int(parsed[1]) >= 1, first.stdout
+    links = _links(docs)
+    assert links["pkg._bind.add"].startswith(f"https://github.com/org/proj/blob/{commit}/")
+
+    shutil.rmtree(docs / "_build")
+    again = _build(docs)
+    assert again.returncode == 0, again.stderr
+    assert "compiled bindings taken from the cache" in again.stdout, again.stdout
+    assert "compiled bindings read" not in again.stdout
+    assert _links(docs) == links
+
+    bind = root / "pkg" / "_bind.cpp"
+    bind.write_text("// moved down\n\n" + CPP, "utf-8")
+    git("commit", "-q", "-am", "two lines more", cwd=root)
+    moved = git("rev-parse", "HEAD", cwd=root).strip()
+    shutil.rmtree(docs / "_build")
+    changed = _build(docs)
+    assert changed.returncode == 0, changed.stderr
+    assert "compiled bindings read" in changed.stdout, changed.stdout
+    start, end = _lines(bind.read_text("utf-8"), "int add(int a", "    return a + b;\n}")
+    assert _links(docs)["pkg._bind.add"] == (
+        f"https://github.com/org/proj/blob/{moved}/pkg/_bind.cpp#L{start}-L{end}"
+    )
+    assert start == _lines(CPP, "int add(int a", "    return a + b;\n}")[0] + 2

@@ -30,7 +30,7 @@ from ..resolve.apiobjects import (
 
 if TYPE_CHECKING:
     from ..model.records import Location
-    from ..reading.compiled import CompiledIndex
+    from ..reading.compiled import CompiledIndex, CompiledStore
     from ..resolve.resolver import Resolver
     from ..sources.apiself import OwnSource
     from .engine import Engine
@@ -54,6 +54,8 @@ class Linker:
     overrides: Mapping[str, str] = {}  # never changed: each linker is given its own
     #: The resolver whose tree's compiled bindings were read, and those bindings.
     _compiled: tuple[Resolver, CompiledIndex] | None = None
+    #: Where compiled bindings are kept between builds (the engine's cache), if anywhere.
+    compiled_store: CompiledStore | None = None
 
     def target(self, module: str | None, fullname: str) -> tuple[str, bool]:
         """The dotted path to resolve for *module*.*fullname*, and whether an override gave it."""
@@ -75,12 +77,16 @@ class Linker:
         from ..resolve.compiledlinks import compiled_index, locate_compiled
 
         if self._compiled is None or self._compiled[0] is not resolver:
-            self._compiled = (resolver, compiled_index(resolver))
+            self._compiled = (resolver, compiled_index(resolver, self.compiled_store))
         return locate_compiled(self._compiled[1], resolver, module, fullname, python)
 
     def compiled_parses(self) -> int:
         """Compiled files parsed by a language core so far (each at most once)."""
         return self._compiled[1].parses if self._compiled is not None else 0
+
+    def compiled_stored(self) -> bool | None:
+        """Whether the compiled bindings were taken from the store (None: none were asked for)."""
+        return self._compiled[1].stored if self._compiled is not None else None
 
     def modules_parsed(self) -> int:
         """Modules parsed so far."""
@@ -95,9 +101,15 @@ class OwnLinker(Linker):
     """Links into the docs' own repository at its commit; the resolver is made on first use."""
 
     def __init__(
-        self, source: OwnSource, *, max_file_bytes: int, overrides: Mapping[str, str] | None = None
+        self,
+        source: OwnSource,
+        *,
+        max_file_bytes: int,
+        overrides: Mapping[str, str] | None = None,
+        compiled_store: CompiledStore | None = None,
     ) -> None:
         self.own = source
+        self.compiled_store = compiled_store
         self.overrides = dict(overrides or {})
         self.max_file_bytes = max_file_bytes
         self.source = f"{source.pin.url}@{source.pin.commit}"
@@ -162,6 +174,7 @@ class PinnedLinker(Linker):
     ) -> None:
         self.engine = engine
         self.overrides = dict(overrides or {})
+        self.compiled_store = engine.compiled_store()
         self.repo = repo
         pin = engine.pins[repo]
         self.source = f"{repo}:{pin.url}@{pin.commit}"

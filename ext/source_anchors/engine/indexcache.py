@@ -12,6 +12,11 @@ text and each entry decoded only when asked for: the packs of a large package ho
 million small lists, which would otherwise stay in the heap for the garbage collector to walk.
 A line that does not decode is parsed again; a pack is rewritten whole (atomically, under a
 file lock) with the new lines after the old ones.
+
+A tree's compiled bindings (:mod:`~source_anchors.reading.compiled.stored`) are kept beside the
+packs, one file per key, ``indexes/compiled/<key>.json``: the key hashes the compiled files' blob
+ids, the tree's paths and the reading code, so the file serves every commit where they are the same.
+It is written (atomically) when built; one that cannot be written is built again next time.
 """
 
 from __future__ import annotations
@@ -79,6 +84,22 @@ class IndexCache:
     def pending(self, pack: Path) -> dict[str, ModuleIndex | str]:
         """What :meth:`flush` adds to *pack*."""
         return self._pending.setdefault(pack, {})
+
+    def compiled(self, key: str) -> str | None:
+        """The compiled bindings stored under *key* (JSON text), or None."""
+        try:
+            return (self.root / "compiled" / f"{key}.json").read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def put_compiled(self, key: str, text: str) -> None:
+        """Store compiled bindings under *key* (an unwritable cache keeps nothing)."""
+        path = self.root / "compiled" / f"{key}.json"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, text)
+        except OSError:
+            return
 
     def flush(self) -> int:
         """Add the pending entries to the packs on disk; return how many were written."""

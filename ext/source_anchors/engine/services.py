@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from ..licences.declarations import Declarations
     from ..lock.lockfile import Lock
+    from ..reading.compiled import CompiledStore
     from ..reading.language import Definition
     from ..resolve.factory import Resolvers
     from ..resolve.resolver import Resolver
@@ -156,6 +157,10 @@ class Services:
         from ..sources.apiself import own_source
 
         return own_source(api, confdir=confdir, cache=self._cache)
+
+    def compiled_store(self) -> CompiledStore:
+        """Where the compiled bindings of a tree are kept between builds (:mod:`.indexcache`)."""
+        return self._indexes
 
     def flush_indexes(self) -> None:
         """Store the module indexes parsed so far (a parallel build's reader, before it ends)."""

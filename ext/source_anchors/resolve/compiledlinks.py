@@ -10,11 +10,12 @@ compiled module makes in a form not read statically keeps no link, with the reas
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location
-from ..reading.compiled import Binding, CompiledIndex, Undecided
+from ..reading.compiled import Binding, CompiledIndex, CompiledStore, Undecided
 from .apiobjects import NoLink, Reason, dotted
 
 if TYPE_CHECKING:
@@ -26,10 +27,18 @@ __all__ = ["compiled_index", "locate_compiled"]
 RULE = "compiled"
 
 
-def compiled_index(resolver: Resolver) -> CompiledIndex:
-    """The compiled bindings of *resolver*'s tree (its exported files, and the commit's listing)."""
+def compiled_index(resolver: Resolver, store: CompiledStore | None = None) -> CompiledIndex:
+    """The compiled bindings of *resolver*'s tree (its exported files, and the commit's listing).
+
+    With a *store*, they are kept there by the blob ids of the compiled files, and taken from it
+    when a build has the same ones; not for a distribution's tree, whose files are vouched for as
+    they are read.
+    """
     paths = set(resolver.tree.blobs) | set(resolver.listing)
-    return CompiledIndex(paths, resolver.files.data)
+    if store is None or resolver.tree.method == "dist":
+        return CompiledIndex(paths, resolver.files.data)
+    blobs = {**resolver.listing, **resolver.tree.blobs}
+    return CompiledIndex(paths, resolver.files.data, blobs=blobs, store=store)
 
 
 def locate_compiled(
@@ -65,17 +74,23 @@ def _reexported(index: CompiledIndex, resolver: Resolver, path: str) -> Binding 
                 else module.rpartition(".")[0]
             )
             spelled = {compiled, f".{leaf}"} if head == base else {compiled}
-            for name in spelled:
-                word = rf"\b{re.escape(rest[0])}\b"
-                # ``*``, a parenthesised list over several lines, or a list on the one line
-                pattern = (
-                    rf"^\s*from\s+{re.escape(name)}\s+import\s+"
-                    rf"(\*|\([^)]*{word}|[^\n(]*{word})"
-                )
-                if re.search(pattern, text, re.M):
-                    return index.lookup(".".join([compiled, *rest]))
+            if any(_imports(text, name, rest[0]) for name in sorted(spelled)):
+                return index.lookup(".".join([compiled, *rest]))
         return None
     return None
+
+
+@lru_cache(maxsize=256)
+def _imports(text: str, module: str, name: str) -> bool:
+    """Whether Python *text* imports *name* (or ``*``) from *module* (asked once per name of a file).
+
+    ``*``, a parenthesised list over several lines, or a list on the one line.
+    """
+    if module not in text:
+        return False  # the pattern spells it
+    word = rf"\b{re.escape(name)}\b"
+    pattern = rf"^\s*from\s+{re.escape(module)}\s+import\s+(\*|\([^)]*{word}|[^\n(]*{word})"
+    return re.search(pattern, text, re.M) is not None
 
 
 def _location(resolver: Resolver, found: Binding) -> Location:

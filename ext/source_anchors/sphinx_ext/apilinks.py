@@ -66,7 +66,10 @@ def _config_inited(app: Sphinx, config: Config) -> None:
             )
         else:
             linker = OwnLinker(
-                own, max_file_bytes=state.settings.max_file_bytes, overrides=api.overrides
+                own,
+                max_file_bytes=state.settings.max_file_bytes,
+                overrides=api.overrides,
+                compiled_store=state.engine.compiled_store(),
             )
     elif api is not None:
         linker = PinnedLinker(state.engine, api.links, overrides=api.overrides)
@@ -313,6 +316,14 @@ def _summary(app: Sphinx, exception: BaseException | None) -> None:
         linker.modules_parsed(),
         linker.ast_parses(),
     )
+    stored = linker.compiled_stored()
+    if stored is not None:
+        LOGGER.info(
+            "source-anchors: API links: compiled bindings %s",
+            "taken from the cache"
+            if stored
+            else f"read, {linker.compiled_parses()} files parsed by a language core",
+        )
     if api is not None and api.list_unlinked:
         for doc, row in unlinked:
             LOGGER.info(

@@ -67,17 +67,19 @@ def _standalone() -> Linker | None:
     import os
 
     from ..engine.apilinker import OwnLinker
+    from ..engine.indexcache import IndexCache
     from ..model.config import default_cache_dir
     from ..model.config.api import ApiSettings
     from ..sources.apiself import own_source
     from ..sources.trees import TreeCache
 
-    cache = TreeCache(default_cache_dir(os.environ).resolve(), timeout=300)
+    folder = default_cache_dir(os.environ).resolve()
+    cache = TreeCache(folder, timeout=300)
     own = own_source(ApiSettings(links="self"), confdir=_CONFDIR[0], cache=cache)
     if isinstance(own, str):
         print(f"source_anchors.linkcode: {own}", file=sys.stderr)
         linker: Linker | None = None
     else:
-        linker = OwnLinker(own, max_file_bytes=2_000_000)
+        linker = OwnLinker(own, max_file_bytes=2_000_000, compiled_store=IndexCache(folder))
     _ACTIVE[:] = [linker]
     return linker

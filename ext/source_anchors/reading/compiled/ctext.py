@@ -13,38 +13,29 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _CHAR = re.compile(r"'(?:[^'\\\n]|\\.{1,8})'")
 
 
+#: A string or char literal (skipped), or a comment: what :func:`blank_comments` scans for.
+_LITERAL_OR_COMMENT = re.compile(
+    r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.{1,8})'|//[^\n]*|/\*(?s:.*?)(?:\*/|\Z)"""
+)
+
+
 def blank_comments(text: str) -> str:
-    """*text* with every ``//`` and ``/* */`` comment replaced by spaces (line breaks kept), strings untouched."""
+    """*text* with every ``//`` and ``/* */`` comment replaced by spaces (line breaks kept), strings untouched.
+
+    One scan by the regular expression engine: a literal is matched, to be stepped over whole, a
+    comment is cut out and its spaces put in; the text between is copied in slices.
+    """
     out: list[str] = []
-    at, n = 0, len(text)
-    while at < n:
-        char = text[at]
-        if char == '"':
-            match = _STRING.match(text, at)
-            stop = match.end() if match else at + 1
-            out.append(text[at:stop])
-            at = stop
-        elif char == "'":
-            match = _CHAR.match(text, at)  # a Rust lifetime ('a) is no literal: one character on
-            stop = match.end() if match else at + 1
-            out.append(text[at:stop])
-            at = stop
-        elif text.startswith("//", at):
-            stop = text.find("\n", at)
-            stop = n if stop < 0 else stop
-            out.append(" " * (stop - at))
-            at = stop
-        elif text.startswith("/*", at):
-            stop = text.find("*/", at + 2)
-            stop = n if stop < 0 else stop + 2
-            out.append(re.sub(r"[^\n]", " ", text[at:stop]))
-            at = stop
-        else:
-            stop = at + 1
-            while stop < n and text[stop] not in "\"'/":
-                stop += 1
-            out.append(text[at:stop])
-            at = stop
+    last = 0
+    for match in _LITERAL_OR_COMMENT.finditer(text):
+        start, stop = match.span()
+        if text[start] != "/":
+            continue  # a string or char literal (a Rust lifetime's ' matches none: one character on)
+        out.append(text[last:start])
+        comment = text[start:stop]
+        out.append("\n".join(" " * len(line) for line in comment.split("\n")))
+        last = stop
+    out.append(text[last:])
     return "".join(out)
 
 

@@ -96,3 +96,39 @@ def missing_member(
     if hidden:
         hint += f"; bases not read statically: {', '.join(hidden)}"
     return ResolveError(f"{where} has no member {name!r}{hint}", closest=close)
+
+
+class MissingMembers:
+    """The error of each member found missing, made once per (container, name, where it was asked).
+
+    Its closest names cost a comparison with every name the container offers and a walk of each
+    candidate; a compiled module's objects, documented under a Python package that lacks the
+    module, all pass through the same missing member, so it is computed once. Each call gives a
+    new error, with the same message and closest names.
+    """
+
+    def __init__(
+        self,
+        files: SourceFiles,
+        packages: Collection[str],
+        *,
+        index: Callable[[Ref], ModuleIndex],
+        mro: Callable[[Ref], tuple[Entry, ...]],
+        probe: Callable[[str], bool],
+    ) -> None:
+        self.files, self.packages = files, packages
+        self.index, self.mro, self.probe = index, mro, probe
+        self._known: dict[tuple[Ref, str, str], ResolveError] = {}
+
+    def error(self, ref: Ref, name: str, where: str) -> ResolveError:
+        """The error for *name*, not a member of *ref* (reached as *where*), with its closest names."""
+        known = self._known.get((ref, name, where))
+        if known is None:
+            names, hidden = known_names(
+                self.files, self.packages, ref, index=self.index, mro=self.mro
+            )
+            known = missing_member(
+                ref, name, where, names=names, hidden=hidden, probe=self.probe, index=self.index
+            )
+            self._known[ref, name, where] = known
+        return ResolveError(str(known), closest=known.closest)

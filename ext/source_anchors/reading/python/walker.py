@@ -25,7 +25,7 @@ from .environment import decided
 from .files import SourceFiles, is_namespace, may_bind
 from .inheritance import MAX_HOPS as _MAX_HOPS
 from .inheritance import Inheritance
-from .missing import known_names, missing_member
+from .missing import MissingMembers
 from .modindex import ModuleIndex
 from .refs import Entry, OutsideError, Ref, join
 from .rules import ABSENT, COND, DEAD, Bind, choose
@@ -48,6 +48,9 @@ class Walker:
         self.inheritance = Inheritance(self)
         #: Above 0 while closest names are tried (see :meth:`probe`): their failures compute none.
         self._probing = 0
+        self._missing = MissingMembers(
+            files, self.packages, index=self.index, mro=self.mro, probe=self.probe
+        )
 
     def object(self, path: str, *, hops: int = 0) -> Ref:
         """The module or binding at dotted *path* (aliases followed, at most ``_MAX_HOPS`` of them)."""
@@ -274,7 +277,4 @@ class Walker:
         # A candidate being tried needs no closest names of its own (nor an endless search).
         if self._probing:
             return ResolveError(f"{where} has no member {name!r}")
-        names, hidden = known_names(self.files, self.packages, ref, index=self.index, mro=self.mro)
-        return missing_member(
-            ref, name, where, names=names, hidden=hidden, probe=self.probe, index=self.index
-        )
+        return self._missing.error(ref, name, where)

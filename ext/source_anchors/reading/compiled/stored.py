@@ -1,0 +1,140 @@
+"""A tree's compiled bindings kept between builds: their key and their JSON form (pure).
+
+What :class:`.index.CompiledIndex` answers depends only on the tree's paths, the bytes of its
+compiled files and the code that reads them (this folder, the tree-sitter languages, the grammar
+wheels). :func:`index_key` hashes exactly those, the bytes by their git blob ids, so a build whose
+tree has the same compiled files (at any commit) takes the bindings from the store instead of
+reading and parsing every file again; any change of a compiled file, of the paths or of the reading
+code gives another key. The store itself (files in the cache folder) is the engine's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Protocol
+
+from ...model.version import __version__
+from .records import Binding, Undecided
+
+__all__ = ["Built", "CompiledStore", "decode", "encode", "index_key"]
+
+#: What an index is built into: bindings by name, undecided names by name, the modules built.
+Built = tuple[dict[str, Binding], dict[str, Undecided], set[str]]
+
+#: Bump when the JSON form changes shape.
+FORMAT = 1
+#: The packages whose files decide definitions (the parser and the grammars it reads).
+_WHEELS = ("tree_sitter", "tree_sitter_c", "tree_sitter_cpp", "tree_sitter_rust")
+
+
+class CompiledStore(Protocol):
+    """Where built bindings are kept, by key (the engine's cache folder)."""
+
+    def compiled(self, key: str) -> str | None:
+        """The JSON text stored under *key*, or None."""
+
+    def put_compiled(self, key: str, text: str) -> None:
+        """Keep *text* under *key* (a store that cannot write keeps nothing)."""
+
+
+@cache
+def reader_digest() -> str:
+    """sha256 of the code that reads compiled bindings and of the wheels it parses with (once a process).
+
+    A wheel is known by its package folder's files, their names, sizes and times (found, not
+    imported: a stored index needs no grammar loaded); another version, or a reinstall, gives
+    another digest.
+    """
+    reading = Path(__file__).resolve().parents[1]  # source_anchors/reading/
+    digest = hashlib.sha256(f"compiled {FORMAT}\0".encode())
+    files = [
+        *sorted((reading / "compiled").glob("*.py")),
+        *sorted(p for p in (reading / "languages").rglob("*") if p.suffix in (".py", ".scm")),
+        reading / "language.py",
+        reading / "registry.py",
+    ]
+    for file in files:
+        try:
+            code = file.read_bytes()
+        except OSError:  # installed without its sources: the package's version stands for them
+            code = f"release {__version__}".encode()
+        digest.update(f"{file.relative_to(reading).as_posix()}\0".encode() + code + b"\0")
+    for wheel in _WHEELS:
+        digest.update(f"{wheel} {_installed(wheel)}\0".encode())
+    return digest.hexdigest()
+
+
+def _installed(package: str) -> str:
+    """The files of *package*'s folder with their sizes and times, or ``absent``."""
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or spec.origin is None:
+        return "absent"
+    try:
+        with os.scandir(Path(spec.origin).parent) as entries:
+            found = sorted(
+                f"{e.name}:{e.stat().st_size}:{e.stat().st_mtime_ns}"
+                for e in entries
+                if e.is_file()
+            )
+    except OSError:
+        return "unreadable"
+    return " ".join(found)
+
+
+def index_key(
+    every: Iterable[str], compiled: Iterable[str], blobs: Mapping[str, str]
+) -> str | None:
+    """The key of the bindings of a tree with paths *every*, its *compiled* files' blob ids in *blobs*.
+
+    None when a compiled file's blob id is not known (then nothing is stored).
+    """
+    digest = hashlib.sha256(f"{reader_digest()}\0".encode())
+    digest.update("\n".join(every).encode("utf-8", "surrogatepass") + b"\0")
+    for path in compiled:
+        blob = blobs.get(path)
+        if not blob:
+            return None
+        digest.update(f"{path} {blob}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def encode(built: Built) -> str:
+    """*built* as JSON text."""
+    bindings, undecided, modules = built
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "bindings": [
+                [b.name, b.path, b.start, b.end, b.kind, b.form] for b in bindings.values()
+            ],
+            "undecided": [[u.name, u.why] for u in undecided.values()],
+            "modules": sorted(modules),
+        },
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def decode(text: str) -> Built | None:
+    """What :func:`encode` wrote, or None when *text* is not that (damaged, or another format)."""
+    try:
+        data = json.loads(text)
+        if data["format"] != FORMAT:
+            return None
+        bindings = {
+            name: Binding(name, path, int(start), int(end), kind, form)
+            for name, path, start, end, kind, form in data["bindings"]
+        }
+        undecided = {name: Undecided(name, why) for name, why in data["undecided"]}
+        return bindings, undecided, {str(m) for m in data["modules"]}
+    except (ValueError, KeyError, TypeError):
+        return None
