@@ -236,6 +236,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.paths = args.pages
         return run(args)
     confdir, srcdir = find_book(Path.cwd(), args.confdir, args.srcdir)
+    pages = getattr(args, "pages", None) or []
+    if args.command in ("check", "update", "fix") and pages:
+        from .plain import beside_book, outside_book
+
+        outside = outside_book(pages, srcdir)
+        if outside:  # README.md beside docs/conf.py: its line links are the plain front end's
+            args.pages = [page for page in pages if page not in outside]
+            status = COMMANDS[args.command](args, confdir, srcdir) if args.pages else 0
+            return max(status, beside_book(args, outside, confdir))
     return COMMANDS[args.command](args, confdir, srcdir)
 
 
@@ -244,8 +253,8 @@ def _plain(args: argparse.Namespace) -> bool:
 
     It is where no book is found (no ``conf.py``), or where ``--lock`` names the lock of the plain
     front end, or ``--staged`` reads the repository from the index (:mod:`.plaincode`). Beside a
-    book, a path that is no page of it is left alone, as ``check PAGE…`` always did (the pre-commit
-    hook passes every staged Markdown file): give ``--lock`` to check its links.
+    book, the Markdown files given that are no page of it go to the plain front end too
+    (:func:`.plain.beside_book`), the pages to the book's.
     """
     pages = getattr(args, "pages", None) or []
     if args.command not in ("check", "update", "fix"):

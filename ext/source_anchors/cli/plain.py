@@ -25,7 +25,7 @@ from ..sphinx_ext import annotate
 from ..suggest.lines import THRESHOLD
 from . import plaincode
 
-__all__ = ["markdown_files", "run"]
+__all__ = ["beside_book", "markdown_files", "outside_book", "run"]
 
 _SUFFIXES = (".md", ".markdown")
 _DRIFT = (Status.moved, Status.changed, Status.missing, Status.new, Status.error)
@@ -224,3 +224,57 @@ def _fix(
         file=sys.stderr,
     )
     return 2 if errors else 1 if links.unread else 0
+
+
+def outside_book(paths: list[str], srcdir: Path) -> list[str]:
+    """The Markdown files and folders of *paths* outside the book's pages in *srcdir* (README.md …).
+
+    A folder that holds the pages is the book's.
+    """
+    outside = []
+    for name in paths:
+        path = Path(name).resolve()
+        if path.is_relative_to(srcdir):
+            continue
+        if path.is_dir():
+            if not srcdir.is_relative_to(path):
+                outside.append(name)
+        elif path.suffix.lower() in _SUFFIXES:
+            outside.append(name)
+    return outside
+
+
+def beside_book(args: argparse.Namespace, outside: list[str], confdir: Path) -> int:
+    """``check|update|fix`` of Markdown files beside a book, which are none of its pages.
+
+    Their line links are locked in a lock of their own (``source-anchors.lock`` at the repository
+    root, or ``[tool.source-anchors]``'s ``lock``), never in the book's: each front end's ``update``
+    prunes what it does not cite. ``check`` of files whose links were never locked says so and
+    passes (the book's pre-commit hook passes every staged Markdown file).
+    """
+    start = Path(outside[0]).resolve()
+    repo = find_repo(start if start.is_dir() else start.parent, timeout=60)
+    if repo is None:
+        print(f"error: {outside[0]}: not in a git checkout with a commit", file=sys.stderr)
+        return 2
+    lock = Path(str(_settings(repo.root, None)["lock_file"]))
+    lock = lock if lock.is_absolute() else (repo.root / lock).resolve()
+    shown = ", ".join(outside)
+    if lock == (confdir / "source-anchors.lock").resolve():
+        print(
+            f"error: {shown}: no page of the book in {confdir.name or confdir}, and the lock of "
+            f"Markdown line links would be the book's ({lock.name}); give them a lock of their "
+            "own: '--lock FILE', or lock = \"FILE\" in pyproject.toml's [tool.source-anchors]",
+            file=sys.stderr,
+        )
+        return 2
+    if args.command == "check" and not lock.is_file():
+        print(
+            f"note: {shown}: no page of the book; no line link of theirs is locked "
+            f"({lock.relative_to(repo.root)} does not exist): 'source-anchors update "
+            f"{' '.join(outside)}' locks them",
+            file=sys.stderr,
+        )
+        return 0
+    args.paths, args.lock = outside, str(lock)
+    return run(args)
