@@ -304,12 +304,18 @@ def probe(command: str) -> None:
     Engine.__init__ = keep  # type: ignore[method-assign]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         status = main([command, "docs"])
+    if not engines:  # the warm check (cli/warm.py) answered: no engine, so nothing read or parsed
+        idle = {"resolved": 0, "cached": 0, "modules_parsed": 0, "ast_parses": 0}
+        work = {**idle, "files_read": 0, "parses": 0, "files_parsed": 0, "most_parses_of_a_file": 0}
+        print(json.dumps({"status": status, "engine": False, **work}))
+        return
     (engine,) = engines
     parses = engine.parses() if hasattr(engine, "parses") else {}  # an older extension: none
     print(
         json.dumps(
             {
                 "status": status,
+                "engine": True,
                 **engine.work(),
                 "files_parsed": len(parses),
                 "most_parses_of_a_file": max(parses.values(), default=0),
