@@ -230,7 +230,7 @@ def _shimmed(tmp_path: Path) -> tuple[dict[str, str], Path]:
     return env, log
 
 
-def test_a_warm_check_loads_no_engine_and_runs_git_four_times(repo: Path, tmp_path: Path) -> None:
+def test_a_warm_check_loads_no_engine_and_runs_git_five_times(repo: Path, tmp_path: Path) -> None:
     env, log = _shimmed(tmp_path)
     code = (
         "import sys\nfrom source_anchors.cli.main import main\n"
@@ -253,13 +253,22 @@ def test_a_warm_check_loads_no_engine_and_runs_git_four_times(repo: Path, tmp_pa
     ]
     calls = log.read_text("utf-8").splitlines()
     # rev-parse, config, ls-tree HEAD, ls-tree of the permalinks' commit, status: no blob is read
-    assert [call.split()[2] for call in calls] == [
-        "rev-parse",
+    assert sorted(call.split()[2] for call in calls) == [
         "config",
         "ls-tree",
         "ls-tree",
+        "rev-parse",
         "status",
     ]
+    assert "source_anchors.markup.mdscan" in loaded  # the pages read, and kept in .git
+
+    again = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert (again.returncode, again.stderr) == (0, done.stderr)
+    kept = set(again.stdout.split())
+    assert {"json", "source_anchors.markup.mdscan", "source_anchors.lock.lockform"} & kept == set()
+    assert len(log.read_text("utf-8").splitlines()) == 10
 
     log.unlink()
     (repo / "lib" / "mod.py").write_text(MODULE + "\nY = 2\n", "utf-8")
@@ -269,3 +278,22 @@ def test_a_warm_check_loads_no_engine_and_runs_git_four_times(repo: Path, tmp_pa
     )
     assert done.returncode == 0, done.stderr
     assert "source_anchors.engine.engine" in done.stdout.split()  # resolved again: the full path
+
+
+def test_what_is_kept_answers_only_for_the_same_text(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)
+    assert (repo / ".git" / "source-anchors" / "warm.marshal").is_file()
+    readme = (repo / "README.md").read_text("utf-8")
+    (repo / "README.md").write_text(readme.replace("#L4-L6) says", "#L5-L6) says"), "utf-8")
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (None, 1)  # a new link
+    (repo / "README.md").write_text(readme, "utf-8")
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)
+    lock = (repo / "source-anchors.lock").read_text("utf-8")
+    blob = json.loads(lock)["anchors"]["self"]["/lib/mod.py#greet"]["blob"]
+    (repo / "source-anchors.lock").write_text(lock.replace(blob, "0" * 40), "utf-8")
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (None, 0)  # resolved: same text
+    (repo / ".git" / "source-anchors" / "warm.marshal").write_bytes(b"not marshal")
+    (repo / "source-anchors.lock").write_text(lock, "utf-8")
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)

@@ -5,8 +5,10 @@ full front end (:mod:`.plain`) answers it without reading a source file too
 (:mod:`source_anchors.engine.unchanged`), but loads the engine, the resolver and the records to do
 so, and runs git ten times; that costs ten times what listing the files and reading the Markdown
 costs. :func:`warm_check` answers the same check with the standard library's lightest modules,
-four git processes (``rev-parse``, ``config``, ``ls-tree``, ``status``; one more ``ls-tree`` per
-older commit a permalink names) and one pass over the lock's JSON:
+git run twice side by side (``rev-parse``, ``config`` and ``ls-tree`` of HEAD; then ``status`` of
+the cited files and ``ls-tree`` of each older commit a permalink names) and what
+:mod:`.warmcache` keeps of the lock and the pages (else one pass over the lock's JSON and each
+page):
 
 - every line link of the pages (:mod:`source_anchors.markup.mdscan`,
   :mod:`source_anchors.plain.lineparts`) is looked up in the lock by its file and lines, or by the
@@ -25,24 +27,14 @@ fails. ``tests/test_plain_warm.py`` holds both answers side by side.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from ..lock.lockform import readable
-from ..markup.mdscan import link_matches, title_span, url_span
-from ..model.errors import SourceAnchorsError
 from ..model.remotes import KNOWN_HOSTNAMES, web_url, without_credentials
-from ..model.targettext import split_target, target_key
-from ..model.version import RESOLVER_VERSION
-from ..plain.lineparts import line_parts
 from ..plain.wording import check_summary, uncommitted_note
-from ..sources.gitlite import changed_of, git_output, listing_of
+from ..sources.gitlite import changed_of, git_outputs, listing_of
 from .plainconf import lock_file
-
-TYPE_CHECKING = False  # typing itself is not imported: this module's point is what it loads
-if TYPE_CHECKING:
-    from typing import Any
+from .warmcache import Record, WarmCache, page_links, read_records
 
 __all__ = ["warm_check"]
 
@@ -65,7 +57,7 @@ def warm_check(argv: list[str]) -> int | None:
     paths, fmt, lock = request
     try:
         answer = _Warm(lock).answer(paths)
-    except (OSError, ValueError, RecursionError, SourceAnchorsError):
+    except (OSError, ValueError, RecursionError):
         return None  # unreadable, undecodable, invalid: the full front end says what
     if answer is None:
         return None
@@ -77,7 +69,7 @@ def warm_check(argv: list[str]) -> int | None:
     elif fmt == "github":
         print("")  # no workflow command: nothing drifted
     else:
-        print(json.dumps([], indent=2))  # a Code Quality report of no problem
+        print("[]")  # a Code Quality report of no problem: json.dumps([], indent=2)
     return 0
 
 
@@ -164,13 +156,14 @@ class _Warm:
         self.root = ""
         #: HEAD's files and blob ids.
         self.listing: dict[str, str] = {}
-        self.by_lines: dict[tuple[str, int, int], str] = {}
         #: HEAD's files and blob ids, and those of each older commit a permalink names.
         self.listings: dict[str, dict[str, str] | None] = {}
-        self.records: dict[str, dict[str, Any]] = {}
+        #: The lock's ``self`` records: key to (path, start, end, blob, used files' blob ids).
+        self.records: dict[str, Record] = {}
+        #: The ``self`` keys by their record's (path, start, end); the first in key order.
+        self.by_lines: dict[tuple[str, int, int], str] = {}
         self.resolver_ok = False
-        #: The lock key of each target text and of each lock key, as the target grammar reads it.
-        self.keys: dict[str, tuple[str, str] | None] = {}
+        self.cache = WarmCache()
 
     def answer(self, paths: list[str]) -> tuple[int, dict[str, int], list[str], str] | None:
         """(links, links left alone by why, cited files with uncommitted edits, HEAD) when all are ``ok``."""
@@ -178,51 +171,76 @@ class _Warm:
         if files is None or not all(os.path.isfile(file) for file in files):
             return None
         start = os.path.dirname(os.path.realpath(files[0])) if files else os.getcwd()
-        facts = git_output(
-            ["rev-parse", "--show-toplevel", "--verify", "HEAD^{commit}"], start, timeout=_TIMEOUT
+        facts, origin, listing = git_outputs(  # side by side: what HEAD is, its remote, its files
+            [
+                (
+                    [
+                        "rev-parse",
+                        "--show-toplevel",
+                        "--absolute-git-dir",
+                        "--verify",
+                        "HEAD^{commit}",
+                    ],
+                    start,
+                ),
+                (["config", "--get", "remote.origin.url"], start),
+                (["ls-tree", "-r", "-z", "--full-tree", "HEAD", "--"], start),
+            ],
+            timeout=_TIMEOUT,
         )
-        if facts is None:
+        if facts is None or listing is None:
             return None
-        root, head, *_ = [*facts.decode().split("\n"), "", ""]
+        root, git_dir, head, *_ = [*facts.decode().split("\n"), "", "", ""]
         if not root.startswith("/") or root == "/" or root != root.strip() or not head:
             return None
-        known, web = self._web(root)
-        listing = git_output(
-            ["ls-tree", "-r", "-z", "--full-tree", head, "--"], root, timeout=_TIMEOUT
-        )
-        if not known or listing is None or not self._lock(root):
+        known, web = self._web(origin)
+        if not known:
             return None
         self.root = root
         self.listings[head] = self.listing = listing_of(listing)
-        self.by_lines = self._by_lines()
-        count, others, cited = 0, dict[str, int](), set[str]()
+        self.cache = WarmCache.load(git_dir)
+        try:
+            return self._answer(files, root, head, web)
+        finally:
+            self.cache.save()
+
+    def _answer(
+        self, files: list[str], root: str, head: str, web: str | None
+    ) -> tuple[int, dict[str, int], list[str], str] | None:
+        if not self._lock(root):
+            return None
+        found: list[tuple[str, int, int, str | None, str | None]] = []
+        others: dict[str, int] = {}
         inside, real_dirs = root + "/", dict[str, str]()
         for file in files:
             real = self._real(file, real_dirs)
             if not real.startswith(inside):
                 return None
-            page = real[len(inside) :]
             with open(file, "rb") as data:
                 text = data.read().decode("utf-8")
-            page_dir = page.rpartition("/")[0]
-            for _, line, match in link_matches(text, "#L"):
-                title_start, title_end = title_span(match)
-                parts = line_parts(
-                    url_span(match)[0],
-                    line[title_start:title_end] if title_start >= 0 else None,
-                    page_dir=page_dir,
-                    web=web,
-                )
-                if parts is None:
-                    continue
+            page = real[len(inside) :]
+            links = self.cache.page(real, page, text, web)
+            if links is None:
+                links = self.cache.page_read(real, page, text, web, page_links(text, page, web))
+            for parts in links:
                 if isinstance(parts, str):
                     others[parts] = others.get(parts, 0) + 1
-                    continue
-                if not self._ok(*parts[:5]):
-                    return None
-                count += 1
-                cited.add(parts[0])
-        return count, others, self._changed(sorted(cited)), head
+                else:
+                    found.append(parts)
+        cited = sorted({parts[0] for parts in found})
+        revs = sorted({parts[3] for parts in found if parts[3] is not None} - set(self.listings))
+        asked = [(["ls-tree", "-r", "-z", "--full-tree", rev, "--"], root) for rev in revs]
+        if cited:  # which cited files have uncommitted edits, as apigit.changed_files asks
+            asked.append(
+                (["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", *cited], root)
+            )
+        told = git_outputs(asked, timeout=_TIMEOUT)
+        for rev, raw in zip(revs, told, strict=False):
+            self.listings[rev] = listing_of(raw) if raw is not None else None
+        if not all(self._ok(*parts) for parts in found):
+            return None
+        status = told[-1] if cited else None
+        return len(found), others, changed_of(status, cited) if status is not None else [], head
 
     @staticmethod
     def _real(file: str, dirs: dict[str, str]) -> str:
@@ -235,60 +253,61 @@ class _Warm:
             real = dirs[folder] = os.path.realpath(folder or ".")
         return f"{real}/{name}" if real != "/" else f"/{name}"
 
-    def _web(self, root: str) -> tuple[bool, str | None]:
-        """Whether the ``origin`` remote's host is known (or there is none), and its web address."""
-        found = git_output(["config", "--get", "remote.origin.url"], root, timeout=_TIMEOUT)
-        remote = without_credentials(found.decode().strip()) if found is not None else ""
+    @staticmethod
+    def _web(origin: bytes | None) -> tuple[bool, str | None]:
+        """Whether the ``origin`` remote's host is known (or there is none), and its web address.
+
+        *origin*: ``git config --get remote.origin.url``'s output (None: not set).
+        """
+        remote = without_credentials(origin.decode().strip()) if origin is not None else ""
         web = web_url(remote) if remote else None
         if web is not None and web.partition("://")[2].partition("/")[0] not in KNOWN_HOSTNAMES:
-            return (
-                False,
-                None,
-            )  # its permalink template (or that there is none) is the full front end's
+            return False, None  # its permalink template (or none) is the full front end's
         return True, web
 
     def _lock(self, root: str) -> bool:
         """Read the lock's ``self`` records; False when the lock is absent or not read whole as it is."""
-        with open(os.path.realpath(os.path.join(root, lock_file(root, self.lock))), "rb") as file:
-            data = json.loads(file.read().decode("utf-8"))
-        if not readable(data):
+        path = os.path.realpath(os.path.join(root, lock_file(root, self.lock)))
+        with open(path, "rb") as file:
+            text = file.read().decode("utf-8")
+        kept, found = self.cache.lock(path, text)
+        if not kept:
+            found = self.cache.lock_read(path, text, read_records(text))
+        if found is None:
             return False
-        python = f"{sys.version_info[0]}.{sys.version_info[1]}"  # str(Python.running())
-        self.resolver_ok = data.get("resolver") == {"version": RESOLVER_VERSION, "python": python}
-        self.records = data["anchors"].get(_SELF, {})
+        self.resolver_ok, self.records, self.by_lines = found
         return True
-
-    def _by_lines(self) -> dict[tuple[str, int, int], str]:
-        """The ``self`` keys by their record's (path, start, end); the first in key order."""
-        found: dict[tuple[str, int, int], str] = {}
-        for key, record in self.records.items():
-            place = (record["path"], record["start"], record["end"])
-            known = found.get(place)
-            if known is None or key < known:
-                found[place] = key
-        return found
 
     def _key(self, text: str, default_repo: str | None) -> tuple[str, str] | None:
         """(repository, lock key) of a target *text*, or None when it is no target."""
-        memo = f"{default_repo}\0{text}"
-        if memo not in self.keys:
-            try:
-                repo, path, match, _ = split_target(text, default_repo=default_repo)
-                self.keys[memo] = (repo, target_key(path, match))
-            except SourceAnchorsError:
-                self.keys[memo] = None
-        return self.keys[memo]
+        memo = (text, default_repo)
+        keys = self.cache.keys
+        if memo in keys:
+            return keys[memo]
+        from ..model.errors import TargetError
+        from ..model.targettext import split_target, target_key  # the cache knows most
 
-    def _same(self, record: dict[str, Any], listing: dict[str, str]) -> bool:
+        try:
+            repo, path, match, _ = split_target(text, default_repo=default_repo)
+            known: tuple[str, str] | None = (repo, target_key(path, match))
+        except TargetError:
+            known = None
+        keys[memo] = known
+        self.cache.dirty = True
+        return known
+
+    @staticmethod
+    def _same(record: Record, listing: dict[str, str]) -> bool:
         """Whether *listing* holds the record's file and the files its resolution read at their blob ids."""
-        return listing.get(record["path"]) == record["blob"] and all(
-            listing.get(path) == blob for path, blob in record.get("uses", {}).items()
-        )
+        if listing.get(record[0]) != record[3]:
+            return False
+        uses = record[4]
+        return not uses or all(listing.get(path) == blob for path, blob in uses)
 
     def _ok(self, path: str, start: int, end: int, rev: str | None, explicit: str | None) -> bool:
         """Whether a link is ``ok`` by the lock and the blob ids alone (:class:`.plain.anchors.MarkdownLinks`)."""
         if rev is not None:  # a permalink: same_file
-            old = self._listing(rev)
+            old = self.listings.get(rev)
             blob = old.get(path) if old is not None else None
             if old is None or not blob or self.listing.get(path) != blob:
                 return False
@@ -309,29 +328,9 @@ class _Warm:
             return (
                 record is not None
                 and self._same(record, self.listing)
-                and (record["path"], record["start"], record["end"]) == (path, start, end)
+                and record[:3] == (path, start, end)
             )
         key = self.by_lines.get((path, start, end))
         target = self._key(f"{_SELF}:{key}", None) if key is not None else None
         record = self.records.get(target[1]) if target is not None else None
         return record is not None and self._same(record, self.listing)
-
-    def _listing(self, rev: str) -> dict[str, str] | None:
-        """The files and blob ids of commit *rev*; None when git cannot list it."""
-        if rev not in self.listings:
-            raw = git_output(
-                ["ls-tree", "-r", "-z", "--full-tree", rev, "--"], self.root, timeout=_TIMEOUT
-            )
-            self.listings[rev] = listing_of(raw) if raw is not None else None
-        return self.listings[rev]
-
-    def _changed(self, cited: list[str]) -> list[str]:
-        """Which *cited* files have uncommitted edits (``git status``), as :func:`.apigit.changed_files` says."""
-        if not cited:
-            return []
-        raw = git_output(
-            ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--", *cited],
-            self.root,
-            timeout=_TIMEOUT,
-        )
-        return changed_of(raw, cited) if raw is not None else []

@@ -51,17 +51,21 @@ def readable(data: Any) -> bool:
         if not isinstance(entries, dict):
             return False
         for raw in entries.values():
-            if type(raw) is dict and "commit" not in raw:
-                raw = {**raw, "commit": NO_COMMIT}
-            if not well_formed(raw):
+            if not well_formed(
+                raw, NO_COMMIT if type(raw) is dict and "commit" not in raw else None
+            ):
                 return False
     return True
 
 
-def well_formed(raw: Any) -> bool:
-    """The common case, checked at once (a lock has thousands of records): :func:`.lockfile._problem` says why not."""
+def well_formed(raw: Any, commit: str | None = None) -> bool:
+    """The common case, checked at once (a lock has thousands of records): :func:`.lockfile._problem` says why not.
+
+    *commit*: the record's commit when it names none (a ``self`` record), as if it did.
+    """
     try:
-        commit, sha256, blob, start, end, path = FIELDS_OF(raw)
+        sha256, blob, start, end, path = FIELDS_OF(raw)
+        commit = raw["commit"] if commit is None else commit
         uses = raw.get("uses", NO_USES)
         # join() raises TypeError for anything but strings: the paths and blob ids of 'uses' too.
         hexes = "".join((commit, sha256, blob, *uses.values()))
@@ -96,4 +100,4 @@ def lower_hex(text: str) -> bool:
 
 
 NO_USES: dict[str, str] = {}
-FIELDS_OF = operator.itemgetter("commit", "sha256", "blob", "start", "end", "path")
+FIELDS_OF = operator.itemgetter("sha256", "blob", "start", "end", "path")

@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing itself is not imported: the warm check loads thi
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["LINE_END", "link_matches", "title_span", "url_span"]
+__all__ = ["LINE_END", "blank_code", "link_matches", "title_span", "url_span"]
 
 LINE_END = re.compile(r"\r\n|\r|\n")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -37,6 +37,21 @@ _LINK = re.compile(
 
 def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group(0))
+
+
+def blank_code(line: str) -> str:
+    """*line* with each inline code span's text replaced by spaces (columns kept).
+
+    A line of two backticks apart is one span from the first to the second (what the pattern
+    finds there), blanked without the pattern's substitution and its call per span.
+    """
+    if line.count("`") == 2:
+        first = line.index("`")
+        last = line.index("`", first + 1)
+        if last == first + 1:
+            return line  # ``: a run of two, and no other run to close it
+        return line[:first] + " " * (last - first + 1) + line[last + 1 :]
+    return _CODE_SPAN.sub(_blank, line)
 
 
 def link_matches(
@@ -68,7 +83,7 @@ def link_matches(
         previous_blank = blank if not in_indented else previous_blank
         if in_indented or blank or (containing is not None and containing not in line):
             continue
-        for match in _LINK.finditer(_CODE_SPAN.sub(_blank, line) if "`" in line else line):
+        for match in _LINK.finditer(blank_code(line) if "`" in line else line):
             yield number, line, match
 
 

@@ -7,8 +7,6 @@ itself), which both export these, so that the warm check (:mod:`source_anchors.c
 
 from __future__ import annotations
 
-import re
-
 __all__ = ["KNOWN_HOSTNAMES", "web_url", "without_credentials"]
 
 #: Hostnames recognised without a ``host`` key.
@@ -34,7 +32,8 @@ def without_credentials(url: str) -> str:
     return f"{scheme}{sep}{rest[at + 1 :]}"
 
 
-_SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$")
+#: The scp form of a remote, ``[user@]host:path``.
+_SCP = r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$"
 
 
 def web_url(remote: str) -> str | None:
@@ -52,7 +51,9 @@ def web_url(remote: str) -> str | None:
         web = "http" if scheme == "http" else "https"
         path = path.strip("/").removesuffix(".git")
         return f"{web}://{host}/{path}" if host and path else None
-    match = _SCP.match(remote)
+    import re  # the warm check reads an https remote without it
+
+    match = re.match(_SCP, remote)
     if match and "/" not in match["host"]:
         return f"https://{match['host']}/{match['path'].strip('/').removesuffix('.git')}"
     return None

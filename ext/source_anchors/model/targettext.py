@@ -134,7 +134,7 @@ def _check_file_path(path: str, raw: str) -> None:
         raise TargetError(
             f"file path {path!r} in {raw!r} holds '..'; write the path from the repository root"
         )
-    if path == "/" or any(part in ("", ".") for part in parts) or "\\" in path or "\x00" in path:
+    if path == "/" or "" in parts or "." in parts or "\\" in path or "\x00" in path:
         raise TargetError(
             f"invalid file path {path!r} in {raw!r}: expected /dir/file, repository-relative, "
             "without empty or '.' parts"
@@ -154,7 +154,9 @@ def split_symbol(path: str) -> tuple[str, str | None]:
 
 #: One name of a definition's path: no white space, and none of the characters that separate (``.``,
 #: ``#``, ``/``, ``:``); C++'s ``operator==`` and ``~Buffer`` are names.
-_NAME_PART = re.compile(r"[^\s.#/:]+")
+_NAME_PART = r"[^\s.#/:]+"
+#: Names joined by ``.``: each a :data:`_NAME_PART`.
+_NAME_PATH = re.compile(rf"{_NAME_PART}(?:\.{_NAME_PART})*")
 
 
 def _check_symbol(symbol: str, file: str, raw: str) -> None:
@@ -164,7 +166,7 @@ def _check_symbol(symbol: str, file: str, raw: str) -> None:
             f"nothing after '#' in {raw!r}; name a definition of {file} by its path of names, "
             f"such as '{file}#Class.method'"
         )
-    if not all(_NAME_PART.fullmatch(part) for part in symbol.split(".")):
+    if not _NAME_PATH.fullmatch(symbol):
         raise TargetError(
             f"invalid definition path {symbol!r} in {raw!r}: names joined by '.', without spaces, "
             f"'#', '/' or ':' (C++'s ns::Class::method is written ns.Class.method; a Rust trait "

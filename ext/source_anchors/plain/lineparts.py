@@ -57,24 +57,28 @@ def line_parts(
         else None
     )
     address, _, fragment = url.partition("#")
-    lines = _fragment(fragment)
+    lines = _fragment(fragment) if fragment.startswith("L") else None
+    if lines is None:  # no line range: nothing this tool reads, wherever it points
+        return None
     if "://" in address:
         found = PERMALINK.match(address)
         if found is None:
             return None
         if web is None or found["base"].rstrip("/") != web.rstrip("/"):
-            return "another repository" if lines else None
-        if lines is None:
-            return None
+            return "another repository"
         style = "gitlab" if found["blob"] == "/-/blob/" or "-L" not in fragment else "github"
         return unquote(found["path"]), *lines, found["rev"], explicit, style
-    if lines is None or address.startswith(("mailto:", "//")) or not address:
+    if address.startswith(("mailto:", "//")) or not address:
         return None
-    joined = (
-        address.lstrip("/")
-        if address.startswith("/")
-        else posixpath.normpath(posixpath.join(page_dir, unquote(address)))
-    )
+    if address.startswith("/"):
+        joined = address.lstrip("/")
+    else:
+        relative = unquote(address)
+        joined = posixpath.normpath(
+            f"{page_dir}/{relative}"  # posixpath.join's result here, without its call
+            if page_dir and not page_dir.endswith("/") and not relative.startswith("/")
+            else posixpath.join(page_dir, relative)
+        )
     if joined.startswith("../") or joined == "..":
         return "outside the repository"
     style = "github" if "-L" in fragment or lines[0] == lines[1] else "gitlab"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-__all__ = ["GIT_ENV", "changed_of", "git_output", "listing_of"]
+__all__ = ["GIT_ENV", "changed_of", "git_output", "git_outputs", "listing_of"]
 
 _REGULAR_MODES = {"100644", "100755"}
 
@@ -33,45 +33,70 @@ def git_output(args: list[str], cwd: str, *, timeout: float) -> bytes | None:
     Late: no end within *timeout* seconds (git is then killed). None too where the platform has
     no ``posix_spawnp`` (Windows).
     """
+    return git_outputs([(args, cwd)], timeout=timeout)[0]
+
+
+def git_outputs(runs: list[tuple[list[str], str]], *, timeout: float) -> list[bytes | None]:
+    """:func:`git_output` of each (ARGS, cwd) of *runs*, the gits running side by side."""
     spawn = getattr(os, "posix_spawnp", None)
     if spawn is None:
-        return None
+        return [None] * len(runs)
     import select  # a C module: a few hundred thousand instructions, not subprocess's millions
 
-    read, write = os.pipe()  # neither end is inherited: the child's stdout is a dup2 of *write*
+    env = {**os.environ, **GIT_ENV}
+    reads: list[int | None] = []  # each run's read end, None where git did not start
+    pids: dict[int, int] = {}
+    chunks: dict[int, list[bytes]] = {}
+    for args, cwd in runs:
+        read, write = os.pipe()  # neither end is inherited: the child's stdout is a dup2 of *write*
+        try:
+            pids[read] = spawn(
+                "git",
+                ["git", "-C", cwd, *args],
+                env,
+                file_actions=[
+                    (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                    (os.POSIX_SPAWN_DUP2, write, 1),
+                    (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                ],
+            )
+        except OSError:
+            os.close(read)
+            reads.append(None)
+        else:
+            reads.append(read)
+            chunks[read] = []
+        finally:
+            os.close(write)
+    deadline, waiting = time.monotonic() + timeout, set(pids)
     try:
-        pid = spawn(
-            "git",
-            ["git", "-C", cwd, *args],
-            {**os.environ, **GIT_ENV},
-            file_actions=[
-                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                (os.POSIX_SPAWN_DUP2, write, 1),
-                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-            ],
-        )
-    except OSError:
-        os.close(read)
-        os.close(write)
-        return None
-    os.close(write)
-    chunks: list[bytes] = []
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
+        while waiting:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([read], [], [], left)[0]:
-                os.kill(pid, 9)
-                os.waitpid(pid, 0)
-                return None
-            chunk = os.read(read, 1 << 16)
-            if not chunk:
+            ready = select.select(list(waiting), [], [], left)[0] if left > 0 else []
+            if not ready:  # late: killed, and no answer
+                for read in waiting:
+                    os.kill(pids[read], 9)
+                    del chunks[read]
                 break
-            chunks.append(chunk)
+            for read in ready:
+                chunk = os.read(read, 1 << 16)
+                if chunk:
+                    chunks[read].append(chunk)
+                else:
+                    waiting.discard(read)
     finally:
-        os.close(read)
-    _, status = os.waitpid(pid, 0)
-    return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else None
+        for read in pids:
+            os.close(read)
+    results: list[bytes | None] = []
+    for end in reads:
+        if end is None:
+            results.append(None)
+            continue
+        _, status = os.waitpid(pids[end], 0)
+        got = chunks.get(end)
+        ok = got is not None and os.waitstatus_to_exitcode(status) == 0
+        results.append(b"".join(got) if ok and got is not None else None)
+    return results
 
 
 def listing_of(raw: bytes) -> dict[str, str]:
