@@ -8,7 +8,11 @@ files), committed. Each of these runs in a fresh process, from the repository's 
 
 - the cold update: ``source-anchors update docs`` with no lock and an empty cache; the lock it
   writes is then committed (HEAD moves, as it does in CI, where each check is of a new commit);
-- the warm check: ``source-anchors check docs``, nothing cited changed since the lock;
+- the first check: ``source-anchors check docs``, nothing cited changed since the lock, and
+  nothing kept in ``.git/source-anchors`` yet (a clone's first check: it reads the lock's JSON and
+  every page's links itself);
+- the warm check: the same check again, what the first kept of the lock and the pages (by their
+  text, ``cli/warmcache.py``) read from there;
 - the floor: a tiny Python process that runs ``git ls-files`` and reads every Markdown file.
 
 The figure is warm check / floor (the issue's target: at most 1.2). What each command read and
@@ -242,9 +246,15 @@ def _floor() -> list[str]:
 def _reset() -> None:
     """Before a cold update: no lock, an empty cache, HEAD at the pages' commit."""
     shutil.rmtree(CACHE, ignore_errors=True)
+    _forget()
     if _git("log", "-1", "--format=%s") == "lock":
         _git("reset", "-q", "--hard", "HEAD~1")
     (REPO / "source-anchors.lock").unlink(missing_ok=True)
+
+
+def _forget() -> None:
+    """No reading kept by a warm check (``cli/warmcache.py``): the next check is a clone's first."""
+    shutil.rmtree(REPO / ".git" / "source-anchors", ignore_errors=True)
 
 
 def _commit_lock() -> None:
@@ -304,12 +314,18 @@ def probe(command: str) -> None:
     Engine.__init__ = keep  # type: ignore[method-assign]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         status = main([command, "docs"])
+    if not engines:  # the warm check (cli/warm.py) answered: no engine, so nothing read or parsed
+        idle = {"resolved": 0, "cached": 0, "modules_parsed": 0, "ast_parses": 0}
+        work = {**idle, "files_read": 0, "parses": 0, "files_parsed": 0, "most_parses_of_a_file": 0}
+        print(json.dumps({"status": status, "engine": False, **work}))
+        return
     (engine,) = engines
     parses = engine.parses() if hasattr(engine, "parses") else {}  # an older extension: none
     print(
         json.dumps(
             {
                 "status": status,
+                "engine": True,
                 **engine.work(),
                 "files_parsed": len(parses),
                 "most_parses_of_a_file": max(parses.values(), default=0),
@@ -325,6 +341,10 @@ def measure(runs: int) -> dict[str, Any]:
         _reset()
         colds.append(_timed(_cli("update")))
     _commit_lock()
+    firsts = []
+    for _ in range(runs):  # nothing kept: each check reads the lock and the pages itself
+        _forget()
+        firsts.append(_timed(_cli("check")))
     warms, floors = [], []
     for _ in range(2 * runs + 1):
         floors.append(_timed(_floor()))
@@ -332,9 +352,11 @@ def measure(runs: int) -> dict[str, Any]:
     warm, floor = statistics.median(warms), statistics.median(floors)
     return {
         "cold_update_s": round(statistics.median(colds), 4),
+        "first_check_s": round(statistics.median(firsts), 4),
         "warm_check_s": round(warm, 4),
         "floor_s": round(floor, 4),
         "warm_over_floor": round(warm / floor, 3),
+        "first_over_floor": round(statistics.median(firsts) / floor, 3),
     }
 
 
@@ -348,6 +370,9 @@ def instructions() -> dict[str, Any]:
         {"update": (Path(os.devnull), _cli("update"))}, _env(), cwd=REPO, children=True
     ).values()
     _commit_lock()
+    (first,) = callgrind(  # nothing kept yet: the check reads the lock and the pages itself
+        {"first": (Path(os.devnull), _cli("check"))}, _env(), cwd=REPO, children=True
+    ).values()
     found = callgrind(
         {"check": (Path(os.devnull), _cli("check")), "floor": (Path(os.devnull), _floor())},
         _env(),
@@ -356,9 +381,11 @@ def instructions() -> dict[str, Any]:
     )
     return {
         "cold_update_instructions": cold,
+        "first_check_instructions": first,
         "warm_check_instructions": found["check"],
         "floor_instructions": found["floor"],
         "warm_over_floor": round(found["check"] / found["floor"], 3),
+        "first_over_floor": round(first / found["floor"], 3),
     }
 
 
@@ -387,13 +414,15 @@ def show(r: dict[str, Any]) -> None:
     unit = "instructions" if "floor_instructions" in r else "s"
     if unit == "s":
         times = (
-            f"cold update {r['cold_update_s']:.3f} s, warm check {r['warm_check_s']:.3f} s, "
-            f"floor {r['floor_s']:.3f} s (median of {r['runs']})"
+            f"cold update {r['cold_update_s']:.3f} s, first check {r['first_check_s']:.3f} s, "
+            f"warm check {r['warm_check_s']:.3f} s, floor {r['floor_s']:.3f} s "
+            f"(median of {r['runs']})"
         )
     else:
         times = (
-            f"cold update {r['cold_update_instructions']:,}, warm check "
-            f"{r['warm_check_instructions']:,}, floor {r['floor_instructions']:,} instructions"
+            f"cold update {r['cold_update_instructions']:,}, first check "
+            f"{r['first_check_instructions']:,}, warm check {r['warm_check_instructions']:,}, "
+            f"floor {r['floor_instructions']:,} instructions"
         )
     update, check = r["update"], r["check"]
     print(f"markdown: {r['links']} line links in {r['pages']} pages; {times}")
@@ -409,6 +438,7 @@ def show(r: dict[str, Any]) -> None:
     ]
     for name, value, limit, met in rows:
         print(f"  {name:<36} {limit:<7} {value:>9} {'PASS' if met else 'MISS'}")
+    print(f"  first check (nothing kept, a clone's) / floor: {r['first_over_floor']} (no target)")
     print(
         f"  cold update: {update['files_parsed']} files parsed ({update['parses']} parses), "
         f"{update['files_read']} read; warm check: {check['parses']} parses"

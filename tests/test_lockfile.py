@@ -12,7 +12,7 @@ import random
 import re
 from typing import Any
 
-from source_anchors.lock import lockfile
+from source_anchors.lock import lockfile, lockform
 from source_anchors.model.records import LockRecord
 
 _HEX = re.compile("[0-9a-f]*")
@@ -82,13 +82,13 @@ def test_the_quick_check_passes_exactly_the_records_the_explicit_one_finds_no_pr
     raws: list[Any] = [*records, *(_broken(rng, raw) for raw in records for _ in range(3))]
     raws += [[], "record", None, 4]  # not objects
     disagree = [
-        raw for raw in raws if lockfile._well_formed(raw) != (lockfile._problem(raw) is None)
+        raw for raw in raws if lockform.well_formed(raw) != (lockfile._problem(raw) is None)
     ]
     assert not disagree[:3]
     assert sum(lockfile._problem(raw) is not None for raw in raws) > 5000
     # Uses of 39 and 41 digits make 80: each is counted.
     uneven = {**records[0], "uses": {"pkg/a.py": "a" * 39, "pkg/b.py": "b" * 41}}
-    assert not lockfile._well_formed(uneven) and lockfile._problem(uneven) is not None
+    assert not lockform.well_formed(uneven) and lockfile._problem(uneven) is not None
 
 
 def test_lower_hex_is_the_pattern_on_pairs() -> None:
@@ -101,10 +101,10 @@ def test_lower_hex_is_the_pattern_on_pairs() -> None:
         "".join(rng.choice("0123456789abcdef") for _ in range(2 * rng.randint(0, 80)))
         for _ in range(2000)
     ]
-    assert [text for text in texts if lockfile._lower_hex(text) != bool(_HEX.fullmatch(text))][
+    assert [text for text in texts if lockform.lower_hex(text) != bool(_HEX.fullmatch(text))][
         :3
     ] == []
-    assert sum(map(lockfile._lower_hex, texts)) > 2000
+    assert sum(map(lockform.lower_hex, texts)) > 2000
 
 
 def test_a_record_read_from_json_is_the_record_made_by_its_fields() -> None:

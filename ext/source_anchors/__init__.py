@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from .model.version import __version__
 
+TYPE_CHECKING = False  # typing itself is not imported: every command loads this module
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
-
-from .model.version import __version__
 
 __all__ = ["__version__", "setup"]
 

@@ -25,8 +25,8 @@ from ..model.target import parse_target
 from ..plain.forms import LineLink, line_link
 from ..sources.apigit import find_repo, web_url
 from .initci import PATHS, _not_from_an_index, repo_root
-from .plain import _settings
 from .plaincode import MARKDOWN
+from .plainconf import lock_file
 
 __all__ = ["init_plain_ci", "markdown_roots", "render_plain"]
 
@@ -147,7 +147,7 @@ def markdown_roots(
 def init_plain_ci(kind: str, *, output: str | None, force: bool) -> int:
     """Write the Markdown job; 0, or 2 with one message when there is nothing to check or it cannot."""
     root = repo_root(Path.cwd())
-    lock = Path(str(_settings(root, None)["lock_file"]))
+    lock = Path(lock_file(str(root), None))
     lock = lock if lock.is_absolute() else root / lock
     try:
         records = read_lock(lock).records.get(SELF, {}) if lock.is_file() else {}

@@ -9,27 +9,29 @@ argument parser and, from the table :data:`COMMANDS`, sends each command to its 
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Callable, Sequence, Set
-from pathlib import Path
-from typing import Any
 
-from ..model.changeclass import ChangeClass, parse_classes, valid_classes
-from ..sphinx_ext import annotate
-from ..suggest.lines import THRESHOLD
-from . import cache as cachecmd
-from .book import BookError, find_book, read_book
-from .check import check
-from .fix import fix
-from .unread import Unimported, lock_only, notice
-from .update import update
+TYPE_CHECKING = False  # nothing is imported here that a warm check does not need (see main)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence, Set
+    from pathlib import Path
+    from typing import Any
+
+    from ..model.changeclass import ChangeClass
+    from .unread import Unimported
 
 __all__ = ["find_book", "get_parser", "main"]
 
 
 def get_parser() -> argparse.ArgumentParser:
     """The argument parser of ``source-anchors``."""
+    import argparse
+
+    from ..model.changeclass import valid_classes
+    from ..sphinx_ext import annotate
+    from ..suggest.lines import THRESHOLD
+
     parser = argparse.ArgumentParser(
         prog="source-anchors",
         description="Check or update the source-anchors lock of a Sphinx book, or of the line "
@@ -218,6 +220,7 @@ def _book_options(parser: argparse.ArgumentParser, *, default: object) -> None:
 
 def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParser]:
     """A parser class whose instances (the subcommands) also take *parent*'s options."""
+    import argparse
 
     class Subcommand(argparse.ArgumentParser):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -228,8 +231,20 @@ def _parser_with(parent: argparse.ArgumentParser) -> type[argparse.ArgumentParse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit status."""
-    args = get_parser().parse_args(argv)
+    """Run the CLI; return the exit status.
+
+    A ``check`` of Markdown whose every link the lock answers is :mod:`.warm`'s, which loads
+    neither the engine nor argparse; every other command is parsed and sent to its runner.
+    """
+    given = list(sys.argv[1:] if argv is None else argv)
+    from .warm import warm_check
+
+    status = warm_check(given)
+    if status is not None:
+        return status
+    from pathlib import Path
+
+    args = get_parser().parse_args(given)
     if _plain(args):
         from .plain import run
 
@@ -265,16 +280,28 @@ def _plain(args: argparse.Namespace) -> bool:
         return False
     if args.lock is not None:
         return True
+    from pathlib import Path
+
     confdir, _ = find_book(Path.cwd(), args.confdir, args.srcdir)
     return not (confdir / "conf.py").is_file()
 
 
-#: What a command runs: its parsed arguments and the book's conf and page folders in, the exit
-#: status out.
-Runner = Callable[[argparse.Namespace, Path, Path], int]
+if TYPE_CHECKING:
+    #: What a command runs: its parsed arguments and the book's conf and page folders in, the exit
+    #: status out.
+    Runner = Callable[[argparse.Namespace, Path, Path], int]
+
+
+def find_book(cwd: Path, confdir: str | None, srcdir: str | None) -> tuple[Path, Path]:
+    """(confdir, srcdir) of the book, as ``sphinx-build`` would be told them (:func:`.book.find_book`)."""
+    from .book import find_book as found
+
+    return found(cwd, confdir, srcdir)
 
 
 def _cache(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    from . import cache as cachecmd
+
     try:
         root = cachecmd.cache_dir(confdir)
     except Exception as error:  # conf.py is the author's code: any error is theirs to see
@@ -329,6 +356,7 @@ class _Read:
 
     def __init__(self, args: argparse.Namespace, confdir: Path, srcdir: Path) -> None:
         from . import bump  # --pin NAME=REF: resolved with git, only when asked for
+        from .book import read_book
 
         self.pins, self.refs = bump.resolve_pins(confdir, getattr(args, "pin", []))
         self.paths: dict[str, Path] = {}
@@ -344,6 +372,8 @@ def _reading(action: Callable[[argparse.Namespace, _Read, Path], int]) -> Runner
     """A command that reads the book first; a book that cannot be read is one error, exit 2."""
 
     def run(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+        from .book import BookError
+
         try:
             read = _Read(args, confdir, srcdir)
         except BookError as error:
@@ -355,6 +385,8 @@ def _reading(action: Callable[[argparse.Namespace, _Read, Path], int]) -> Runner
 
 
 def _check(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
+    from .check import check
+
     return check(
         read.records,
         read.engine,
@@ -370,6 +402,13 @@ def _check(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
 
 
 def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
+    from pathlib import Path
+
+    from ..model.changeclass import parse_classes, valid_classes
+    from ..sphinx_ext import annotate
+    from .unread import lock_only, notice
+    from .update import update
+
     accept: Set[ChangeClass] | None = None
     if args.accept is not None:
         try:
@@ -403,6 +442,9 @@ def _update(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
 
 
 def _fix(args: argparse.Namespace, read: _Read, confdir: Path) -> int:
+    from ..suggest.lines import THRESHOLD
+    from .fix import fix
+
     return fix(
         read.records, read.paths, confdir, write=args.write, floor=args.min_similarity or THRESHOLD
     )
@@ -424,6 +466,10 @@ COMMANDS: dict[str, Runner] = {
 
 def _similarity(text: str) -> float:
     """``--min-similarity``: a number from the threshold to 1."""
+    import argparse
+
+    from ..suggest.lines import THRESHOLD
+
     try:
         value = float(text)
     except ValueError:

@@ -11,7 +11,6 @@ import argparse
 import dataclasses
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 from ..engine.engine import Engine
@@ -20,10 +19,12 @@ from ..model.records import Status
 from ..plain.anchors import Found, MarkdownLinks, left_alone, uncommitted
 from ..plain.citing import code_records
 from ..plain.heal import plan, relock, relock_edits, write_pages
+from ..plain.wording import check_summary
 from ..sources.apigit import find_repo
 from ..sphinx_ext import annotate
 from ..suggest.lines import THRESHOLD
 from . import plaincode
+from .plainconf import settings_values
 
 __all__ = ["beside_book", "markdown_files", "outside_book", "run"]
 
@@ -49,23 +50,6 @@ def markdown_files(paths: list[str]) -> list[Path]:
         else:
             files.append(path)
     return files
-
-
-def _settings(root: Path, lock: str | None) -> dict[str, object]:
-    """The options of ``[tool.source-anchors]`` in *root*'s pyproject.toml, ``--lock`` first."""
-    table: dict[str, object] = {}
-    try:
-        data = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
-        table = data.get("tool", {}).get("source-anchors", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        pass
-    values: dict[str, object] = {"quiet": True}
-    values["lock_file"] = (
-        str(Path(lock).resolve()) if lock else str(table.get("lock") or "source-anchors.lock")
-    )
-    if table.get("cache-dir"):
-        values["cache_dir"] = str(root / str(table["cache-dir"]))
-    return values
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         settings = settings_from(
-            _settings(repo.root, getattr(args, "lock", None)), confdir=repo.root
+            settings_values(str(repo.root), getattr(args, "lock", None)), confdir=repo.root
         )
         engine = Engine(dataclasses.replace(settings, own_staged=staged))
     except SourceAnchorsError as error:
@@ -152,8 +136,7 @@ def _check(links: MarkdownLinks, found: list[Found], args: argparse.Namespace) -
             if record.status is not Status.ok:
                 print(f"{record.page}:{record.line}: {record.outcome.message}")
         print(
-            f"{len(records)} line link(s), {len(failing) - broken} drifted, {broken} broken"
-            + left_alone(links),
+            check_summary(len(records), len(failing) - broken, broken, links.others),
             file=sys.stderr,
         )
     elif fmt == "json":

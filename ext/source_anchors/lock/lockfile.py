@@ -18,7 +18,6 @@ the cited code does, not with every commit or every edit elsewhere in the file.
 from __future__ import annotations
 
 import json
-import operator
 import re
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass, replace
@@ -28,8 +27,8 @@ from typing import Any
 from ..model.errors import LockError
 from ..model.fsio import atomic_write
 from ..model.records import RESOLVER_VERSION, LockRecord
+from .lockform import LOCK_VERSION, NO_COMMIT, well_formed
 
-LOCK_VERSION = 1
 #: What a lock written by a newer release asks for.
 _UPGRADE = "upgrade sphinx-source-anchors (pip install -U sphinx-source-anchors) to read it"
 _FIELDS = {"commit": str, "path": str, "start": int, "end": int, "sha256": str, "blob": str}
@@ -201,43 +200,14 @@ def _record(raw: Any, path: Path, text: str, repo: str, key: str, *, after: int)
     if type(raw) is dict and "commit" not in raw:
         # The docs' own repository (``self``): its records name no commit, which would change with
         # every commit; the blob id says where the locked text is.
-        raw = {**raw, "commit": _NO_COMMIT}
-    problem = None if _well_formed(raw) else _problem(raw)
+        raw = {**raw, "commit": NO_COMMIT}
+    problem = None if well_formed(raw) else _problem(raw)
     if problem is not None:
         # Located only on error: finding a key's line scans the text, and a lock holds thousands of
         # records.
         raise LockError(f"{path}:{_line_of(text, key, after=after)}: record {repo}:{key}{problem}")
     record = LockRecord.from_json(raw)
-    return replace(record, commit="") if record.commit == _NO_COMMIT else record
-
-
-#: Stands for the commit a ``self`` record does not name while the record is validated.
-_NO_COMMIT = "0" * 40
-
-
-def _well_formed(raw: Any) -> bool:
-    """The common case, checked at once (a lock has thousands of records): :func:`_problem` says why not."""
-    try:
-        commit, sha256, blob, start, end, path = _FIELDS_OF(raw)
-        uses = raw.get("uses", _NO_USES)
-        # join() raises TypeError for anything but strings: the paths and blob ids of 'uses' too.
-        hexes = "".join((commit, sha256, blob, *uses.values()))
-        "".join(uses)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        return False
-    return (
-        type(raw) is dict
-        and type(uses) is dict
-        and type(path) is str
-        and type(start) is int
-        and type(end) is int
-        and 1 <= start <= end
-        and len(commit) == 40
-        and len(sha256) == 64
-        and len(blob) == 40
-        and (not uses or all(len(used) == 40 for used in uses.values()))
-        and _lower_hex(hexes)
-    )
+    return replace(record, commit="") if record.commit == NO_COMMIT else record
 
 
 def _kept(old: LockRecord | None, new: LockRecord) -> LockRecord:
@@ -255,22 +225,6 @@ def _kept(old: LockRecord | None, new: LockRecord) -> LockRecord:
     ):
         return old
     return new
-
-
-def _lower_hex(text: str) -> bool:
-    """Whether *text* is an even number of lowercase hexadecimal digits (``[0-9a-f]`` in pairs).
-
-    :meth:`bytes.fromhex` reads either case and skips blanks; written back, the bytes are *text*
-    only when it had neither.
-    """
-    try:
-        return bytes.fromhex(text).hex() == text
-    except ValueError:
-        return False
-
-
-_NO_USES: dict[str, str] = {}
-_FIELDS_OF = operator.itemgetter("commit", "sha256", "blob", "start", "end", "path")
 
 
 def _problem(raw: Any) -> str | None:

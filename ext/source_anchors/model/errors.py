@@ -8,9 +8,11 @@ escape the core for bad input.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from .subtypes import Subtype
+
+TYPE_CHECKING = False  # typing itself is not imported: the warm check loads this module
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class SourceAnchorsError(Exception):

@@ -8,6 +8,8 @@ from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 from .errors import ConfigError
+from .remotes import KNOWN_HOSTNAMES as KNOWN_HOSTNAMES
+from .remotes import without_credentials as without_credentials
 
 
 @dataclass(frozen=True)
@@ -49,25 +51,6 @@ class PermalinkTemplate:
 def _base(url: str) -> str:
     # a fetch's token is no reader's
     return without_credentials(url).rstrip("/").removesuffix(".git")
-
-
-def without_credentials(url: str) -> str:
-    """*url* without the user and password before its host: ``https://user:token@host/p`` gives ``https://host/p``.
-
-    Any scheme, and the scp form (``git@host:owner/repo`` gives ``host:owner/repo``); a local path
-    is returned as it is.
-    """
-    url = url.strip()
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        scheme, rest = "", url
-    end = min(
-        (i for i in map(rest.find, "/?#") if i >= 0), default=len(rest)
-    )  # where the host part ends
-    at = rest.rfind("@", 0, end)
-    if at < 0 or (not sep and ":" not in rest[at + 1 : end]):  # no user, or an '@' in a local path
-        return url
-    return f"{scheme}{sep}{rest[at + 1 :]}"
 
 
 _USERINFO = re.compile(r"(?<=://)[^/\s@'\"]+@")
@@ -148,9 +131,6 @@ HOSTS: dict[str, PermalinkTemplate] = {
         lines="{url}/src/{commit}/{path}#lines-{start}:{end}",
     ),
 }
-
-#: Hostnames recognised without a ``host`` key.
-KNOWN_HOSTNAMES = {"github.com": "github", "gitlab.com": "gitlab", "bitbucket.org": "bitbucket"}
 
 
 def template_for(

@@ -18,13 +18,8 @@ from typing import Any
 from .changeclass import ChangeClass
 from .subtypes import Subtype
 from .target import Target
+from .version import RESOLVER_VERSION as RESOLVER_VERSION  # where it is kept: model.version
 
-#: Bump when the resolution rules change, so cached locations are recomputed.
-RESOLVER_VERSION = (
-    15  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
-)
-# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
-# languages wired; 15: a .h header read as C++ when its text shows C++
 #: Bump when the suggestion rules (:mod:`source_anchors.suggest.suggester`) change, so cached
 #: suggestions are recomputed.
 SUGGESTER_VERSION = (

@@ -1,3 +1,12 @@
 """The package's version (one place: ``source_anchors.__version__`` and the build read it from here)."""
 
 __version__ = "0.1.0"
+
+#: Bump when the resolution rules change, so cached locations are recomputed (here, beside the
+#: package's version, so that the warm check reads it without the records; ``model.records``
+#: exports it too).
+RESOLVER_VERSION = (
+    15  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+)
+# 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
+# languages wired; 15: a .h header read as C++ when its text shows C++

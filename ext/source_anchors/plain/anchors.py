@@ -26,6 +26,7 @@ from ..model.target import Target, parse_target
 from .forms import LineLink, line_link
 from .lines import LINES_KEY, Found, digest, keys_by_lines, lines_key, shown
 from .permalinks import permalink_outcome, same_file
+from .wording import left_alone_tail, uncommitted_note
 
 if TYPE_CHECKING:
     from ..lock.lockfile import Lock
@@ -295,8 +296,7 @@ class MarkdownLinks:
 
 def left_alone(links: MarkdownLinks) -> str:
     """The summary's tail naming the links left alone, by why (``; left alone: 1 another repository``)."""
-    counted = ", ".join(f"{n} {why}" for why, n in sorted(links.others.items()))
-    return f"; left alone: {counted}" if counted else ""
+    return left_alone_tail(links.others)
 
 
 def uncommitted(links: MarkdownLinks, found: list[Found]) -> str | None:
@@ -307,8 +307,4 @@ def uncommitted(links: MarkdownLinks, found: list[Found]) -> str | None:
     changed = links.engine.uncommitted(item.says.path for item in found)
     if not changed:
         return None
-    return (
-        f"note: {len(changed)} cited file(s) have uncommitted edits, and links are checked "
-        f"against HEAD ({pin.commit[:7]}), not against them: {', '.join(changed)}; commit them "
-        "to check what you are editing"
-    )
+    return uncommitted_note(changed, pin.commit)

@@ -7,14 +7,15 @@ shallow clone (``fetch-depth: 1``) holds every object of its HEAD, which is all 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..model.errors import GitError
-from ..model.hosts import without_credentials
+from ..model.remotes import web_url as web_url
+from ..model.remotes import without_credentials
+from .gitlite import changed_of, listing_of
 
 __all__ = [
     "LocalRepo",
@@ -25,8 +26,6 @@ __all__ = [
     "find_repo",
     "web_url",
 ]
-
-_REGULAR_MODES = {"100644", "100755"}
 
 
 @dataclass(frozen=True)
@@ -71,30 +70,6 @@ def find_repo(start: Path, *, timeout: float) -> LocalRepo | None:
     return LocalRepo(root=root, commit=commit, tags=tags, remote=remote)
 
 
-_SCP = re.compile(r"^(?:[\w.-]+@)?(?P<host>[\w.-]+):(?!//)(?P<path>[^\\]+)$")
-
-
-def web_url(remote: str) -> str | None:
-    """The web address of a git remote: ``git@github.com:o/r.git`` and ``ssh://…`` give ``https://github.com/o/r``.
-
-    ``https`` remotes lose their user and password; ``file`` remotes and local paths have none (None).
-    """
-    remote = without_credentials(remote)
-    if remote.startswith(("https://", "http://", "ssh://", "git://", "git+ssh://")):
-        scheme, _, rest = remote.partition("://")
-        hostpart, _, path = rest.partition("/")
-        host = hostpart.rpartition("@")[2]
-        if scheme not in ("https", "http"):
-            host = host.split(":", 1)[0]  # an ssh port is no web port
-        web = "http" if scheme == "http" else "https"
-        path = path.strip("/").removesuffix(".git")
-        return f"{web}://{host}/{path}" if host and path else None
-    match = _SCP.match(remote)
-    if match and "/" not in match["host"]:
-        return f"https://{match['host']}/{match['path'].strip('/').removesuffix('.git')}"
-    return None
-
-
 #: Where a build learns the web address of the repository it was checked out from, in this order:
 #: the CI or hosting service's own variables, then the checkout's ``origin`` remote.
 _SERVICES = (
@@ -126,16 +101,7 @@ def book_repository(
 
 def listing(root: Path, commit: str, *, timeout: float) -> dict[str, str]:
     """Every regular file of *commit* with its blob id (``git ls-tree -r``)."""
-    raw = _git(["ls-tree", "-r", "-z", "--full-tree", commit, "--"], root, timeout)
-    files: dict[str, str] = {}
-    for record in raw.split(b"\0"):
-        if not record:
-            continue
-        info, _, path = record.decode("utf-8", "surrogateescape").partition("\t")
-        mode, _kind, blob = info.split()
-        if mode in _REGULAR_MODES and not path.startswith("/") and ".." not in path.split("/"):
-            files[path] = blob
-    return files
+    return listing_of(_git(["ls-tree", "-r", "-z", "--full-tree", commit, "--"], root, timeout))
 
 
 def export_commit(
@@ -175,11 +141,7 @@ def changed_files(root: Path, paths: list[str], *, timeout: float) -> list[str]:
         )
     except GitError:
         return []
-    changed = []
-    for record in raw.split(b"\0"):
-        if len(record) > 3 and record[2:3] == b" ":
-            changed.append(record[3:].decode("utf-8", "surrogateescape"))
-    return sorted(set(changed) & set(paths))
+    return changed_of(raw, paths)
 
 
 _SKIP = (

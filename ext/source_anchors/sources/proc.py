@@ -11,15 +11,7 @@ from pathlib import Path
 
 from ..model.errors import CommandError, GitError, PipError
 from ..model.hosts import redact_credentials
-
-#: Environment for git: never prompt, never read the user's askpass helper.
-_GIT_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_ASKPASS": "",
-    "SSH_ASKPASS": "",
-    "GIT_SSH_COMMAND": "ssh -o BatchMode=yes -o ConnectTimeout=20",
-    "LC_ALL": "C",
-}
+from .gitlite import GIT_ENV
 
 
 def run(
@@ -86,7 +78,7 @@ def git(
         cwd=cwd,
         stdin=stdin,
         timeout=timeout,
-        env={**_GIT_ENV, **(env or {})},
+        env={**GIT_ENV, **(env or {})},
         what=f"git {_subcommand(args)}",
         error=GitError,
     )
