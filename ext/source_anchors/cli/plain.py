@@ -240,7 +240,7 @@ def beside_book(args: argparse.Namespace, outside: list[str], confdir: Path) -> 
     if repo is None:
         print(f"error: {outside[0]}: not in a git checkout with a commit", file=sys.stderr)
         return 2
-    lock = Path(str(_settings(repo.root, None)["lock_file"]))
+    lock = Path(str(settings_values(str(repo.root), None)["lock_file"]))
     lock = lock if lock.is_absolute() else (repo.root / lock).resolve()
     shown = ", ".join(outside)
     if lock == (confdir / "source-anchors.lock").resolve():

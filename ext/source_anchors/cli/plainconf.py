@@ -22,10 +22,11 @@ def tool_table(root: str) -> dict[str, object]:
     try:
         with open(os.path.join(root, "pyproject.toml"), encoding="utf-8") as file:
             data = tomllib.loads(file.read())
-        table: dict[str, object] = data.get("tool", {}).get("source-anchors", {})
+        tool = data.get("tool", {})
+        table = tool.get("source-anchors", {}) if isinstance(tool, dict) else {}
     except (OSError, tomllib.TOMLDecodeError):
         return {}
-    return table
+    return table if isinstance(table, dict) else {}  # not a table: what it names is not read
 
 
 def settings_values(root: str, lock: str | None) -> dict[str, object]:
