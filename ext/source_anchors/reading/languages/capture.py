@@ -62,12 +62,15 @@ def records(
     read from the matches all the same). *by_node*, when given, gets each definition's node id
     (and its wrapper's) with its record and the line its body starts on.
     """
+    # One record is made per anchor resolved (bench/languages.py): the loops below call the
+    # naming rules only where a language has them (wrappers, attributes, conditionals).
     scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     found: list[
         tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...], tuple[str, ...]]
     ] = []
     for _, captures in matches:
-        name = _one(captures, "name")
+        names = captures.get("name")
+        name = names[0] if names else None
         if "scope" in captures:
             node = captures["scope"][0]
             if name is not None:
@@ -81,39 +84,59 @@ def records(
                 scopes[node.id] = (short, long)
             continue
         for capture, nodes in captures.items():
-            prefix, _, kind = capture.partition(".")
-            if kind and prefix in ("definition", "declaration"):
-                node = nodes[0]
-                name = name if name is not None else naming.name_of(node)
-                text = text_of(name) if name is not None else ""
-                if name is None or not text:
-                    continue
-                receiver = _one(captures, "receiver")
-                before = naming.scope_names(text_of(receiver)) if receiver is not None else ()
-                own = naming.names(text)
-                scopes.setdefault(node.id, (own, own))
-                kind = naming.kind_of(node, kind)
-                found.append((node, kind, prefix == "definition", name, before, own))
+            kinds = _CAPTURES.get(capture)
+            if kinds is None:
+                kinds = _CAPTURES[capture] = _capture(capture)
+            if not kinds:
+                continue
+            body, kind = kinds
+            node = nodes[0]
+            name = name if name is not None else naming.name_of(node)
+            text = text_of(name) if name is not None else ""
+            if name is None or not text:
+                continue
+            receiver = captures.get("receiver")
+            before = naming.scope_names(text_of(receiver[0])) if receiver else ()
+            own = naming.names(text)
+            scopes.setdefault(node.id, (own, own))
+            found.append((node, naming.kind_of(node, kind), body, name, before, own))
+    shape = naming.shape
+    wrappers, attributed, conditionals = (
+        shape.wrappers,
+        bool(shape.attributes),
+        bool(shape.conditionals),
+    )
+    nested = len(scopes) > 1  # one scope known: the definition's own, so none around it
+    source = parsed.source
     seen: set[int] = set()
     records = []
     for node, kind, body, name, before, own in found:
         if node.id in seen or (named is not None and not named(name)):
             continue
         seen.add(node.id)
-        outer = naming.outer(node)
-        # One scope known: the definition's own, so no scope around it to look for.
-        short, long = _scope_path(outer, scopes) if len(scopes) > 1 else ((), ())
-        path = (*short, *before, *own)
-        qualified = (*long, *before, *own)
-        definition = Definition(
-            path=path,
-            kind=kind,
-            start=naming.first_line(outer),
-            end=parsed.last_line(outer),
-            name_line=name.start_point.row + 1,
-            qualified=qualified if qualified != path else (),
-            body=body,
-            conditional=bool(naming.shape.conditionals) and naming.conditional(node),
+        outer = node
+        if wrappers and (parent := node.parent) is not None and parent.type in wrappers:
+            outer = naming.outer(node)
+        short, long = _scope_path(outer, scopes) if nested else ((), ())
+        path = (*short, *before, *own) if short or before else own
+        qualified = (*long, *before, *own) if long is not short else path
+        end = outer.end_byte
+        definition = _DEFINITION(
+            Definition,
+            (
+                path,
+                kind,
+                naming.first_line(outer) if attributed else outer.start_point.row + 1,
+                # Parsed.last_line's usual case inline: the node ends on code, not white space.
+                outer.end_point.row + 1
+                if source[end - 1 : end] not in _BLANK
+                else parsed.last_line(outer),
+                name.start_point.row + 1,
+                qualified if qualified != path else (),
+                body,
+                conditionals and naming.conditional(node),
+                "",
+            ),
         )
         records.append((definition, node.start_byte))
         if by_node is not None:
@@ -125,6 +148,25 @@ def records(
     if len(records) > 1:
         records.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
     return [definition for definition, _ in records]
+
+
+#: A :class:`Definition` made from its fields in order, without the named tuple's ``__new__``
+#: (a Python function: a third of making one).
+_DEFINITION = tuple.__new__
+#: Each capture's name read once: (whether it has a body, its kind) for a definition's capture
+#: (``@definition.KIND``, ``@declaration.KIND``), else ``()``.
+_CAPTURES: dict[str, tuple[bool, str] | tuple[()]] = {}
+
+
+def _capture(capture: str) -> tuple[bool, str] | tuple[()]:
+    prefix, _, kind = capture.partition(".")
+    return (
+        (prefix == "definition", kind) if kind and prefix in ("definition", "declaration") else ()
+    )
+
+
+#: What :meth:`~.parsed.Parsed.last_line` steps back over (an empty slice is in it, too).
+_BLANK = b" \t\r\n\f\v"
 
 
 def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:
