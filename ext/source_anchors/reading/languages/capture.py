@@ -109,7 +109,8 @@ def records(
     nested = len(scopes) > 1  # one scope known: the definition's own, so none around it
     source = parsed.source
     seen: set[int] = set()
-    records = []
+    records: list[Definition] = []
+    starts: list[int] = []
     for node, kind, body, name, before, own in found:
         if node.id in seen or (named is not None and not named(name)):
             continue
@@ -138,7 +139,8 @@ def records(
                 "",
             ),
         )
-        records.append((definition, node.start_byte))
+        records.append(definition)
+        starts.append(node.start_byte)
         if by_node is not None:
             body_node = node.child_by_field_name("body")
             body_line = body_node.start_point.row + 1 if body_node is not None else 0
@@ -146,8 +148,12 @@ def records(
     # Ties (a typedef and the struct it names share their lines) in the order of their nodes,
     # so that a file's definitions read whole or by one name come in the same order.
     if len(records) > 1:
-        records.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
-    return [definition for definition, _ in records]
+        order = sorted(
+            range(len(records)),
+            key=lambda at: (records[at].start, -records[at].end, starts[at]),
+        )
+        return [records[at] for at in order]
+    return records
 
 
 #: A :class:`Definition` made from its fields in order, without the named tuple's ``__new__``

@@ -137,6 +137,9 @@ class TreeSitterLanguage(Language):
                 parsed.named[last] = found
         else:
             found = parsed.definitions
+        if len(found) == 1:  # the usual case, without a comprehension's cost
+            only = found[0]
+            return [only] if only.path == wanted or only.qualified == wanted else []
         return [d for d in found if d.path == wanted or d.qualified == wanted]
 
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:

@@ -13,7 +13,6 @@ walks from the root instead of the query over every node.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ..language import Definition
@@ -24,8 +23,6 @@ if TYPE_CHECKING:
 
     from .parsed import Parsed
 
-#: A name whose places are found by its bytes (an operator's name, ``operator ==``, is not).
-_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 #: The bytes an identifier is made of: a place must have none of them on either side.
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 #: Above this many places, one run of the query over the whole tree costs less than a run per place.
@@ -41,7 +38,7 @@ def named_definitions(
     range is set here for each place). None when *name* is not a plain identifier or is written
     in more than :data:`PLACES` places: the caller reads every definition then.
     """
-    if not _PLAIN.match(name):
+    if not plain(name):
         return None
     places = _places(parsed.source, name.encode())
     if places is None:
@@ -66,7 +63,17 @@ def named_definitions(
             return any(first <= start and end <= last for start, end in places)
 
     found = records(language, parsed, matches, named=holds)
+    if len(found) == 1:  # the usual case, without a comprehension's cost
+        return found if found[0].path[-1] == name else []
     return [definition for definition in found if definition.path[-1] == name]
+
+
+def plain(name: str) -> bool:
+    """Whether *name* is a plain identifier, ``[A-Za-z_$][A-Za-z0-9_$]*``, whose places are found by its bytes.
+
+    An operator's name (``operator ==``) is not.
+    """
+    return name.isascii() and name.replace("$", "_").isidentifier()
 
 
 def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
