@@ -63,7 +63,12 @@ def records(
     (and its wrapper's) with its record and the line its body starts on.
     """
     # One record is made per anchor resolved (bench/languages.py): the loops below call the
-    # naming rules only where a language has them (wrappers, attributes, conditionals).
+    # naming rules only where a language has them (wrappers, attributes, conditionals), and a
+    # lookup by name's usual match, one definition in no scope, is read without them.
+    if by_node is None and isinstance(matches, list) and len(matches) == 1:
+        single = _single(naming, parsed, matches[0][1], named)
+        if single is not None:
+            return single
     scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     found: list[
         tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...], tuple[str, ...]]
@@ -100,14 +105,8 @@ def records(
             own = naming.names(text)
             scopes.setdefault(node.id, (own, own))
             found.append((node, naming.kind_of(node, kind), body, name, before, own))
-    shape = naming.shape
-    wrappers, attributed, conditionals = (
-        shape.wrappers,
-        bool(shape.attributes),
-        bool(shape.conditionals),
-    )
+    wrappers = naming.shape.wrappers
     nested = len(scopes) > 1  # one scope known: the definition's own, so none around it
-    source = parsed.source
     seen: set[int] = set()
     records: list[Definition] = []
     starts: list[int] = []
@@ -121,24 +120,7 @@ def records(
         short, long = _scope_path(outer, scopes) if nested else ((), ())
         path = (*short, *before, *own) if short or before else own
         qualified = (*long, *before, *own) if long is not short else path
-        end = outer.end_byte
-        definition = _DEFINITION(
-            Definition,
-            (
-                path,
-                kind,
-                naming.first_line(outer) if attributed else outer.start_point.row + 1,
-                # Parsed.last_line's usual case inline: the node ends on code, not white space.
-                outer.end_point.row + 1
-                if source[end - 1 : end] not in _BLANK
-                else parsed.last_line(outer),
-                name.start_point.row + 1,
-                qualified if qualified != path else (),
-                body,
-                conditionals and naming.conditional(node),
-                "",
-            ),
-        )
+        definition = _record(naming, parsed, node, outer, kind, body, name, path, qualified)
         records.append(definition)
         starts.append(node.start_byte)
         if by_node is not None:
@@ -154,6 +136,78 @@ def records(
         )
         return [records[at] for at in order]
     return records
+
+
+def _single(
+    naming: Naming,
+    parsed: Parsed,
+    captures: dict[str, list[tree_sitter.Node]],
+    named: Callable[[tree_sitter.Node], bool] | None,
+) -> list[Definition] | None:
+    """What :func:`records` gives for the one match *captures* when it is a named definition alone.
+
+    None when it is anything else (a scope, a receiver, no ``@name``, several captures): then
+    :func:`records` reads it as any match.
+    """
+    if len(captures) != 2:
+        return None
+    names = captures.get("name")
+    if not names:
+        return None
+    for capture, nodes in captures.items():
+        if capture == "name":
+            continue
+        kinds = _CAPTURES.get(capture)
+        if kinds is None:
+            kinds = _CAPTURES[capture] = _capture(capture)
+        if not kinds:
+            return None
+        body, kind = kinds
+        node, name = nodes[0], names[0]
+        text = text_of(name)
+        if not text or (named is not None and not named(name)):
+            return []
+        own = naming.names(text)
+        outer = node
+        wrappers = naming.shape.wrappers
+        if wrappers and (parent := node.parent) is not None and parent.type in wrappers:
+            outer = naming.outer(node)
+        kind = naming.kind_of(node, kind)
+        return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
+    return None
+
+
+def _record(
+    naming: Naming,
+    parsed: Parsed,
+    node: tree_sitter.Node,
+    outer: tree_sitter.Node,
+    kind: str,
+    body: bool,
+    name: tree_sitter.Node,
+    path: tuple[str, ...],
+    qualified: tuple[str, ...],
+) -> Definition:
+    """The record of the definition *node* (its lines from *outer*, its wrapper or itself)."""
+    shape = naming.shape
+    end = outer.end_byte
+    return _DEFINITION(
+        Definition,
+        (
+            path,
+            kind,
+            naming.first_line(outer) if shape.attributes else outer.start_point.row + 1,
+            # Parsed.last_line's usual case inline: the node ends on code, not white space.
+            outer.end_point.row + 1
+            if parsed.source[end - 1 : end] not in _BLANK
+            else parsed.last_line(outer),
+            name.start_point.row + 1,
+            qualified if qualified != path else (),
+            body,
+            bool(shape.conditionals) and naming.conditional(node),
+            "",
+        ),
+    )
 
 
 #: A :class:`Definition` made from its fields in order, without the named tuple's ``__new__``
