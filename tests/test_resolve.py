@@ -7,6 +7,8 @@ wrote (``line_of``), never copied from the resolver's output.
 
 from __future__ import annotations
 
+import io
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from source_anchors.model.config import settings_from
 from source_anchors.model.errors import ResolveError
 from source_anchors.model.records import Outcome
 from source_anchors.model.target import Target
+from source_anchors.model.textlines import decode_source
 from source_anchors.resolve.resolver import Location, lines_hash
 
 
@@ -631,6 +634,38 @@ BROKEN_FILES: dict[str, str | bytes] = {
     "pkg/nul.py": "def f():\n    return 1\n\x00\n",
     "pkg/wrongcookie.py": WRONG_COOKIE,
 }
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"def f():\n    return '\xc3\xa9'\n",
+        b"\xef\xbb\xbfdef f():\n    return 1\n",
+        b"# -*- coding: latin-1 -*-\nx = '\xe9'\n",
+        b"#!/usr/bin/env python\n# coding: latin-1\nx = '\xe9'\n",
+        b"x = 1\n# coding: latin-1\ny = '\xe9'\n",  # not a coding line: not a comment line
+        b"#!/usr/bin/env python\n\n# coding: latin-1\n",  # third line: not read
+        b"one line, no newline",
+        b"",
+        *BROKEN_FILES.values(),
+    ],
+)
+def test_decode_source_decodes_as_tokenize_decides(data: str | bytes) -> None:
+    """decode_source's UTF-8 path, taken without tokenize, gives what tokenize's encoding gives."""
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        expected: str | tuple[str, int] = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        expected = (error.encoding, error.start)
+    try:
+        found: str | tuple[str, int] = decode_source(data)
+    except UnicodeDecodeError as error:
+        found = (error.encoding, error.start)
+    assert found == expected
 
 
 @pytest.fixture

@@ -139,6 +139,41 @@ class Location:
         return data
 
     @classmethod
+    def made(
+        cls,
+        path: str,
+        start: int,
+        end: int,
+        kind: str,
+        sha256: str,
+        blob: str,
+        uses: Uses = (),
+        rule: str = "",
+        others: tuple[tuple[int, int], ...] = (),
+        caveat: str = "",
+    ) -> Location:
+        """The same location as ``Location(...)`` gives, made without the dataclass's ``__init__``.
+
+        A resolver makes one per anchor: the ``__init__`` of a frozen dataclass sets each of its
+        ten fields through ``object.__setattr__``, which cost as much as the rest of resolving a
+        definition by name (``bench/languages.py``).
+        """
+        location = _NEW(cls)
+        location.__dict__.update(
+            path=path,
+            start=start,
+            end=end,
+            kind=kind,
+            sha256=sha256,
+            blob=blob,
+            uses=uses,
+            rule=rule,
+            others=others,
+            caveat=caveat,
+        )
+        return location
+
+    @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Location:
         """Read :meth:`to_json`'s form; raises ``KeyError``/``TypeError`` when it is not that.
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import tokenize
 
@@ -24,6 +25,12 @@ def decode_source(data: bytes) -> str:
     Raises :class:`UnicodeDecodeError` when the bytes do not decode; its ``encoding``
     names the encoding that was tried.
     """
+    # Without a BOM and without "coding" in its first two lines, a file is UTF-8 (the usual case,
+    # and what detect_encoding would say, at a tenth of its cost).
+    second = data.find(b"\n", data.find(b"\n") + 1)
+    head = second if second >= 0 else len(data)
+    if not data.startswith(codecs.BOM_UTF8) and data.find(b"coding", 0, head) < 0:
+        return data.decode("utf-8")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     # an unknown coding, or first lines that are not UTF-8: tried as UTF-8 below

@@ -31,9 +31,10 @@ def blob_of(tree: Tree, pin: RepoPin, listing: Mapping[str, str], path: str) -> 
 
     *listing* is every file of the commit as far as it is known (empty when unknown).
     """
+    found = tree.blobs.get(path)  # the usual case: an exported file (what Tree.has tells)
+    if found is not None:
+        return found
     short = pin.short
-    if tree.has(path):
-        return tree.blobs[path]
     why = tree.refused.get(path)
     if why:
         raise ResolveError(f"/{path} at {short} is a {why}; a file target names a regular file")

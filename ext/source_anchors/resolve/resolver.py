@@ -253,15 +253,8 @@ class Resolver:
 
             start, end = self._levels(file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
-        return Location(
-            path=file,
-            start=start,
-            end=end,
-            kind=kind,
-            sha256=lines_hash(lines, start, end),
-            blob=blob,
-            rule=rule,
-            others=others,
+        return Location.made(
+            file, start, end, kind, lines_hash(lines, start, end), blob, (), rule, others
         )
 
     def _levels(

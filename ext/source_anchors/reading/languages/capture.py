@@ -62,12 +62,20 @@ def records(
     read from the matches all the same). *by_node*, when given, gets each definition's node id
     (and its wrapper's) with its record and the line its body starts on.
     """
+    # One record is made per anchor resolved (bench/languages.py): the loops below call the
+    # naming rules only where a language has them (wrappers, attributes, conditionals), and a
+    # lookup by name's usual match, one definition in no scope, is read without them.
+    if by_node is None and isinstance(matches, list) and len(matches) == 1:
+        single = _single(naming, parsed, matches[0][1], named)
+        if single is not None:
+            return single
     scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     found: list[
         tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...], tuple[str, ...]]
     ] = []
     for _, captures in matches:
-        name = _one(captures, "name")
+        names = captures.get("name")
+        name = names[0] if names else None
         if "scope" in captures:
             node = captures["scope"][0]
             if name is not None:
@@ -81,41 +89,40 @@ def records(
                 scopes[node.id] = (short, long)
             continue
         for capture, nodes in captures.items():
-            prefix, _, kind = capture.partition(".")
-            if kind and prefix in ("definition", "declaration"):
-                node = nodes[0]
-                name = name if name is not None else naming.name_of(node)
-                text = text_of(name) if name is not None else ""
-                if name is None or not text:
-                    continue
-                receiver = _one(captures, "receiver")
-                before = naming.scope_names(text_of(receiver)) if receiver is not None else ()
-                own = naming.names(text)
-                scopes.setdefault(node.id, (own, own))
-                kind = naming.kind_of(node, kind)
-                found.append((node, kind, prefix == "definition", name, before, own))
+            kinds = _CAPTURES.get(capture)
+            if kinds is None:
+                kinds = _CAPTURES[capture] = _capture(capture)
+            if not kinds:
+                continue
+            body, kind = kinds
+            node = nodes[0]
+            name = name if name is not None else naming.name_of(node)
+            text = text_of(name) if name is not None else ""
+            if name is None or not text:
+                continue
+            receiver = captures.get("receiver")
+            before = naming.scope_names(text_of(receiver[0])) if receiver else ()
+            own = naming.names(text)
+            scopes.setdefault(node.id, (own, own))
+            found.append((node, naming.kind_of(node, kind), body, name, before, own))
+    wrappers = naming.shape.wrappers
+    nested = len(scopes) > 1  # one scope known: the definition's own, so none around it
     seen: set[int] = set()
-    records = []
+    records: list[Definition] = []
+    starts: list[int] = []
     for node, kind, body, name, before, own in found:
         if node.id in seen or (named is not None and not named(name)):
             continue
         seen.add(node.id)
-        outer = naming.outer(node)
-        # One scope known: the definition's own, so no scope around it to look for.
-        short, long = _scope_path(outer, scopes) if len(scopes) > 1 else ((), ())
-        path = (*short, *before, *own)
-        qualified = (*long, *before, *own)
-        definition = Definition(
-            path=path,
-            kind=kind,
-            start=naming.first_line(outer),
-            end=parsed.last_line(outer),
-            name_line=name.start_point.row + 1,
-            qualified=qualified if qualified != path else (),
-            body=body,
-            conditional=bool(naming.shape.conditionals) and naming.conditional(node),
-        )
-        records.append((definition, node.start_byte))
+        outer = node
+        if wrappers and (parent := node.parent) is not None and parent.type in wrappers:
+            outer = naming.outer(node)
+        short, long = _scope_path(outer, scopes) if nested else ((), ())
+        path = (*short, *before, *own) if short or before else own
+        qualified = (*long, *before, *own) if long is not short else path
+        definition = _record(naming, parsed, node, outer, kind, body, name, path, qualified)
+        records.append(definition)
+        starts.append(node.start_byte)
         if by_node is not None:
             body_node = node.child_by_field_name("body")
             body_line = body_node.start_point.row + 1 if body_node is not None else 0
@@ -123,8 +130,103 @@ def records(
     # Ties (a typedef and the struct it names share their lines) in the order of their nodes,
     # so that a file's definitions read whole or by one name come in the same order.
     if len(records) > 1:
-        records.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
-    return [definition for definition, _ in records]
+        order = sorted(
+            range(len(records)),
+            key=lambda at: (records[at].start, -records[at].end, starts[at]),
+        )
+        return [records[at] for at in order]
+    return records
+
+
+def _single(
+    naming: Naming,
+    parsed: Parsed,
+    captures: dict[str, list[tree_sitter.Node]],
+    named: Callable[[tree_sitter.Node], bool] | None,
+) -> list[Definition] | None:
+    """What :func:`records` gives for the one match *captures* when it is a named definition alone.
+
+    None when it is anything else (a scope, a receiver, no ``@name``, several captures): then
+    :func:`records` reads it as any match.
+    """
+    if len(captures) != 2:
+        return None
+    names = captures.get("name")
+    if not names:
+        return None
+    for capture, nodes in captures.items():
+        if capture == "name":
+            continue
+        kinds = _CAPTURES.get(capture)
+        if kinds is None:
+            kinds = _CAPTURES[capture] = _capture(capture)
+        if not kinds:
+            return None
+        body, kind = kinds
+        node, name = nodes[0], names[0]
+        text = text_of(name)
+        if not text or (named is not None and not named(name)):
+            return []
+        own = naming.names(text)
+        outer = node
+        wrappers = naming.shape.wrappers
+        if wrappers and (parent := node.parent) is not None and parent.type in wrappers:
+            outer = naming.outer(node)
+        kind = naming.kind_of(node, kind)
+        return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
+    return None
+
+
+def _record(
+    naming: Naming,
+    parsed: Parsed,
+    node: tree_sitter.Node,
+    outer: tree_sitter.Node,
+    kind: str,
+    body: bool,
+    name: tree_sitter.Node,
+    path: tuple[str, ...],
+    qualified: tuple[str, ...],
+) -> Definition:
+    """The record of the definition *node* (its lines from *outer*, its wrapper or itself)."""
+    shape = naming.shape
+    end = outer.end_byte
+    return _DEFINITION(
+        Definition,
+        (
+            path,
+            kind,
+            naming.first_line(outer) if shape.attributes else outer.start_point.row + 1,
+            # Parsed.last_line's usual case inline: the node ends on code, not white space.
+            outer.end_point.row + 1
+            if parsed.source[end - 1 : end] not in _BLANK
+            else parsed.last_line(outer),
+            name.start_point.row + 1,
+            qualified if qualified != path else (),
+            body,
+            bool(shape.conditionals) and naming.conditional(node),
+            "",
+        ),
+    )
+
+
+#: A :class:`Definition` made from its fields in order, without the named tuple's ``__new__``
+#: (a Python function: a third of making one).
+_DEFINITION = tuple.__new__
+#: Each capture's name read once: (whether it has a body, its kind) for a definition's capture
+#: (``@definition.KIND``, ``@declaration.KIND``), else ``()``.
+_CAPTURES: dict[str, tuple[bool, str] | tuple[()]] = {}
+
+
+def _capture(capture: str) -> tuple[bool, str] | tuple[()]:
+    prefix, _, kind = capture.partition(".")
+    return (
+        (prefix == "definition", kind) if kind and prefix in ("definition", "declaration") else ()
+    )
+
+
+#: What :meth:`~.parsed.Parsed.last_line` steps back over (an empty slice is in it, too).
+_BLANK = b" \t\r\n\f\v"
 
 
 def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:

@@ -52,6 +52,8 @@ class TreeSitterLanguage(Language):
         self._language: tree_sitter.Language | None = None
         self._parser: tree_sitter.Parser | None = None
         self._query: tree_sitter.Query | None = None
+        #: One cursor over the query for the lookups by name (:meth:`named`), its range set for each.
+        self._cursor: tree_sitter.QueryCursor | None = None
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
         self._installed: bool | None = None
 
@@ -82,6 +84,7 @@ class TreeSitterLanguage(Language):
             self._parser = tree_sitter.Parser(self._language)
             text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
             self._query = tree_sitter.Query(self._language, text)
+            self._cursor = tree_sitter.QueryCursor(self._query)
         return self._parser, self._query
 
     def tree(self, source: bytes) -> Parsed:
@@ -120,15 +123,23 @@ class TreeSitterLanguage(Language):
         wanted = tuple(dotted.split("."))
         parsed = self.tree(source)
         if not parsed.read:
-            found = parsed.named.get(wanted[-1])
+            last = wanted[-1]
+            found = parsed.named.get(last)
             if found is None:
-                _, query = self._load()
-                found = named_definitions(self, parsed, query, wanted[-1])
+                cursor = self._cursor
+                if cursor is None:
+                    self._load()
+                    cursor = self._cursor
+                    assert cursor is not None
+                found = named_definitions(self, parsed, cursor, last)
                 if found is None:
                     return None
-                parsed.named[wanted[-1]] = found
+                parsed.named[last] = found
         else:
             found = parsed.definitions
+        if len(found) == 1:  # the usual case, without a comprehension's cost
+            only = found[0]
+            return [only] if only.path == wanted or only.qualified == wanted else []
         return [d for d in found if d.path == wanted or d.qualified == wanted]
 
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:

@@ -13,7 +13,6 @@ walks from the root instead of the query over every node.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ..language import Definition
@@ -24,8 +23,6 @@ if TYPE_CHECKING:
 
     from .parsed import Parsed
 
-#: A name whose places are found by its bytes (an operator's name, ``operator ==``, is not).
-_PLAIN = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 #: The bytes an identifier is made of: a place must have none of them on either side.
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 #: Above this many places, one run of the query over the whole tree costs less than a run per place.
@@ -33,43 +30,60 @@ PLACES = 12
 
 
 def named_definitions(
-    language: Naming, parsed: Parsed, query: tree_sitter.Query, name: str
+    language: Naming, parsed: Parsed, cursor: tree_sitter.QueryCursor, name: str
 ) -> list[Definition] | None:
     """The definitions of *parsed* whose own last name is *name*, by its places; None where that does not apply.
 
-    None when *name* is not a plain identifier or is written in more than :data:`PLACES` places:
-    the caller reads every definition then.
+    *cursor* is a cursor over the language's definitions query (the language keeps one: its byte
+    range is set here for each place). None when *name* is not a plain identifier or is written
+    in more than :data:`PLACES` places: the caller reads every definition then.
     """
-    import tree_sitter
-
-    if not _PLAIN.match(name):
+    if not plain(name):
         return None
     places = _places(parsed.source, name.encode())
     if places is None:
         return None
-    matches: list[tuple[int, dict[str, list[tree_sitter.Node]]]] = []
-    for start, end in places:
-        cursor = tree_sitter.QueryCursor(query)
+    root = parsed.tree.root_node
+    if len(places) == 1:  # the usual case: one run, one place
+        start, end = places[0]
         cursor.set_byte_range(start, end)
-        matches.extend(cursor.matches(parsed.tree.root_node))
+        matches = cursor.matches(root)
 
-    def holds(node: tree_sitter.Node) -> bool:
-        first, last = node.start_byte, node.end_byte
-        return any(first <= start and end <= last for start, end in places)
+        def holds(node: tree_sitter.Node) -> bool:
+            return node.start_byte <= start and end <= node.end_byte
+
+    else:
+        matches = []
+        for start, end in places:
+            cursor.set_byte_range(start, end)
+            matches.extend(cursor.matches(root))
+
+        def holds(node: tree_sitter.Node) -> bool:
+            first, last = node.start_byte, node.end_byte
+            return any(first <= start and end <= last for start, end in places)
 
     found = records(language, parsed, matches, named=holds)
+    if len(found) == 1:  # the usual case, without a comprehension's cost
+        return found if found[0].path[-1] == name else []
     return [definition for definition in found if definition.path[-1] == name]
+
+
+def plain(name: str) -> bool:
+    """Whether *name* is a plain identifier, ``[A-Za-z_$][A-Za-z0-9_$]*``, whose places are found by its bytes.
+
+    An operator's name (``operator ==``) is not.
+    """
+    return name.isascii() and name.replace("$", "_").isidentifier()
 
 
 def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
     """The byte ranges where *word* stands as a whole word of *source*; None above :data:`PLACES` of them."""
     places: list[tuple[int, int]] = []
+    size, total = len(word), len(source)
     at = source.find(word)
     while at >= 0:
-        end = at + len(word)
-        if (at == 0 or source[at - 1] not in _WORD) and (
-            end == len(source) or source[end] not in _WORD
-        ):
+        end = at + size
+        if (at == 0 or source[at - 1] not in _WORD) and (end == total or source[end] not in _WORD):
             if len(places) == PLACES:
                 return None
             places.append((at, end))

@@ -116,11 +116,12 @@ class LanguageFiles:
     ) -> list[Definition]:
         """The definitions of *path* (at blob *blob*) whose path or qualified path is *dotted*; empty when none."""
         key = (path, blob, dotted)
-        self._sources.setdefault(key[:2], source)
         kept = self._named.get(key)
         if kept is not None and kept[0] is language:
             return kept[1]
-        whole = self._all.get(key[:2])
+        file = (path, blob)
+        self._sources.setdefault(file, source)
+        whole = self._all.get(file)
         found = (
             language.named(source, dotted) if whole is None or whole[0] is not language else None
         )
