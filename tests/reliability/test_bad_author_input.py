@@ -161,6 +161,10 @@ def _split_label(text: str) -> str:
     return _split(text)[1]
 
 
+#: A definition's path after '#', restated from the documented grammar.
+_SYMBOL_PATH = re.compile(r"[^\s.#/:]+(?:\.[^\s.#/:]+)*")
+
+
 def _parse(text: str, *, default_repo: str) -> tuple[str, str, str | None] | None:
     """(repo, path, match or None) of a well-formed target, or None: the documented grammar,
     ``[repo:]dotted.path[::match]`` or ``[repo:]/file/path[::match]``, restated. A NUL reads as
@@ -187,6 +191,11 @@ def _parse(text: str, *, default_repo: str) -> tuple[str, str, str | None] | Non
     if path.startswith("/"):
         parts = path[1:].split("/")
         if path == "/" or any(part in ("", ".", "..") for part in parts) or "\\" in path:
+            return None
+        # '#' in the file's name opens a definition's path: names joined by '.', none empty, no
+        # white space, '#', '/' or ':' (``/src/lib.rs#Trait.for.Type.method``).
+        _, hash_, symbol = parts[-1].partition("#")
+        if hash_ and not _SYMBOL_PATH.fullmatch(symbol):
             return None
     elif not path or not all(part.isidentifier() for part in path.split(".")):
         return None
