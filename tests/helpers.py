@@ -144,6 +144,13 @@ class SharedUpstream:
 SHARED_TAGS = ("build-v1", "build-v2", "build-pushed", "ledger", "demo", "languages")
 
 
+def commit_all(root: Path, message: str) -> str:
+    """Stage everything in *root*, commit it as *message*, and return the new commit's id."""
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "-m", message, cwd=root)
+    return git("rev-parse", "HEAD", cwd=root).strip()
+
+
 def make_shared_upstream(path: Path) -> SharedUpstream:
     """The repository at *path*: a commit per tree of ``tests/roots/upstream/``, tagged with its name."""
     upstream = Upstream(path)

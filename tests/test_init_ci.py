@@ -19,34 +19,9 @@ import pytest
 import yaml
 from helpers import ROOT, Book, Upstream, build_env, git, run_cli, write_conf
 from test_ci import Released
+from workflows import assert_valid_github_workflow, gitlab_schema, venv_tool
 
 BIN = Path(sys.executable).parent
-
-
-def _tool(name: str) -> str:
-    path = BIN / name
-    if not path.exists():
-        pytest.fail(f"{name} is not installed in the venv: make .venv/.requirements-installed")
-    return str(path)
-
-
-def _assert_valid_github_workflow(workflow: Path, *, cwd: Path) -> None:
-    """actionlint and GitHub's workflow schema (check-jsonschema's vendored copy) both accept *workflow*."""
-    lint = subprocess.run(
-        [_tool("actionlint"), "-no-color", str(workflow)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert schema.returncode == 0, schema.stdout + schema.stderr
 
 
 @pytest.fixture
@@ -68,7 +43,7 @@ def test_github_workflow_passes_actionlint_and_the_schema(
     assert run_cli(["init-ci", "github"]) == 0
     workflow = repo.book.root / ".github" / "workflows" / "source-anchors.yml"
     assert f"wrote {workflow}" in capsys.readouterr().out
-    _assert_valid_github_workflow(workflow, cwd=repo.book.root)
+    assert_valid_github_workflow(workflow, cwd=repo.book.root)
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data["jobs"]) == {"build", "bump"}
     build = [step.get("run", "") for step in data["jobs"]["build"]["steps"]]
@@ -77,7 +52,7 @@ def test_github_workflow_passes_actionlint_and_the_schema(
     workflow.write_text(workflow.read_text("utf-8").replace("github.token", "github.tokn"), "utf-8")
     assert (
         subprocess.run(
-            [_tool("actionlint"), "-no-color", str(workflow)], capture_output=True, check=False
+            [venv_tool("actionlint"), "-no-color", str(workflow)], capture_output=True, check=False
         ).returncode
         == 1
     )
@@ -93,19 +68,14 @@ def test_an_existing_workflow_is_kept(repo: Released, capsys: pytest.CaptureFixt
 def test_gitlab_ci_passes_the_gitlab_schema(repo: Released) -> None:
     assert run_cli(["init-ci", "gitlab"]) == 0
     path = repo.book.root / ".gitlab-ci.yml"
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    schema = gitlab_schema(path)
     assert schema.returncode == 0, schema.stdout + schema.stderr
     data = yaml.safe_load(path.read_text("utf-8"))
     assert data["build"]["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"
     path.write_text(path.read_text("utf-8").replace("when: always", "when: sometimes"), "utf-8")
     assert (
         subprocess.run(
-            [_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
+            [venv_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
             capture_output=True,
             check=False,
         ).returncode
@@ -217,7 +187,7 @@ def test_pre_commit_try_repo_checks_the_staged_pages_offline(
     def hook(*pages: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [
-                _tool("pre-commit"),
+                venv_tool("pre-commit"),
                 "try-repo",
                 str(ROOT),
                 "source-anchors",
@@ -272,7 +242,7 @@ def test_the_manuals_local_hook_runs_the_installed_command(repo: Released, tmp_p
         },
         proxies=True,
     )
-    run = [_tool("pre-commit"), "run", "source-anchors", "--verbose", "--files", "index.md"]
+    run = [venv_tool("pre-commit"), "run", "source-anchors", "--verbose", "--files", "index.md"]
     done = subprocess.run(
         run, cwd=book, env=env, capture_output=True, text=True, timeout=900, check=False
     )
@@ -325,7 +295,7 @@ def test_a_library_without_pins_gets_the_strict_build_alone(
     # change.
     assert "was installed from file://" in err and "not from a package index" in err, err
     workflow = library / ".github" / "workflows" / "source-anchors.yml"
-    _assert_valid_github_workflow(workflow, cwd=library)
+    assert_valid_github_workflow(workflow, cwd=library)
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data["jobs"]) == {"build"} and set(data[True]) == {
         "pull_request",
@@ -371,12 +341,7 @@ def test_a_library_without_pins_gets_a_valid_gitlab_ci(
     assert run_cli(["init-ci", "gitlab"]) == 0
     assert "no bump job" in capsys.readouterr().out
     path = library / ".gitlab-ci.yml"
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    schema = gitlab_schema(path)
     assert schema.returncode == 0, schema.stdout + schema.stderr
     data = yaml.safe_load(path.read_text("utf-8"))
     assert "bump" not in data and data["stages"] == ["build"]

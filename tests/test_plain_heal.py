@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli
+from helpers import commit_all, git, run_cli
 from source_anchors.markup.mdlinks import md_links, split_lines
 from source_anchors.model.records import RESOLVER_VERSION
 
@@ -44,12 +44,6 @@ def greet(name):
 '''
 
 
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "lib-repo"
@@ -61,7 +55,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
-    _commit(root, "library")
+    commit_all(root, "library")
     monkeypatch.chdir(root)
     return root
 
@@ -101,13 +95,13 @@ def test_fix_heals_missing_links_to_their_suggestions(
     guide.write_text("Say [hello](../lib/mod.py#L9-L11).\n", "utf-8")
     guide.chmod(0o640)
     assert run_cli(["update", "README.md", "docs"]) == 0
-    _commit(repo, "docs and lock")
+    commit_all(repo, "docs and lock")
     # One commit moves greet to lib/other.py and renames part, in place, to first.
     (repo / "lib" / "mod.py").write_text(
         MODULE.replace("def part", "def first").split("\n\n\ndef greet")[0] + "\n", "utf-8"
     )
     (repo / "lib" / "other.py").write_text(OTHER, "utf-8")
-    head = _commit(repo, "greet moves, part is first")
+    head = commit_all(repo, "greet moves, part is first")
     capsys.readouterr()
 
     assert run_cli(["check", "README.md", "docs"]) == 1
@@ -163,7 +157,7 @@ def test_a_suggestion_below_the_floor_or_none_is_not_applied(
         "[part](lib/mod.py#L4-L6) and [hello](lib/mod.py#L9-L11).\n", "utf-8"
     )
     assert run_cli(["update", "README.md"]) == 0
-    _commit(repo, "readme")
+    commit_all(repo, "readme")
     # part is renamed and its body changed; greet is deleted.
     (repo / "lib" / "mod.py").write_text(
         MODULE.replace("def part", "def initial")
@@ -172,7 +166,7 @@ def test_a_suggestion_below_the_floor_or_none_is_not_applied(
         + "\n",
         "utf-8",
     )
-    _commit(repo, "initial")
+    commit_all(repo, "initial")
     before = _snapshot(repo, "README.md", "source-anchors.lock")
     capsys.readouterr()
     assert run_cli(["fix", "--write", "--min-similarity", "0.99", "README.md"]) == 0
@@ -292,7 +286,7 @@ def test_a_lock_from_a_newer_release_names_the_upgrade(
         lines[inner] = lines[inner].replace(f": {RESOLVER_VERSION}", f": {RESOLVER_VERSION + 1}")
     lock.write_text("".join(lines), "utf-8")
     (repo / "lib" / "mod.py").write_text("\n\n" + MODULE, "utf-8")
-    _commit(repo, "moved, and a lock from a newer release")
+    commit_all(repo, "moved, and a lock from a newer release")
     before = _snapshot(repo, "README.md", "source-anchors.lock")
     for command in (["check"], ["update"], ["fix", "--write"]):
         capsys.readouterr()
@@ -313,9 +307,9 @@ def test_check_names_cited_files_with_uncommitted_edits_once(
         "[part](lib/mod.py#L4-L6) [greet](lib/mod.py#L9-L11) [helper](lib/util.py#L1-L2)\n",
         "utf-8",
     )
-    _commit(repo, "util and readme")
+    commit_all(repo, "util and readme")
     assert run_cli(["update", "README.md"]) == 0
-    _commit(repo, "lock")
+    commit_all(repo, "lock")
     capsys.readouterr()
     assert run_cli(["check", "README.md"]) == 0
     assert "uncommitted" not in capsys.readouterr().err

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import git, run_cli
+from helpers import commit_all, git, run_cli
 from source_anchors.markup.mdlinks import md_links
 from source_anchors.plain.forms import LineLink, line_link
 
@@ -31,12 +31,6 @@ def part(name):
 '''
 
 
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "lib-repo"
@@ -45,7 +39,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "lib" / "mod.py").write_text(MODULE, "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
-    first = _commit(root, "library")
+    first = commit_all(root, "library")
     (root / "README.md").write_text(
         "# lib\n\n"
         "[`greet`](lib/mod.py#L4-L6) says hello.\n"
@@ -55,7 +49,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "and `[inline](lib/mod.py#L1)` is code.\n",
         "utf-8",
     )
-    _commit(root, "readme")
+    commit_all(root, "readme")
     (root / "pyproject.toml").write_text(
         f"[tool.source-anchors]\ncache-dir = {str(tmp_path / 'cache')!r}\n", "utf-8"
     )
@@ -88,7 +82,7 @@ def test_update_then_a_move_is_reported_and_fixed(
     lock = json.loads((repo / "source-anchors.lock").read_text("utf-8"))
     assert sorted(lock["anchors"]["self"]) == ["/lib/mod.py#greet", "lib.mod.part"]
     assert all("commit" not in record for record in lock["anchors"]["self"].values())
-    _commit(repo, "lock")
+    commit_all(repo, "lock")
     assert run_cli(["check", "README.md"]) == 0
     capsys.readouterr()
 
@@ -96,7 +90,7 @@ def test_update_then_a_move_is_reported_and_fixed(
     (repo / "lib" / "mod.py").write_text(
         MODULE.replace('"""A library."""\n', '"""A library."""\n\nSEP = " "\n'), "utf-8"
     )
-    head = _commit(repo, "move")
+    head = commit_all(repo, "move")
     assert run_cli(["check", "README.md"]) == 1
     out = capsys.readouterr().out
     assert "README.md:3: moved: self:/lib/mod.py#greet lib/mod.py:L4–L6 → lib/mod.py:L6–L8" in out
@@ -121,9 +115,9 @@ def test_a_changed_body_is_changed_with_its_class(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run_cli(["update", "README.md"]) == 0
-    _commit(repo, "lock")
+    commit_all(repo, "lock")
     (repo / "lib" / "mod.py").write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
-    _commit(repo, "hi")
+    commit_all(repo, "hi")
     capsys.readouterr()
     assert run_cli(["check", "README.md"]) == 1
     out = capsys.readouterr().out
@@ -153,10 +147,10 @@ def test_the_lock_changes_only_when_cited_code_does(
 ) -> None:
     assert run_cli(["update", "README.md"]) == 0
     locked = (repo / "source-anchors.lock").read_text("utf-8")
-    _commit(repo, "lock")
+    commit_all(repo, "lock")
     # An edit elsewhere in the cited file: a new blob, the same lines and text of greet and part.
     (repo / "lib" / "mod.py").write_text(MODULE + "\n\ndef later():\n    return 1\n", "utf-8")
-    _commit(repo, "later")
+    commit_all(repo, "later")
     capsys.readouterr()
     assert run_cli(["update", "README.md"]) == 0
     assert "(0 change(s))" in capsys.readouterr().err
@@ -164,7 +158,7 @@ def test_the_lock_changes_only_when_cited_code_does(
     assert run_cli(["check", "README.md"]) == 0
     # The cited body changes: its record (text hash and blob) does.
     (repo / "lib" / "mod.py").write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
-    _commit(repo, "hi")
+    commit_all(repo, "hi")
     assert run_cli(["update", "README.md"]) == 0
     after = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
     before = json.loads(locked)["anchors"]["self"]
@@ -177,19 +171,19 @@ def test_a_permalink_is_never_locked_and_moved_to_head_checks_clean(
 ) -> None:
     head = git("rev-parse", "HEAD", cwd=repo).strip()
     (repo / "NOTES.md").write_text(f"[part]({WEB}/blob/{head}/lib/mod.py#L9-L11)\n", "utf-8")
-    _commit(repo, "notes")
+    commit_all(repo, "notes")
     assert run_cli(["update", "NOTES.md"]) == 0
     assert "0 line link(s) locked" in capsys.readouterr().err
     assert not json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]
     (repo / "lib" / "mod.py").write_text(
         MODULE.replace('"""A library."""\n', '"""A library."""\n\nA = 1\n'), "utf-8"
     )
-    new = _commit(repo, "move")
+    new = commit_all(repo, "move")
     assert run_cli(["check", "NOTES.md"]) == 0  # old, never broken
     assert "NOTES.md:1: old permalink" in capsys.readouterr().out
     assert run_cli(["fix", "--write", "--to", "HEAD", "NOTES.md"]) == 0
     assert f"/blob/{new}/lib/mod.py#L11-L13" in (repo / "NOTES.md").read_text("utf-8")
-    _commit(repo, "notes at head")
+    commit_all(repo, "notes at head")
     capsys.readouterr()
     assert run_cli(["check", "NOTES.md"]) == 0
     assert capsys.readouterr().out == ""
@@ -200,14 +194,14 @@ def test_update_never_relocks_a_link_to_what_its_old_lines_show_now(
 ) -> None:
     assert run_cli(["update", "README.md"]) == 0
     locked = (repo / "source-anchors.lock").read_text("utf-8")
-    _commit(repo, "lock")
+    commit_all(repo, "lock")
     # greet grows by two lines: its link (L4-L6) now shows only part of it.
     grown = MODULE.replace(
         '    return "hello " + name\n',
         '    word = "hello"\n    sep = " "\n    return word + sep + name\n',
     )
     (repo / "lib" / "mod.py").write_text(grown, "utf-8")
-    _commit(repo, "grow")
+    commit_all(repo, "grow")
     capsys.readouterr()
     assert run_cli(["update", "README.md"]) == 1
     err = capsys.readouterr().err
@@ -220,7 +214,7 @@ def test_update_never_relocks_a_link_to_what_its_old_lines_show_now(
     # fix follows the changed definition's lines; the change stays reported until update.
     assert run_cli(["fix", "--write", "README.md"]) == 0
     assert "[`greet`](lib/mod.py#L4-L8)" in (repo / "README.md").read_text("utf-8")
-    _commit(repo, "fixed")
+    commit_all(repo, "fixed")
     capsys.readouterr()
     assert run_cli(["check", "README.md"]) == 1
     assert "README.md:3: changed (code): self:/lib/mod.py#greet" in capsys.readouterr().out
@@ -233,7 +227,7 @@ def test_update_of_some_files_keeps_what_the_others_cite(
 ) -> None:
     (repo / "docs").mkdir()
     (repo / "docs" / "guide.md").write_text("[part](../lib/mod.py#L9-L11)\n", "utf-8")
-    _commit(repo, "guide")
+    commit_all(repo, "guide")
     assert run_cli(["update", "README.md", "docs"]) == 0
     both = json.loads((repo / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
     assert "/lib/mod.py#part" in both
@@ -242,9 +236,9 @@ def test_update_of_some_files_keeps_what_the_others_cite(
     assert after == both
     # Once no file cites it, update prunes it.
     (repo / "docs" / "guide.md").write_text("no links\n", "utf-8")
-    _commit(repo, "guide without links")
+    commit_all(repo, "guide without links")
     (repo / "README.md").write_text("[`greet`](lib/mod.py#L4-L6) says hello.\n", "utf-8")
-    _commit(repo, "readme shorter")
+    commit_all(repo, "readme shorter")
     capsys.readouterr()
     assert run_cli(["update", "README.md"]) == 0
     assert "pruned: self:/lib/mod.py#part" in capsys.readouterr().out
@@ -264,7 +258,7 @@ def test_a_title_names_a_module_of_a_namespace_package(
         f"[tool.source-anchors]\ncache-dir = {str(tmp_path / 'cache')!r}\n", "utf-8"
     )
     git("init", "-q", "-b", "main", cwd=root)
-    _commit(root, "namespace")
+    commit_all(root, "namespace")
     monkeypatch.chdir(root)
     assert run_cli(["update", "README.md"]) == 0, capsys.readouterr().err
     lock = json.loads((root / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import commit_all, git
 from source_anchors.engine.engine import Engine
 from source_anchors.model.config import settings_from
 from source_anchors.model.records import Status
@@ -42,12 +42,6 @@ def first(text):
 '''
 
 
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "lib-repo"
@@ -58,7 +52,7 @@ def repo(tmp_path: Path) -> Path:
     (root / "lib" / "unused.py").write_text("X = 1\n", "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
-    first = _commit(root, "library")
+    first = commit_all(root, "library")
     (root / "docs").mkdir()
     for n in range(3):  # the same code cited from several pages, several times
         (root / "docs" / f"p{n}.md").write_text(
@@ -70,7 +64,7 @@ def repo(tmp_path: Path) -> Path:
             f"[first](../lib/util.py#L4-L5), [at first]({WEB}/blob/{first}/lib/util.py#L4-L5).\n",
             "utf-8",
         )
-    _commit(root, "docs")
+    commit_all(root, "docs")
     return root
 
 
@@ -96,7 +90,7 @@ def _update(root: Path) -> Engine:
     engine, links = _links(root)
     changes, problems = relock(links, links.links(_pages(root)))
     assert problems == [] and changes
-    _commit(root, "lock")
+    commit_all(root, "lock")
     return engine
 
 
@@ -122,7 +116,7 @@ def test_a_changed_file_is_read_again_and_its_drift_found(repo: Path) -> None:
     _update(repo)
     (repo / "lib" / "mod.py").write_text(MOD.replace('"hello "', '"hi "'), "utf-8")
     (repo / "lib" / "unused.py").write_text("X = 2\n", "utf-8")  # cited by nothing
-    _commit(repo, "hi")
+    commit_all(repo, "hi")
     engine, links = _links(repo)
     records = [links.record(item) for item in links.links(_pages(repo))]
     by_status = {r.status for r in records if "util.py" in r.outcome.name}
@@ -140,7 +134,7 @@ def test_a_file_the_resolution_used_is_checked_too(repo: Path) -> None:
     """The export's record uses lib/__init__.py: a change there re-resolves it (and finds it unmoved)."""
     _update(repo)
     (repo / "lib" / "__init__.py").write_text("# the package\nfrom .mod import greet\n", "utf-8")
-    _commit(repo, "comment")
+    commit_all(repo, "comment")
     engine, links = _links(repo)
     records = [links.record(item) for item in links.links(_pages(repo))]
     assert {r.status for r in records} == {Status.ok}

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ROOT, build_env, git, run_cli
+from helpers import ROOT, build_env, commit_all, git, run_cli
+from workflows import assert_valid_github_workflow, gitlab_schema, venv_tool
 
 BIN = Path(sys.executable).parent
 MODULE = '''\
@@ -43,19 +44,6 @@ README = (
 )
 
 
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
-
-
-def _tool(name: str) -> str:
-    path = BIN / name
-    if not path.exists():
-        pytest.fail(f"{name} is not installed in the venv: make .venv/.requirements-installed")
-    return str(path)
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The repository, locked (README.md and docs/) and committed; the current folder."""
@@ -77,9 +65,9 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
     monkeypatch.chdir(root)
-    _commit(root, "library and docs")
+    commit_all(root, "library and docs")
     assert run_cli(["update", "README.md", "docs"]) == 0
-    _commit(root, "lock")
+    commit_all(root, "lock")
     return root
 
 
@@ -148,7 +136,7 @@ def test_an_old_permalink_is_a_note_and_no_annotation(
     link = f"https://github.com/acme/lib/blob/{first}/lib/mod.py#L4-L6"
     (repo / "OLD.md").write_text(f"[greet then]({link})\n", "utf-8")
     (repo / "lib" / "mod.py").write_text(MOVED, "utf-8")
-    _commit(repo, "move, and a page with a permalink")
+    commit_all(repo, "move, and a page with a permalink")
     capsys.readouterr()
     assert run_cli(["check", "OLD.md"]) == 0
     assert f"OLD.md:1: old permalink ({first[:7]}): moved" in capsys.readouterr().out
@@ -238,7 +226,13 @@ def test_the_markdown_hook_under_pre_commit_judges_the_index(repo: Path, tmp_pat
 
     def hook() -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [_tool("pre-commit"), "try-repo", str(ROOT), "source-anchors-markdown", "--verbose"],
+            [
+                venv_tool("pre-commit"),
+                "try-repo",
+                str(ROOT),
+                "source-anchors-markdown",
+                "--verbose",
+            ],
             cwd=repo,
             env=env,
             capture_output=True,
@@ -267,23 +261,6 @@ def test_the_markdown_hook_under_pre_commit_judges_the_index(repo: Path, tmp_pat
 # ----------------------------------------------------------------------------------------
 
 
-def _valid_github(workflow: Path) -> None:
-    lint = subprocess.run(
-        [_tool("actionlint"), "-no-color", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert lint.returncode == 0, lint.stdout + lint.stderr
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(workflow)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert schema.returncode == 0, schema.stdout + schema.stderr
-
-
 def _run_step(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """A workflow's ``run:`` line under bash, with the venv's ``source-anchors`` on PATH."""
     env = build_env({"PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"})
@@ -304,7 +281,7 @@ def test_init_ci_github_annotates_the_markdown_and_the_code(
     assert run_cli(["init-ci", "github"]) == 0
     workflow = repo / ".github" / "workflows" / "source-anchors.yml"
     assert "check --format github README.md docs' (3 line link(s) now)" in capsys.readouterr().out
-    _valid_github(workflow)
+    assert_valid_github_workflow(workflow)
     data = yaml.safe_load(workflow.read_text("utf-8"))
     assert set(data[True]) == {"pull_request", "push"}  # YAML 1.1 reads the key 'on' as True
     (job,) = data["jobs"].values()
@@ -313,7 +290,7 @@ def test_init_ci_github_annotates_the_markdown_and_the_code(
     assert command == "source-anchors check --format github README.md docs"
     assert _run_step(command, repo).returncode == 0
     (repo / "lib" / "mod.py").write_text(MOVED, "utf-8")
-    _commit(repo, "a pull request moves greet")
+    commit_all(repo, "a pull request moves greet")
     done = _run_step(command, repo)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "::warning file=README.md,line=3," in done.stdout
@@ -324,18 +301,13 @@ def test_init_ci_github_annotates_the_markdown_and_the_code(
 def test_init_ci_gitlab_reports_code_quality(repo: Path) -> None:
     assert run_cli(["init-ci", "gitlab"]) == 0
     path = repo / ".gitlab-ci.yml"
-    schema = subprocess.run(
-        [_tool("check-jsonschema"), "--builtin-schema", "vendor.gitlab-ci", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    schema = gitlab_schema(path)
     assert schema.returncode == 0, schema.stdout + schema.stderr
     job = yaml.safe_load(path.read_text("utf-8"))["source-anchors"]
     assert job["variables"]["GIT_DEPTH"] == "0"
     assert job["artifacts"]["reports"]["codequality"] == "gl-code-quality-report.json"
     (repo / "lib" / "mod.py").write_text(MODULE.replace('"hello "', '"hi "'), "utf-8")
-    _commit(repo, "a merge request changes greet")
+    commit_all(repo, "a merge request changes greet")
     assert _run_step(job["script"][-1], repo).returncode == 1
     report = json.loads((repo / "gl-code-quality-report.json").read_text("utf-8"))
     assert {(r["location"]["path"], r["check_name"]) for r in report} == {
@@ -350,7 +322,7 @@ def test_init_ci_without_anything_to_check_says_so(
 ) -> None:
     (tmp_path / "README.md").write_text("No [line links](https://example.org) here.\n", "utf-8")
     git("init", "-q", "-b", "main", cwd=tmp_path)
-    _commit(tmp_path, "readme")
+    commit_all(tmp_path, "readme")
     monkeypatch.chdir(tmp_path)
     assert run_cli(["init-ci", "github"]) == 2
     err = capsys.readouterr().err

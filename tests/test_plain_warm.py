@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import commit_all, git
 from source_anchors.cli.main import get_parser, main
 from source_anchors.cli.plain import run
 from source_anchors.cli.warm import warm_check
@@ -48,12 +48,6 @@ class Box:
 '''
 
 
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "lib-repo"
@@ -63,7 +57,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / "lib" / "other.py").write_text("X = 1\n", "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", "git@github.com:acme/lib.git", cwd=root)
-    first = _commit(root, "library")
+    first = commit_all(root, "library")
     (root / "README.md").write_text(
         "# lib\n\n"
         "[`greet`](lib/mod.py#L4-L6) says hello; [the step](lib/mod.py#L15-L16).\n"
@@ -81,13 +75,13 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     )
     (root / "docs" / "_build").mkdir()
     (root / "docs" / "_build" / "skipped.md").write_text("[x](../../lib/nothere.py#L1)\n", "utf-8")
-    _commit(root, "docs")
+    commit_all(root, "docs")
     (root / "pyproject.toml").write_text(
         f"[tool.source-anchors]\ncache-dir = {str(tmp_path / 'cache')!r}\n", "utf-8"
     )
     monkeypatch.chdir(root)
     assert main(["update", "README.md", "docs"]) == 0
-    _commit(root, "lock")
+    commit_all(root, "lock")
     return root
 
 
@@ -136,7 +130,7 @@ def test_another_commit_elsewhere_in_a_cited_file_is_left_to_the_full_front_end(
 ) -> None:
     """A file at another blob is resolved again: the lock alone does not say its lines."""
     (repo / "lib" / "mod.py").write_text(MODULE + "\n\nY = 2\n", "utf-8")
-    _commit(repo, "more")
+    commit_all(repo, "more")
     warm, status, _, _ = _both(["check", "README.md", "docs"], capsys)
     assert (warm, status) == (None, 0)
 
@@ -153,7 +147,7 @@ def test_drift_is_the_full_front_ends_answer(
 ) -> None:
     new = '"""A library."""\n\nSEP = 1\n' if change.startswith('"""') else '"hi " + name'
     (repo / "lib" / "mod.py").write_text(MODULE.replace(change, new), "utf-8")
-    _commit(repo, "drift")
+    commit_all(repo, "drift")
     for fmt in ("text", "github", "gitlab"):
         assert _both(["check", "--format", fmt, "README.md", "docs"], capsys)[:2] == (None, 1)
     assert says in _both(["check", "README.md"], capsys)[2]
@@ -272,7 +266,7 @@ def test_a_warm_check_loads_no_engine_and_runs_git_five_times(repo: Path, tmp_pa
 
     log.unlink()
     (repo / "lib" / "mod.py").write_text(MODULE + "\nY = 2\n", "utf-8")
-    _commit(repo, "more")
+    commit_all(repo, "more")
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=repo, env=env, capture_output=True, text=True
     )

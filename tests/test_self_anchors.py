@@ -10,7 +10,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from helpers import PY, build_env, git, run_cli
+from helpers import PY, build_env, commit_all, git, run_cli
 
 ORIGIN = "git@github.com:acme/tiny.git"
 MODULE = '''\
@@ -51,14 +51,8 @@ def _project(root: Path, *, page: str = PAGE) -> Path:
     (docs / "index.md").write_text(page, "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
     git("remote", "add", "origin", ORIGIN, cwd=root)
-    _commit(root, "release")
+    commit_all(root, "release")
     return docs
-
-
-def _commit(root: Path, message: str) -> str:
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", message, cwd=root)
-    return git("rev-parse", "HEAD", cwd=root).strip()
 
 
 def _build(docs: Path, *, locked: bool) -> subprocess.CompletedProcess[str]:
@@ -96,7 +90,7 @@ def test_self_anchors_lock_without_commit_and_link_the_built_commit(tmp_path: Pa
     # A commit that touches no cited line leaves the lock's text as it is, and the build passes.
     lock_text = (docs / "source-anchors.lock").read_text("utf-8")
     (docs.parent / "NOTES.txt").write_text("unrelated\n", "utf-8")
-    _commit(docs.parent, "notes")
+    commit_all(docs.parent, "notes")
     again = _build(docs, locked=True)
     assert again.returncode == 0, again.stderr
     assert "WARNING" not in again.stderr, again.stderr
@@ -106,10 +100,10 @@ def test_self_anchors_lock_without_commit_and_link_the_built_commit(tmp_path: Pa
 def test_a_commit_that_changes_a_cited_body_fails_the_locked_build(tmp_path: Path) -> None:
     docs = _project(tmp_path / "proj")
     assert _build(docs, locked=False).returncode == 0
-    _commit(docs.parent, "lock")
+    commit_all(docs.parent, "lock")
     mod = docs.parent / "tiny" / "mod.py"
     mod.write_text(MODULE.replace('"hello " + name', '"hi " + name'), "utf-8")
-    _commit(docs.parent, "say hi")
+    commit_all(docs.parent, "say hi")
     failed = _build(docs, locked=True)
     assert "changed (code): self:tiny.mod.greet tiny/mod.py:L4–L6" in failed.stderr, failed.stderr
     assert '-    return "hello " + name' in failed.stderr
@@ -118,7 +112,7 @@ def test_a_commit_that_changes_a_cited_body_fails_the_locked_build(tmp_path: Pat
     assert _cli(docs, "update") == 0
     lock = json.loads((docs / "source-anchors.lock").read_text("utf-8"))
     assert "commit" not in lock["anchors"]["self"]["tiny.mod.greet"]
-    _commit(docs.parent, "relock")
+    commit_all(docs.parent, "relock")
     passed = _build(docs, locked=True)
     assert passed.returncode == 0, passed.stderr
     assert "WARNING" not in passed.stderr, passed.stderr
@@ -127,14 +121,14 @@ def test_a_commit_that_changes_a_cited_body_fails_the_locked_build(tmp_path: Pat
 def test_a_moved_definition_is_moved_and_a_renamed_one_is_fixed(tmp_path: Path) -> None:
     docs = _project(tmp_path / "proj")
     assert _build(docs, locked=False).returncode == 0
-    _commit(docs.parent, "lock")
+    commit_all(docs.parent, "lock")
     mod = docs.parent / "tiny" / "mod.py"
     # One commit moves greet down (a helper above it) and renames part to first.
     text = MODULE.replace('"""Tiny."""\n', '"""Tiny."""\n\nSEP = " "\n').replace(
         "def part", "def first"
     )
     mod.write_text(text, "utf-8")
-    _commit(docs.parent, "move and rename")
+    commit_all(docs.parent, "move and rename")
     failed = _build(docs, locked=True)
     assert "moved: self:tiny.mod.greet tiny/mod.py:L4–L6 → tiny/mod.py:L6–L8" in failed.stderr, (
         failed.stderr
@@ -145,7 +139,7 @@ def test_a_moved_definition_is_moved_and_a_renamed_one_is_fixed(tmp_path: Path) 
     assert _cli(docs, "fix", "--write") == 0
     assert "{src}`self:tiny.mod.first`" in (docs / "index.md").read_text("utf-8")
     assert _cli(docs, "update") == 0
-    _commit(docs.parent, "fixed")
+    commit_all(docs.parent, "fixed")
     passed = _build(docs, locked=True)
     assert passed.returncode == 0, passed.stderr
     assert "WARNING" not in passed.stderr, passed.stderr
@@ -154,9 +148,9 @@ def test_a_moved_definition_is_moved_and_a_renamed_one_is_fixed(tmp_path: Path) 
 def test_uncommitted_edits_to_cited_files_are_named_in_one_warning(tmp_path: Path) -> None:
     docs = _project(tmp_path / "proj")
     (docs.parent / "tiny" / "other.py").write_text("X = 1\n", "utf-8")
-    _commit(docs.parent, "other")
+    commit_all(docs.parent, "other")
     assert _build(docs, locked=False).returncode == 0
-    _commit(docs.parent, "lock")
+    commit_all(docs.parent, "lock")
     head = git("rev-parse", "HEAD", cwd=docs.parent).strip()
     # The cited module edited and not committed; a file no anchor cites edited too.
     mod = docs.parent / "tiny" / "mod.py"
