@@ -10,7 +10,13 @@ from __future__ import annotations
 from ..licences.declarations import Declarations
 from ..lock.lockfile import Lock, read_lock
 from ..model.config import SELF, RepoPin, Settings
-from ..model.errors import ResolveError, SourceAnchorsError, SourceError, TargetError
+from ..model.errors import (
+    ResolveError,
+    SourceAnchorsError,
+    SourceError,
+    TargetError,
+    UpstreamFileError,
+)
 from ..model.records import Location, LockRecord, Outcome, Status, Suggestion
 from ..model.subtypes import Subtype
 from ..model.target import Target, parse_target
@@ -150,6 +156,22 @@ class Engine(Judge, LockWrites):
                 locked=locked,
                 group=f"repository {pin.name}",
             )
+        except UpstreamFileError as error:
+            # No source here has the file: the lock answers when it locked it at this commit.
+            known = self._from_lock(pin, target, str(error))
+            if known is not None:
+                return known
+            return Outcome(
+                name,
+                Status.error,
+                message=f"{target}: {error}; run '{UPDATE_COMMAND}' once where git reaches "
+                f"{pin.url} and commit the lock: a file target locked at the pinned commit by this "
+                "release is answered from the lock where its file cannot be had",
+                subtype=error.subtype,
+                target=target,
+                commit=pin.commit,
+                locked=locked,
+            )
         except SourceAnchorsError as error:
             # one cause for the whole repository: one warning
             if error.subtype is Subtype.unverified:
@@ -165,6 +187,18 @@ class Engine(Judge, LockWrites):
             )
         return self._judged(
             pin, target, locked, location, fresh=self.stats["cached"] == cached_before
+        )
+
+    def _from_lock(self, pin: RepoPin, target: Target, why: str) -> Outcome | None:
+        """*target*'s outcome from the lock where no source has its file (:func:`.unchanged.from_lock`)."""
+        from .unchanged import from_lock
+
+        try:
+            listing = self.listing(target.repo)
+        except SourceAnchorsError:
+            return None
+        return from_lock(
+            target, lock=self.lock, settings=self.settings, pin=pin, listing=listing, why=why
         )
 
     def suggest(self, target: Target, locked: LockRecord) -> Suggestion | None:

@@ -1,10 +1,15 @@
-"""An anchor of the docs' own repository answered from the lock alone when its files are unchanged (no Sphinx).
+"""An anchor answered from the lock alone, when resolving it again must give the record's lines (no Sphinx).
 
-A ``self`` record keeps the blob id of the file its lines are in and of every other file its
-resolution read (``uses``). When HEAD's tree holds each of those files at the same blob, and the
+Two cases. :func:`unchanged`: a ``self`` record keeps the blob id of the file its lines are in and
+of every other file its resolution read (``uses``). When HEAD's tree holds each of those files at the same blob, and the
 lock was written by this resolver (its version and Python), resolving the target again would read
 the same bytes by the same rules and give the record's lines: the answer is ``ok`` without reading
 or parsing a file. HEAD's blob ids come from one ``git ls-tree`` (:meth:`.Services.own_listing`).
+
+:func:`from_lock`: a file target of a pinned commit whose file no source here has (a front end's
+``.tsx`` that the distribution does not ship, with git out of reach). Its record was resolved at that
+same commit by this resolver, and the commit's listing still gives the record's blob ids, so the
+record is the answer; the record keeps the location's kind for the pages.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ if TYPE_CHECKING:
     from ..model.config import RepoPin, Settings
     from ..model.target import Target
 
-__all__ = ["same_blobs", "unchanged"]
+__all__ = ["from_lock", "same_blobs", "unchanged"]
 
 
 def same_blobs(record: LockRecord, listing: Mapping[str, str]) -> bool:
@@ -80,5 +85,55 @@ def unchanged(
             record.uses,
         ),
         permalink=pin.permalink(location.path, location.start, location.end),
+        fresh=False,
+    )
+
+
+def from_lock(
+    target: Target,
+    *,
+    lock: Lock,
+    settings: Settings,
+    pin: RepoPin,
+    listing: Mapping[str, str],
+    why: str,
+) -> Outcome | None:
+    """*target*'s ``ok`` outcome from its lock record, when no source has its file (*why*); else None.
+
+    Only a file target's record at the pinned commit itself, with its kind, written by this resolver
+    (its version and Python), whose blob ids the commit's *listing* gives. Never remembered in the
+    resolution cache (``fresh`` is false): the next build with the file at hand resolves it.
+    """
+    record = lock.get(target.repo, target.key)
+    if (
+        not target.is_file
+        or record is None
+        or not record.kind
+        or record.commit != pin.commit
+        or lock.resolver != resolver_settings(settings)
+        or not same_blobs(record, listing)
+    ):
+        return None
+    location = Location(
+        path=record.path,
+        start=record.start,
+        end=record.end,
+        kind=record.kind,
+        sha256=record.sha256,
+        blob=record.blob,
+        uses=record.uses,
+    )
+    whole = location.whole_file
+    return Outcome(
+        str(target),
+        Status.ok,
+        message=f"ok: {target} at {location.describe()} (from the lock: {why})",
+        target=target,
+        commit=pin.commit,
+        location=location,
+        locked=record,
+        permalink=pin.permalink(
+            location.path, None if whole else location.start, None if whole else location.end
+        ),
         fresh=False,
     )

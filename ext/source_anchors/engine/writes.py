@@ -63,11 +63,19 @@ class LockWrites:
         return len(additions)
 
     def _record(self, outcome: Outcome) -> LockRecord:
-        """The lock record of a resolved *outcome*: no commit for the docs' own repository."""
+        """The lock record of a resolved *outcome*: no commit for the docs' own repository.
+
+        A file target of a pinned commit keeps its location's kind, so that the lock can answer for
+        it where no source has the file (:func:`.unchanged.from_lock`).
+        """
         assert outcome.target and outcome.commit and outcome.location
         pin = self.settings.repos.get(outcome.target.repo)
         own = pin is not None and pin.checkout is not None
-        return LockRecord.at("" if own else outcome.commit, outcome.location)
+        return LockRecord.at(
+            "" if own else outcome.commit,
+            outcome.location,
+            kind=not own and outcome.target.is_file,
+        )
 
     def relock(
         self,

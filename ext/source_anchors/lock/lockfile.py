@@ -245,6 +245,8 @@ def _problem(raw: Any) -> str | None:
         for k, v in uses.items()
     ):
         return ": field 'uses' must map paths to 40-digit blob ids"
+    if not isinstance(raw.get("kind", ""), str):
+        return ": field 'kind' must be a string"
     return None
 
 

@@ -75,6 +75,7 @@ def well_formed(raw: Any, commit: str | None = None) -> bool:
     return (
         type(raw) is dict
         and type(uses) is dict
+        and type(raw.get("kind", "")) is str
         and type(path) is str
         and type(start) is int
         and type(end) is int

@@ -238,10 +238,14 @@ class LockRecord:
     blob: str
     #: Blob ids of the other files the resolution read, so they too vouch for a distribution.
     uses: Uses = ()
+    #: The location's kind (``function``, ``file``, ``statement``...), kept for a file target of a
+    #: pinned commit only: the lock answers for it where no source has the file
+    #: (:func:`source_anchors.engine.unchanged.from_lock`); ``""`` otherwise.
+    kind: str = ""
 
     @classmethod
-    def at(cls, commit: str, location: Location) -> LockRecord:
-        """The record that locks *location* at *commit*."""
+    def at(cls, commit: str, location: Location, *, kind: bool = False) -> LockRecord:
+        """The record that locks *location* at *commit* (with its kind when *kind*)."""
         return cls(
             commit=commit,
             path=location.path,
@@ -250,6 +254,7 @@ class LockRecord:
             sha256=location.sha256,
             blob=location.blob,
             uses=location.uses,
+            kind=location.kind if kind else "",
         )
 
     def describe(self) -> str:
@@ -268,6 +273,8 @@ class LockRecord:
         }
         if self.uses:
             data["uses"] = dict(self.uses)
+        if self.kind:
+            data["kind"] = self.kind
         return data
 
     @classmethod
@@ -287,6 +294,7 @@ class LockRecord:
             sha256=raw["sha256"],
             blob=raw["blob"],
             uses=_uses(raw.get("uses", {})),
+            kind=raw.get("kind", ""),
         )
         return record
 
