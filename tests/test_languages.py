@@ -584,6 +584,55 @@ def test_the_statement_rule_in_typescript(match: str, first: str, last: str) -> 
     )
 
 
+FORM = textwrap.dedent("""\
+    export default function Form({ source }: { source: string }) {
+      const onChange = (value: string) => save(value);
+      return (
+        <form method="POST">
+          <select
+            name="report_source"
+            value={source}
+          >
+            <option value="web">The Internet</option>
+            <option value="hybrid">Hybrid</option>
+          </select>
+          {source === "hybrid" ? (
+            <Upload />
+          ) : null}
+          <Tone tone="formal" />
+        </form>
+      );
+    }
+    """)
+
+
+@pytest.mark.parametrize(
+    ("path", "match", "first", "last"),
+    [
+        # A child element is an element of the JSX literal: its own lines.
+        ("/Form.tsx", 'value="hybrid"', 'value="hybrid"', 'value="hybrid"'),
+        ("/Form.jsx", 'value="hybrid"', 'value="hybrid"', 'value="hybrid"'),
+        # A line of an element's opening tag gives the element, to its closing tag.
+        ("/Form.tsx", 'name="report_source"', "<select", "</select>"),
+        ("/Form.tsx", "<select", "<select", "</select>"),
+        # A {…} child is an element too; a self-closing element on its own line is one.
+        ("/Form.tsx", '{source === "hybrid"', '{source === "hybrid"', ") : null}"),
+        ("/Form.tsx", "<Tone", "<Tone", "<Tone"),
+        # The root element's tag is a part of the root: the whole return statement.
+        ("/Form.tsx", "<form", "return (", "  );"),
+        ("/Form.tsx", "const onChange", "const onChange", "const onChange"),
+    ],
+)
+def test_the_element_rule_reads_jsx_children(path: str, match: str, first: str, last: str) -> None:
+    text = FORM if path.endswith(".tsx") else FORM.replace(": { source: string }", "")
+    language = lang(path)
+    form = language.find(text.encode(), "Form")
+    assert language.statement(text.encode(), form.start, form.end, match) == (
+        line_of(text, first),
+        line_of(text, last),
+    )
+
+
 def test_the_statement_rule_in_go_rust_c_and_java() -> None:
     go, rust, c, java = lang("/a.go"), lang("/a.rs"), lang("/a.c"), lang("/A.java")
     add = go.find(GO.encode(), "Command.AddCommand")

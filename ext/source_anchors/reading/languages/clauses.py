@@ -18,9 +18,11 @@ tree-sitter tree:
   the ``try`` block alone.
 - A comment held by no statement is its own span.
 - A line inside a multi-line literal (an object, an array, an initializer list, a composite
-  literal) that a simple statement writes out (the value of a declaration, an assignment, a
-  ``return``) is the element holding it (the innermost literal with an element on the line); a
-  literal inside another expression (an argument of a call) keeps the whole statement.
+  literal, a JSX element) that a simple statement writes out (the value of a declaration, an
+  assignment, a ``return``) is the element holding it (the innermost literal with an element on the
+  line); a literal inside another expression (an argument of a call) keeps the whole statement. The
+  elements of a JSX element are its children (elements, ``{…}`` expressions); a line of its opening
+  or closing tag gives the element itself.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ class Shape:
     #: Nodes through which a statement writes a literal out (a declarator, an assignment, a
     #: ``return``).
     carriers: frozenset[str] = _EMPTY
+    #: Children of a literal that are parts of it, not elements (a JSX element's opening and closing
+    #: tags): a line in one gives the literal itself.
+    parts: frozenset[str] = _EMPTY
 
 
 def find_line(parsed: Parsed, start: int, end: int, match: str) -> tuple[int, int]:
@@ -240,7 +245,14 @@ def _element(
     for index, node in enumerate(chain):
         if node.type in shape.literals:
             after = chain[index + 1] if index + 1 < len(chain) else None
-            found.append(after if after is not None and "comment" not in after.type else None)
+            element = (
+                after
+                if after is not None
+                and "comment" not in after.type
+                and after.type not in shape.parts
+                else None
+            )
+            found.append(element)
             previous_literal = True
             continue
         if not (previous_literal or node.type in shape.carriers):

@@ -43,7 +43,9 @@ SHAPE = Shape(
     clauses=frozenset(
         {"else_clause", "catch_clause", "finally_clause", "switch_case", "switch_default"}
     ),
-    literals=frozenset({"object", "array"}),
+    # A JSX element is a literal of elements (its children); its tags are parts of it.
+    literals=frozenset({"object", "array", "jsx_element"}),
+    parts=frozenset({"jsx_opening_element", "jsx_closing_element"}),
     carriers=frozenset(
         {
             "lexical_declaration",
