@@ -16,7 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from ..engine.engine import Engine
 from ..model.errors import SourceAnchorsError
-from ..model.records import AnchorRecord, line_range
+from ..model.records import AnchorRecord, Status, line_range
 from .domain import get_domain
 from .envform import node_id
 from .generated import link, root_licences
@@ -125,10 +125,18 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
     served: dict[str, list[str]] = defaultdict(list)
     listing = engine.listing(repo)
     sdist = engine.sdist(repo) if paths - inside else None
+    from_lock: list[str] = []
     for path in sorted(paths - inside):
         try:
             source = engine.commit_file(repo, path)[1]
         except SourceAnchorsError:
+            # No source here has it: its anchors, if ok, were answered from the lock.
+            if any(
+                r.outcome.location.path == path and r.outcome.status is Status.ok
+                for r in records
+                if r.outcome.location
+            ):
+                from_lock.append(path)
             continue
         if (
             sdist is not None
@@ -143,6 +151,11 @@ def _tree_note(engine: Engine, repo: str, records: list[AnchorRecord]) -> str:
         note += _("; {source}: {files}, each checked against its git blob id").format(
             source=source, files=", ".join(files)
         )
+    if from_lock:
+        note += _(
+            "; the lock (resolved at the commit where git was reachable): {files}, each record's "
+            "git blob id checked against the listing"
+        ).format(files=", ".join(from_lock))
     return note
 
 
