@@ -144,3 +144,28 @@ def test_reports_go_to_the_books_repository_and_no_page_names_an_address_that_ca
     assert (
         ledger.count("/issues/new?") == ledger.count('class="sa-backlink reference external"') > 200
     )
+
+
+def test_step_0_links_the_front_end_at_the_pin_from_the_lock_and_the_ledger_says_so(
+    the_book: BuildResult,
+) -> None:
+    # The build reads the wheel, which has no frontend/, and git's host is out of reach: the lock
+    # records made where git was reachable give these lines (engine.unchanged.from_lock).
+    chapter = (the_book.outdir / "gpt-researcher" / "hybrid.html").read_text("utf-8")
+    lock = json.loads((ROOT / "source-anchors.lock").read_text("utf-8"))["anchors"]
+    front = {
+        key: record
+        for key, record in lock["gpt-researcher"].items()
+        if record["path"].startswith("frontend/")
+    }
+    assert len(front) >= 5 and all(record.get("kind") for record in front.values())
+    commit = next(iter(front.values()))["commit"]
+    base = f"https://github.com/assafelovic/gpt-researcher/blob/{commit}/"
+    for record in front.values():
+        start, end = record["start"], record["end"]
+        lines = f"L{start}" if start == end else f"L{start}-L{end}"
+        assert f'href="{base}{record["path"]}#{lines}"' in chapter, record
+    ledger = _text((the_book.outdir / "ledger.html").read_text("utf-8"))
+    said = re.search(r"锁文件（在能访问 git 处按提交解析）：([^，]+)，", ledger)
+    assert said, ledger[:2000]
+    assert set(said[1].split(", ")) == {record["path"] for record in front.values()}
