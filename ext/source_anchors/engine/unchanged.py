@@ -59,34 +59,10 @@ def unchanged(
         return None
     if not same_blobs(record, listing):
         return None
-    location = Location(
-        path=record.path,
-        start=record.start,
-        end=record.end,
-        kind="locked",
-        sha256=record.sha256,
-        blob=record.blob,
-        uses=record.uses,
+    locked = LockRecord(  # as dataclasses.replace gives it, without its cost per anchor
+        pin.commit, record.path, record.start, record.end, record.sha256, record.blob, record.uses
     )
-    return Outcome(
-        str(target),
-        Status.ok,
-        message=f"ok: {target} at {location.describe()} (its files unchanged since the lock)",
-        target=target,
-        commit=pin.commit,
-        location=location,
-        locked=LockRecord(  # as dataclasses.replace gives it, without its cost per anchor
-            pin.commit,
-            record.path,
-            record.start,
-            record.end,
-            record.sha256,
-            record.blob,
-            record.uses,
-        ),
-        permalink=pin.permalink(location.path, location.start, location.end),
-        fresh=False,
-    )
+    return _ok(target, pin, locked, "locked", "its files unchanged since the lock")
 
 
 def from_lock(
@@ -114,11 +90,16 @@ def from_lock(
         or not same_blobs(record, listing)
     ):
         return None
+    return _ok(target, pin, record, record.kind, f"from the lock: {why}")
+
+
+def _ok(target: Target, pin: RepoPin, record: LockRecord, kind: str, why: str) -> Outcome:
+    """The ``ok`` outcome of *target* at *record*'s lines, of kind *kind*, answered so (*why*)."""
     location = Location(
         path=record.path,
         start=record.start,
         end=record.end,
-        kind=record.kind,
+        kind=kind,
         sha256=record.sha256,
         blob=record.blob,
         uses=record.uses,
@@ -127,7 +108,7 @@ def from_lock(
     return Outcome(
         str(target),
         Status.ok,
-        message=f"ok: {target} at {location.describe()} (from the lock: {why})",
+        message=f"ok: {target} at {location.describe()} ({why})",
         target=target,
         commit=pin.commit,
         location=location,
