@@ -263,3 +263,48 @@ def test_a_title_names_a_module_of_a_namespace_package(
     assert run_cli(["update", "README.md"]) == 0, capsys.readouterr().err
     lock = json.loads((root / "source-anchors.lock").read_text("utf-8"))["anchors"]["self"]
     assert (lock["tools.report.part"]["start"], lock["tools.report.part"]["end"]) == (9, 11)
+
+
+def test_a_change_after_a_merge_brought_the_locked_text_is_classed_from_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The locked blob was made by a merge commit (which 'git log' does not diff by default): the
+    # old lines are still found, in the parent of the commit that changed them.
+    assert run_cli(["update", "README.md"]) == 0
+    commit_all(repo, "lock")
+    git("checkout", "-q", "-b", "topic", cwd=repo)
+    (repo / "lib" / "mod.py").write_text(MODULE.replace("Say hello.", "Say hello!"), "utf-8")
+    commit_all(repo, "docstring on a branch")
+    git("checkout", "-q", "main", cwd=repo)
+    (repo / "lib" / "mod.py").write_text(MODULE.replace("The first", "The 1st"), "utf-8")
+    commit_all(repo, "another docstring on main")
+    # Both sides changed the file: the merged text is a blob that only the merge commit has.
+    git("merge", "-q", "--no-ff", "-m", "merge topic", "topic", cwd=repo)
+    merged = MODULE.replace("Say hello.", "Say hello!").replace("The first", "The 1st")
+    assert (repo / "lib" / "mod.py").read_text("utf-8") == merged
+    assert run_cli(["update", "README.md"]) == 0
+    commit_all(repo, "relock")
+    (repo / "lib" / "mod.py").write_text(
+        merged.replace("Say hello!", "Say hello, politely."), "utf-8"
+    )
+    commit_all(repo, "comment only")
+    capsys.readouterr()
+    assert run_cli(["check", "README.md"]) == 1
+    out = capsys.readouterr().out
+    assert "README.md:3: changed (comments): self:/lib/mod.py#greet" in out, out
+    assert "old tree not available" not in out
+
+
+def test_a_locked_text_in_no_commit_of_the_history_says_so(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(["update", "README.md"]) == 0
+    # A rewritten history (one orphan commit) no longer holds the locked blob.
+    (repo / "lib" / "mod.py").write_text(MODULE.replace("Say hello.", "Say hi."), "utf-8")
+    git("checkout", "-q", "--orphan", "rewritten", cwd=repo)
+    commit_all(repo, "squashed")
+    capsys.readouterr()
+    assert run_cli(["check", "README.md"]) == 1
+    out = capsys.readouterr().out
+    assert "README.md:3: changed (code): self:/lib/mod.py#greet" in out, out
+    assert "is in no commit of this checkout's history" in out and "self@" not in out

@@ -61,6 +61,13 @@ def compare(
         return Comparison(
             ChangeClass.code, (), f"the current lines cannot be read ({error}): classed as code"
         )
+    if not record.commit and pin.checkout is not None:  # a ``self`` blob in no commit of HEAD
+        return Comparison(
+            ChangeClass.code,
+            (),
+            f"the locked text (blob {record.blob[:12]} of {record.path}) is in no commit of this "
+            "checkout's history (a shallow clone, or a rewritten history): classed as code",
+        )
     old = locked_lines(resolvers, pin, record)
     if isinstance(old, str):
         return Comparison(ChangeClass.code, (), f"old tree not available ({old}): classed as code")

@@ -121,17 +121,23 @@ def holding_commit(root: Path, head: str, path: str, blob: str, *, timeout: floa
     """The newest commit before *head* whose file *path* is blob *blob*, or None (not in its history).
 
     A lock record of ``self`` names no commit; this finds one that holds its lines, for the class of
-    change and the suggestions of an anchor whose code changed since.
+    change and the suggestions of an anchor whose code changed since. ``git log --find-object``
+    lists the commits that add or remove the blob, but it does not diff a merge: a blob that only a
+    merge made (both sides changed the file) is found as the parent of the commit that removed it.
     """
     try:
-        raw = _git(["log", "--format=%H", f"--find-object={blob}", head, "--", path], root, timeout)
+        raw = _git(
+            ["log", "--format=%H %P", f"--find-object={blob}", head, "--", path], root, timeout
+        )
     except GitError:
         return None
-    for commit in raw.decode().split():
-        try:
-            found = _git(["rev-parse", f"{commit}:{path}"], root, timeout).decode().strip()
-        except GitError:
-            continue
-        if found == blob:
-            return commit
+    for line in raw.decode().splitlines():
+        commit, *parents = line.split()
+        for candidate in (commit, *parents):
+            try:
+                found = _git(["rev-parse", f"{candidate}:{path}"], root, timeout).decode().strip()
+            except GitError:
+                continue
+            if found == blob:
+                return candidate
     return None
