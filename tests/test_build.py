@@ -251,7 +251,27 @@ def test_parallel_build_matches_serial(project: Project) -> None:
         for rel, path in written.items()
         if path.read_bytes() != (in_process.outdir / rel).read_bytes()
     ]
-    assert not differ, differ
+    if differ:  # say how: the first lines that differ of .buildinfo and of one page
+        import difflib
+
+        shown = [
+            rel for rel in (".buildinfo", next((d for d in differ if d.endswith(".html")), ""))
+        ]
+        detail = [
+            "\n".join(
+                difflib.unified_diff(
+                    written[Path(rel)].read_text("utf-8", "replace").splitlines(),
+                    (in_process.outdir / rel).read_text("utf-8", "replace").splitlines(),
+                    "sphinx-build/" + rel,
+                    "in-process/" + rel,
+                    lineterm="",
+                    n=0,
+                )
+            )[:3000]
+            for rel in shown
+            if rel in differ
+        ]
+        raise AssertionError(f"{differ}\n" + "\n".join(detail))
 
 
 def test_incremental_rereads_only_the_edited_page_but_rechecks_on_lock_change(
