@@ -609,3 +609,30 @@ class _SharedTemplates:
 def share_compiled_templates() -> Callable[[], None]:
     """See :class:`_SharedTemplates`; returns the undo function."""
     return _SharedTemplates().install()
+
+
+def latex_pdf(latex: Path) -> tuple[Path, str]:
+    """Run what ``make pdf`` runs in Sphinx's LaTeX output *latex* (its Makefile: latexmk, xelatex).
+
+    Returns the PDF and its text as ``pdftotext`` reads it (UTF-8); fails with the tail of the
+    output when the PDF is not made.
+    """
+    done = subprocess.run(
+        [
+            "make",
+            "-C",
+            str(latex),
+            "LATEXMKOPTS=-silent",
+            "LATEXOPTS=-interaction=nonstopmode -halt-on-error",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    (pdf,) = latex.glob("*.pdf")
+    text = subprocess.run(
+        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return pdf, text

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from helpers import Book, SharedUpstream
+from helpers import Book, SharedUpstream, latex_pdf
 from language_page import PERMALINK, files, print_settings, repos
 from test_languages_upstream import CTAGS, brace_end, ctags
 from test_print import SKIP as PRINT_SKIP
@@ -183,24 +182,7 @@ def test_the_pdf_prints_each_location_and_lists_the_four_files_in_the_source_tab
 ) -> None:
     book, sha = page
     latex = book.build(builder="latex", out="latex").outdir
-    done = subprocess.run(
-        [
-            "make",
-            "-C",
-            str(latex),
-            "LATEXMKOPTS=-silent",
-            "LATEXOPTS=-interaction=nonstopmode -halt-on-error",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    (pdf,) = latex.glob("*.pdf")
-    text = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    _, text = latex_pdf(latex)
     body = flat(text)
     start, end = body.index("本章的源码位置都指固定提交"), body.rindex("本章源码位置")
     chapter, table = body[start:end], body[end + len("本章源码位置") :]

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ROOT, Book, SharedUpstream
+from helpers import ROOT, Book, SharedUpstream, latex_pdf
 
 
 def missing_reason() -> str | None:
@@ -203,26 +203,9 @@ def test_the_pdf_prints_compact_locations_the_commit_once_and_a_source_table(
     tex = next(latex.glob("*.tex")).read_text("utf-8")
     assert "\\footnote" not in tex  # no permalink footnotes: at most a quarter of a page is nothing
     # What `make pdf` runs: Sphinx's own Makefile in the LaTeX directory (latexmk, xelatex).
-    done = subprocess.run(
-        [
-            "make",
-            "-C",
-            str(latex),
-            "LATEXMKOPTS=-silent",
-            "LATEXOPTS=-interaction=nonstopmode -halt-on-error",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    (pdf,) = latex.glob("*.pdf")
+    pdf, text = latex_pdf(latex)
     log = pdf.with_suffix(".log").read_text("utf-8", errors="replace")
     assert "Missing character" not in log  # every CJK character has a glyph
-    text = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True
-    ).stdout
     body = flat(text)
     assert flat(BOOK_CONF["project"]) in body and "目录" in body  # the title page and the contents
     assert PREVIEW not in body  # the web build's banner only
