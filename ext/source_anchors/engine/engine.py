@@ -156,30 +156,25 @@ class Engine(Judge, LockWrites):
                 locked=locked,
                 group=f"repository {pin.name}",
             )
-        except UpstreamFileError as error:
-            # No source here has the file: the lock answers when it locked it at this commit.
-            known = self._from_lock(pin, target, str(error))
-            if known is not None:
-                return known
-            return Outcome(
-                name,
-                Status.error,
-                message=f"{target}: {error}; run '{UPDATE_COMMAND}' once where git reaches "
-                f"{pin.url} and commit the lock: a file target locked at the pinned commit by this "
-                "release is answered from the lock where its file cannot be had",
-                subtype=error.subtype,
-                target=target,
-                commit=pin.commit,
-                locked=locked,
-            )
         except SourceAnchorsError as error:
+            fix = ""
+            if isinstance(error, UpstreamFileError):
+                # No source here has the file: the lock answers when it locked it at this commit.
+                known = self._from_lock(pin, target, str(error))
+                if known is not None:
+                    return known
+                fix = (
+                    f"; run '{UPDATE_COMMAND}' once where git reaches {pin.url} and commit the "
+                    "lock: a file target locked at the pinned commit by this release is answered "
+                    "from the lock where its file cannot be had"
+                )
             # one cause for the whole repository: one warning
             if error.subtype is Subtype.unverified:
                 return _unverified(self._pinned, target, error, locked)
             return Outcome(
                 name,
                 Status.error,
-                message=f"{target}: {error}",
+                message=f"{target}: {error}{fix}",
                 subtype=error.subtype,
                 target=target,
                 commit=pin.commit,
