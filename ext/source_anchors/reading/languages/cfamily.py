@@ -200,6 +200,8 @@ def _macro_calls(node: tree_sitter.Node) -> bool:
 
 def _misread_name(declarator: tree_sitter.Node) -> tree_sitter.Node | None:
     """The name of a function declarator the grammar misread: one identifier in an error right before the parameters."""
+    if declarator.child_count < 3:  # a name and its parameters: the usual case
+        return None
     parameters = declarator.child_by_field_name("parameters")
     before = parameters.prev_sibling if parameters is not None else None
     if before is None or before.type != "ERROR" or before.named_child_count != 1:
