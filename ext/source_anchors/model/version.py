@@ -6,8 +6,9 @@ __version__ = "0.1.0"
 #: package's version, so that the warm check reads it without the records; ``model.records``
 #: exports it too).
 RESOLVER_VERSION = (
-    16  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+    17  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
-# languages wired; 15: a .h header read as C++ when its text shows C++; 16: a JSX element's
-# children are elements of the ::match element rule
+# languages wired; 15: a .h header read as C++ when its text shows C++; 16: Rust impls of references
+# and C specifier macros, typedefs of function pointers, flat C names, a function before a macro;
+# 17: a JSX element's children are elements of the ::match element rule

@@ -106,7 +106,8 @@ def records(
             scopes.setdefault(node.id, (own, own))
             found.append((node, naming.kind_of(node, kind), body, name, before, own))
     wrappers = naming.shape.wrappers
-    nested = len(scopes) > 1  # one scope known: the definition's own, so none around it
+    # One scope known: the definition's own, so none around it; a flat language has none.
+    nested = len(scopes) > 1 and not naming.shape.flat
     seen: set[int] = set()
     records: list[Definition] = []
     starts: list[int] = []
@@ -196,9 +197,13 @@ def _record(
         (
             path,
             kind,
-            naming.first_line(outer) if shape.attributes else outer.start_point.row + 1,
+            naming.first_line(outer)
+            if shape.attributes or shape.specifiers
+            else outer.start_point.row + 1,
             # Parsed.last_line's usual case inline: the node ends on code, not white space.
-            outer.end_point.row + 1
+            parsed.spliced_end(outer)
+            if outer.type in shape.spliced
+            else outer.end_point.row + 1
             if parsed.source[end - 1 : end] not in _BLANK
             else parsed.last_line(outer),
             name.start_point.row + 1,

@@ -66,6 +66,14 @@ class Shape:
     #: Children of a literal that are parts of it, not elements (a JSX element's opening and closing
     #: tags): a line in one gives the literal itself.
     parts: frozenset[str] = _EMPTY
+    #: Whether a definition's name is its own alone, never under the definitions around it (C: a
+    #: ``#define`` in a function's body, a struct declared in another, are the file's).
+    flat: bool = False
+    #: Whether a function's first line may be above its node (C and C++: the specifier macros the
+    #: grammar reads as a declaration of their own, :meth:`~.cfamily.CFamily.first_line`).
+    specifiers: bool = False
+    #: Node types whose lines go on past a line ending in a backslash (a C ``#define``).
+    spliced: frozenset[str] = _EMPTY
 
 
 def find_line(parsed: Parsed, start: int, end: int, match: str) -> tuple[int, int]:

@@ -12,6 +12,7 @@ declaration of one name) to its last line holding code.
 from __future__ import annotations
 
 import importlib
+import re
 from collections import OrderedDict
 from importlib import resources
 from typing import TYPE_CHECKING, ClassVar
@@ -226,8 +227,15 @@ class TreeSitterLanguage(Language):
 
 
 def type_name(text: str) -> str:
-    """A type's bare name: ``HashTrieMap<K, V>`` and ``crate::map::HashTrieMap`` give ``HashTrieMap``."""
-    text = (
-        text.split("<", 1)[0].strip().lstrip("&*").removeprefix("dyn ").removeprefix("mut ").strip()
-    )
+    """A type's bare name: ``HashTrieMap<K, V>``, ``crate::map::HashTrieMap``, ``&'a HashTrieMap``: ``HashTrieMap``.
+
+    A reference or pointer, its lifetime and ``mut``, ``const`` or ``dyn`` are not part of the name
+    (Rust's ``impl Trait for &'a Type``, a Go pointer receiver ``*Type``).
+    """
+    text = _TYPE_PREFIX.sub("", text.split("<", 1)[0].strip())
     return text.rsplit("::", 1)[-1].rsplit(".", 1)[-1].strip()
+
+
+#: What goes before a type's name in a reference or pointer type: ``&``, ``*``, a lifetime, ``mut``,
+#: ``const``, ``dyn``.
+_TYPE_PREFIX = re.compile(r"^(?:[&*\s]|'\w+|(?:mut|const|dyn)\b)+")

@@ -63,6 +63,25 @@ class Parsed:
             end -= 1
         return self.line_of(max(end - 1, node.start_byte))
 
+    def spliced_end(self, node: tree_sitter.Node) -> int:
+        """The last line holding code of the lines *node* starts, spliced as the C preprocessor does.
+
+        A line ending in a backslash goes on on the next line, whatever the grammar made of what
+        follows (tree-sitter-c ends a ``#define``'s body at a comment inside it).
+        """
+        source = self.source
+        at = node.start_byte
+        line = last = node.start_point.row + 1
+        while True:
+            newline = source.find(b"\n", at)
+            text = source[at : len(source) if newline < 0 else newline].rstrip(b" \t\r")
+            spliced = text.endswith(b"\\")
+            if text.rstrip(b"\\").strip():
+                last = line
+            if not spliced or newline < 0:
+                return last
+            at, line = newline + 1, line + 1
+
     def line_text(self, line: int) -> str:
         """The text of 1-based *line*, decoded (bad bytes replaced)."""
         start = self.newlines[line - 2] + 1 if line > 1 else 0

@@ -10,6 +10,8 @@ body is chosen before its prototypes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..cfamily import SHAPE, CFamily
 
 
@@ -20,7 +22,7 @@ class C(CFamily):
     suffixes = (".c",)
     grammar = ("tree_sitter_c", "language")
     package = __name__
-    shape = SHAPE
+    shape = replace(SHAPE, flat=True)  # C has no nested names: a #define in a body is the file's
 
 
 C_LANGUAGE = C()

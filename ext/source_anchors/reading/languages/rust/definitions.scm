@@ -7,6 +7,8 @@
 (union_item name: (type_identifier) @name) @definition.union
 (trait_item name: (type_identifier) @name) @definition.trait
 (type_item name: (type_identifier) @name) @definition.type
+; A trait's associated type (type Item;), as a trait's required fn is a declaration.
+(associated_type name: (type_identifier) @name) @declaration.type
 (mod_item name: (identifier) @name body: (_)) @definition.module
 (macro_definition name: (identifier) @name) @definition.macro
 (impl_item trait: (_) @trait type: (_) @name) @scope
