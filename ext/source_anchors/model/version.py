@@ -6,7 +6,8 @@ __version__ = "0.1.0"
 #: package's version, so that the warm check reads it without the records; ``model.records``
 #: exports it too).
 RESOLVER_VERSION = (
-    15  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
+    16  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
-# languages wired; 15: a .h header read as C++ when its text shows C++
+# languages wired; 15: a .h header read as C++ when its text shows C++; 16: PyO3's cfg_attr,
+# pybind11 binders taking py::module by value, &Class::operator() read

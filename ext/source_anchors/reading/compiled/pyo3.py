@@ -4,7 +4,8 @@ A crate is read whole (a function may be defined in one file and added in anothe
 ``m.add_function(wrap_pyfunction!(f, m)?)`` and ``m.add_class::<T>()`` (or a declarative
 ``#[pymodule] mod``'s items and ``#[pymodule_export] use``) say what it holds; the Python names are
 the renames of ``#[pyo3(name = "…")]``, ``#[pyclass(name = "…")]``, ``#[getter(x)]``, and a getter's
-``get_`` prefix dropped, as PyO3 does. ``#[new]`` is ``__new__``; ``#[pyo3(get, set)]`` fields are
+``get_`` prefix dropped, as PyO3 does; an attribute under ``#[cfg_attr(feature = …, pyclass)]`` is
+read as written. ``#[new]`` is ``__new__``; ``#[pyo3(get, set)]`` fields are
 attributes at their own lines. ``m.add("NAME", value)`` is a value made at run time: not decided.
 """
 
@@ -61,8 +62,22 @@ def _attributes(text: str, at: int) -> list[str]:
                 break
         if open_at < 1 or head[open_at - 1] != "#":
             return found
-        found.insert(0, head[open_at + 1 : -1].strip())
+        found[:0] = _unwrapped(head[open_at + 1 : -1].strip())
         pos = open_at - 1
+
+
+def _unwrapped(attr: str) -> list[str]:
+    """*attr*, or the attributes a ``cfg_attr(condition, a, b)`` applies: PyO3's where a feature enables it.
+
+    ``#[cfg_attr(feature = "python", pyclass(frozen))]`` is how a crate that builds without Python
+    too (tiktoken) marks its classes; the condition is not decided, the attributes are read as
+    written.
+    """
+    match = re.match(r"cfg_attr\s*\(", attr)
+    if match is None or not attr.endswith(")"):
+        return [attr]
+    parts = [part.strip() for part, _ in split_top(attr[match.end() : -1])]
+    return [inner for part in parts[1:] if part for inner in _unwrapped(part)]
 
 
 def _python_name(attrs: list[str], rust: str, *, getter: bool = False) -> str:
