@@ -9,5 +9,6 @@ RESOLVER_VERSION = (
     16  # 10: closest names resolve; static conditions, data descriptors; 12: D[T]() calls;
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
-# languages wired; 15: a .h header read as C++ when its text shows C++; 16: PyO3's cfg_attr,
-# pybind11 binders taking py::module by value, &Class::operator() read
+# languages wired; 15: a .h header read as C++ when its text shows C++; 16: an API link of a name
+# rebound to a compiled module's is the compiled definition; PyO3's cfg_attr, pybind11 binders
+# taking py::module by value, &Class::operator() read
