@@ -1,8 +1,10 @@
 """API links of names a package defines in Python and rebinds to its compiled module's.
 
 ``class FrozenList: …`` as a pure-Python fallback, then ``try: from ._frozenlist import FrozenList
-as CFrozenList`` / ``else: FrozenList = CFrozenList``: the built package, which autodoc imports,
-holds the compiled class, so its ``[source]`` link is the ``cdef class``, not the fallback. Shown on
+as CFrozenList`` / ``else: FrozenList = CFrozenList`` (or ``if not USE_EXTENSIONS: from
+._multidict_py import MultiDict`` / ``else: from ._multidict import MultiDict``): the built package,
+which autodoc imports, holds the compiled class, so its ``[source]`` link is the compiled
+definition, not the fallback. Shown on
 a project the test writes (``"self"``) and on frozenlist's sdist from PyPI, pinned and locked, whose
 lines were read off the files by a person (``bench/compiled_facts.json``).
 """
@@ -64,6 +66,26 @@ if not NO_EXTENSIONS:
         pass
     else:
         Box = CBox
+
+if NO_EXTENSIONS:
+    from ._slow import (
+        Pair,
+        pair,
+    )
+else:
+    from ._fast import (
+        Pair,
+        pair,
+    )
+"""
+SLOW = """\
+class Pair:
+    def first(self):
+        return 0
+
+
+def pair():
+    return Pair()
 """
 PYX = """\
 # cython: language_level=3
@@ -85,6 +107,15 @@ cdef class Wrapped:
 cdef class Kept:
     def get(self):
         return 1
+
+
+cdef class Pair:
+    def first(self):
+        return 1
+
+
+def pair():
+    return Pair()
 """
 #: Documented object -> (file, first words of the first line, of the last line).
 EXPECTED = {
@@ -94,6 +125,10 @@ EXPECTED = {
     "pkg.Wrapped": ("pkg/__init__.py", "class Wrapped(Wrapped)", "        return 2"),
     # Imported under another name and never rebound: the Python class stays.
     "pkg.Kept.get": ("pkg/__init__.py", "    def get(self):\n        return 3", "return 3"),
+    # Imported from a Python module in one branch, from the compiled one in the branch below.
+    "pkg.Pair": ("pkg/_fast.pyx", "cdef class Pair", "        return 1"),
+    "pkg.Pair.first": ("pkg/_fast.pyx", "    def first(self):\n        return 1", "return 1"),
+    "pkg.pair": ("pkg/_fast.pyx", "def pair():", "    return Pair()"),
 }
 HTML_LINK = re.compile(r'<a class="reference external sa-api-source" href="([^"]+)"')
 
@@ -122,7 +157,8 @@ def _page(names: list[str]) -> str:
         compiled = "frozenlist._frozenlist"
         module = compiled if name.startswith(f"{compiled}.") else name.split(".")[0]
         inner = name[len(module) + 1 :]
-        kind = "class" if inner.rpartition(".")[2][0].isupper() else "method"
+        leaf = inner.rpartition(".")[2]
+        kind = "class" if leaf[0].isupper() else "method" if "." in inner else "function"
         parts += [f".. py:{kind}:: {inner}", f"   :module: {module}", "", "   By hand.", ""]
     return "\n".join(parts)
 
@@ -149,6 +185,7 @@ def test_a_python_fallback_rebound_to_the_compiled_class_links_the_compiled_one(
         "setup.py": SETUP,
         "pkg/__init__.py": INIT,
         "pkg/_fast.pyx": PYX,
+        "pkg/_slow.py": SLOW,
     }
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)

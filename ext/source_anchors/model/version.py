@@ -10,5 +10,5 @@ RESOLVER_VERSION = (
 )
 # 13: sys.hexversion tests decided, names imported from sys read as sys.<name>; 14: tree-sitter
 # languages wired; 15: a .h header read as C++ when its text shows C++; 16: an API link of a name
-# rebound to a compiled module's is the compiled definition; PyO3's cfg_attr, pybind11 binders
-# taking py::module by value, &Class::operator() read
+# rebound to a compiled module's is the compiled definition; PyO3's cfg_attr and declarative
+# modules, pybind11 binders taking py::module by value, &Class::operator() read

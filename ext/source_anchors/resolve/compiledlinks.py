@@ -142,9 +142,12 @@ def rebound(
     FrozenList as CFrozenList`` and ``FrozenList = CFrozenList``), in a branch or not: the branch
     runs wherever the package was built with its extension, as the package autodoc imports was.
     The module imported must have no Python file in the tree (it is confirmed as a module the
-    compiled sources build by the caller); the rebinding must come below *found*, in the same
-    file, so that a Python class that wraps the compiled one (``class X(X):``) keeps its link.
-    *tables* keeps each file's imported names (by path, for the one tree of *resolver*).
+    compiled sources build by the caller). The rebinding must come below the binding that gave
+    *found*: its definition, in the same file (so that a Python class that wraps the compiled one,
+    ``class X(X):``, keeps its link), or the module's import of it from a Python module
+    (``if not USE_EXTENSIONS: from ._multidict_py import MultiDict`` / ``else: from ._multidict
+    import MultiDict``). *tables* keeps each file's imported names (by path, for the one tree of
+    *resolver*).
     """
     parts = path.split(".")
     if parts[0] not in resolver.files.packages:
@@ -152,19 +155,24 @@ def rebound(
     for n in range(len(parts) - 1, 0, -1):
         module = ".".join(parts[:n])
         file = resolver.files.module_file(module)
-        if file is None or file != found.path:
+        if file is None or file.endswith("/"):
             continue
         if file not in tables:
             tables[file] = imported_names("\n".join(resolver.file_lines(file)))
         package = module if file.endswith("/__init__.py") else module.rpartition(".")[0]
+        compiled: list[tuple[str, int]] = []
+        python: list[int] = [found.end] if file == found.path else []
         for spelled, line in tables[file].get(parts[n], []):
             source = _absolute(spelled, package)
-            if (
-                source is not None
-                and source.split(".")[0] in resolver.files.packages
-                and line > found.end
-                and resolver.files.module_file(source) is None
-            ):
+            if source is None or source.split(".")[0] not in resolver.files.packages:
+                continue
+            if resolver.files.module_file(source) is None:
+                compiled.append((source, line))
+            elif file != found.path:
+                python.append(line)  # imported from a Python module: where found came from
+        after = max(python, default=None)
+        for source, line in compiled:
+            if after is not None and line > after:
                 return Rebinding(source, ".".join([source, *parts[n:]]), file, line)
         return None
     return None

@@ -254,10 +254,12 @@ class CompiledIndex:
 
     def _definition(self, claim: Claim, symbol: tuple[str, ...]) -> Binding | Undecided | None:
         family = (".rs",) if claim.path.endswith(".rs") else _C
+        # A Rust item is where its attribute is (its line known): in a `mod` too, and no other.
+        line = claim.lines[0] if family != _C else 0
         others = [
             p
             for p in self.paths
-            if p != claim.path and p.endswith(family) and self.files.spells(p, symbol)
+            if not line and p != claim.path and p.endswith(family) and self.files.spells(p, symbol)
         ]
         for paths in ([claim.path], others):
             hits = [
@@ -267,7 +269,9 @@ class CompiledIndex:
                 if d.body
                 and (claim.kind != "class" or d.kind not in _CALLABLE)
                 and d.path[-len(symbol) :] == symbol
-                and (len(d.path) == len(symbol) or family == _C)
+                and (
+                    d.start <= line <= d.end if line else len(d.path) == len(symbol) or family == _C
+                )
             ]
             if len(hits) > 1:
                 language = language_for(hits[0][0], self.files.raw(hits[0][0]))
