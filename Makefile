@@ -203,8 +203,8 @@ differential: $(STAMP)
 ## api-eval: API source links on real projects' own docs (itsdangerous, jinja2, werkzeug, flask, click sdists
 ## from PyPI, each built with its own conf.py and theme plus the extension): objects described, linked, not
 ## linked by reason, links that differ from an ast oracle (target 0), and beside them a numpy-style
-## importing linkcode_resolve and viewcode on the same objects; then five compiled projects (bitarray,
-## msgpack, pyyaml, contourpy, rpds-py sdists, generated py: pages) against hand-labelled lines
+## importing linkcode_resolve and viewcode on the same objects; then six compiled projects (bitarray,
+## msgpack, pyyaml, frozenlist, contourpy, rpds-py sdists, generated py: pages) against hand-labelled lines
 ## (bench/compiled_eval_facts.json): share linked, precision (_build/api-eval/results.json)
 api-eval: $(STAMP)
 	$(BIN)/python bench/api_eval.py

@@ -1,7 +1,7 @@
 """API links of compiled objects on real projects: the compiled part of ``make api-eval``.
 
-Five projects, one or two per binding style, from their PyPI sdists (downloaded, never built):
-bitarray (C API), msgpack and PyYAML (Cython), contourpy (pybind11), rpds-py (PyO3). Their own
+Six projects, one to three per binding style, from their PyPI sdists (downloaded, never built):
+bitarray (C API), msgpack, PyYAML and frozenlist (Cython), contourpy (pybind11), rpds-py (PyO3). Their own
 docs need the built extension to import, so each is described instead by a generated page of
 hand-written ``py:`` directives listing every object the project exposes: the classes, functions,
 methods, properties and attributes of its ``.pyi`` stubs, or, for a Cython module with no stubs,
@@ -63,6 +63,9 @@ PROJECTS: tuple[tuple[str, str, dict[str, tuple[str, ...]]], ...] = (
         {"contourpy._contourpy": ("lib/contourpy/_contourpy.pyi",)},
     ),
     ("rpds-py==2026.9.1", "crate-py/rpds", {"rpds": ("rpds.pyi",)}),
+    # Described as its own docs do, as frozenlist.FrozenList: the Python fallback that
+    # frozenlist/__init__.py rebinds to the cdef class of the .pyx.
+    ("frozenlist==1.8.0", "aio-libs/frozenlist", {"frozenlist": ("frozenlist/_frozenlist.pyx",)}),
 )
 
 

@@ -3,7 +3,10 @@
 The facts (``bench/compiled_facts.json``) were read off the files by a person: for one object of
 each binding style (C API, Cython, nanobind, PyO3), the file and the first and last line of its
 definition; for pybind11 (contourpy), a class declared in a ``.h`` header and members its classes
-inherit from a template base.
+inherit from a template base; for iminuit (pybind11), bindings in functions that take the module
+by value and an ``operator()``; for tiktoken (PyO3), a class marked through ``#[cfg_attr(…)]``;
+for jiter (PyO3), functions of a declarative ``#[pymodule] mod``, one of which has a namesake in
+another file of the crate.
 """
 
 from __future__ import annotations

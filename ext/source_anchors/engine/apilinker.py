@@ -31,6 +31,7 @@ from ..resolve.apiobjects import (
 if TYPE_CHECKING:
     from ..model.records import Location
     from ..reading.compiled import CompiledIndex, CompiledStore
+    from ..resolve.compiledlinks import Imports
     from ..resolve.resolver import Resolver
     from ..sources.apiself import OwnSource
     from .engine import Engine
@@ -56,6 +57,8 @@ class Linker:
     _compiled: tuple[Resolver, CompiledIndex] | None = None
     #: Where compiled bindings are kept between builds (the engine's cache), if anywhere.
     compiled_store: CompiledStore | None = None
+    #: The resolver whose files' imported names were read, and those names by file.
+    _imports: tuple[Resolver | None, dict[str, Imports]] = (None, {})
 
     def target(self, module: str | None, fullname: str) -> tuple[str, bool]:
         """The dotted path to resolve for *module*.*fullname*, and whether an override gave it."""
@@ -79,6 +82,35 @@ class Linker:
         if self._compiled is None or self._compiled[0] is not resolver:
             self._compiled = (resolver, compiled_index(resolver, self.compiled_store))
         return locate_compiled(self._compiled[1], resolver, module, fullname, python)
+
+    def rebound(self, resolver: Resolver, path: str, found: Location) -> Location | NoLink:
+        """*found*, or the compiled definition its module rebinds *path* to below it (:func:`.rebound`)."""
+        from ..resolve.compiledlinks import compiled_index, locate_compiled, rebound
+
+        if self._imports[0] is not resolver:
+            self._imports = (resolver, {})
+        again = rebound(resolver, path, found, self._imports[1])
+        if again is None:
+            return found
+        if self._compiled is None or self._compiled[0] is not resolver:
+            self._compiled = (resolver, compiled_index(resolver, self.compiled_store))
+        index = self._compiled[1]
+        if again.module not in index.modules():
+            return found  # not a module the compiled sources build
+        where = f"{again.file}:L{again.line}"
+        answer = locate_compiled(
+            index,
+            resolver,
+            None,
+            again.name,
+            NoLink(
+                Reason.compiled,
+                f"rebound at {where} to {again.name}, which no compiled binding names",
+            ),
+        )
+        if isinstance(answer, NoLink):
+            return answer
+        return replace(answer, rule=f"{answer.rule}; rebound at {where}")
 
     def compiled_parses(self) -> int:
         """Compiled files parsed by a language core so far (each at most once)."""
@@ -151,6 +183,8 @@ class OwnLinker(Linker):
             found = self.compiled(
                 self.resolver, *((None, path) if overridden else (module, fullname)), found
             )
+        elif not isinstance(found, NoLink) and not overridden:
+            found = self.rebound(self.resolver, path, found)
         if isinstance(found, NoLink):
             return found
         if overridden:
@@ -206,7 +240,13 @@ class PinnedLinker(Linker):
                     path, unbound(self.engine.resolver(self.repo), path, outcome.message)
                 )
             return NoLink(Reason.unreadable, outcome.message)
-        lines = self.engine.resolver(self.repo).file_lines(outcome.location.path)
+        resolver = self.engine.resolver(self.repo)
+        if not overridden:
+            again = self.rebound(resolver, path, outcome.location)
+            if again is not outcome.location:  # the compiled definition, locked as such
+                self._outcome = None
+                return self._judged(path, again, rebound=True)
+        lines = resolver.file_lines(outcome.location.path)
         location = extend_accessors(outcome.location, lines)
         if overridden:
             location = replace(location, rule=OVERRIDE_RULE)
@@ -241,9 +281,26 @@ class PinnedLinker(Linker):
             if self._compiled_record(path):
                 self._outcome = self.engine.check_found(target, error)  # reported, as Python's is
             return NoLink(Reason.unreadable, str(error))
-        found = self.compiled(resolver, None, path, python)
+        return self._judged(path, self.compiled(resolver, None, path, python), python)
+
+    def _judged(
+        self,
+        path: str,
+        found: Location | NoLink,
+        python: NoLink | None = None,
+        *,
+        rebound: bool = False,
+    ) -> ApiLink | NoLink:
+        """*found*, a compiled definition of *path* or why there is none, judged against the lock.
+
+        Where *path*'s Python definition was *rebound* to a compiled one, a record of the Python
+        definition is judged too (it went where the compiled one is, or is no longer decided).
+        """
+        target = Target(self.repo, path)
         if isinstance(found, NoLink):
-            if self._compiled_record(path):
+            if self._compiled_record(path) or (
+                rebound and self.engine.lock.get(self.repo, path) is not None
+            ):
                 why = (
                     f"{found.reason.value}: {found.detail}"
                     if found is not python

@@ -10,6 +10,7 @@ compiled module makes in a form not read statically keeps no link, with the reas
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,7 @@ from .apiobjects import NoLink, Reason, dotted
 if TYPE_CHECKING:
     from .resolver import Resolver
 
-__all__ = ["compiled_index", "locate_compiled"]
+__all__ = ["Imports", "Rebinding", "compiled_index", "imported_names", "locate_compiled", "rebound"]
 
 #: The rule a compiled link names: ``compiled:`` and the binding form followed.
 RULE = "compiled"
@@ -109,3 +110,110 @@ def _location(resolver: Resolver, found: Binding) -> Location:
         blob=blob,
         rule=f"{RULE}: {found.form}",
     )
+
+
+#: ``from MODULE import NAMES`` (a parenthesised list may run over lines).
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+
+
+@dataclass(frozen=True)
+class Rebinding:
+    """A documented name that its module rebinds, below its Python definition, to a compiled module's."""
+
+    #: The compiled module, and the documented object's dotted name in it.
+    module: str
+    name: str
+    #: The Python file and the line of the rebinding (the import, or ``Name = Alias`` after it).
+    file: str
+    line: int
+
+
+#: A file's names bound by ``from MODULE import``: name -> [(MODULE as spelled, line)], each file
+#: scanned once (:func:`imported_names`).
+Imports = dict[str, list[tuple[str, int]]]
+
+
+def rebound(
+    resolver: Resolver, path: str, found: Location, tables: dict[str, Imports]
+) -> Rebinding | None:
+    """Whether the module that binds *path*'s first name rebinds it, after *found*, to a compiled module's.
+
+    ``class FrozenList: …`` then ``from ._frozenlist import FrozenList`` (or ``… import
+    FrozenList as CFrozenList`` and ``FrozenList = CFrozenList``), in a branch or not: the branch
+    runs wherever the package was built with its extension, as the package autodoc imports was.
+    The module imported must have no Python file in the tree (it is confirmed as a module the
+    compiled sources build by the caller). The rebinding must come below the binding that gave
+    *found*: its definition, in the same file (so that a Python class that wraps the compiled one,
+    ``class X(X):``, keeps its link), or the module's import of it from a Python module
+    (``if not USE_EXTENSIONS: from ._multidict_py import MultiDict`` / ``else: from ._multidict
+    import MultiDict``). *tables* keeps each file's imported names (by path, for the one tree of
+    *resolver*).
+    """
+    parts = path.split(".")
+    if parts[0] not in resolver.files.packages:
+        return None
+    for n in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:n])
+        file = resolver.files.module_file(module)
+        if file is None or file.endswith("/"):
+            continue
+        if file not in tables:
+            tables[file] = imported_names("\n".join(resolver.file_lines(file)))
+        package = module if file.endswith("/__init__.py") else module.rpartition(".")[0]
+        compiled: list[tuple[str, int]] = []
+        python: list[int] = [found.end] if file == found.path else []
+        for spelled, line in tables[file].get(parts[n], []):
+            source = _absolute(spelled, package)
+            if source is None or source.split(".")[0] not in resolver.files.packages:
+                continue
+            if resolver.files.module_file(source) is None:
+                compiled.append((source, line))
+            elif file != found.path:
+                python.append(line)  # imported from a Python module: where found came from
+        after = max(python, default=None)
+        for source, line in compiled:
+            if after is not None and line > after:
+                return Rebinding(source, ".".join([source, *parts[n:]]), file, line)
+        return None
+    return None
+
+
+def imported_names(text: str) -> Imports:
+    """The names Python *text* binds by ``from MODULE import``, with the line that binds each.
+
+    The import's own line, or, for ``import name as alias``, that of a ``name = alias`` below it.
+    """
+    found: Imports = {}
+    if "import" not in text:
+        return found
+    for match in _FROM.finditer(text):
+        for item in match.group(2).strip("()").split(","):
+            words = item.split("#")[0].split()
+            if not words:
+                continue
+            name = words[0]
+            alias = words[2] if len(words) == 3 and words[1] == "as" else name
+            if alias == name:
+                line = text.count("\n", 0, match.start()) + 1
+            else:
+                again = re.compile(
+                    rf"^[ \t]*{re.escape(name)}[ \t]*=[ \t]*{re.escape(alias)}[ \t]*(#.*)?$", re.M
+                ).search(text, match.end())
+                if again is None:
+                    continue
+                line = text.count("\n", 0, again.start()) + 1
+            found.setdefault(name, []).append((match.group(1), line))
+    return found
+
+
+def _absolute(spelled: str, package: str) -> str | None:
+    """The dotted module ``from SPELLED import`` names in *package* (relative imports resolved)."""
+    level = len(spelled) - len(spelled.lstrip("."))
+    if not level:
+        return spelled
+    base = package.split(".") if package else []
+    if level - 1 > len(base):
+        return None
+    base = base[: len(base) - (level - 1)]
+    rest = spelled[level:]
+    return ".".join([*base, rest] if rest else base) or None

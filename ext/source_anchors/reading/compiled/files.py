@@ -53,7 +53,9 @@ class CompiledFiles:
         A definition's path is made of names its file writes, so a file lacking one cannot hold
         it and is not parsed. The bytes are searched first, then the words of the blanked text.
         """
-        names = [symbol[-1], *(n for n in symbol[:-1] if n.isidentifier())]
+        # An operator (``operator()``) is looked for by its word.
+        last = symbol[-1] if symbol[-1].isidentifier() else symbol[-1].rstrip("()[]=!<>+-*/%&|^~ ")
+        names = [last, *(n for n in symbol[:-1] if n.isidentifier())]
         raw = self.raw(path)
         if not all(name.encode() in raw for name in names):
             return False

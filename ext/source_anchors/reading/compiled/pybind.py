@@ -18,14 +18,18 @@ from .ctext import Lines, closing, split_top, string_of
 from .records import Claim, Undecided
 
 _MODULE = re.compile(r"\b(PYBIND11_MODULE|NB_MODULE)\s*\(\s*(\w+)\s*,\s*(\w+)\s*[,)]")
+#: A function that takes the module, by reference or by value (a ``py::module`` is a handle):
+#: ``void init_x(py::module_ &m)``, ``void bind_x(py::module m)``.
 _BINDER = re.compile(
-    r"\bvoid\s+(\w+)\s*\(\s*(?:py|pybind11|nb|nanobind)::module_?\s*&\s*(\w+)\s*\)\s*\{"
+    r"\bvoid\s+(\w+)\s*\(\s*(?:const\s+)?(?:py|pybind11|nb|nanobind)::module_?\s*&?\s*(\w+)\s*\)\s*\{"
 )
 _CLASS = re.compile(
     r"\b(?:py|pybind11|nb|nanobind)::(class_|enum_|exception|register_exception)\s*<"
 )
 _CALL = re.compile(r"\.\s*(def\w*|value|attr)\s*\(")
-_MEMBER = re.compile(r"&\s*((?:\w+\s*::\s*)*\w+)")
+#: ``&Class::member``, an operator too (``&FCN::operator()``, named ``operator()`` as the C++ core
+#: names it).
+_MEMBER = re.compile(r"&\s*((?:\w+\s*::\s*)*(?:operator\s*(?:\(\s*\)|\[\s*\]|[^\w\s(),]+)|\w+))")
 _FIELD = (
     "def_readwrite",
     "def_readonly",
@@ -215,7 +219,7 @@ class PybindFile:
         if member is None or target.lstrip().startswith("["):
             self.claims.append(Claim(f"{owner}.{name}", self.path, form, kind, lines=where))
             return
-        symbol = tuple(re.split(r"\s*::\s*", member.group(1)))
+        symbol = tuple(re.sub(r"\s+", "", part) for part in member.group(1).split("::"))
         self.claims.append(
             Claim(f"{owner}.{name}", self.path, form, kind, symbol=symbol, lines=where)
         )

@@ -4,7 +4,8 @@ A crate is read whole (a function may be defined in one file and added in anothe
 ``m.add_function(wrap_pyfunction!(f, m)?)`` and ``m.add_class::<T>()`` (or a declarative
 ``#[pymodule] mod``'s items and ``#[pymodule_export] use``) say what it holds; the Python names are
 the renames of ``#[pyo3(name = "…")]``, ``#[pyclass(name = "…")]``, ``#[getter(x)]``, and a getter's
-``get_`` prefix dropped, as PyO3 does. ``#[new]`` is ``__new__``; ``#[pyo3(get, set)]`` fields are
+``get_`` prefix dropped, as PyO3 does; an attribute under ``#[cfg_attr(feature = …, pyclass)]`` is
+read as written. ``#[new]`` is ``__new__``; ``#[pyo3(get, set)]`` fields are
 attributes at their own lines. ``m.add("NAME", value)`` is a value made at run time: not decided.
 """
 
@@ -28,14 +29,16 @@ _FIELD = re.compile(r"(?:pub(?:\s*\([^)]*\))?\s+)?(\w+)\s*:")
 class Crate:
     """What the Rust files of a tree declare for PyO3, by Rust name."""
 
-    #: Rust fn -> (Python name, path).
-    functions: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: Rust type -> (Python name, path, field claims as (Python name, (first, last))).
-    classes: dict[str, tuple[str, str, list[tuple[str, tuple[int, int]]]]] = field(
+    #: Rust fn -> (Python name, path, the line of its ``fn``). The line says which definition of
+    #: that name it is: a crate may define a plain ``fn`` of the same name elsewhere (jiter's
+    #: ``cache_clear``, wrapped by the ``#[pyfunction]`` of its declarative module).
+    functions: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    #: Rust type -> (Python name, path, field claims as (Python name, (first, last)), its line).
+    classes: dict[str, tuple[str, str, list[tuple[str, tuple[int, int]]], int]] = field(
         default_factory=dict
     )
-    #: Rust type -> [(Python name, Rust fn, kind, path)].
-    methods: dict[str, list[tuple[str, str, str, str]]] = field(default_factory=dict)
+    #: Rust type -> [(Python name, Rust fn, kind, path, the line of the ``fn``)].
+    methods: dict[str, list[tuple[str, str, str, str, int]]] = field(default_factory=dict)
     #: (module short name, path, added Rust fns, added Rust types, run-time names with their lines).
     modules: list[tuple[str, str, list[str], list[str], list[tuple[str, int]]]] = field(
         default_factory=list
@@ -61,8 +64,22 @@ def _attributes(text: str, at: int) -> list[str]:
                 break
         if open_at < 1 or head[open_at - 1] != "#":
             return found
-        found.insert(0, head[open_at + 1 : -1].strip())
+        found[:0] = _unwrapped(head[open_at + 1 : -1].strip())
         pos = open_at - 1
+
+
+def _unwrapped(attr: str) -> list[str]:
+    """*attr*, or the attributes a ``cfg_attr(condition, a, b)`` applies: PyO3's where a feature enables it.
+
+    ``#[cfg_attr(feature = "python", pyclass(frozen))]`` is how a crate that builds without Python
+    too (tiktoken) marks its classes; the condition is not decided, the attributes are read as
+    written.
+    """
+    match = re.match(r"cfg_attr\s*\(", attr)
+    if match is None or not attr.endswith(")"):
+        return [attr]
+    parts = [part.strip() for part, _ in split_top(attr[match.end() : -1])]
+    return [inner for part in parts[1:] if part for inner in _unwrapped(part)]
 
 
 def _python_name(attrs: list[str], rust: str, *, getter: bool = False) -> str:
@@ -85,15 +102,16 @@ def scan(path: str, text: str, crate: Crate, lines: Lines) -> None:
         attrs = _attributes(text, item.start())
         names = {a.split("(")[0].split("::")[-1].strip() for a in attrs}
         if kind == "fn" and "pyfunction" in names:
-            crate.functions[rust] = (_python_name(attrs, rust), path)
+            crate.functions[rust] = (_python_name(attrs, rust), path, lines.line(item.start()))
         elif kind in ("struct", "enum") and "pyclass" in names:
             crate.classes[rust] = (
                 _python_name(attrs, rust),
                 path,
                 _fields(text, item.end(), lines),
+                lines.line(item.start()),
             )
         elif kind == "impl" and "pymethods" in names:
-            _methods(path, text, item.end(), rust, crate)
+            _methods(path, text, item.end(), rust, crate, lines)
         elif kind in ("fn", "mod") and "pymodule" in names:
             body = text.find("{", item.end())
             if body >= 0:
@@ -126,7 +144,7 @@ def _fields(text: str, at: int, lines: Lines) -> list[tuple[str, tuple[int, int]
     return found
 
 
-def _methods(path: str, text: str, at: int, rust: str, crate: Crate) -> None:
+def _methods(path: str, text: str, at: int, rust: str, crate: Crate, lines: Lines) -> None:
     body = text.find("{", at)
     if body < 0:
         return
@@ -151,7 +169,8 @@ def _methods(path: str, text: str, at: int, rust: str, crate: Crate) -> None:
                 _python_name(attrs, name),
                 "attribute" if "classattr" in words else "method",
             )
-        crate.methods.setdefault(rust, []).append((python, name, kind, path))
+        where = lines.line(body + 1 + match.start())
+        crate.methods.setdefault(rust, []).append((python, name, kind, path, where))
 
 
 def _module(path: str, body: str, name: str, crate: Crate, lines: Lines, offset: int) -> None:
@@ -187,15 +206,31 @@ def claims(
         found.append(Claim(module, path, "#[pymodule]", "module"))
         for rust in funcs:
             if rust in crate.functions:
-                python, where = crate.functions[rust]
+                python, where, line = crate.functions[rust]
                 found.append(
-                    Claim(f"{module}.{python}", where, "#[pyfunction]", "function", symbol=(rust,))
+                    Claim(
+                        f"{module}.{python}",
+                        where,
+                        "#[pyfunction]",
+                        "function",
+                        symbol=(rust,),
+                        lines=(line, line),
+                    )
                 )
         for rust in types:
             if rust not in crate.classes:
                 continue
-            python, where, fields = crate.classes[rust]
-            found.append(Claim(f"{module}.{python}", where, "#[pyclass]", "class", symbol=(rust,)))
+            python, where, fields, line = crate.classes[rust]
+            found.append(
+                Claim(
+                    f"{module}.{python}",
+                    where,
+                    "#[pyclass]",
+                    "class",
+                    symbol=(rust,),
+                    lines=(line, line),
+                )
+            )
             for name, span in fields:
                 found.append(
                     Claim(
@@ -207,13 +242,18 @@ def claims(
                     )
                 )
             methods = crate.methods.get(rust, [])
-            getters = {method for method, _, kind, _ in methods if kind == "property"}
-            for method, fn, kind, at in methods:
+            getters = {method for method, _, kind, _, _ in methods if kind == "property"}
+            for method, fn, kind, at, line in methods:
                 if kind == "setter" and method in getters:
                     continue  # the property is linked at its getter
                 found.append(
                     Claim(
-                        f"{module}.{python}.{method}", at, "#[pymethods]", kind, symbol=(rust, fn)
+                        f"{module}.{python}.{method}",
+                        at,
+                        "#[pymethods]",
+                        kind,
+                        symbol=(rust, fn),
+                        lines=(line, line),
                     )
                 )
         for name, line in runtime:

@@ -27,7 +27,8 @@ class Claim:
     #: :attr:`lines` are the link.
     symbol: tuple[str, ...] = ()
     #: The lines of the binding itself (a lambda's ``.def`` call, a ``PyMemberDef`` entry, a
-    #: ``.pyx`` ``def``).
+    #: ``.pyx`` ``def``); for a Rust *symbol*, the line of its item in :attr:`path`, which the
+    #: definition must hold.
     lines: tuple[int, int] = (0, 0)
     #: A definition tried before :attr:`symbol` (an Argument Clinic wrapper's ``_impl``).
     first: tuple[str, ...] = ()
