@@ -153,33 +153,27 @@ def single(
     names = captures.get("name")
     if not names:
         return None
-    for capture, nodes in captures.items():
-        if capture == "name":
-            continue
-        kinds = _CAPTURES.get(capture)
-        if kinds is None:
-            kinds = _CAPTURES[capture] = _capture(capture)
-        if not kinds:
-            return None
-        body, kind = kinds
-        node, name = nodes[0], names[0]
-        first, last = name.start_byte, name.end_byte
-        if not (first <= place[0] and place[1] <= last) or first == last:
-            return []
-        own = naming.names(parsed.source[first:last].decode("utf-8", "replace"))
-        outer = node
-        wrappers = naming.shape.wrappers
-        # The root's child (*top*, where the query ran) has the root around it, never a wrapper.
-        if (
-            wrappers
-            and node != top
-            and (parent := node.parent) is not None
-            and parent.type in wrappers
-        ):
-            outer = naming.outer(node)
-        kind = naming.kind_of(node, kind)
-        return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
-    return None
+    for capture in captures:  # the other capture: the definition's
+        if capture != "name":
+            break
+    kinds = _CAPTURES.get(capture)
+    if kinds is None:
+        kinds = _CAPTURES[capture] = _capture(capture)
+    if not kinds:
+        return None
+    body, kind = kinds
+    node, name = captures[capture][0], names[0]
+    first, last = name.start_byte, name.end_byte
+    if not (first <= place[0] and place[1] <= last) or first == last:
+        return []
+    own = naming.names(parsed.source[first:last].decode("utf-8", "replace"))
+    outer = node
+    wrappers = naming.shape.wrappers
+    # The root's child (*top*, where the query ran) has the root around it, never a wrapper.
+    if wrappers and node != top and (parent := node.parent) is not None and parent.type in wrappers:
+        outer = naming.outer(node)
+    kind = naming.kind_of(node, kind)
+    return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
 
 
 def _record(

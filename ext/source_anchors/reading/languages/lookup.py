@@ -132,9 +132,13 @@ def plain(name: str) -> bool:
 
 def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
     """The byte ranges where *word* stands as a whole word of *source*; None above :data:`PLACES` of them."""
-    places: list[tuple[int, int]] = []
-    size, total = len(word), len(source)
     at = source.find(word)
+    size, total = len(word), len(source)
+    end = at + size
+    if at < 0 or source.find(word, end) < 0:  # written once, or not at all: the usual case
+        whole = at >= 0 and (at == 0 or source[at - 1] not in _WORD)
+        return [(at, end)] if whole and (end == total or source[end] not in _WORD) else []
+    places: list[tuple[int, int]] = []
     while at >= 0:
         end = at + size
         if (at == 0 or source[at - 1] not in _WORD) and (end == total or source[end] not in _WORD):
