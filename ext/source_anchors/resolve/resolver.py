@@ -229,18 +229,12 @@ class Resolver:
             return self._resolve_definition(path, file, blob, symbol, matches)
         if not matches:
             return filetargets.whole(self.files, file, blob)
-        return self._resolve_lines(path, file, blob, matches)
-
-    def _resolve_lines(self, path: str, file: str, blob: str, matches: tuple[str, ...]) -> Location:
-        """The line, or a language's statement, that the levels narrow the file *file* to."""
         lines = filetargets.text_lines(self.files, file)
         language = wired_language(file)
-        statement = None
-        if language is not None:
-
-            def statement(hit: int, column: int, match: str) -> Span | None:
-                return language.statement_in(self.files, file, hit, column, match)
-
+        # A partial, not a closure: a closure's cells would cost every call, '#' targets' too.
+        statement = (
+            partial(language.statement_in, self.files, file) if language is not None else None
+        )
         start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
         kind = "line" if language is None else "statement"
         return Location(
@@ -264,37 +258,19 @@ class Resolver:
         if not same:
             self.files.lines(file, source)  # decoded first: a file that does not decode is refused
         found, language, others = definitions.definition(self.languages, file, blob, source, symbol)
+        start, end, kind, rule = found.start, found.end, found.kind, found.rule
         if matches:
-            return self._narrow(path, file, blob, source, found, language, others, matches)
-        start, end = found.start, found.end
-        if same and found.span:  # the lines' hash from their bytes (bytes_are_lines)
+            lines = self.files.lines(file, source)
+            statement = partial(language.statement_in, self.files, file)
+            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            kind, rule, others = "statement", "", ()
+            digest = lines_hash(lines, start, end)
+        elif same and found.span:  # the lines' hash from their bytes (bytes_are_lines)
             first, last = found.span
             digest = hashlib.sha256(source[first:last]).hexdigest()
         else:
             digest = lines_hash(self.files.lines(file, source), start, end)
-        return Location.made(file, start, end, found.kind, digest, blob, (), found.rule, others)
-
-    def _narrow(
-        self,
-        path: str,
-        file: str,
-        blob: str,
-        source: bytes,
-        found: Definition,
-        language: Language,
-        others: tuple[Span, ...],
-        matches: tuple[str, ...],
-    ) -> Location:
-        """The statement of the definition *found* that the levels narrow to, by its language's rule."""
-
-        def statement(hit: int, column: int, match: str) -> Span | None:
-            return language.statement_in(self.files, file, hit, column, match)
-
-        lines = self.files.lines(file, source)
-        start, end = self._levels(file, (found.start, found.end), others, matches, path, statement)
-        return Location.made(
-            file, start, end, "statement", lines_hash(lines, start, end), blob, (), "", ()
-        )
+        return Location.made(file, start, end, kind, digest, blob, (), rule, others)
 
     def _levels(
         self,
