@@ -159,17 +159,22 @@ class Location:
         definition by name (``bench/languages.py``).
         """
         location = _NEW(cls)
-        location.__dict__.update(
-            path=path,
-            start=start,
-            end=end,
-            kind=kind,
-            sha256=sha256,
-            blob=blob,
-            uses=uses,
-            rule=rule,
-            others=others,
-            caveat=caveat,
+        # Its dict given whole (a dict of keyword arguments, then updated from, cost more).
+        _SET(
+            location,
+            "__dict__",
+            {
+                "path": path,
+                "start": start,
+                "end": end,
+                "kind": kind,
+                "sha256": sha256,
+                "blob": blob,
+                "uses": uses,
+                "rule": rule,
+                "others": others,
+                "caveat": caveat,
+            },
         )
         return location
 
@@ -223,6 +228,7 @@ def resolution_from_json(entry: Any) -> Location | str | None:
 
 
 _NEW = object.__new__
+_SET = object.__setattr__
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,28 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def bytes_are_lines(data: bytes) -> bool:
+    r"""Whether the lines of *data* (:func:`split_lines` of :func:`decode_source`) are its bytes split at ``\n``.
+
+    So they are when the text is UTF-8 with neither a BOM nor a coding line (what
+    :func:`decode_source` reads without ``tokenize``) and holds no ``\r``: lines *s* to *e* joined
+    with ``\n`` and encoded are then the bytes from line *s*'s first byte to line *e*'s newline,
+    and a hash of those bytes is the hash of those lines, without decoding or splitting the file.
+    """
+    if b"\r" in data or data.startswith(codecs.BOM_UTF8):
+        return False
+    second = data.find(b"\n", data.find(b"\n") + 1)
+    if data.find(b"coding", 0, second if second >= 0 else len(data)) >= 0:
+        return False
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def decode_source(data: bytes) -> str:
     """The text of a Python file as Python reads it: a BOM or a PEP 263 coding line, else UTF-8.
 

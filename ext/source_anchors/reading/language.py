@@ -73,6 +73,11 @@ class Definition(NamedTuple):
     #: Set by :meth:`Language.find` when a rule of the language chose this one among several: the
     #: rule's words; for a ``.h`` header read as C++, that rule's too (:mod:`.languages.header`).
     rule: str = ""
+    #: Where the reader knows them, the bytes its lines are in the file: the offset of its first
+    #: line's first byte and of its last line's end (before the newline); else ``()``. A resolver
+    #: hashes them, rather than the decoded lines, where they are the same
+    #: (:func:`~source_anchors.model.textlines.bytes_are_lines`).
+    span: tuple[int, int] | tuple[()] = ()
 
     @property
     def dotted(self) -> str:

@@ -46,7 +46,9 @@ def definition(
     The others are the definitions of the same path a rule chose among (empty when the path names
     one). Only a missing path reads all the file's definitions, for the closest names.
     """
-    language = language_of(file, symbol)
+    language = parsed.languages.get(file)
+    if language is None:
+        language = parsed.languages[file] = language_of(file, symbol)
     candidates = parsed.candidates(language, file, blob, source, symbol)
     try:
         found = language.pick(

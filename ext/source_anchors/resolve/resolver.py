@@ -22,7 +22,8 @@ from ..model.config import RepoPin
 from ..model.errors import ResolveError, UpstreamFileError
 from ..model.python import Python, running
 from ..model.records import RESOLVER_VERSION, Location, line_range
-from ..model.target import split_matches, split_symbol
+from ..model.target import split_matches
+from ..model.textlines import bytes_are_lines
 from ..reading.language import Definition, Language
 from ..reading.languages.parsed import LanguageFiles
 from ..reading.python import (
@@ -95,6 +96,9 @@ class Resolver:
         #: The definitions of the files ``#`` targets name, each file read once
         #: (:mod:`.definitions`); a Python file's from its module index, the one parse it gets.
         self.languages = LanguageFiles(indexed=partial(indexed_definitions, self.files))
+        #: Per file of a ``#`` target: whether its lines are its bytes split at newlines
+        #: (:func:`~source_anchors.model.textlines.bytes_are_lines`).
+        self._same: dict[str, bool] = {}
 
     def definitions(self, path: str) -> list[Definition]:
         """Every definition of *path* in its language (none in a file of no language), read once.
@@ -134,8 +138,12 @@ class Resolver:
         *match* is the text after the first ``::`` (split into levels at each further ``::``) or
         the levels themselves.
         """
-        matches = tuple(split_matches(match) if isinstance(match, str) else match or ())
-        if path.startswith("/"):
+        matches = (
+            tuple(split_matches(match) if isinstance(match, str) else match or ())
+            if match is not None
+            else ()
+        )
+        if path[:1] == "/":
             return self._resolve_file(path, matches)
         self.files.touched = set()
         try:
@@ -200,8 +208,8 @@ class Resolver:
         return self.files.ast_parses
 
     def file_lines(self, path: str) -> list[str]:
-        """The text lines of an exported file (read and checked once)."""
-        return self.files.lines(path)
+        """The text lines of an exported file (read and checked once; the bytes a ``#`` target read, if any)."""
+        return self.files.lines(path, self.languages.source(path, self.tree.blobs.get(path, "")))
 
     def _resolve_file(self, path: str, matches: tuple[str, ...]) -> Location:
         """A file target: the whole file, or the line (the statement, in a language's file) the levels narrow to.
@@ -211,21 +219,22 @@ class Resolver:
         anchors reads is text, where a match names its line. After ``#``, a definition of the file
         (:meth:`_resolve_definition`).
         """
-        file, symbol = split_symbol(path)
-        file = file[1:]
-        blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
-        if symbol is not None:
+        folder, slash, name = path.rpartition("/")  # split_symbol(path), inline
+        name, hash_, symbol = name.partition("#")
+        file = (folder + slash + name)[1:] if hash_ else path[1:]
+        blob = self.tree.blobs.get(file)  # blob_of's usual case: an exported file
+        if blob is None:
+            blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
+        if hash_:
             return self._resolve_definition(path, file, blob, symbol, matches)
         if not matches:
             return filetargets.whole(self.files, file, blob)
         lines = filetargets.text_lines(self.files, file)
         language = wired_language(file)
-        statement = None
-        if language is not None:
-
-            def statement(hit: int, column: int, match: str) -> Span | None:
-                return language.statement_in(self.files, file, hit, column, match)
-
+        # A partial, not a closure: a closure's cells would cost every call, '#' targets' too.
+        statement = (
+            partial(language.statement_in, self.files, file) if language is not None else None
+        )
         start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
         kind = "line" if language is None else "statement"
         return Location(
@@ -243,19 +252,25 @@ class Resolver:
         """The definition *symbol* of *file* (:mod:`.definitions`), narrowed by the levels by its statement rule."""
         source = self.languages.source(file, blob)
         source = self.files.data(file) if source is None else source
-        lines = self.files.lines(file, source)
+        same = self._same.get(file)
+        if same is None:
+            same = self._same[file] = bytes_are_lines(source)
+        if not same:
+            self.files.lines(file, source)  # decoded first: a file that does not decode is refused
         found, language, others = definitions.definition(self.languages, file, blob, source, symbol)
         start, end, kind, rule = found.start, found.end, found.kind, found.rule
         if matches:
-
-            def statement(hit: int, column: int, match: str) -> Span | None:
-                return language.statement_in(self.files, file, hit, column, match)
-
+            lines = self.files.lines(file, source)
+            statement = partial(language.statement_in, self.files, file)
             start, end = self._levels(file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
-        return Location.made(
-            file, start, end, kind, lines_hash(lines, start, end), blob, (), rule, others
-        )
+            digest = lines_hash(lines, start, end)
+        elif same and found.span:  # the lines' hash from their bytes (bytes_are_lines)
+            first, last = found.span
+            digest = hashlib.sha256(source[first:last]).hexdigest()
+        else:
+            digest = lines_hash(self.files.lines(file, source), start, end)
+        return Location.made(file, start, end, kind, digest, blob, (), rule, others)
 
     def _levels(
         self,

@@ -20,7 +20,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -79,17 +79,18 @@ class Tree:
             raise UpstreamFileError(
                 f"{path} is not in the exported tree" + (f" ({why})" if why else "")
             )
-        # A blob's path is git's (``/``-separated, no ``.`` or ``..`` part); joined as a string,
-        # not as a Path: pathlib cost more than the read itself (bench/languages.py).
-        file = os.path.join(self.root, *path.split("/"))
+        # A blob's path is git's (``/``-separated, no ``.`` or ``..`` part): the folder's name
+        # and the path, joined as strings (pathlib, or os.path.join of each part, cost more than
+        # the read itself: bench/languages.py).
+        file = self._folder + path
         try:
             size = os.lstat(file).st_size
             if max_bytes is not None and size > max_bytes:
                 raise UpstreamFileError(
                     f"{path} is {size:,} bytes, above the {max_bytes:,}-byte limit; not parsed"
                 )
-            with open(file, "rb") as stream:
-                data = stream.read()
+            with open(file, "rb", buffering=0) as stream:  # unbuffered: one read of it all
+                data = stream.readall()
         except OSError as error:
             raise UpstreamFileError(
                 f"{path}: the cached tree is damaged ({error.strerror}); "
@@ -104,6 +105,11 @@ class Tree:
         if verify and self.method == "dist" and self.vouchers is not None:
             self._verify(path)
         return data
+
+    @cached_property
+    def _folder(self) -> str:
+        """The tree's folder with a separator after it, which a file's path follows."""
+        return os.path.join(self.root, "")
 
     def _verify(self, path: str) -> None:
         """Check that the distribution's *path* is byte-identical to the pinned commit's."""

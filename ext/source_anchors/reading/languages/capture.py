@@ -42,8 +42,11 @@ class Naming(Protocol):
     def outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
         """*node*, or the wrapper around it whose lines are its."""
 
+    def first_node(self, outer: tree_sitter.Node) -> tree_sitter.Node:
+        """The node the definition whose outer node is *outer* starts with (its first attribute)."""
+
     def first_line(self, outer: tree_sitter.Node) -> int:
-        """The first line of the definition whose outer node is *outer*."""
+        """The definition's first line: its first node's, or above it (C's specifier macros)."""
 
     def conditional(self, node: tree_sitter.Node) -> bool:
         """Whether *node* is inside a branch of a preprocessor conditional."""
@@ -62,13 +65,8 @@ def records(
     read from the matches all the same). *by_node*, when given, gets each definition's node id
     (and its wrapper's) with its record and the line its body starts on.
     """
-    # One record is made per anchor resolved (bench/languages.py): the loops below call the
-    # naming rules only where a language has them (wrappers, attributes, conditionals), and a
-    # lookup by name's usual match, one definition in no scope, is read without them.
-    if by_node is None and isinstance(matches, list) and len(matches) == 1:
-        single = _single(naming, parsed, matches[0][1], named)
-        if single is not None:
-            return single
+    # The loops below call the naming rules only where a language has them (wrappers,
+    # attributes, conditionals); a lookup by name's usual match is read by :func:`single`.
     scopes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     found: list[
         tuple[tree_sitter.Node, str, bool, tree_sitter.Node, tuple[str, ...], tuple[str, ...]]
@@ -97,7 +95,7 @@ def records(
             body, kind = kinds
             node = nodes[0]
             name = name if name is not None else naming.name_of(node)
-            text = text_of(name) if name is not None else ""
+            text = _text(parsed.source, name) if name is not None else ""
             if name is None or not text:
                 continue
             receiver = captures.get("receiver")
@@ -139,43 +137,47 @@ def records(
     return records
 
 
-def _single(
+def single(
     naming: Naming,
     parsed: Parsed,
     captures: dict[str, list[tree_sitter.Node]],
-    named: Callable[[tree_sitter.Node], bool] | None,
+    place: tuple[int, int],
+    top: tree_sitter.Node,
 ) -> list[Definition] | None:
-    """What :func:`records` gives for the one match *captures* when it is a named definition alone.
+    """What :func:`records` gives for the one match *captures* of a lookup by name, when it is a named definition alone.
 
-    None when it is anything else (a scope, a receiver, no ``@name``, several captures): then
-    :func:`records` reads it as any match.
+    The lookup ran the query from *top* over the name's *place* (byte offsets): a definition is
+    the name's when its name node holds the place (*named* of :func:`records`). None when the
+    match is anything else (a scope, a receiver, no ``@name``, several captures): then
+    :func:`records` reads it as any match. One record is made so per anchor resolved
+    (``bench/languages.py``): the naming rules are called only where the language has them.
     """
     if len(captures) != 2:
         return None
     names = captures.get("name")
     if not names:
         return None
-    for capture, nodes in captures.items():
-        if capture == "name":
-            continue
-        kinds = _CAPTURES.get(capture)
-        if kinds is None:
-            kinds = _CAPTURES[capture] = _capture(capture)
-        if not kinds:
-            return None
-        body, kind = kinds
-        node, name = nodes[0], names[0]
-        text = text_of(name)
-        if not text or (named is not None and not named(name)):
-            return []
-        own = naming.names(text)
-        outer = node
-        wrappers = naming.shape.wrappers
-        if wrappers and (parent := node.parent) is not None and parent.type in wrappers:
-            outer = naming.outer(node)
-        kind = naming.kind_of(node, kind)
-        return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
-    return None
+    for capture in captures:  # the other capture: the definition's
+        if capture != "name":
+            break
+    kinds = _CAPTURES.get(capture)
+    if kinds is None:
+        kinds = _CAPTURES[capture] = _capture(capture)
+    if not kinds:
+        return None
+    body, kind = kinds
+    node, name = captures[capture][0], names[0]
+    first, last = name.start_byte, name.end_byte
+    if not (first <= place[0] and place[1] <= last) or first == last:
+        return []
+    own = naming.names(parsed.source[first:last].decode("utf-8", "replace"))
+    outer = node
+    wrappers = naming.shape.wrappers
+    # The root's child (*top*, where the query ran) has the root around it, never a wrapper.
+    if wrappers and node != top and (parent := node.parent) is not None and parent.type in wrappers:
+        outer = naming.outer(node)
+    kind = naming.kind_of(node, kind)
+    return [_record(naming, parsed, node, outer, kind, body, name, own, own)]
 
 
 def _record(
@@ -191,26 +193,39 @@ def _record(
 ) -> Definition:
     """The record of the definition *node* (its lines from *outer*, its wrapper or itself)."""
     shape = naming.shape
+    source = parsed.source
+    first = naming.first_node(outer) if shape.attributes else outer
+    row, column = first.start_point
+    begin = (
+        first.start_byte - column
+    )  # the start of the first line (tree-sitter's columns are bytes)
+    if shape.specifiers:  # C and C++: specifier macros above the node the grammar read apart
+        above = naming.first_line(outer) - 1
+        if above != row:
+            row, begin = above, (parsed.newlines[above - 1] + 1 if above else 0)
     end = outer.end_byte
+    if outer.type in shape.spliced:  # a #define's lines go on past a trailing backslash
+        line = parsed.spliced_end(outer)
+        last = parsed.newlines[line - 2] + 1 if line > 1 else 0
+    elif end and source[end - 1] not in _BLANK:  # Parsed.last_line's usual case: it ends on code
+        last, line = end - 1, outer.end_point.row + 1
+    else:
+        last = parsed.last_byte(outer)
+        line = parsed.line_of(last)
+    cut = source.find(b"\n", last)  # the end of the last line
     return _DEFINITION(
         Definition,
         (
             path,
             kind,
-            naming.first_line(outer)
-            if shape.attributes or shape.specifiers
-            else outer.start_point.row + 1,
-            # Parsed.last_line's usual case inline: the node ends on code, not white space.
-            parsed.spliced_end(outer)
-            if outer.type in shape.spliced
-            else outer.end_point.row + 1
-            if parsed.source[end - 1 : end] not in _BLANK
-            else parsed.last_line(outer),
+            row + 1,
+            line,
             name.start_point.row + 1,
             qualified if qualified != path else (),
             body,
             bool(shape.conditionals) and naming.conditional(node),
             "",
+            (begin, cut if cut >= 0 else len(source)),
         ),
     )
 
@@ -230,13 +245,19 @@ def _capture(capture: str) -> tuple[bool, str] | tuple[()]:
     )
 
 
-#: What :meth:`~.parsed.Parsed.last_line` steps back over (an empty slice is in it, too).
+#: What :meth:`~.parsed.Parsed.last_line` steps back over (a byte, as an int, is looked up in it:
+#: a slice would first be tried as an int, at the cost of an exception).
 _BLANK = b" \t\r\n\f\v"
 
 
 def _one(captures: dict[str, list[tree_sitter.Node]], name: str) -> tree_sitter.Node | None:
     nodes = captures.get(name)
     return nodes[0] if nodes else None
+
+
+def _text(source: bytes, node: tree_sitter.Node) -> str:
+    """:func:`text_of` *node* of a tree parsed from *source*, by slicing (``Node.text`` makes a memoryview)."""
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def text_of(node: tree_sitter.Node) -> str:

@@ -22,7 +22,7 @@ from ...model.errors import MissingExtraError
 from ..language import Definition, Files, Language
 from .capture import records
 from .clauses import Shape, find_line, statement_at, statement_span
-from .lookup import named_definitions
+from .lookup import inside_children, named_definitions
 from .parsed import Parsed
 from .tokens import change_class
 
@@ -55,6 +55,8 @@ class TreeSitterLanguage(Language):
         self._query: tree_sitter.Query | None = None
         #: One cursor over the query for the lookups by name (:meth:`named`), its range set for each.
         self._cursor: tree_sitter.QueryCursor | None = None
+        #: Whether that cursor may run from the root's child holding a place (:func:`.lookup.inside_children`).
+        self._inside = False
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
         self._installed: bool | None = None
 
@@ -86,6 +88,11 @@ class TreeSitterLanguage(Language):
             text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
             self._query = tree_sitter.Query(self._language, text)
             self._cursor = tree_sitter.QueryCursor(self._query)
+            root = self._parser.parse(b"").root_node.type
+            # From the root's child, a definition that is that child has no wrapper around it.
+            self._inside = root not in self.shape.wrappers and inside_children(
+                self._query, text, root
+            )
         return self._parser, self._query
 
     def tree(self, source: bytes) -> Parsed:
@@ -122,7 +129,11 @@ class TreeSitterLanguage(Language):
         definitions are all read, they answer.
         """
         wanted = tuple(dotted.split("."))
-        parsed = self.tree(source)
+        parsed = self._parsed.get(source)  # self.tree(source), its usual case inline
+        if parsed is None:
+            parsed = self.tree(source)
+        else:
+            self._parsed.move_to_end(source)
         if not parsed.read:
             last = wanted[-1]
             found = parsed.named.get(last)
@@ -132,7 +143,7 @@ class TreeSitterLanguage(Language):
                     self._load()
                     cursor = self._cursor
                     assert cursor is not None
-                found = named_definitions(self, parsed, cursor, last)
+                found = named_definitions(self, parsed, cursor, last, inside=self._inside)
                 if found is None:
                     return None
                 parsed.named[last] = found
@@ -192,6 +203,9 @@ class TreeSitterLanguage(Language):
         if not self.shape.wrappers:
             return node
         while (parent := node.parent) is not None and parent.type in self.shape.wrappers:
+            if parent.named_child_count == 1:  # node alone in it (``export function f``)
+                node = parent
+                continue
             named = [
                 child
                 for child in parent.named_children
@@ -204,17 +218,21 @@ class TreeSitterLanguage(Language):
 
     def first_line(self, outer: tree_sitter.Node) -> int:
         """The first line of the definition whose outer node is *outer*: its first attribute line, else its own."""
-        start = outer.start_point.row + 1
+        return self.first_node(outer).start_point.row + 1
+
+    def first_node(self, outer: tree_sitter.Node) -> tree_sitter.Node:
+        """The node the definition whose outer node is *outer* starts with: its first attribute, else *outer*."""
+        first = outer
         if not self.shape.attributes:
-            return start
+            return first
         sibling = outer.prev_named_sibling
         while sibling is not None and (
             sibling.type in self.shape.attributes or "comment" in sibling.type
         ):
             if sibling.type in self.shape.attributes:
-                start = sibling.start_point.row + 1
+                first = sibling
             sibling = sibling.prev_named_sibling
-        return start
+        return first
 
     def conditional(self, node: tree_sitter.Node) -> bool:
         """Whether *node* is inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``)."""

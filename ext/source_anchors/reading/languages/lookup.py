@@ -13,10 +13,11 @@ walks from the root instead of the query over every node.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..language import Definition
-from .capture import Naming, records
+from .capture import Naming, records, single
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -30,15 +31,22 @@ PLACES = 12
 
 
 def named_definitions(
-    language: Naming, parsed: Parsed, cursor: tree_sitter.QueryCursor, name: str
+    language: Naming,
+    parsed: Parsed,
+    cursor: tree_sitter.QueryCursor,
+    name: str,
+    *,
+    inside: bool = False,
 ) -> list[Definition] | None:
     """The definitions of *parsed* whose own last name is *name*, by its places; None where that does not apply.
 
     *cursor* is a cursor over the language's definitions query (the language keeps one: its byte
     range is set here for each place). None when *name* is not a plain identifier or is written
-    in more than :data:`PLACES` places: the caller reads every definition then.
+    in more than :data:`PLACES` places: the caller reads every definition then. With *inside*
+    (the query allows it: :func:`inside_children`), the query runs from the root's child holding
+    each place rather than from the root.
     """
-    if not plain(name):
+    if not (name.isascii() and name.replace("$", "_").isidentifier()):  # plain(name), inline
         return None
     places = _places(parsed.source, name.encode())
     if places is None:
@@ -47,25 +55,71 @@ def named_definitions(
     if len(places) == 1:  # the usual case: one run, one place
         start, end = places[0]
         cursor.set_byte_range(start, end)
-        matches = cursor.matches(root)
-
-        def holds(node: tree_sitter.Node) -> bool:
-            return node.start_byte <= start and end <= node.end_byte
-
+        top = _top(root, start) if inside else root
+        matches = cursor.matches(top)
+        if len(matches) == 1:  # one definition in no scope, the most usual
+            found = single(language, parsed, matches[0][1], places[0], top)
+            if found is not None:
+                return found if not found or found[0].path[-1] == name else []
     else:
         matches = []
         for start, end in places:
             cursor.set_byte_range(start, end)
-            matches.extend(cursor.matches(root))
-
-        def holds(node: tree_sitter.Node) -> bool:
-            first, last = node.start_byte, node.end_byte
-            return any(first <= start and end <= last for start, end in places)
-
-    found = records(language, parsed, matches, named=holds)
+            matches.extend(cursor.matches(_top(root, start) if inside else root))
+    found = _named_at(language, parsed, matches, places)
     if len(found) == 1:  # the usual case, without a comprehension's cost
         return found if found[0].path[-1] == name else []
     return [definition for definition in found if definition.path[-1] == name]
+
+
+def _named_at(
+    language: Naming,
+    parsed: Parsed,
+    matches: list[tuple[int, dict[str, list[tree_sitter.Node]]]],
+    places: list[tuple[int, int]],
+) -> list[Definition]:
+    """The definitions *matches* capture whose name node holds one of *places*.
+
+    A function of its own: a closure in the caller would cost its cells on every call.
+    """
+
+    def holds(node: tree_sitter.Node) -> bool:
+        first, last = node.start_byte, node.end_byte
+        return any(first <= start and end <= last for start, end in places)
+
+    return records(language, parsed, matches, named=holds)
+
+
+def inside_children(query: tree_sitter.Query, text: str, root: str) -> bool:
+    """Whether every match of *query* (its source *text*) lies inside one child of a tree's root, of type *root*.
+
+    So it is when each pattern has one node at its top (not siblings side by side, which may
+    match across the root's children) and that node is never the root: a named node type other
+    than *root* (``(_ …)``, an alternation ``[…]`` or an unknown form could be the root, and say
+    no). A place is inside one child of the root (siblings never overlap), so such a query,
+    restricted to the place, gives the same matches from that child as from the root, without
+    stepping over the root's other children: most of the cursor's walk in a file of many
+    definitions.
+    """
+    source, name = text.encode("utf-8"), root.encode("utf-8")
+    for index in range(query.pattern_count):
+        if not query.is_pattern_rooted(index) or query.is_pattern_non_local(index):
+            return False
+        # The pattern's own text, by its bytes (the query's offsets are bytes).
+        top = _TOP.match(source, query.start_byte_for_pattern(index))
+        if top is None or top.group(1) in (b"_", name):
+            return False
+    return True
+
+
+#: A pattern's top node type: ``(type``, or ``((type`` where the pattern is grouped with predicates.
+_TOP = re.compile(rb"\(\s*(?:\(\s*)?([A-Za-z_][A-Za-z0-9_]*)(?=[\s)])")
+
+
+def _top(root: tree_sitter.Node, start: int) -> tree_sitter.Node:
+    """The child of *root* holding byte *start*, else *root*: where a query may run from (:func:`inside_children`)."""
+    child = root.first_child_for_byte(start)
+    return child if child is not None and child.start_byte <= start else root
 
 
 def plain(name: str) -> bool:
@@ -78,9 +132,13 @@ def plain(name: str) -> bool:
 
 def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
     """The byte ranges where *word* stands as a whole word of *source*; None above :data:`PLACES` of them."""
-    places: list[tuple[int, int]] = []
-    size, total = len(word), len(source)
     at = source.find(word)
+    size, total = len(word), len(source)
+    end = at + size
+    if at < 0 or source.find(word, end) < 0:  # written once, or not at all: the usual case
+        whole = at >= 0 and (at == 0 or source[at - 1] not in _WORD)
+        return [(at, end)] if whole and (end == total or source[end] not in _WORD) else []
+    places: list[tuple[int, int]] = []
     while at >= 0:
         end = at + size
         if (at == 0 or source[at - 1] not in _WORD) and (end == total or source[end] not in _WORD):

@@ -56,12 +56,17 @@ class Parsed:
     def last_line(self, node: tree_sitter.Node) -> int:
         """The last line of *node* holding something other than white space (a node may end after a newline)."""
         end = node.end_byte
-        source = self.source
-        if end > node.start_byte and source[end - 1] not in _BLANK:
+        if end > node.start_byte and self.source[end - 1] not in _BLANK:
             return node.end_point.row + 1  # the usual case, without counting lines
-        while end > node.start_byte and source[end - 1] in _BLANK:
+        return self.line_of(self.last_byte(node))
+
+    def last_byte(self, node: tree_sitter.Node) -> int:
+        """The offset of the last byte of *node* that is not white space (its first byte when all are)."""
+        end, start = node.end_byte, node.start_byte
+        source = self.source
+        while end > start and source[end - 1] in _BLANK:
             end -= 1
-        return self.line_of(max(end - 1, node.start_byte))
+        return max(end - 1, start)
 
     def spliced_end(self, node: tree_sitter.Node) -> int:
         """The last line holding code of the lines *node* starts, spliced as the C preprocessor does.
@@ -110,6 +115,9 @@ class LanguageFiles:
         #: :attr:`indexed` gave them), by path.
         self.parses: Counter[str] = Counter()
         self._by_name: set[tuple[str, str]] = set()
+        #: The language of each file whose definitions were asked for, by path (the resolver's
+        #: lookup of the registry, kept).
+        self.languages: dict[str, Language] = {}
 
     def definitions(
         self, language: Language, path: str, blob: str, source: bytes
@@ -144,8 +152,8 @@ class LanguageFiles:
         found = (
             language.named(source, dotted) if whole is None or whole[0] is not language else None
         )
-        if found is not None and key[:2] not in self._by_name:
-            self._by_name.add(key[:2])
+        if found is not None and file not in self._by_name:
+            self._by_name.add(file)
             self.parses[path] += 1  # the language parsed the file (once: it keeps the parse)
         if found is None:
             wanted = tuple(dotted.split("."))
