@@ -6,6 +6,7 @@ an offset found in it is a line of the file.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -46,23 +47,21 @@ class Lines:
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, offset: int) -> int:
-        """The line holding *offset*."""
-        low, high = 0, len(self.starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle - 1
-        return low + 1
+        """The line holding *offset* (the first line for an offset before the text)."""
+        return max(1, bisect.bisect_right(self.starts, offset))
+
+
+#: What :func:`closing` stops at: a bracket, or the quote that opens a literal to step over.
+_STOP = re.compile(r"[\"'()\[\]{}]")
 
 
 def closing(text: str, at: int) -> int:
     """The offset of the bracket that closes the one at *at*, or -1 (strings and char literals skipped)."""
     stack = [_OPEN[text[at]]]
     pos = at + 1
-    n = len(text)
-    while pos < n:
+    search = _STOP.search
+    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+        pos = found.start()
         char = text[pos]
         if char == '"':
             match = _STRING.match(text, pos)
@@ -74,7 +73,7 @@ def closing(text: str, at: int) -> int:
             continue
         if char in _OPEN:
             stack.append(_OPEN[char])
-        elif char in ")]}":
+        else:
             if char != stack[-1]:
                 return -1
             stack.pop()

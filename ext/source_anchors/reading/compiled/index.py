@@ -1,7 +1,8 @@
 """The compiled bindings of a tree, read once: each Python name to its definition's file and lines (pure).
 
 The build configuration says which module each file builds (:mod:`.buildconf`); each binding style's
-reader makes claims (:mod:`.capi`, :mod:`.cython`, :mod:`.pybind`, :mod:`.pyo3`); a claim that names
+reader makes claims (:mod:`.capi`, :mod:`.cython`, :mod:`.pybind`, :mod:`.pyo3`), all of them at the
+first question, by the files' text alone; a name is decided when it is asked for: a claim that names
 a C, C++ or Rust definition is found by the language core
 (:func:`~source_anchors.reading.registry.language_for`), in the claim's file first, then in the
 other files that spell its name; a C++ member (``&Class::member``) with no definition of that name
@@ -14,12 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..registry import language_for
 from .files import CompiledFiles
 from .members import MemberLookup
 from .records import Binding, Claim, Undecided
-from .stored import Built, CompiledStore, decode, encode, index_key
+from .stored import CompiledStore, Known, decode, encode, index_key
+
+if TYPE_CHECKING:
+    from . import pyo3
 
 _C = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inc")
 _CYTHON = (".pyx", ".pxi")
@@ -42,11 +47,13 @@ def compiled_file(path: str) -> bool:
 
 
 class CompiledIndex:
-    """Every compiled binding of a tree's files, built on the first question.
+    """The compiled bindings of a tree's files: the claims read on the first question, each name decided when asked.
 
-    With a *store* and the *blobs* (path -> git blob id) of the compiled files, what was built is
-    kept under a key of those blobs, the paths and the reading code (:mod:`.stored`), and a tree
-    with the same ones takes it from there: no file is read or parsed.
+    Only the files that may define an asked name are parsed (a build's pages ask for the objects
+    they document), each at most once. With a *store* and the *blobs* (path -> git blob id) of the
+    compiled files, the claims and each decision that parsed a file are kept under a key of those
+    blobs, the paths and the reading code (:mod:`.stored`), and a tree with the same ones takes
+    them from there: no file is read or parsed for a name decided before.
     """
 
     def __init__(
@@ -66,12 +73,10 @@ class CompiledIndex:
             if store is not None and blobs is not None
             else None
         )
-        self._built: Built | None = None
+        self._known: Known | None = None
         #: Whether the bindings came from the store.
         self.stored = False
-        self._members = MemberLookup(
-            self._spelling, self.files.definitions, self.files.raw, self.text
-        )
+        self._members = MemberLookup(self._spelling, self.files.named, self.files.raw, self.text)
 
     @property
     def parses(self) -> int:
@@ -84,66 +89,92 @@ class CompiledIndex:
 
     def lookup(self, name: str) -> Binding | Undecided | None:
         """The compiled definition of *name*, why it is not decided, or None when no binding names it."""
-        bindings, undecided, _ = self._index()
-        if name in bindings:
-            return bindings[name]
-        if name in undecided:
-            return undecided[name]
+        found = self._answer(name)
+        if found is not None:
+            return found
         owner = name.rpartition(".")[0]
         while owner:
-            if f"{owner}.*" in undecided:
-                return undecided[f"{owner}.*"]
+            found = self._answer(f"{owner}.*")
+            if isinstance(found, Undecided):
+                return found
             owner = owner.rpartition(".")[0]
         return None
 
     def modules(self) -> set[str]:
         """The dotted modules the compiled files build."""
-        return self._index()[2]
+        return self._knowledge().modules()
 
     def names(self) -> list[str]:
-        """Every Python name with a compiled definition (for tests and the evaluation)."""
-        return sorted(self._index()[0])
+        """Every Python name with a compiled definition (for tests and the evaluation: decides them all)."""
+        return sorted(
+            name for name in self._knowledge().claims if isinstance(self._answer(name), Binding)
+        )
 
-    def _index(self) -> Built:
-        if self._built is None and self._key is not None and self._store is not None:
+    def _answer(self, name: str) -> Binding | Undecided | None:
+        """*name*'s binding or why it has none (decided on the first question), None when nothing claims it.
+
+        A name the readers found made in a form not read statically stays undecided even where a
+        claim names a definition; a claim's own reason (overloads, no definition) comes first.
+        """
+        known = self._knowledge()
+        found = known.decided.get(name)
+        if found is not None:
+            return found
+        claims = known.claims.get(name)
+        if claims is None:
+            return known.undecided.get(name)
+        parses = self.files.parses
+        found = self._decide(name, claims)
+        if isinstance(found, Binding) and name in known.undecided:
+            found = known.undecided[name]
+        known.decided[name] = found
+        if self.files.parses > parses:  # a decision that cost a parse is kept for the next build
+            self._keep()
+        return found
+
+    def _knowledge(self) -> Known:
+        if self._known is None and self._key is not None and self._store is not None:
             text = self._store.compiled(self._key)
-            self._built = decode(text) if text is not None else None
-            self.stored = self._built is not None
-        if self._built is None:
+            self._known = decode(text) if text is not None else None
+            self.stored = self._known is not None
+        if self._known is None:
             claims, undecided = self._claims()
-            bindings, more = self._decide(claims)
-            undecided_by = {u.name: u for u in undecided + more}
-            modules = {c.name for c in claims if c.kind == "module"}
-            self._built = (
-                {n: b for n, b in bindings.items() if n not in undecided_by},
-                undecided_by,
-                modules,
-            )
-            if self._key is not None and self._store is not None:
-                self._store.put_compiled(self._key, encode(self._built))
-        return self._built
+            by_name: dict[str, list[Claim]] = {}
+            for claim in claims:
+                by_name.setdefault(claim.name, []).append(claim)
+            self._known = Known(by_name, {u.name: u for u in undecided})
+            self._keep()
+        return self._known
+
+    def _keep(self) -> None:
+        if self._key is not None and self._store is not None and self._known is not None:
+            self._store.put_compiled(self._key, encode(self._known))
 
     def _config(self, path: str) -> str | None:
         return self.text(path) if path in self.paths else None
 
     def _claims(self) -> tuple[list[Claim], list[Undecided]]:
-        # The readers are loaded only when an index is built (a stored one needs none of them).
-        from . import capi, cython, pybind, pyo3
+        # The readers are loaded only when an index is built (a stored one needs none of them), and
+        # each only for a tree with files of its style: compiling a reader's patterns costs as much
+        # as reading a small tree's bindings.
         from .buildconf import ModuleMap
-        from .ctext import Lines
 
         modules = ModuleMap(self.every, self._config)
         claims: list[Claim] = []
         undecided: list[Undecided] = []
         cfiles, pyfiles = [], []
-        crate = pyo3.Crate()
+        crate: pyo3.Crate | None = None
         binders: dict[str, str] = {}
-        included = {
-            self._near(path, name)
-            for path in self.paths
-            if path.endswith(".pyx")
-            for name in cython.includes(self.text(path))
-        }
+        included: set[str] = set()
+        if any(path.endswith(".pyx") for path in self.paths):
+            from . import cython
+
+            included = {
+                self._near(path, name)
+                for path in self.paths
+                if path.endswith(".pyx")
+                for name in cython.includes(self.text(path))
+            }
         for path in self.paths:
             # A sign is looked for in the bytes first: blanking comments only takes words away, so
             # a file whose bytes lack every sign is neither decoded nor blanked.
@@ -154,10 +185,14 @@ class CompiledIndex:
                 if any(sign in raw for sign in _CAPI_SIGNS) and any(
                     sign.decode() in self.text(path) for sign in _CAPI_SIGNS
                 ):
+                    from . import capi
+
                     cfiles.append(capi.scan(path, self.text(path)))
                 if any(sign in raw for sign in _PYBIND_SIGNS) and any(
                     sign.decode() in self.text(path) for sign in _PYBIND_SIGNS
                 ):
+                    from . import pybind
+
                     pyfiles.append(
                         pybind.PybindFile(path, self.text(path), modules.module, binders)
                     )
@@ -170,18 +205,31 @@ class CompiledIndex:
                 and b"py" in self.files.raw(path)
                 and "py" in (text := self.text(path))
             ):
+                from . import pyo3
+                from .ctext import Lines
+
+                if crate is None:
+                    crate = pyo3.Crate()
                 pyo3.scan(path, text, crate, Lines(text))
-        found, more = capi.CApi(cfiles, modules.module).read()
-        claims.extend(found)
-        undecided.extend(more)
+        if cfiles:
+            from . import capi
+
+            found, more = capi.CApi(cfiles, modules.module).read()
+            claims.extend(found)
+            undecided.extend(more)
         for file in pyfiles:
             file.read()
         for file in pyfiles:
             file.read_binders()
             claims.extend(file.claims)
             undecided.extend(file.undecided)
-        found, more = pyo3.claims(crate, modules.module)
-        return claims + found, undecided + more
+        if crate is not None:
+            from . import pyo3
+
+            found, more = pyo3.claims(crate, modules.module)
+            claims.extend(found)
+            undecided.extend(more)
+        return claims, undecided
 
     def _cython(self, path: str, module: str) -> list[Claim]:
         from . import cython
@@ -200,25 +248,17 @@ class CompiledIndex:
         folder = path.rpartition("/")[0]
         return f"{folder}/{name}" if folder else name
 
-    def _decide(self, claims: list[Claim]) -> tuple[dict[str, Binding], list[Undecided]]:
-        found: dict[str, list[Binding | Undecided]] = {}
-        for claim in claims:
-            found.setdefault(claim.name, []).append(self._find(claim))
-        bindings: dict[str, Binding] = {}
-        undecided: list[Undecided] = []
-        for name, answers in found.items():
-            places = {(a.path, a.start, a.end) for a in answers if isinstance(a, Binding)}
-            why = [a for a in answers if isinstance(a, Undecided)]
-            if why:
-                undecided.append(why[0])
-            elif len(places) > 1:
-                spelled = "; ".join(f"{p}:{s}-{e}" for p, s, e in sorted(places))
-                undecided.append(
-                    Undecided(name, f"bound {len(places)} times (overloads): {spelled}")
-                )
-            else:
-                bindings[name] = next(a for a in answers if isinstance(a, Binding))
-        return bindings, undecided
+    def _decide(self, name: str, claims: list[Claim]) -> Binding | Undecided:
+        """*name*'s definition from its claims: one place, else why not (a reason, or overloads)."""
+        answers = [self._find(claim) for claim in claims]
+        places = {(a.path, a.start, a.end) for a in answers if isinstance(a, Binding)}
+        why = [a for a in answers if isinstance(a, Undecided)]
+        if why:
+            return why[0]
+        if len(places) > 1:
+            spelled = "; ".join(f"{p}:{s}-{e}" for p, s, e in sorted(places))
+            return Undecided(name, f"bound {len(places)} times (overloads): {spelled}")
+        return next(a for a in answers if isinstance(a, Binding))
 
     def _find(self, claim: Claim) -> Binding | Undecided:
         if not claim.symbol:
@@ -249,9 +289,9 @@ class CompiledIndex:
             form += "; a pure virtual declaration"
         return Binding(claim.name, path, definition.start, definition.end, claim.kind, form)
 
-    def _spelling(self, name: str) -> list[str]:
-        """The C and C++ files that spell *name*."""
-        return [p for p in self.paths if p.endswith(_C) and name in self.files.words(p)]
+    def _spelling(self, path: tuple[str, ...]) -> list[str]:
+        """The C and C++ files that spell every name of *path*: only they may define it (bytes first)."""
+        return [p for p in self.paths if p.endswith(_C) and self.files.spells(p, path)]
 
     def _definition(self, claim: Claim, symbol: tuple[str, ...]) -> Binding | Undecided | None:
         family = (".rs",) if claim.path.endswith(".rs") else _C
@@ -264,7 +304,7 @@ class CompiledIndex:
             hits = [
                 (path, d)
                 for path in paths
-                for d in self.files.definitions(path)
+                for d in self.files.named(path, symbol[-1])
                 if d.body
                 and (claim.kind != "class" or d.kind not in _CALLABLE)
                 and d.path[-len(symbol) :] == symbol

@@ -142,6 +142,31 @@ class TreeSitterLanguage(Language):
             return [only] if only.path == wanted or only.qualified == wanted else []
         return [d for d in found if d.path == wanted or d.qualified == wanted]
 
+    def named_in(self, parsed: Parsed, name: str) -> list[Definition]:
+        """The definitions of *parsed* (a file's :meth:`tree`) whose own name, their path's last, is *name*.
+
+        Read where *name* is written (:mod:`.lookup`), as :meth:`named` reads them, and kept on
+        *parsed*; where that does not apply (an operator, a name written too often), every
+        definition of the file is read once and those of *name* given. A caller that keeps
+        *parsed* asks again without a second parse, however many other files were parsed since.
+        """
+        if not parsed.read:
+            found = parsed.named.get(name)
+            if found is None:
+                cursor = self._cursor
+                if cursor is None:
+                    self._load()
+                    cursor = self._cursor
+                    assert cursor is not None
+                found = named_definitions(self, parsed, cursor, name)
+                if found is not None:
+                    parsed.named[name] = found
+            if found is not None:
+                return found
+            _, query = self._load()
+            self._read_definitions(parsed, query)
+        return [d for d in parsed.definitions if d.path[-1] == name]
+
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
         return statement_span(self.parse(source), self.shape, start, end, match)
