@@ -34,7 +34,11 @@ def blank_comments(text: str) -> str:
             continue  # a string or char literal (a Rust lifetime's ' matches none: one character on)
         out.append(text[last:start])
         comment = text[start:stop]
-        out.append("\n".join(" " * len(line) for line in comment.split("\n")))
+        out.append(
+            " " * len(comment)  # a // comment, or /* */ on one line
+            if "\n" not in comment
+            else "\n".join(" " * len(line) for line in comment.split("\n"))
+        )
         last = stop
     out.append(text[last:])
     return "".join(out)
@@ -83,11 +87,20 @@ def closing(text: str, at: int) -> int:
     return -1
 
 
+#: What :func:`split_top` stops at, by separator: a bracket, a string's quote, the separator.
+_SPLIT_STOPS: dict[str, re.Pattern[str]] = {}
+
+
 def split_top(text: str, base: int = 0, sep: str = ",") -> list[tuple[str, int]]:
     """*text* split at the *sep* characters outside brackets and strings: (part, offset of the part + *base*)."""
+    stops = _SPLIT_STOPS.get(sep)
+    if stops is None:
+        stops = _SPLIT_STOPS[sep] = re.compile(r"[\"()\[\]{}]|" + re.escape(sep))
     parts: list[tuple[str, int]] = []
-    depth, start, pos, n = 0, 0, 0, len(text)
-    while pos < n:
+    depth, start, pos = 0, 0, 0
+    search = stops.search
+    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+        pos = found.start()
         char = text[pos]
         if char == '"':
             match = _STRING.match(text, pos)

@@ -26,6 +26,7 @@ _CLASS = re.compile(
 )
 _CALL = re.compile(r"\.\s*(def\w*|value|attr)\s*\(")
 _MEMBER = re.compile(r"&\s*((?:\w+\s*::\s*)*\w+)")
+_ANGLES = re.compile(r"[<>]")
 _FIELD = (
     "def_readwrite",
     "def_readonly",
@@ -39,13 +40,13 @@ _FIELD = (
 def _angle(text: str, at: int) -> int:
     """The offset of the ``>`` closing the ``<`` at *at*, or -1."""
     depth = 0
-    for pos in range(at, len(text)):
-        if text[pos] == "<":
+    for found in _ANGLES.finditer(text, at):  # the characters between cannot matter
+        if found[0] == "<":
             depth += 1
-        elif text[pos] == ">":
+        else:
             depth -= 1
             if depth == 0:
-                return pos
+                return found.start()
     return -1
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections import OrderedDict
 from importlib import resources
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...model.changeclass import ChangeClass
 from ...model.errors import MissingExtraError
@@ -24,6 +24,7 @@ from .clauses import Shape, find_line, statement_at, statement_span
 from .lookup import named_definitions
 from .parsed import Parsed
 from .tokens import change_class
+from .walkmatch import Patterns, patterns_of
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -32,6 +33,11 @@ if TYPE_CHECKING:
 EXTRA = 'pip install "sphinx-source-anchors[languages]"'
 #: How many files' parses a language keeps (the files of one page's anchors, typically).
 _KEEP = 64
+#: Up to how many places :meth:`TreeSitterLanguage.named_in` reads a name where it is written: a
+#: compiled binding's lookups ask a file for a few names, each often written (a class's name on
+#: every out-of-class method), and reading every definition of a large file costs more than
+#: a few hundred short walks from the root.
+NAMED_IN_PLACES = 256
 
 
 class TreeSitterLanguage(Language):
@@ -56,6 +62,8 @@ class TreeSitterLanguage(Language):
         self._cursor: tree_sitter.QueryCursor | None = None
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
         self._installed: bool | None = None
+        #: The query's patterns matched without it, False when they cannot be (None: not read yet).
+        self._walk: Patterns | Literal[False] | None = None
 
     def installed(self) -> bool:
         """Whether tree-sitter and this language's grammar wheel can be imported (tried once)."""
@@ -69,8 +77,9 @@ class TreeSitterLanguage(Language):
                 self._installed = True
         return self._installed
 
-    def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
-        if self._parser is None or self._query is None:
+    def _load_parser(self) -> tree_sitter.Parser:
+        """The grammar's parser, made once (the query is compiled only when it is run)."""
+        if self._parser is None:
             try:
                 import tree_sitter
 
@@ -82,10 +91,26 @@ class TreeSitterLanguage(Language):
                 ) from error
             self._language = tree_sitter.Language(getattr(module, self.grammar[1])())
             self._parser = tree_sitter.Parser(self._language)
-            text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
-            self._query = tree_sitter.Query(self._language, text)
+        return self._parser
+
+    def _query_text(self) -> str:
+        return resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
+
+    def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
+        parser = self._load_parser()
+        if self._query is None:
+            import tree_sitter
+
+            assert self._language is not None  # made with the parser
+            self._query = tree_sitter.Query(self._language, self._query_text())
             self._cursor = tree_sitter.QueryCursor(self._query)
-        return self._parser, self._query
+        return parser, self._query
+
+    def _walk_patterns(self) -> Patterns | None:
+        """The query's patterns when they can be matched without it (:mod:`.walkmatch`), read once."""
+        if self._walk is None:
+            self._walk = patterns_of(self._query_text()) or False
+        return self._walk if self._walk is not False else None
 
     def tree(self, source: bytes) -> Parsed:
         """*source* parsed, its definitions not read yet; a recent file's parse is kept and given again."""
@@ -93,8 +118,7 @@ class TreeSitterLanguage(Language):
         if parsed is not None:
             self._parsed.move_to_end(source)
             return parsed
-        parser, _ = self._load()
-        parsed = Parsed(source, parser.parse(source))
+        parsed = Parsed(source, self._load_parser().parse(source))
         self._parsed[source] = parsed
         if len(self._parsed) > _KEEP:
             self._parsed.popitem(last=False)
@@ -145,20 +169,22 @@ class TreeSitterLanguage(Language):
     def named_in(self, parsed: Parsed, name: str) -> list[Definition]:
         """The definitions of *parsed* (a file's :meth:`tree`) whose own name, their path's last, is *name*.
 
-        Read where *name* is written (:mod:`.lookup`), as :meth:`named` reads them, and kept on
-        *parsed*; where that does not apply (an operator, a name written too often), every
-        definition of the file is read once and those of *name* given. A caller that keeps
+        Read where *name* is written (:mod:`.lookup`), as :meth:`named` reads them, up to
+        :data:`NAMED_IN_PLACES` places, and kept on *parsed*; where that does not apply (an
+        operator, a name written more often), every definition of the file is read once and those
+        of *name* given. A caller that keeps
         *parsed* asks again without a second parse, however many other files were parsed since.
         """
         if not parsed.read:
             found = parsed.named.get(name)
             if found is None:
-                cursor = self._cursor
+                walk = self._walk_patterns()  # no query compiled where its patterns allow
+                cursor = walk or self._cursor
                 if cursor is None:
                     self._load()
                     cursor = self._cursor
                     assert cursor is not None
-                found = named_definitions(self, parsed, cursor, name)
+                found = named_definitions(self, parsed, cursor, name, NAMED_IN_PLACES)
                 if found is not None:
                     parsed.named[name] = found
             if found is not None:
@@ -181,7 +207,7 @@ class TreeSitterLanguage(Language):
 
     def change_class(self, old: bytes, new: bytes) -> ChangeClass:
         """``formatting``, ``comments`` or ``code`` by the tokens of *old* and *new* (:mod:`.tokens`)."""
-        parser, _ = self._load()
+        parser = self._load_parser()
         return change_class(parser.parse(old), old, parser.parse(new), new)
 
     # Naming: what a language folder may override.

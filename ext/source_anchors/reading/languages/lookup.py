@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..language import Definition
 from .capture import Naming, records
+from .walkmatch import Patterns
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -30,33 +31,42 @@ PLACES = 12
 
 
 def named_definitions(
-    language: Naming, parsed: Parsed, cursor: tree_sitter.QueryCursor, name: str
+    language: Naming,
+    parsed: Parsed,
+    cursor: tree_sitter.QueryCursor | Patterns,
+    name: str,
+    limit: int = PLACES,
 ) -> list[Definition] | None:
     """The definitions of *parsed* whose own last name is *name*, by its places; None where that does not apply.
 
     *cursor* is a cursor over the language's definitions query (the language keeps one: its byte
-    range is set here for each place). None when *name* is not a plain identifier or is written
-    in more than :data:`PLACES` places: the caller reads every definition then.
+    range is set here for each place), or the query's patterns matched without it
+    (:mod:`.walkmatch`). None when *name* is not a plain identifier or is written in more than
+    *limit* places (:data:`PLACES` by default): the caller reads every definition then.
     """
     if not plain(name):
         return None
-    places = _places(parsed.source, name.encode())
+    places = _places(parsed.source, name.encode(), limit)
     if places is None:
         return None
     root = parsed.tree.root_node
-    if len(places) == 1:  # the usual case: one run, one place
-        start, end = places[0]
-        cursor.set_byte_range(start, end)
+    if isinstance(cursor, Patterns):
+        matches = [found for start, end in places for found in cursor.at(root, start, end)]
+    elif len(places) == 1:  # the usual case: one run, one place
+        cursor.set_byte_range(*places[0])
         matches = cursor.matches(root)
-
-        def holds(node: tree_sitter.Node) -> bool:
-            return node.start_byte <= start and end <= node.end_byte
-
     else:
         matches = []
         for start, end in places:
             cursor.set_byte_range(start, end)
             matches.extend(cursor.matches(root))
+    if len(places) == 1:
+        start, end = places[0]
+
+        def holds(node: tree_sitter.Node) -> bool:
+            return node.start_byte <= start and end <= node.end_byte
+
+    else:
 
         def holds(node: tree_sitter.Node) -> bool:
             first, last = node.start_byte, node.end_byte
@@ -76,15 +86,15 @@ def plain(name: str) -> bool:
     return name.isascii() and name.replace("$", "_").isidentifier()
 
 
-def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
-    """The byte ranges where *word* stands as a whole word of *source*; None above :data:`PLACES` of them."""
+def _places(source: bytes, word: bytes, limit: int) -> list[tuple[int, int]] | None:
+    """The byte ranges where *word* stands as a whole word of *source*; None above *limit* of them."""
     places: list[tuple[int, int]] = []
     size, total = len(word), len(source)
     at = source.find(word)
     while at >= 0:
         end = at + size
         if (at == 0 or source[at - 1] not in _WORD) and (end == total or source[end] not in _WORD):
-            if len(places) == PLACES:
+            if len(places) == limit:
                 return None
             places.append((at, end))
         at = source.find(word, end)
