@@ -23,11 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Patterns", "patterns_of"]
 
-#: One pattern a line: ``(type`` its fields and absent fields ``)`` and its capture.
-_LINE = re.compile(
-    r"\((\w+)((?:\s+(?:!\w+|\w+:\s*\((?:\w+|_)\)(?:\s*@[\w.]+)?))*)\s*\)\s*@([\w.]+)"
-)
-_PART = re.compile(r"!(\w+)|(\w+):\s*\((\w+|_)\)(?:\s*@([\w.]+))?")
+#: One pattern a line: ``(type`` its fields and absent fields ``)`` and its capture; and one part
+#: of it (compiled when a language's patterns are first read: every build imports this module).
+_LINE = r"\((\w+)((?:\s+(?:!\w+|\w+:\s*\((?:\w+|_)\)(?:\s*@[\w.]+)?))*)\s*\)\s*@([\w.]+)"
+_PART = r"!(\w+)|(\w+):\s*\((\w+|_)\)(?:\s*@([\w.]+))?"
 
 #: A field the pattern asks for: its name, the child's type (None: any named node), its capture.
 Field = tuple[str, "str | None", "str | None"]
@@ -98,12 +97,12 @@ def patterns_of(text: str) -> Patterns | None:
         line = written.strip()
         if not line or line.startswith(";"):
             continue
-        matched = _LINE.fullmatch(line)
+        matched = re.fullmatch(_LINE, line)
         if matched is None:
             return None
         fields: list[Field] = []
         absent: list[str] = []
-        for part in _PART.finditer(matched[2]):
+        for part in re.finditer(_PART, matched[2]):
             if part[1]:
                 absent.append(part[1])
             else:
