@@ -15,7 +15,8 @@ The compiled case (``--compiled``, and in ``measure``): contourpy 1.3.3's genera
 without ``source_anchors_api_links``; target linked / plain <= 1.1 in instructions, for a first
 build: ``linked_over_plain`` is the linked build's with an empty cache folder (CI, a fresh clone),
 ``warm_linked_over_plain`` beside it the one with the cache the timed builds filled (the tree and
-the compiled bindings kept). Written to ``_build/bench/api-compiled.json``.
+the compiled bindings kept); the timed builds are the plain one, ``linked_cold_build_s`` and
+``linked_build_s`` (warm). Written to ``_build/bench/api-compiled.json``.
 """
 
 from __future__ import annotations
@@ -189,11 +190,16 @@ def measure_compiled(*, instructions: bool = True) -> dict[str, Any]:
             "utf-8",
         )
     env = _env("")
+    cold = OUT / "cold-cache"  # a first build's: an empty cache folder (CI, a fresh clone)
     figures: dict[str, Any] = {"package": requirement}
-    for name, docs in (("plain", plain), ("linked", linked)):
+    for name, docs in (("plain", plain), ("linked_cold", linked), ("linked", linked)):
+        shutil.rmtree(cold, ignore_errors=True)
         began = time.perf_counter()
         done = subprocess.run(
-            [a for a in _argv(docs) if a != "-q"], capture_output=True, text=True, env=env
+            [a for a in _argv(docs) if a != "-q"],
+            capture_output=True,
+            text=True,
+            env={**env, "SOURCE_ANCHORS_CACHE": str(cold)} if name == "linked_cold" else env,
         )
         figures[f"{name}_build_s"] = round(time.perf_counter() - began, 2)
         if done.returncode:
@@ -205,9 +211,8 @@ def measure_compiled(*, instructions: bool = True) -> dict[str, Any]:
     if instructions and shutil.which("valgrind"):
         from callgrind import callgrind
 
-        # The cold build's cache is an empty folder (a first build: CI, a fresh clone); the warm
-        # one's holds what the timed builds kept (the tree, the compiled bindings).
-        cold = OUT / "cold-cache"
+        # The cold build's cache is an empty folder again; the warm one's holds what the timed
+        # builds kept (the tree, the compiled bindings).
         shutil.rmtree(cold, ignore_errors=True)
         builds = (("plain", plain), ("linked", linked), ("linked_cold", linked))
         counts = callgrind(
