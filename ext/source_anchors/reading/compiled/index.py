@@ -116,12 +116,11 @@ class CompiledIndex:
         claims = known.claims.get(name)
         if claims is None:
             return known.undecided.get(name)
-        parses = self.files.parses
         found = self._decide(name, claims)
         if isinstance(found, Binding) and name in known.undecided:
             found = known.undecided[name]
         known.decided[name] = found
-        if self.files.parses > parses:  # a decision that cost a parse is kept for the next build
+        if any(claim.symbol for claim in claims):  # it read files: kept for the next build
             self._keep()
         return found
 

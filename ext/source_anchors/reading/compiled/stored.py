@@ -51,10 +51,15 @@ class Known:
         self.undecided = undecided
         #: The answer of each name decided so far (a name is decided when first asked for).
         self.decided: dict[str, Binding | Undecided] = decided if decided is not None else {}
+        self._modules: set[str] | None = None
 
     def modules(self) -> set[str]:
         """The dotted modules the compiled files build."""
-        return {n for n, claims in self.claims.items() if any(c.kind == "module" for c in claims)}
+        if self._modules is None:  # asked for each object a Python module may re-export
+            self._modules = {
+                n for n, claims in self.claims.items() if any(c.kind == "module" for c in claims)
+            }
+        return self._modules
 
 
 #: The packages whose files decide definitions (the parser and the grammars it reads).
