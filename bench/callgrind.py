@@ -28,10 +28,12 @@ def callgrind(
     *,
     cwd: Path | None = None,
     children: bool = False,
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, int]:
     """Run each ``name: (profile file, argv)`` under callgrind, all at once; return their instruction counts.
 
     With *children*, the processes each starts (git's) are counted too, and a count is their sum.
+    *envs* gives a command its own environment instead of *env* (by its name).
     """
     running = {
         name: subprocess.Popen(
@@ -43,7 +45,7 @@ def callgrind(
                 f"--callgrind-out-file={out}",
                 *argv,
             ],
-            env=env,
+            env=(envs or {}).get(name, env),
             cwd=cwd,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

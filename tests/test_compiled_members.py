@@ -289,3 +289,49 @@ def test_a_class_with_an_inline_constructor_links_to_the_class_not_the_construct
     assert where("Pet", found) == ("src/pet.h", *braces(pet, "class Pet"))
     age = line_of(pet, "int age()")
     assert where("Pet.age", found) == ("src/pet.h", age, age)
+
+
+class DictStore:
+    """A compiled store in memory (the engine's keeps files in the cache folder)."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+        self.writes = 0
+
+    def compiled(self, key: str) -> str | None:
+        return self.texts.get(key)
+
+    def put_compiled(self, key: str, text: str) -> None:
+        self.texts[key] = text
+        self.writes += 1
+
+
+def stored_index(store: DictStore, files: dict[str, str] = FILES) -> CompiledIndex:
+    blobs = {path: f"blob-{len(text)}-{hash(text)}" for path, text in files.items()}
+    return CompiledIndex(files, lambda path: files[path].encode(), blobs=blobs, store=store)
+
+
+def test_only_the_asked_names_are_decided_and_the_store_keeps_them() -> None:
+    every = index()
+    names = every.names()
+    assert "pkg._core.Serial.lines" in names and "pkg._core.Generator.many" in names
+    store = DictStore()
+    first = stored_index(store)
+    # The class alone: its header is parsed; the bases' files, the .cpp files are not.
+    assert where("Serial", first) == ("src/serial.h", *braces(SERIAL_H, "class Serial :"))
+    assert not first.stored and 1 <= first.parses < every.parses
+    # A second build takes the decision from the store: nothing read or parsed.
+    second = stored_index(store)
+    assert where("Serial", second) == where("Serial", every)
+    assert second.stored and second.parses == 0
+    # A name not decided before is decided from the stored claims, then kept too.
+    assert where("Serial.lines", second) == where("Serial.lines", every)
+    assert second.parses >= 1
+    third = stored_index(store)
+    assert where("Serial.lines", third) == where("Serial.lines", every)
+    assert third.parses == 0
+    # Every answer is the one an index deciding every name gives.
+    assert third.names() == names
+    for name in names:
+        assert third.lookup(name) == every.lookup(name)
+    assert third.modules() == every.modules()

@@ -5,7 +5,9 @@ written (:mod:`source_anchors.reading.languages.lookup`); the oracle is the quer
 tree (:meth:`~source_anchors.reading.languages.grammar.TreeSitterLanguage.definitions`). Every
 definition of the test files of each language, and of the real upstream files of
 ``tests/test_languages_upstream.py`` (its downloads and cache), is looked up by
-its path and by its qualified path, each on a fresh parse.
+its path and by its qualified path, each on a fresh parse, and by its own name alone
+(:meth:`~source_anchors.reading.languages.grammar.TreeSitterLanguage.named_in`, the compiled
+bindings' lookup).
 """
 
 from __future__ import annotations
@@ -56,6 +58,17 @@ def same_by_name_as_whole(path: str, source: bytes) -> int:
         assert not language.tree(source).read
         assert named == expected, f"{path}#{dotted}"
         looked += 1
+    language._parsed.clear()
+    # By the own name alone, as the compiled bindings' lookups ask (named_in): a fresh parse
+    # whenever a name read the whole file, so that each is read where it is written.
+    for name in sorted({d.path[-1] for d in whole}):
+        parsed = language.tree(source)
+        if parsed.read:
+            language._parsed.clear()
+            parsed = language.tree(source)
+        expected = [d for d in whole if d.path[-1] == name]
+        assert language.named_in(parsed, name) == expected, f"{path}: {name}"
+        assert language.named_in(parsed, name) == expected  # kept on the parse
     language._parsed.clear()
     return looked
 

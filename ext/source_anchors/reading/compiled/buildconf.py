@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
 
@@ -95,7 +94,9 @@ class ModuleMap:
                     folder,
                     _QUOTED.findall(re.sub(r"\w+\s*:\s*'[^']*'", "", match.group(2))),
                 )
-        else:
+        elif name == "Cargo.toml" or "maturin" in text:  # a pyproject.toml without it names none
+            import tomllib  # for the Rust trees that need it only
+
             try:
                 data = tomllib.loads(text)
             except tomllib.TOMLDecodeError:

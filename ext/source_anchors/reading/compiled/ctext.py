@@ -6,6 +6,7 @@ an offset found in it is a line of the file.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -33,7 +34,11 @@ def blank_comments(text: str) -> str:
             continue  # a string or char literal (a Rust lifetime's ' matches none: one character on)
         out.append(text[last:start])
         comment = text[start:stop]
-        out.append("\n".join(" " * len(line) for line in comment.split("\n")))
+        out.append(
+            " " * len(comment)  # a // comment, or /* */ on one line
+            if "\n" not in comment
+            else "\n".join(" " * len(line) for line in comment.split("\n"))
+        )
         last = stop
     out.append(text[last:])
     return "".join(out)
@@ -46,23 +51,21 @@ class Lines:
         self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def line(self, offset: int) -> int:
-        """The line holding *offset*."""
-        low, high = 0, len(self.starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.starts[middle] <= offset:
-                low = middle
-            else:
-                high = middle - 1
-        return low + 1
+        """The line holding *offset* (the first line for an offset before the text)."""
+        return max(1, bisect.bisect_right(self.starts, offset))
+
+
+#: What :func:`closing` stops at: a bracket, or the quote that opens a literal to step over.
+_STOP = re.compile(r"[\"'()\[\]{}]")
 
 
 def closing(text: str, at: int) -> int:
     """The offset of the bracket that closes the one at *at*, or -1 (strings and char literals skipped)."""
     stack = [_OPEN[text[at]]]
     pos = at + 1
-    n = len(text)
-    while pos < n:
+    search = _STOP.search
+    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+        pos = found.start()
         char = text[pos]
         if char == '"':
             match = _STRING.match(text, pos)
@@ -74,7 +77,7 @@ def closing(text: str, at: int) -> int:
             continue
         if char in _OPEN:
             stack.append(_OPEN[char])
-        elif char in ")]}":
+        else:
             if char != stack[-1]:
                 return -1
             stack.pop()
@@ -84,11 +87,20 @@ def closing(text: str, at: int) -> int:
     return -1
 
 
+#: What :func:`split_top` stops at, by separator: a bracket, a string's quote, the separator.
+_SPLIT_STOPS: dict[str, re.Pattern[str]] = {}
+
+
 def split_top(text: str, base: int = 0, sep: str = ",") -> list[tuple[str, int]]:
     """*text* split at the *sep* characters outside brackets and strings: (part, offset of the part + *base*)."""
+    stops = _SPLIT_STOPS.get(sep)
+    if stops is None:
+        stops = _SPLIT_STOPS[sep] = re.compile(r"[\"()\[\]{}]|" + re.escape(sep))
     parts: list[tuple[str, int]] = []
-    depth, start, pos, n = 0, 0, 0, len(text)
-    while pos < n:
+    depth, start, pos = 0, 0, 0
+    search = stops.search
+    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+        pos = found.start()
         char = text[pos]
         if char == '"':
             match = _STRING.match(text, pos)

@@ -43,14 +43,15 @@ class MemberLookup:
 
     def __init__(
         self,
-        spelling: Callable[[str], list[str]],
-        definitions: Callable[[str], list[Definition]],
+        spelling: Callable[[tuple[str, ...]], list[str]],
+        named: Callable[[str, str], list[Definition]],
         data: Callable[[str], bytes],
         text: Callable[[str], str],
     ) -> None:
-        #: *spelling*: the C and C++ files that spell a name; *definitions*: a file's, read once;
+        #: *spelling*: the C and C++ files that spell every name of a path (no other may define
+        #: it, and none other is parsed); *named*: a file's definitions of a name (their path's last);
         #: *data*: a file's bytes; *text*: its text with the comments blanked.
-        self._spelling, self._definitions = spelling, definitions
+        self._spelling, self._named = spelling, named
         self._data, self._text = data, text
 
     def member(self, symbol: Sequence[str]) -> Found:
@@ -63,8 +64,8 @@ class MemberLookup:
         """The class definitions named *written* from the scope *near* (its innermost first)."""
         found = [
             (path, d)
-            for path in self._spelling(written[-1])
-            for d in self._definitions(path)
+            for path in self._spelling(written)
+            for d in self._named(path, written[-1])
             if d.kind in _CLASSES and d.body and d.path[-len(written) :] == written
         ]
         if len(found) > 1:
@@ -93,8 +94,8 @@ class MemberLookup:
         full = (*owner.path, name)
         bodies = [
             (p, d)
-            for p in self._spelling(name)
-            for d in self._definitions(p)
+            for p in self._spelling(full)
+            for d in self._named(p, name)
             if d.body and d.path == full
         ]
         if len(bodies) == 1:
@@ -103,7 +104,7 @@ class MemberLookup:
             return f"{'::'.join(full)} is defined {len(bodies)} times (overloads): " + "; ".join(
                 f"{p}:{d.start}-{d.end}" for p, d in bodies
             )
-        declared = [d for d in self._definitions(path) if not d.body and d.path == full]
+        declared = [d for d in self._named(path, name) if not d.body and d.path == full]
         if len(declared) == 1 and self._pure(path, declared[0]):
             return path, declared[0], via
         if declared:

@@ -30,6 +30,7 @@ _CALL = re.compile(r"\.\s*(def\w*|value|attr)\s*\(")
 #: ``&Class::member``, an operator too (``&FCN::operator()``, named ``operator()`` as the C++ core
 #: names it).
 _MEMBER = re.compile(r"&\s*((?:\w+\s*::\s*)*(?:operator\s*(?:\(\s*\)|\[\s*\]|[^\w\s(),]+)|\w+))")
+_ANGLES = re.compile(r"[<>]")
 _FIELD = (
     "def_readwrite",
     "def_readonly",
@@ -43,13 +44,13 @@ _FIELD = (
 def _angle(text: str, at: int) -> int:
     """The offset of the ``>`` closing the ``<`` at *at*, or -1."""
     depth = 0
-    for pos in range(at, len(text)):
-        if text[pos] == "<":
+    for found in _ANGLES.finditer(text, at):  # the characters between cannot matter
+        if found[0] == "<":
             depth += 1
-        elif text[pos] == ">":
+        else:
             depth -= 1
             if depth == 0:
-                return pos
+                return found.start()
     return -1
 
 

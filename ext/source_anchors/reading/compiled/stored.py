@@ -3,9 +3,13 @@
 What :class:`.index.CompiledIndex` answers depends only on the tree's paths, the bytes of its
 compiled files and the code that reads them (this folder, the tree-sitter languages, the grammar
 wheels). :func:`index_key` hashes exactly those, the bytes by their git blob ids, so a build whose
-tree has the same compiled files (at any commit) takes the bindings from the store instead of
-reading and parsing every file again; any change of a compiled file, of the paths or of the reading
-code gives another key. The store itself (files in the cache folder) is the engine's.
+tree has the same compiled files (at any commit) takes what is kept instead of reading and parsing
+every file again; any change of a compiled file, of the paths or of the reading code gives another
+key. What is kept (:class:`Known`) is every claim the binding readers made, which needs no parse,
+and the names decided so far, each of which may have needed some: a name is decided when it is
+first asked for, so a build decides the names its pages document, and a later build asks the store
+for those and decides only the new ones. The store itself (files in the cache folder) is the
+engine's.
 """
 
 from __future__ import annotations
@@ -20,15 +24,44 @@ from pathlib import Path
 from typing import Protocol
 
 from ...model.version import __version__
-from .records import Binding, Undecided
+from .records import Binding, Claim, Undecided
 
-__all__ = ["Built", "CompiledStore", "decode", "encode", "index_key"]
-
-#: What an index is built into: bindings by name, undecided names by name, the modules built.
-Built = tuple[dict[str, Binding], dict[str, Undecided], set[str]]
+__all__ = ["CompiledStore", "Known", "decode", "encode", "index_key"]
 
 #: Bump when the JSON form changes shape.
-FORMAT = 1
+FORMAT = 2
+
+
+class Known:
+    """What an index knows of a tree: its claims, the names no claim can decide, the names decided so far.
+
+    A plain class, not a dataclass: it is made in every build that links compiled objects, and
+    a dataclass's methods are compiled when its module is imported.
+    """
+
+    def __init__(
+        self,
+        claims: dict[str, list[Claim]],
+        undecided: dict[str, Undecided],
+        decided: dict[str, Binding | Undecided] | None = None,
+    ) -> None:
+        #: Every claim of the binding readers, by the Python name, in the order they were made.
+        self.claims = claims
+        #: The names (or ``module.*``) the readers found made in a form not read statically.
+        self.undecided = undecided
+        #: The answer of each name decided so far (a name is decided when first asked for).
+        self.decided: dict[str, Binding | Undecided] = decided if decided is not None else {}
+        self._modules: set[str] | None = None
+
+    def modules(self) -> set[str]:
+        """The dotted modules the compiled files build."""
+        if self._modules is None:  # asked for each object a Python module may re-export
+            self._modules = {
+                n for n, claims in self.claims.items() if any(c.kind == "module" for c in claims)
+            }
+        return self._modules
+
+
 #: The packages whose files decide definitions (the parser and the grammars it reads).
 _WHEELS = ("tree_sitter", "tree_sitter_c", "tree_sitter_cpp", "tree_sitter_rust")
 
@@ -107,34 +140,49 @@ def index_key(
     return digest.hexdigest()
 
 
-def encode(built: Built) -> str:
-    """*built* as JSON text."""
-    bindings, undecided, modules = built
+def encode(known: Known) -> str:
+    """*known* as JSON text."""
     return json.dumps(
         {
             "format": FORMAT,
-            "bindings": [
-                [b.name, b.path, b.start, b.end, b.kind, b.form] for b in bindings.values()
+            "claims": [
+                [c.name, c.path, c.form, c.kind, c.symbol, c.lines, c.first]
+                for claims in known.claims.values()
+                for c in claims
             ],
-            "undecided": [[u.name, u.why] for u in undecided.values()],
-            "modules": sorted(modules),
+            "undecided": [[u.name, u.why] for u in known.undecided.values()],
+            "decided": [
+                [a.name, a.path, a.start, a.end, a.kind, a.form]
+                if isinstance(a, Binding)
+                else [a.name, a.why]
+                for a in known.decided.values()
+            ],
         },
         separators=(",", ":"),
         ensure_ascii=False,
     )
 
 
-def decode(text: str) -> Built | None:
+def decode(text: str) -> Known | None:
     """What :func:`encode` wrote, or None when *text* is not that (damaged, or another format)."""
     try:
         data = json.loads(text)
         if data["format"] != FORMAT:
             return None
-        bindings = {
-            name: Binding(name, path, int(start), int(end), kind, form)
-            for name, path, start, end, kind, form in data["bindings"]
-        }
+        claims: dict[str, list[Claim]] = {}
+        for name, path, form, kind, symbol, lines, first in data["claims"]:
+            start, end = lines
+            claims.setdefault(name, []).append(
+                Claim(name, path, form, kind, tuple(symbol), (int(start), int(end)), tuple(first))
+            )
         undecided = {name: Undecided(name, why) for name, why in data["undecided"]}
-        return bindings, undecided, {str(m) for m in data["modules"]}
+        decided: dict[str, Binding | Undecided] = {}
+        for answer in data["decided"]:
+            if len(answer) == 2:
+                decided[answer[0]] = Undecided(*answer)
+            else:
+                name, path, start, end, kind, form = answer
+                decided[name] = Binding(name, path, int(start), int(end), kind, form)
+        return Known(claims, undecided, decided)
     except (ValueError, KeyError, TypeError):
         return None

@@ -15,16 +15,18 @@ import importlib
 import re
 from collections import OrderedDict
 from importlib import resources
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...model.changeclass import ChangeClass
 from ...model.errors import MissingExtraError
 from ..language import Definition, Files, Language
+from . import around
 from .capture import records
 from .clauses import Shape, find_line, statement_at, statement_span
 from .lookup import inside_children, named_definitions
 from .parsed import Parsed
 from .tokens import change_class
+from .walkmatch import Patterns, patterns_of
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -33,6 +35,11 @@ if TYPE_CHECKING:
 EXTRA = 'pip install "sphinx-source-anchors[languages]"'
 #: How many files' parses a language keeps (the files of one page's anchors, typically).
 _KEEP = 64
+#: Up to how many places :meth:`TreeSitterLanguage.named_in` reads a name where it is written: a
+#: compiled binding's lookups ask a file for a few names, each often written (a class's name on
+#: every out-of-class method), and reading every definition of a large file costs more than
+#: a few hundred short walks from the root.
+NAMED_IN_PLACES = 256
 
 
 class TreeSitterLanguage(Language):
@@ -59,6 +66,8 @@ class TreeSitterLanguage(Language):
         self._inside = False
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
         self._installed: bool | None = None
+        #: The query's patterns matched without it, False when they cannot be (None: not read yet).
+        self._walk: Patterns | Literal[False] | None = None
 
     def installed(self) -> bool:
         """Whether tree-sitter and this language's grammar wheel can be imported (tried once)."""
@@ -72,8 +81,9 @@ class TreeSitterLanguage(Language):
                 self._installed = True
         return self._installed
 
-    def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
-        if self._parser is None or self._query is None:
+    def _load_parser(self) -> tree_sitter.Parser:
+        """The grammar's parser, made once (the query is compiled only when it is run)."""
+        if self._parser is None:
             try:
                 import tree_sitter
 
@@ -85,15 +95,31 @@ class TreeSitterLanguage(Language):
                 ) from error
             self._language = tree_sitter.Language(getattr(module, self.grammar[1])())
             self._parser = tree_sitter.Parser(self._language)
-            text = resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
-            self._query = tree_sitter.Query(self._language, text)
+        return self._parser
+
+    def _query_text(self) -> str:
+        return resources.files(self.package).joinpath("definitions.scm").read_text("utf-8")
+
+    def _load(self) -> tuple[tree_sitter.Parser, tree_sitter.Query]:
+        parser = self._load_parser()
+        if self._query is None:
+            import tree_sitter
+
+            assert self._language is not None  # made with the parser
+            self._query = tree_sitter.Query(self._language, self._query_text())
             self._cursor = tree_sitter.QueryCursor(self._query)
-            root = self._parser.parse(b"").root_node.type
+            root = parser.parse(b"").root_node.type
             # From the root's child, a definition that is that child has no wrapper around it.
             self._inside = root not in self.shape.wrappers and inside_children(
-                self._query, text, root
+                self._query, self._query_text(), root
             )
-        return self._parser, self._query
+        return parser, self._query
+
+    def _walk_patterns(self) -> Patterns | None:
+        """The query's patterns when they can be matched without it (:mod:`.walkmatch`), read once."""
+        if self._walk is None:
+            self._walk = patterns_of(self._query_text()) or False
+        return self._walk if self._walk is not False else None
 
     def tree(self, source: bytes) -> Parsed:
         """*source* parsed, its definitions not read yet; a recent file's parse is kept and given again."""
@@ -101,8 +127,7 @@ class TreeSitterLanguage(Language):
         if parsed is not None:
             self._parsed.move_to_end(source)
             return parsed
-        parser, _ = self._load()
-        parsed = Parsed(source, parser.parse(source))
+        parsed = Parsed(source, self._load_parser().parse(source))
         self._parsed[source] = parsed
         if len(self._parsed) > _KEEP:
             self._parsed.popitem(last=False)
@@ -154,6 +179,35 @@ class TreeSitterLanguage(Language):
             return [only] if only.path == wanted or only.qualified == wanted else []
         return [d for d in found if d.path == wanted or d.qualified == wanted]
 
+    def named_in(self, parsed: Parsed, name: str) -> list[Definition]:
+        """The definitions of *parsed* (a file's :meth:`tree`) whose own name, their path's last, is *name*.
+
+        Read where *name* is written (:mod:`.lookup`), as :meth:`named` reads them, up to
+        :data:`NAMED_IN_PLACES` places, and kept on *parsed*; where that does not apply (an
+        operator, a name written more often), every definition of the file is read once and those
+        of *name* given. A caller that keeps
+        *parsed* asks again without a second parse, however many other files were parsed since.
+        """
+        if not parsed.read:
+            found = parsed.named.get(name)
+            if found is None:
+                walk = self._walk_patterns()  # no query compiled where its patterns allow
+                cursor = walk or self._cursor
+                if cursor is None:
+                    self._load()
+                    cursor = self._cursor
+                    assert cursor is not None
+                found = named_definitions(
+                    self, parsed, cursor, name, NAMED_IN_PLACES, inside=self._inside
+                )
+                if found is not None:
+                    parsed.named[name] = found
+            if found is not None:
+                return found
+            _, query = self._load()
+            self._read_definitions(parsed, query)
+        return [d for d in parsed.definitions if d.path[-1] == name]
+
     def statement(self, source: bytes, start: int, end: int, match: str) -> tuple[int, int]:
         """The ``::match`` rule by this grammar's node types (:mod:`.clauses`)."""
         return statement_span(self.parse(source), self.shape, start, end, match)
@@ -168,7 +222,7 @@ class TreeSitterLanguage(Language):
 
     def change_class(self, old: bytes, new: bytes) -> ChangeClass:
         """``formatting``, ``comments`` or ``code`` by the tokens of *old* and *new* (:mod:`.tokens`)."""
-        parser, _ = self._load()
+        parser = self._load_parser()
         return change_class(parser.parse(old), old, parser.parse(new), new)
 
     # Naming: what a language folder may override.
@@ -199,49 +253,20 @@ class TreeSitterLanguage(Language):
         parsed.read = True
 
     def outer(self, node: tree_sitter.Node) -> tree_sitter.Node:
-        """*node*, or the wrapper around it whose lines are its (``export``, ``template <…>``, ``const f = …``)."""
-        if not self.shape.wrappers:
-            return node
-        while (parent := node.parent) is not None and parent.type in self.shape.wrappers:
-            if parent.named_child_count == 1:  # node alone in it (``export function f``)
-                node = parent
-                continue
-            named = [
-                child
-                for child in parent.named_children
-                if "comment" not in child.type and child.type not in self.shape.attributes
-            ]
-            if len([child for child in named if child.type == node.type]) != 1:
-                break
-            node = parent
-        return node
+        """*node*, or the wrapper around it whose lines are its (:func:`.around.outer`)."""
+        return around.outer(self.shape, node)
 
     def first_line(self, outer: tree_sitter.Node) -> int:
         """The first line of the definition whose outer node is *outer*: its first attribute line, else its own."""
         return self.first_node(outer).start_point.row + 1
 
     def first_node(self, outer: tree_sitter.Node) -> tree_sitter.Node:
-        """The node the definition whose outer node is *outer* starts with: its first attribute, else *outer*."""
-        first = outer
-        if not self.shape.attributes:
-            return first
-        sibling = outer.prev_named_sibling
-        while sibling is not None and (
-            sibling.type in self.shape.attributes or "comment" in sibling.type
-        ):
-            if sibling.type in self.shape.attributes:
-                first = sibling
-            sibling = sibling.prev_named_sibling
-        return first
+        """The node the definition whose outer node is *outer* starts with (:func:`.around.first_node`)."""
+        return around.first_node(self.shape, outer)
 
     def conditional(self, node: tree_sitter.Node) -> bool:
-        """Whether *node* is inside a branch of a preprocessor conditional (``#if``, ``#ifdef``, ``#else``)."""
-        parent = node.parent
-        while parent is not None:
-            if parent.type in self.shape.conditionals:
-                return True
-            parent = parent.parent
-        return False
+        """Whether *node* is inside a preprocessor conditional's branch (:func:`.around.conditional`)."""
+        return around.conditional(self.shape, node)
 
 
 def type_name(text: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..language import Definition
 from .capture import Naming, records, single
+from .walkmatch import Patterns
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -33,26 +34,30 @@ PLACES = 12
 def named_definitions(
     language: Naming,
     parsed: Parsed,
-    cursor: tree_sitter.QueryCursor,
+    cursor: tree_sitter.QueryCursor | Patterns,
     name: str,
+    limit: int = PLACES,
     *,
     inside: bool = False,
 ) -> list[Definition] | None:
     """The definitions of *parsed* whose own last name is *name*, by its places; None where that does not apply.
 
     *cursor* is a cursor over the language's definitions query (the language keeps one: its byte
-    range is set here for each place). None when *name* is not a plain identifier or is written
-    in more than :data:`PLACES` places: the caller reads every definition then. With *inside*
-    (the query allows it: :func:`inside_children`), the query runs from the root's child holding
-    each place rather than from the root.
+    range is set here for each place), or the query's patterns matched without it
+    (:mod:`.walkmatch`). None when *name* is not a plain identifier or is written in more than
+    *limit* places (:data:`PLACES` by default): the caller reads every definition then. With
+    *inside* (the query allows it: :func:`inside_children`), the query runs from the root's child
+    holding each place rather than from the root.
     """
     if not (name.isascii() and name.replace("$", "_").isidentifier()):  # plain(name), inline
         return None
-    places = _places(parsed.source, name.encode())
+    places = _places(parsed.source, name.encode(), limit)
     if places is None:
         return None
     root = parsed.tree.root_node
-    if len(places) == 1:  # the usual case: one run, one place
+    if isinstance(cursor, Patterns):
+        matches = [found for start, end in places for found in cursor.at(root, start, end)]
+    elif len(places) == 1:  # the usual case: one run, one place
         start, end = places[0]
         cursor.set_byte_range(start, end)
         top = _top(root, start) if inside else root
@@ -130,8 +135,8 @@ def plain(name: str) -> bool:
     return name.isascii() and name.replace("$", "_").isidentifier()
 
 
-def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
-    """The byte ranges where *word* stands as a whole word of *source*; None above :data:`PLACES` of them."""
+def _places(source: bytes, word: bytes, limit: int) -> list[tuple[int, int]] | None:
+    """The byte ranges where *word* stands as a whole word of *source*; None above *limit* of them."""
     at = source.find(word)
     size, total = len(word), len(source)
     end = at + size
@@ -142,7 +147,7 @@ def _places(source: bytes, word: bytes) -> list[tuple[int, int]] | None:
     while at >= 0:
         end = at + size
         if (at == 0 or source[at - 1] not in _WORD) and (end == total or source[end] not in _WORD):
-            if len(places) == PLACES:
+            if len(places) == limit:
                 return None
             places.append((at, end))
         at = source.find(word, end)
