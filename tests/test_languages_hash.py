@@ -81,11 +81,15 @@ def test_a_definition_hash_is_its_lines_hash_in_every_form_of_a_file(tmp_path: P
             assert location.sha256 == oracle(data, encoding, location.start, location.end), (
                 f"{name}#{symbol}"
             )
-    # The same definition in every form with the same lines, the same hash (a lone \r is a line
-    # break to the lines, not to tree-sitter's rows: that form's ranges are not compared here).
-    same = set(FORMS) - {"cr-in-a-comment.go"}
-    digests = {resolve.resolve(f"/{name}#Point.Norm").sha256 for name in same}
+    # The same definition in every form, the same lines' hash; and its lines are the lines as they
+    # are split (a lone \r breaks a line there, as it does for Python's universal newlines).
+    digests = {resolve.resolve(f"/{name}#Point.Norm").sha256 for name in FORMS}
     assert len(digests) == 1
+    for name, (data, encoding) in FORMS.items():
+        lines = re.split(r"\r\n|\r|\n", data.decode(encoding))
+        for symbol, head in (("Sum", "func Sum("), ("Point.Norm", "func (p *Point) Norm(")):
+            start = next(i for i, line in enumerate(lines, 1) if line.startswith(head))
+            assert resolve.resolve(f"/{name}#{symbol}").start == start, (name, symbol)
 
 
 def test_a_file_that_does_not_decode_is_refused_before_its_definitions(tmp_path: Path) -> None:

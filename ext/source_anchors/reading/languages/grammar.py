@@ -127,7 +127,12 @@ class TreeSitterLanguage(Language):
         if parsed is not None:
             self._parsed.move_to_end(source)
             return parsed
-        parsed = Parsed(source, self._load_parser().parse(source))
+        text = source
+        if (
+            b"\r" in source
+        ):  # a lone \r breaks a line (split_lines), not a tree-sitter row: make it one
+            text = _LONE_CR.sub(b"\n", source)  # the same length: every byte offset holds
+        parsed = Parsed(text, self._load_parser().parse(text))
         self._parsed[source] = parsed
         if len(self._parsed) > _KEEP:
             self._parsed.popitem(last=False)
@@ -267,6 +272,10 @@ class TreeSitterLanguage(Language):
     def conditional(self, node: tree_sitter.Node) -> bool:
         """Whether *node* is inside a preprocessor conditional's branch (:func:`.around.conditional`)."""
         return around.conditional(self.shape, node)
+
+
+#: A carriage return that does not start a CRLF.
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
 def type_name(text: str) -> str:
