@@ -1,17 +1,17 @@
 """The compiled files of a tree as the binding readers ask for them: each read, decoded and parsed once (pure).
 
 A file's bytes are read once; its text is decoded once, with its comments blanked (a Cython or
-configuration file's as it is); the words it spells are collected once; it is parsed by the
+configuration file's as it is); whether it writes a name as a word is found once; it is parsed by the
 language core (:func:`~source_anchors.reading.registry.language_for`) at most once, and its
 definitions of a name are read where the name is written
 (:meth:`~source_anchors.reading.languages.grammar.TreeSitterLanguage.named_in`), not every
 definition of the file: a lookup asks for one name. Whether a file may define a symbol is asked of
-its bytes first, so that a file that cannot is neither decoded nor parsed.
+its bytes first, so that a file that cannot is neither decoded nor parsed; a class is looked for
+only in a file where its name may name a type (:meth:`CompiledFiles.may_name_type`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -26,9 +26,11 @@ if TYPE_CHECKING:
 
 #: Files whose text is read as it is (no C comments to blank).
 _PLAIN = (".pyx", ".pxi", ".py", ".toml", ".build", ".txt")
-_WORD = re.compile(r"\w+")
-#: The same words in an ASCII text, without asking Unicode's tables of each character.
-_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+#: The characters of an identifier (a place of a name has none on either side; any other
+#: character, ``$`` or a letter outside ASCII too, counts as a boundary: more places, never fewer).
+_IDENTIFIER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+#: What may stand between a name and the next token: spaces, line breaks, a line splice.
+_BLANK = " \t\n\r\f\v\\"
 
 
 class CompiledFiles:
@@ -38,7 +40,8 @@ class CompiledFiles:
         self._read = read
         self._bytes: dict[str, bytes] = {}
         self._texts: dict[str, str] = {}
-        self._spelled: dict[str, frozenset[str]] = {}
+        #: Whether a file's blanked text writes a name as a whole word, by (path, name).
+        self._spelled: dict[tuple[str, str], bool] = {}
         #: Each file's parse and the language that made it; or why it has none (a message).
         self._parsed: dict[str, tuple[TreeSitterLanguage, Parsed] | str] = {}
         self._named: dict[tuple[str, str], list[Definition]] = {}
@@ -62,27 +65,72 @@ class CompiledFiles:
         """Whether *path* may define *symbol*: it spells its last name and every name of its path.
 
         A definition's path is made of names its file writes, so a file lacking one cannot hold
-        it and is not parsed. The words of the blanked text say it; until they are collected, the
-        bytes are searched first (a file lacking a name's bytes is not decoded).
+        it and is not parsed. Each name is looked for as a whole word of the blanked text, once a
+        file and name; the bytes are searched first (a file lacking a name's bytes is not decoded).
         """
         # An operator (``operator()``) is looked for by its word.
         last = symbol[-1] if symbol[-1].isidentifier() else symbol[-1].rstrip("()[]=!<>+-*/%&|^~ ")
         names = [last, *(n for n in symbol[:-1] if n.isidentifier())]
-        words = self._spelled.get(path)
-        if words is None:
-            raw = self.raw(path)
-            if not all(name.encode() in raw for name in names):
-                return False
-            words = self.words(path)
-        return all(name in words for name in names)
+        raw = self.raw(path)
+        if not all(name.encode() in raw for name in names):
+            return False
+        return all(self._written(path, name) for name in names)
 
-    def words(self, path: str) -> frozenset[str]:
-        """The identifiers *path* spells, collected once (a claim asks which files spell its symbol)."""
-        if path not in self._spelled:
-            text = self.text(path)
-            words = _ASCII_WORD if text.isascii() else _WORD
-            self._spelled[path] = frozenset(words.findall(text))
-        return self._spelled[path]
+    def _written(self, path: str, name: str) -> bool:
+        """Whether *name* stands as a whole word in *path*'s blanked text (found by ``str.find``, kept).
+
+        A word's ends are ASCII identifier characters' ends; a ``$`` or a letter outside ASCII
+        beside it counts as a boundary, so a name is found wherever a word of it is, never missed.
+        """
+        key = (path, name)
+        known = self._spelled.get(key)
+        if known is None:
+            known = False
+            if name:
+                text = self.text(path)
+                size, total = len(name), len(text)
+                at = text.find(name)
+                while at >= 0:
+                    end = at + size
+                    if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
+                        end == total or text[end] not in _IDENTIFIER
+                    ):
+                        known = True
+                        break
+                    at = text.find(name, end)
+            self._spelled[key] = known
+        return known
+
+    def may_name_type(self, path: str, name: str) -> bool:
+        """Whether *path*, C or C++, may hold a definition of *name* that is not callable (a class, a type).
+
+        Such a definition's name is followed by ``{``, ``:``, ``<``, ``;``, ``=`` or a word
+        (``final``), never by ``(`` (a call, a function's or a constructor's parameters) or by
+        ``::`` (a scope: ``Name::method``), except in a namespace's head (``namespace Name::inner``).
+        So a file writing *name* only so, in its text with comments blanked, cannot hold one and
+        is not parsed for it: a class's constructors and methods defined in a ``.cpp`` are the
+        usual case.
+        """
+        if not name.isidentifier():
+            return True
+        text = self.text(path)
+        size, total = len(name), len(text)
+        at = text.find(name)
+        while at >= 0:
+            end = at + size
+            if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
+                end == total or text[end] not in _IDENTIFIER
+            ):
+                after = end
+                while after < total and text[after] in _BLANK:
+                    after += 1
+                following = text[after : after + 2]
+                if not following.startswith("(") and (
+                    following != "::" or _in_namespace_head(text, at)
+                ):
+                    return True
+            at = text.find(name, end)
+        return False
 
     def named(self, path: str, name: str) -> list[Definition]:
         """The definitions of *path* whose own name (their path's last) is *name*; none without a language.
@@ -121,3 +169,9 @@ class CompiledFiles:
                     known = str(error)
             self._parsed[path] = known
         return known
+
+
+def _in_namespace_head(text: str, at: int) -> bool:
+    """Whether offset *at* of *text* is in a ``namespace`` head: the word since the last ``;``, ``{`` or ``}``."""
+    start = max(text.rfind(";", 0, at), text.rfind("{", 0, at), text.rfind("}", 0, at)) + 1
+    return "namespace" in text[start:at]

@@ -195,6 +195,10 @@ class CompiledIndex:
             for p in self.paths
             if not line and p != claim.path and p.endswith(family) and self.files.spells(p, symbol)
         ]
+        if claim.kind == "class" and family == _C:
+            # Only a file that may hold a type of that name is parsed for it (not a .cpp
+            # defining its constructors and methods).
+            others = [p for p in others if self.files.may_name_type(p, symbol[-1])]
         for paths in ([claim.path], others):
             hits = [
                 (path, d)
