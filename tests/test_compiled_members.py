@@ -7,6 +7,7 @@ expected range is found in the text by its words and its braces, not by this cod
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 
 from source_anchors.reading.compiled import Binding, CompiledIndex, Undecided
 
@@ -301,8 +302,8 @@ class DictStore:
     def compiled(self, key: str) -> str | None:
         return self.texts.get(key)
 
-    def put_compiled(self, key: str, text: str) -> None:
-        self.texts[key] = text
+    def put_compiled(self, key: str, text: Callable[[], str]) -> None:
+        self.texts[key] = text()
         self.writes += 1
 
 

@@ -16,13 +16,14 @@ file lock) with the new lines after the old ones.
 A tree's compiled bindings (:mod:`~source_anchors.reading.compiled.stored`) are kept beside the
 packs, one file per key, ``indexes/compiled/<key>.json``: the key hashes the compiled files' blob
 ids, the tree's paths and the reading code, so the file serves every commit where they are the same.
-It is written (atomically) when built; one that cannot be written is built again next time.
+It is encoded and written (atomically) at :meth:`IndexCache.flush`, once with every name decided so
+far; one that cannot be written is built again next time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,8 @@ class IndexCache:
         #: Entries to write by pack: indexes parsed in this process, or JSON texts of another
         #: commit's pack.
         self._pending: dict[Path, dict[str, ModuleIndex | str]] = {}
+        #: Compiled bindings to write by key: each gives its JSON text when called.
+        self._compiled: dict[str, Callable[[], str]] = {}
 
     def pack(self, url: str, commit: str) -> Path:
         """The pack of the indexes of the files of *url* at *commit*."""
@@ -92,17 +95,23 @@ class IndexCache:
         except (OSError, UnicodeDecodeError):
             return None
 
-    def put_compiled(self, key: str, text: str) -> None:
-        """Store compiled bindings under *key* (an unwritable cache keeps nothing)."""
-        path = self.root / "compiled" / f"{key}.json"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, text)
-        except OSError:
-            return
+    def put_compiled(self, key: str, text: Callable[[], str]) -> None:
+        """Store compiled bindings under *key* at :meth:`flush`, as *text* then gives them."""
+        self._compiled[key] = text
 
     def flush(self) -> int:
-        """Add the pending entries to the packs on disk; return how many were written."""
+        """Write the pending compiled bindings and add the pending entries to the packs on disk.
+
+        Returns how many pack entries were written.
+        """
+        for key, encoded in self._compiled.items():
+            path = self.root / "compiled" / f"{key}.json"
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write(path, encoded())
+            except OSError:
+                continue  # an unwritable cache keeps nothing: built again next time
+        self._compiled.clear()
         if not self._pending:
             return 0
         from filelock import FileLock, Timeout  # imported only when there is something to write

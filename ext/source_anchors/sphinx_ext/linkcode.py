@@ -64,6 +64,7 @@ def _standalone() -> Linker | None:
     """A linker for the repository holding conf.py, with the default settings (made once)."""
     if not _CONFDIR:
         return None
+    import atexit
     import os
 
     from ..engine.apilinker import OwnLinker
@@ -80,6 +81,8 @@ def _standalone() -> Linker | None:
         print(f"source_anchors.linkcode: {own}", file=sys.stderr)
         linker: Linker | None = None
     else:
-        linker = OwnLinker(own, max_file_bytes=2_000_000, compiled_store=IndexCache(folder))
+        store = IndexCache(folder)
+        atexit.register(store.flush)  # no engine flushes it: what was decided is kept at the end
+        linker = OwnLinker(own, max_file_bytes=2_000_000, compiled_store=store)
     _ACTIVE[:] = [linker]
     return linker

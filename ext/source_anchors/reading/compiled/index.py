@@ -139,8 +139,9 @@ class CompiledIndex:
         return self._known
 
     def _keep(self) -> None:
-        if self._key is not None and self._store is not None and self._known is not None:
-            self._store.put_compiled(self._key, encode(self._known))
+        known = self._known
+        if self._key is not None and self._store is not None and known is not None:
+            self._store.put_compiled(self._key, lambda: encode(known))
 
     def _decide(self, name: str, claims: list[Claim]) -> Binding | Undecided:
         """*name*'s definition from its claims: one place, else why not (a reason, or overloads)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -72,8 +72,13 @@ class CompiledStore(Protocol):
     def compiled(self, key: str) -> str | None:
         """The JSON text stored under *key*, or None."""
 
-    def put_compiled(self, key: str, text: str) -> None:
-        """Keep *text* under *key* (a store that cannot write keeps nothing)."""
+    def put_compiled(self, key: str, text: Callable[[], str]) -> None:
+        """Keep what *text* gives under *key* (a store that cannot write keeps nothing).
+
+        *text* encodes what the index knows when it is called: a store may call it when it writes
+        (the engine's, once, when it flushes its indexes), so that an index which decides many names
+        is encoded and written once, with all of them.
+        """
 
 
 @cache
