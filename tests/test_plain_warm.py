@@ -291,3 +291,22 @@ def test_what_is_kept_answers_only_for_the_same_text(
     (repo / ".git" / "source-anchors" / "warm.marshal").write_bytes(b"not marshal")
     (repo / "source-anchors.lock").write_text(lock, "utf-8")
     assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)
+
+
+def test_cache_clear_drops_the_warm_readings_of_the_checkout(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)
+    kept = repo / ".git" / "source-anchors"
+    assert (kept / "warm.marshal").is_file()
+    assert main(["cache", "info"]) == 0
+    assert (
+        f"(the warm Markdown check's readings of this checkout: {kept})" in capsys.readouterr().out
+    )
+    assert main(["cache", "clear"]) == 0
+    assert f"from {kept}" in capsys.readouterr().out
+    assert not kept.exists()
+    assert main(["cache", "info"]) == 0
+    assert "warm" not in capsys.readouterr().out
+    assert _both(["check", "README.md", "docs"], capsys)[:2] == (0, 0)  # read again, kept again
+    assert (kept / "warm.marshal").is_file()

@@ -1,9 +1,14 @@
-"""``python -m source_anchors cache info|clear``: where the caches are, how big, and emptying them."""
+"""``python -m source_anchors cache info|clear``: where the caches are, how big, and emptying them.
+
+Besides the cache folder, the readings the warm Markdown check keeps in the current checkout's git
+folder (``.git/source-anchors/``, :mod:`.warmcache`).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +71,51 @@ def info(root: Path) -> str:
     return "\n".join(lines)
 
 
-def clear(root: Path) -> str:
-    """Remove everything the extension keeps under *root*; the next build exports and resolves again."""
+def warm_dir(cwd: Path) -> Path | None:
+    """The folder where the warm Markdown check keeps its readings for the checkout holding *cwd*, if it exists."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--absolute-git-dir"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    folder = Path(done.stdout.strip()) / "source-anchors"
+    return folder if done.returncode == 0 and folder.is_dir() else None
+
+
+def warm_info(cwd: Path) -> str:
+    """The line of :func:`info` for the checkout's warm readings, or ``""`` when there are none."""
+    folder = warm_dir(cwd)
+    if folder is None:
+        return ""
+    files, size = _size(folder)
+    return (
+        f"  {'warm':<12} {'':>6}          {files:>7} files  {size / 1e6:>9.1f} MB  "
+        f"(the warm Markdown check's readings of this checkout: {folder})"
+    )
+
+
+def clear(root: Path, cwd: Path | None = None) -> str:
+    """Remove everything the extension keeps under *root* and (with *cwd*) in its checkout's git folder.
+
+    The next build exports and resolves again; the next Markdown check reads the lock and the pages.
+    """
+    lines = []
     if not root.is_dir():
-        return f"cache: {root} does not exist; nothing to clear"
-    files, size = _size(root)
-    for part in (*PARTS, "tmp", "locks"):
-        shutil.rmtree(root / part, ignore_errors=True)
-    return f"cache: removed {files} files ({size / 1e6:.1f} MB) from {root}"
+        lines.append(f"cache: {root} does not exist; nothing to clear")
+    else:
+        files, size = _size(root)
+        for part in (*PARTS, "tmp", "locks"):
+            shutil.rmtree(root / part, ignore_errors=True)
+        lines.append(f"cache: removed {files} files ({size / 1e6:.1f} MB) from {root}")
+    folder = warm_dir(cwd) if cwd is not None else None
+    if folder is not None:
+        files, size = _size(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        lines.append(f"cache: removed {files} files ({size / 1e6:.1f} MB) from {folder}")
+    return "\n".join(lines)

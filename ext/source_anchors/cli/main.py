@@ -307,7 +307,14 @@ def _cache(args: argparse.Namespace, confdir: Path, srcdir: Path) -> int:
     except Exception as error:  # conf.py is the author's code: any error is theirs to see
         print(f"error: cannot read {confdir / 'conf.py'}: {error}", file=sys.stderr)
         return 2
-    print(cachecmd.info(root) if args.action == "info" else cachecmd.clear(root))
+    from pathlib import Path
+
+    cwd = Path.cwd()
+    if args.action == "info":
+        warm = cachecmd.warm_info(cwd)
+        print(cachecmd.info(root) + (f"\n{warm}" if warm else ""))
+    else:
+        print(cachecmd.clear(root, cwd))
     return 0
 
 
