@@ -17,7 +17,7 @@ import textwrap
 from html import unescape
 from pathlib import Path
 
-from helpers import git
+from helpers import commit_all, git
 
 SETUP = """\
 from setuptools import Extension, setup
@@ -250,7 +250,7 @@ HTML_LINK = re.compile(
 )
 
 
-def _lines(text: str, first: str, last: str) -> tuple[int, int]:
+def lines_of(text: str, first: str, last: str) -> tuple[int, int]:
     """The 1-based lines where *first* starts and where *last* ends (the first *last* after *first*)."""
     at = text.index(first)
     end = text.index(last, at) + len(last)
@@ -274,16 +274,11 @@ def _page() -> str:
     return "\n".join(parts)
 
 
-def _project(root: Path) -> tuple[Path, str]:
-    files = {
-        "setup.py": SETUP,
-        "pyproject.toml": PYPROJECT,
-        "pkg/__init__.py": "",
-        "src/speedups.c": C_SOURCE,
-        "pkg/_fast.pyx": PYX,
-        "pkg/_bind.cpp": CPP,
-        "src/lib.rs": RUST,
-    }
+def self_project(root: Path, files: dict[str, str], page: str) -> tuple[Path, str]:
+    """A git repository of *files* at *root* with ``docs/`` linking its own API (``"self"``) on *page*.
+
+    Returns the docs folder and the commit (its origin is GitHub's ``org/proj``).
+    """
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, "utf-8")
@@ -297,12 +292,23 @@ def _project(root: Path) -> tuple[Path, str]:
         """),
         "utf-8",
     )
-    (docs / "index.rst").write_text(_page(), "utf-8")
+    (docs / "index.rst").write_text(page, "utf-8")
     git("init", "-q", "-b", "main", cwd=root)
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", "release", cwd=root)
     git("remote", "add", "origin", "https://github.com/org/proj.git", cwd=root)
-    return docs, git("rev-parse", "HEAD", cwd=root).strip()
+    return docs, commit_all(root, "release")
+
+
+def _project(root: Path) -> tuple[Path, str]:
+    files = {
+        "setup.py": SETUP,
+        "pyproject.toml": PYPROJECT,
+        "pkg/__init__.py": "",
+        "src/speedups.c": C_SOURCE,
+        "pkg/_fast.pyx": PYX,
+        "pkg/_bind.cpp": CPP,
+        "src/lib.rs": RUST,
+    }
+    return self_project(root, files, _page())
 
 
 def _build(docs: Path, builder: str = "html") -> subprocess.CompletedProcess[str]:
@@ -317,7 +323,7 @@ def _build(docs: Path, builder: str = "html") -> subprocess.CompletedProcess[str
     )
 
 
-def test_compiled_objects_link_to_their_definitions_lines(tmp_path: Path) -> None:
+def test_compiled_objects_link_to_their_definitionslines_of(tmp_path: Path) -> None:
     docs, commit = _project(tmp_path / "proj")
     done = _build(docs)
     assert done.returncode == 0, done.stderr
@@ -330,7 +336,7 @@ def test_compiled_objects_link_to_their_definitions_lines(tmp_path: Path) -> Non
         if match:
             links[ident] = unescape(match[1])
     for name, (file, first, last) in EXPECTED.items():
-        start, end = _lines((tmp_path / "proj" / file).read_text("utf-8"), first, last)
+        start, end = lines_of((tmp_path / "proj" / file).read_text("utf-8"), first, last)
         fragment = f"#L{start}" if start == end else f"#L{start}-L{end}"
         assert links.get(name) == f"https://github.com/org/proj/blob/{commit}/{file}{fragment}", (
             name
@@ -358,7 +364,7 @@ def test_the_text_builder_prints_the_compiled_location(tmp_path: Path) -> None:
     done = _build(docs, "text")
     assert done.returncode == 0, done.stderr
     text = (docs / "_build" / "text" / "index.txt").read_text("utf-8")
-    start, end = _lines(RUST, "#[pyfunction]", "    a + b\n}")
+    start, end = lines_of(RUST, "#[pyfunction]", "    a + b\n}")
     assert f"(src/lib.rs:L{start}–L{end}@" in text
 
 
@@ -403,8 +409,8 @@ def test_compiled_bindings_are_kept_by_blob_and_read_again_when_a_file_changes(
     changed = _build(docs)
     assert changed.returncode == 0, changed.stderr
     assert "compiled bindings read" in changed.stdout, changed.stdout
-    start, end = _lines(bind.read_text("utf-8"), "int add(int a", "    return a + b;\n}")
+    start, end = lines_of(bind.read_text("utf-8"), "int add(int a", "    return a + b;\n}")
     assert _links(docs)["pkg._bind.add"] == (
         f"https://github.com/org/proj/blob/{moved}/pkg/_bind.cpp#L{start}-L{end}"
     )
-    assert start == _lines(CPP, "int add(int a", "    return a + b;\n}")[0] + 2
+    assert start == lines_of(CPP, "int add(int a", "    return a + b;\n}")[0] + 2

@@ -21,8 +21,9 @@ import textwrap
 from html import unescape
 from pathlib import Path
 
-from helpers import ROOT, Upstream, git
+from helpers import ROOT, Upstream
 from source_anchors.sources.simpleindex import download_sdist
+from test_api_compiled import lines_of, self_project
 
 SETUP = """\
 from setuptools import Extension, setup
@@ -133,12 +134,6 @@ EXPECTED = {
 HTML_LINK = re.compile(r'<a class="reference external sa-api-source" href="([^"]+)"')
 
 
-def _lines(text: str, first: str, last: str) -> tuple[int, int]:
-    at = text.index(first)
-    end = text.index(last, at) + len(last)
-    return text.count("\n", 0, at) + 1, text.count("\n", 0, end - 1) + 1
-
-
 def _links(html: str) -> dict[str, str]:
     found = {}
     for ident, block in re.findall(
@@ -180,38 +175,19 @@ def _build(docs: Path, cache: Path, *, locked: bool = False) -> subprocess.Compl
 def test_a_python_fallback_rebound_to_the_compiled_class_links_the_compiled_one(
     tmp_path: Path,
 ) -> None:
-    root = tmp_path / "proj"
     files = {
         "setup.py": SETUP,
         "pkg/__init__.py": INIT,
         "pkg/_fast.pyx": PYX,
         "pkg/_slow.py": SLOW,
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, "utf-8")
-    docs = root / "docs"
-    docs.mkdir()
-    (docs / "conf.py").write_text(
-        textwrap.dedent("""\
-        extensions = ["source_anchors"]
-        source_anchors_api_links = "self"
-        source_anchors_api_list_unlinked = True
-        """),
-        "utf-8",
-    )
-    (docs / "index.rst").write_text(_page([*EXPECTED, "pkg.Box.only_here"]), "utf-8")
-    git("init", "-q", "-b", "main", cwd=root)
-    git("add", "-A", cwd=root)
-    git("commit", "-q", "-m", "release", cwd=root)
-    git("remote", "add", "origin", "https://github.com/org/proj.git", cwd=root)
-    commit = git("rev-parse", "HEAD", cwd=root).strip()
+    docs, commit = self_project(tmp_path / "proj", files, _page([*EXPECTED, "pkg.Box.only_here"]))
 
     done = _build(docs, tmp_path / "cache")
     assert done.returncode == 0, done.stderr
     links = _links((docs / "_build" / "index.html").read_text("utf-8"))
     for name, (file, first, last) in EXPECTED.items():
-        start, end = _lines(files[file], first, last)
+        start, end = lines_of(files[file], first, last)
         fragment = f"#L{start}" if start == end else f"#L{start}-L{end}"
         assert links.get(name) == f"https://github.com/org/proj/blob/{commit}/{file}{fragment}", (
             name,
@@ -219,7 +195,7 @@ def test_a_python_fallback_rebound_to_the_compiled_class_links_the_compiled_one(
         )
     # The fallback's own method: the compiled class has none, so no link (never the fallback's).
     assert "pkg.Box.only_here" not in links
-    rebinding = _lines(INIT, "        Box = CBox", "CBox")[0]
+    rebinding = lines_of(INIT, "        Box = CBox", "CBox")[0]
     assert re.search(
         rf"pkg\.Box\.only_here: no link: rebound at pkg/__init__\.py:L{rebinding} to "
         r"pkg\._fast\.Box\.only_here, which no compiled binding names",

@@ -93,9 +93,9 @@ def c_oracle(files: dict[str, Path]) -> list[Expected]:
     return found
 
 
-def _trait(impl_line: str) -> str | None:
+def impl_trait(impl_line: str) -> str | None:
     """The trait of an ``impl`` line by its last path segment, or None for an inherent impl."""
-    text = impl_line.strip().removeprefix("impl")
+    text = re.sub(r"^(unsafe\s+)?impl", "", impl_line.strip())
     if text.startswith("<"):  # the impl's generic parameters, brackets balanced
         depth = 0
         for index, char in enumerate(text):
@@ -105,8 +105,7 @@ def _trait(impl_line: str) -> str | None:
                 break
     if " for " not in text:
         return None
-    trait = text.split(" for ", 1)[0].strip().split("<", 1)[0]
-    return trait.rsplit("::", 1)[-1]
+    return text.split(" for ", 1)[0].strip().split("<", 1)[0].rsplit("::", 1)[-1]
 
 
 def rust_oracle(files: dict[str, Path]) -> list[Expected]:
@@ -123,7 +122,7 @@ def rust_oracle(files: dict[str, Path]) -> list[Expected]:
             if tag["kind"] == "function" and not text.startswith((" ", "\t")):
                 symbol = tag["name"]
             elif tag["kind"] == "method" and tag.get("scopeKind") == "implementation":
-                trait = _trait(impl[tag["scope"]])
+                trait = impl_trait(impl[tag["scope"]])
                 owner = f"{trait}.for.{tag['scope']}" if trait else tag["scope"]
                 symbol = f"{owner}.{tag['name']}"
             else:

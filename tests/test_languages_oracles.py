@@ -47,7 +47,7 @@ import pytest
 from helpers import Book, Upstream
 from source_anchors.model.errors import AmbiguousDefinitionError, ResolveError
 from source_anchors.reading.registry import language_for
-from test_languages_engine import PERMALINK, Expected
+from test_languages_engine import PERMALINK, Expected, impl_trait
 from test_languages_upstream import (
     CACHE,
     NODE,
@@ -134,21 +134,6 @@ def go_oracle(files: dict[str, Path]) -> list[tuple[Expected, str]]:
 # -- Rust ----------------------------------------------------------------------------------------
 
 
-def _trait(impl_line: str) -> str | None:
-    """The trait of an ``impl`` line by its last path segment, or None for an inherent impl."""
-    text = re.sub(r"^(unsafe\s+)?impl", "", impl_line.strip())
-    if text.startswith("<"):  # the impl's generic parameters, brackets balanced
-        depth = 0
-        for index, char in enumerate(text):
-            depth += {"<": 1, ">": -1}.get(char, 0)
-            if depth == 0:
-                text = text[index + 1 :]
-                break
-    if " for " not in text:
-        return None
-    return text.split(" for ", 1)[0].strip().split("<", 1)[0].rsplit("::", 1)[-1]
-
-
 def attributes_start(lines: list[str], line: int) -> int:
     """The first line of the ``#[…]`` attributes right above *line*, an attribute over several lines too."""
     start = line
@@ -194,7 +179,7 @@ def rust_oracle(files: dict[str, Path]) -> list[tuple[Expected, str]]:
             elif scope_kind == "module":
                 symbol = ".".join((*scope.split("::"), tag["name"]))
             elif scope_kind == "implementation":
-                trait = _trait(impl[scope])
+                trait = impl_trait(impl[scope])
                 symbol = f"{f'{trait}.for.{scope}' if trait else scope}.{tag['name']}"
             elif scope_kind == "interface":
                 symbol = f"{scope}.{tag['name']}"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -72,20 +71,15 @@ def info(root: Path) -> str:
 
 
 def warm_dir(cwd: Path) -> Path | None:
-    """The folder where the warm Markdown check keeps its readings for the checkout holding *cwd*, if it exists."""
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--absolute-git-dir"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    folder = Path(done.stdout.strip()) / "source-anchors"
-    return folder if done.returncode == 0 and folder.is_dir() else None
+    """The folder where the warm Markdown check keeps its readings for the checkout holding *cwd*, if it exists.
+
+    Found by git as the warm check finds it (:func:`.gitlite.git_output`).
+    """
+    from ..sources.gitlite import git_output
+
+    out = git_output(["rev-parse", "--absolute-git-dir"], str(cwd), timeout=30)
+    folder = Path(out.decode().strip()) / "source-anchors" if out else None
+    return folder if folder is not None and folder.is_dir() else None
 
 
 def warm_info(cwd: Path) -> str:
