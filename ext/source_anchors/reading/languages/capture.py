@@ -152,21 +152,33 @@ def single(
     :func:`records` reads it as any match. One record is made so per anchor resolved
     (``bench/languages.py``): the naming rules are called only where the language has them.
     """
-    if len(captures) != 2:
+    count = len(captures)
+    if count == 2:
+        names = captures.get("name")
+        if not names:
+            return None
+        for capture in captures:  # the other capture: the definition's
+            if capture != "name":
+                break
+    elif count == 1:  # a definition whose name its naming rule finds (C's declarators)
+        names = None
+        capture = next(iter(captures))
+    else:
         return None
-    names = captures.get("name")
-    if not names:
-        return None
-    for capture in captures:  # the other capture: the definition's
-        if capture != "name":
-            break
     kinds = _CAPTURES.get(capture)
     if kinds is None:
         kinds = _CAPTURES[capture] = _capture(capture)
     if not kinds:
         return None
     body, kind = kinds
-    node, name = captures[capture][0], names[0]
+    node = captures[capture][0]
+    if names is not None:
+        name = names[0]
+    else:
+        found = naming.name_of(node)
+        if found is None:
+            return None
+        name = found
     first, last = name.start_byte, name.end_byte
     if not (first <= place[0] and place[1] <= last) or first == last:
         return []

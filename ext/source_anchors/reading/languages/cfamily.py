@@ -118,6 +118,8 @@ class CFamily(TreeSitterLanguage):
 
     def names(self, text: str) -> tuple[str, ...]:
         """``ns::Class<T>::method`` gives ``ns``, ``Class``, ``method``; an operator keeps its symbol."""
+        if text.isidentifier():  # the usual case: a plain name
+            return (text,)
         if "operator" in text:
             head, _, operator = text.partition("operator")
             parts = [part for part in _strip_templates(head).split("::") if part.strip()]
