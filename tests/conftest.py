@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 from helpers import (
     ROOTS,
     SERVICE_VARIABLES,
@@ -29,6 +28,7 @@ from helpers import (
     save_build,
     share_compiled_templates,
 )
+from source_anchors.model.fsio import FileLock
 
 #: Sphinx's fixtures (make_app, rootdir, ...) and the reliability figures, whose hooks must run in
 #: every process (under pytest-xdist the controller collects nothing but merges the workers'
@@ -87,7 +87,7 @@ def the_book(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     where = shared / "the-book"
-    with FileLock(str(shared / "the-book.lock")):
+    with FileLock(shared / "the-book.lock", timeout=3600):
         if (where / "result.json").is_file():
             return load_build(where / "result.json")
         where.mkdir(exist_ok=True)  # a worker that stopped mid-build may have left it

@@ -205,7 +205,7 @@ def test_the_wheel_holds_the_package_its_css_and_its_console_script(wheel: Path)
     assert "source-anchors = source_anchors.cli.main:main" in entry_points
     assert "Classifier: Framework :: Sphinx :: Extension" in metadata
     assert "Requires-Python: >=3.11" in metadata
-    for dependency in ("sphinx", "filelock", "platformdirs"):
+    for dependency in ("sphinx", "platformdirs"):
         assert f"Requires-Dist: {dependency}" in metadata
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.config import RepoPin
 from ..model.errors import SourceAnchorsError
-from ..model.fsio import atomic_write
+from ..model.fsio import FileLock, atomic_write
 from ..model.records import (
     RESOLVER_VERSION,
     SUGGESTER_VERSION,
@@ -104,8 +104,6 @@ class _PinCache:
         """Merge pending entries into the files on disk; return how many were written."""
         if not self._pending:
             return 0
-        from filelock import FileLock, Timeout  # imported only when there is something to write
-
         written = 0
         for name, entries in self._pending.items():
             path = Path(name)
@@ -121,8 +119,8 @@ class _PinCache:
                     on_disk.update(entries)
                     atomic_write(path, json.dumps(on_disk, sort_keys=True, ensure_ascii=False))
                     written += len(entries)
-            except (Timeout, OSError):
-                continue  # another build holds it, or the cache is unwritable: recomputed next time
+            except OSError:  # LockTimeout too: another build holds it,
+                continue  # or the cache is unwritable: recomputed next time
         self._pending.clear()
         return written
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.config import RepoPin
-from ..model.fsio import atomic_write
+from ..model.fsio import FileLock, atomic_write
 from ..reading.collector import collector_paused
 from ..reading.python import (
     IndexStore,
@@ -114,8 +114,6 @@ class IndexCache:
         self._compiled.clear()
         if not self._pending:
             return 0
-        from filelock import FileLock, Timeout  # imported only when there is something to write
-
         written = 0
         for pack, entries in self._pending.items():
             try:
@@ -139,8 +137,8 @@ class IndexCache:
                         )
                         atomic_write(pack, kept + "".join(lines))
                     written += len(lines)
-            except (Timeout, OSError):
-                continue  # another build holds it, or the cache is unwritable: parsed again next time
+            except OSError:  # LockTimeout too: another build holds it,
+                continue  # or the cache is unwritable: parsed again next time
         self._pending.clear()
         return written
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..model.config import RepoPin
 from ..model.errors import PinError, SourceError, UnverifiedError, UpstreamFileError
-from ..model.fsio import current_umask
+from ..model.fsio import FileLock, LockTimeout, current_umask
 from .treefiles import blob_id
 
 #: Bump when the exported layout or meta.json changes shape.
@@ -223,11 +223,6 @@ class TreeCache:
         return self._populate(pin, export)
 
     def _populate(self, pin: RepoPin, export: Callable[[Path], dict[str, Any]]) -> Tree:
-        from filelock import (
-            FileLock,
-            Timeout,
-        )  # only an export takes the lock; a warm build never does
-
         key = cache_key(pin.url, pin.commit)
         (self.root / "locks").mkdir(parents=True, exist_ok=True)
         try:
@@ -254,7 +249,7 @@ class TreeCache:
                     self.exports += 1
                 finally:
                     shutil.rmtree(staging, ignore_errors=True)
-        except Timeout as error:
+        except LockTimeout as error:
             raise SourceError(
                 f"another build holds the cache lock for {key} for too long"
             ) from error

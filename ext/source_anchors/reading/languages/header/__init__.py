@@ -61,7 +61,8 @@ def shows_cpp(source: bytes) -> int:
     (its pattern matched) is 0.
     """
     head = source[:CONSIDER]
-    if _OBJECTIVE_C.search(head):
+    # Every Objective-C alternative writes "@" or "#import": without them the scan is skipped.
+    if (b"@" in head or b"#import" in head) and _OBJECTIVE_C.search(head):
         return 0
     found = _CPP.search(head)
     return head.count(b"\n", 0, found.start()) + 1 if found else 0
