@@ -111,7 +111,11 @@ def _try_lock(fd: int) -> bool:
     except OSError as error:
         if error.errno in _NO_LOCKS:
             return True
-        if sys.platform == "win32" or error.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+        if sys.platform == "win32" or error.errno in (
+            errno.EAGAIN,
+            errno.EWOULDBLOCK,
+            errno.EACCES,
+        ):
             return False  # held by another process
         raise
     return True

@@ -41,7 +41,12 @@ class CompiledFiles:
         self._bytes: dict[str, bytes] = {}
         self._texts: dict[str, str] = {}
         #: Whether a file's blanked text writes a name as a whole word, by (path, name).
-        self._spelled: dict[tuple[str, str], bool] = {}
+        self._written_at: dict[tuple[str, str], bool] = {}
+        #: Whether a file's bytes hold a name as a whole word, by (path, name). A word of the
+        #: blanked text is one of the bytes (a comment starts and ends at a character no word has),
+        #: so a name the bytes hold only inside longer words (``ContourGenerator`` in
+        #: ``BaseContourGenerator``) is not written.
+        self._held: dict[tuple[str, str], bool] = {}
         #: Each file's parse and the language that made it; or why it has none (a message).
         self._parsed: dict[str, tuple[TreeSitterLanguage, Parsed] | str] = {}
         self._named: dict[tuple[str, str], list[Definition]] = {}
@@ -71,9 +76,15 @@ class CompiledFiles:
         # An operator (``operator()``) is looked for by its word.
         last = symbol[-1] if symbol[-1].isidentifier() else symbol[-1].rstrip("()[]=!<>+-*/%&|^~ ")
         names = [last, *(n for n in symbol[:-1] if n.isidentifier())]
-        raw = self.raw(path)
-        if not all(name.encode() in raw for name in names):
-            return False
+        # The bytes first, for every name: a file whose bytes lack one as a whole word is neither
+        # decoded nor blanked (each file and name searched once, however many symbols share it).
+        held = self._held
+        for name in names:
+            known = held.get((path, name))
+            if known is None:
+                known = held[(path, name)] = _word_in(self.raw(path), name.encode())
+            if not known:
+                return False
         return all(self._written(path, name) for name in names)
 
     def _written(self, path: str, name: str) -> bool:
@@ -83,7 +94,7 @@ class CompiledFiles:
         beside it counts as a boundary, so a name is found wherever a word of it is, never missed.
         """
         key = (path, name)
-        known = self._spelled.get(key)
+        known = self._written_at.get(key)
         if known is None:
             known = False
             if name:
@@ -98,7 +109,7 @@ class CompiledFiles:
                         known = True
                         break
                     at = text.find(name, end)
-            self._spelled[key] = known
+            self._written_at[key] = known
         return known
 
     def may_name_type(self, path: str, name: str) -> bool:
@@ -169,6 +180,24 @@ class CompiledFiles:
                     known = str(error)
             self._parsed[path] = known
         return known
+
+
+#: The bytes of a word (as :data:`_IDENTIFIER`).
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _word_in(data: bytes, word: bytes) -> bool:
+    """Whether *word* stands as a whole word in *data* (no identifier byte on either side)."""
+    size, total = len(word), len(data)
+    at = data.find(word)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or data[at - 1] not in _WORD_BYTES) and (
+            end == total or data[end] not in _WORD_BYTES
+        ):
+            return True
+        at = data.find(word, end)
+    return False
 
 
 def _in_namespace_head(text: str, at: int) -> bool:

@@ -83,29 +83,36 @@ class CompiledStore(Protocol):
 
 @cache
 def reader_digest() -> str:
-    """sha256 of the code that reads compiled bindings and of the wheels it parses with (once a process).
+    """sha256 of the files of the code that reads compiled bindings and of the wheels it parses with (once a process).
 
-    A wheel is known by its package folder's files, their names, sizes and times (found, not
-    imported: a stored index needs no grammar loaded); another version, or a reinstall, gives
-    another digest.
+    Each file is known by its path, size and modification time, as a wheel's are (found, not
+    imported or read: a stored index needs no grammar loaded, and a first build no reading of the
+    reader's own sources, which cost as much as the rest of deciding a few names): an edit, another
+    version or a reinstall gives another digest.
     """
     reading = Path(__file__).resolve().parents[1]  # source_anchors/reading/
-    digest = hashlib.sha256(f"compiled {FORMAT}\0".encode())
-    files = [
-        *sorted((reading / "compiled").glob("*.py")),
-        *sorted(p for p in (reading / "languages").rglob("*") if p.suffix in (".py", ".scm")),
-        reading / "language.py",
-        reading / "registry.py",
-    ]
-    for file in files:
-        try:
-            code = file.read_bytes()
-        except OSError:  # installed without its sources: the package's version stands for them
-            code = f"release {__version__}".encode()
-        digest.update(f"{file.relative_to(reading).as_posix()}\0".encode() + code + b"\0")
+    digest = hashlib.sha256(f"compiled {FORMAT} {__version__}\0".encode())
+    for top, suffixes in (("compiled", (".py",)), ("languages", (".py", ".scm"))):
+        for folder, folders, names in os.walk(reading / top):
+            folders.sort()
+            for name in sorted(names):
+                if name.endswith(suffixes):
+                    digest.update(_stamp(reading, os.path.join(folder, name)))
+    for name in ("language.py", "registry.py"):
+        digest.update(_stamp(reading, os.path.join(reading, name)))
     for wheel in _WHEELS:
         digest.update(f"{wheel} {_installed(wheel)}\0".encode())
     return digest.hexdigest()
+
+
+def _stamp(reading: Path, file: str) -> bytes:
+    """*file*'s path under *reading*, size and modification time (``absent`` when it cannot be read)."""
+    relative = os.path.relpath(file, reading).replace(os.sep, "/")
+    try:
+        found = os.stat(file)
+    except OSError:
+        return f"{relative} absent\0".encode()
+    return f"{relative} {found.st_size} {found.st_mtime_ns}\0".encode()
 
 
 def _installed(package: str) -> str:

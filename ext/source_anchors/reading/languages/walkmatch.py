@@ -45,14 +45,27 @@ class Patterns:
 
     def at(self, root: tree_sitter.Node, start: int, end: int) -> list[Match]:
         """The matches of the nodes that hold bytes *start* to *end*, the outermost first."""
-        node: tree_sitter.Node | None = root.descendant_for_byte_range(start, end)
+        # Down from the root through the child holding the range, to the smallest node that holds
+        # it (``descendant_for_byte_range``'s): the nodes on the way are that node's ancestors,
+        # found without ``Node.parent``, which tree-sitter answers by walking down from the root
+        # again each time. A range of one or more bytes is held by one child at most (children do
+        # not overlap), the first one that ends after its start. (A cursor steps down:
+        # ``Node.first_child_for_byte`` crashes py-tree-sitter 0.26 on some nodes.)
+        by_type = self.by_type
         around: list[tree_sitter.Node] = []
-        while node is not None:
-            if node.type in self.by_type:
+        cursor = root.walk()
+        node = root
+        while True:
+            if node.type in by_type:
                 around.append(node)
-            node = node.parent
+            if cursor.goto_first_child_for_byte(start) is None:
+                break
+            child = cursor.node
+            if child is None or child.start_byte > start or child.end_byte < end:
+                break
+            node = child
         found: list[Match] = []
-        for node in reversed(around):
+        for node in around:
             for index, fields, absent, capture in self.by_type[node.type]:
                 if any(node.child_by_field_name(name) is not None for name in absent):
                     continue
