@@ -10,9 +10,8 @@ compiled module makes in a form not read statically keeps no link, with the reas
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..model.errors import SourceAnchorsError
 from ..model.records import Location
@@ -116,8 +115,7 @@ def _location(resolver: Resolver, found: Binding) -> Location:
 _FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 
 
-@dataclass(frozen=True)
-class Rebinding:
+class Rebinding(NamedTuple):
     """A documented name that its module rebinds, below its Python definition, to a compiled module's."""
 
     #: The compiled module, and the documented object's dotted name in it.

@@ -9,9 +9,9 @@ problem that stops every link, naming the setting that fixes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 from ..model.config import PREFIX, ApiSettings, RepoPin
 from ..model.errors import ConfigError, GitError, SourceError
@@ -25,8 +25,7 @@ __all__ = ["OwnSource", "discover_packages", "own_source"]
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
-@dataclass(frozen=True)
-class OwnSource:
+class OwnSource(NamedTuple):
     """The docs' own project: its pin (name ``self``), its tree, what readers are shown of the commit."""
 
     pin: RepoPin
