@@ -96,8 +96,9 @@ def test_a_class_is_not_looked_for_in_a_file_defining_only_its_members() -> None
         "src/widget.h",
         *lines_of(WIDGET_H, "class Widget"),
     )
-    # The binding's file and the header: widget.cpp, writing Widget only before :: and (, is not.
-    assert index.parses == 2
+    # The header alone: widget.cpp writes Widget only before :: and (, the binding's file only in
+    # py::class_<shapes::Widget> and a string.
+    assert index.parses == 1
 
 
 def test_a_class_defined_beside_its_constructor_is_still_found() -> None:
@@ -121,9 +122,78 @@ def test_a_name_may_name_a_type_wherever_it_is_followed_by_neither_a_call_nor_a_
         "nested.cpp": "namespace outer { int Widget::size() const { return 1; } }\n",
         "spliced.cpp": "Widget \\\n  (1);\n",
     }
+    texts.update(
+        {
+            "binding.cpp": 'py::class_<shapes::Widget, Base>(m, "Widget"); // class Widget {\n',
+            "docstring.cpp": 'const char *doc = "Widget {, a class";\n',
+            "pointer.h": "typedef int (*Widget)(void);\n",
+            "pair.h": "typedef struct { int x; } Widget, *PWidget;\n",
+            "qualified.cpp": "class shapes::Widget : public Base {};\n",
+            "qualified_final.cpp": "class shapes :: Widget final {};\n",
+        }
+    )
     files = files_of(texts)
     may = {path for path in texts if files.may_name_type(path, "Widget")}
-    assert may == {"class.h", "template.h", "alias.h", "typedef.h", "namespace.cpp"}
+    assert may == {
+        "class.h",
+        "template.h",
+        "alias.h",
+        "typedef.h",
+        "namespace.cpp",
+        "pointer.h",
+        "pair.h",
+        "qualified.cpp",
+        "qualified_final.cpp",
+    }
+
+
+def test_a_name_may_name_a_function_only_where_parameters_or_template_arguments_follow_it() -> None:
+    texts = {
+        "function.c": "static int\nsize (void)\n{ return 1; }\n",
+        "method.cpp": "int Widget::size() const { return 1; }\n",
+        "spliced.c": "int size \\\n  (void);\n",
+        "commented.c": "int size /* the size */ (void);\n",
+        "macro.h": "#define size(x) ((x) + 1)\n",
+        "specialized.cpp": "template <> int size<int>(int x) { return x; }\n",
+        "binding.cpp": 'm.def("size", &size, "size(x) gives the size");\n',
+        "address.cpp": 'cls.def_property_readonly("size", &Widget::size);\n',
+        "comment.c": "// size(x) is defined elsewhere\nint other;\n",
+        "field.h": "struct Widget { int size; };\n",
+    }
+    files = files_of(texts)
+    may = {path for path in texts if files.may_name_callable(path, "size")}
+    assert may == {
+        "function.c",
+        "method.cpp",
+        "spliced.c",
+        "commented.c",
+        "macro.h",
+        "specialized.cpp",
+    }
+    assert files.may_name_callable("binding.cpp", "operator()")  # not a plain name: not ruled out
+
+
+def test_a_function_is_not_looked_for_in_the_file_that_only_binds_it() -> None:
+    wrap = textwrap.dedent("""\
+        #include <pybind11/pybind11.h>
+        #include "widget.h"
+        namespace py = pybind11;
+        PYBIND11_MODULE(_core, m) {
+            py::class_<shapes::Widget>(m, "Widget")
+                .def("size", &shapes::Widget::size, "size() of the widget");
+        }
+    """)
+    files = {**FILES, "src/wrap.cpp": wrap}
+    index = CompiledIndex(files, lambda path: files[path].encode())
+    size = index.lookup("pkg._core.Widget.size")
+    assert isinstance(size, Binding)
+    assert (size.path, size.start, size.end) == (
+        "src/widget.cpp",
+        *lines_of(WIDGET_CPP, "int Widget"),
+    )
+    # wrap.cpp takes its address and writes size( only in a string: not parsed. widget.h declares
+    # it (a prototype, written before a parenthesis) and widget.cpp defines it.
+    assert index.parses == 2
 
 
 def test_a_file_spells_a_name_only_as_a_whole_word_outside_comments() -> None:

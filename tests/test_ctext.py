@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from source_anchors.reading.compiled.ctext import Lines, blank_comments
 
 
@@ -43,7 +42,11 @@ def _oracle(text: str) -> str:
             if i + 1 < n and text[i + 1] == "\\":
                 for size in range(8, 0, -1):
                     body = text[i + 2 : i + 2 + size]
-                    if len(body) == size and "\n" not in body and text[i + 2 + size : i + 3 + size] == "'":
+                    if (
+                        len(body) == size
+                        and "\n" not in body
+                        and text[i + 2 + size : i + 3 + size] == "'"
+                    ):
                         i += 3 + size
                         break
                 else:

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from source_anchors.model.fsio import FileLock, LockTimeout
 
 EXT = str(Path(__file__).resolve().parent.parent / "ext")

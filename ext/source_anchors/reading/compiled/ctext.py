@@ -27,6 +27,28 @@ _LITERAL_OR_COMMENT = re.compile(
 )
 
 
+def blank_literals(text: str) -> str:
+    """*text* with every comment, string and char literal replaced by spaces (line breaks kept): its code alone.
+
+    What the name of a definition may be followed by is read here: a binding's ``"name"`` and a
+    docstring's words are not code.
+    """
+    out: list[str] = []
+    last = 0
+    for match in _LITERAL_OR_COMMENT.finditer(text):
+        start, stop = match.span()
+        out.append(text[last:start])
+        blanked = text[start:stop]
+        out.append(
+            " " * len(blanked)
+            if "\n" not in blanked
+            else "\n".join(" " * len(line) for line in blanked.split("\n"))
+        )
+        last = stop
+    out.append(text[last:])
+    return "".join(out)
+
+
 def blank_comments(text: str) -> str:
     """*text* with every ``//`` and ``/* */`` comment replaced by spaces (line breaks kept), strings untouched.
 

@@ -12,13 +12,13 @@ only in a file where its name may name a type (:meth:`CompiledFiles.may_name_typ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ...model.errors import MissingExtraError
 from ..language import Definition
 from ..registry import language_for
-from .ctext import blank_comments
+from .ctext import blank_comments, blank_literals
 
 if TYPE_CHECKING:
     from ..languages.grammar import TreeSitterLanguage
@@ -40,6 +40,8 @@ class CompiledFiles:
         self._read = read
         self._bytes: dict[str, bytes] = {}
         self._texts: dict[str, str] = {}
+        #: Each C or C++ file's code alone (:meth:`code`).
+        self._code: dict[str, str] = {}
         #: Whether a file's blanked text writes a name as a whole word, by (path, name).
         self._written_at: dict[tuple[str, str], bool] = {}
         #: Whether a file's bytes hold a name as a whole word, by (path, name). A word of the
@@ -65,6 +67,13 @@ class CompiledFiles:
             raw = self.raw(path).decode("utf-8", "replace")
             self._texts[path] = raw if path.endswith(_PLAIN) else blank_comments(raw)
         return self._texts[path]
+
+    def code(self, path: str) -> str:
+        """The file's text with its comments and its string and char literals blanked, made once."""
+        code = self._code.get(path)
+        if code is None:
+            code = self._code[path] = blank_literals(self.raw(path).decode("utf-8", "replace"))
+        return code
 
     def spells(self, path: str, symbol: tuple[str, ...]) -> bool:
         """Whether *path* may define *symbol*: it spells its last name and every name of its path.
@@ -115,33 +124,46 @@ class CompiledFiles:
     def may_name_type(self, path: str, name: str) -> bool:
         """Whether *path*, C or C++, may hold a definition of *name* that is not callable (a class, a type).
 
-        Such a definition's name is followed by ``{``, ``:``, ``<``, ``;``, ``=`` or a word
-        (``final``), never by ``(`` (a call, a function's or a constructor's parameters) or by
-        ``::`` (a scope: ``Name::method``), except in a namespace's head (``namespace Name::inner``).
-        So a file writing *name* only so, in its text with comments blanked, cannot hold one and
-        is not parsed for it: a class's constructors and methods defined in a ``.cpp`` are the
-        usual case.
+        Such a definition's name is followed by ``{``, ``:``, ``<``, ``;``, ``=``, ``,``, ``)`` or
+        a word (``final``), never by ``(`` (a call, a function's or a constructor's parameters),
+        ``>`` (a template's argument: ``py::class_<Name>``) or ``::`` (a scope: ``Name::method``),
+        except in a namespace's head (``namespace Name::inner``); written after a scope
+        (``ns::Name``), by ``{``, ``:``, ``<`` or a word only (``class ns::Name final {``), never
+        by the ``,`` of a template's arguments (``py::class_<ns::Name, ns::Base>``). So a file
+        writing *name* only
+        so in its code (:meth:`code`: no comment, no string, such as the name a binding gives),
+        cannot hold one and is not parsed for it: a class's constructors and methods defined in a
+        ``.cpp``, and the binding file that names the class, are the usual cases.
         """
         if not name.isidentifier():
             return True
-        text = self.text(path)
-        size, total = len(name), len(text)
-        at = text.find(name)
-        while at >= 0:
-            end = at + size
-            if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
-                end == total or text[end] not in _IDENTIFIER
+        text = self.code(path)
+        for at, following in _followed(text, name):
+            if following.startswith(("(", ">")) or (
+                following == "::" and not _in_namespace_head(text, at)
             ):
-                after = end
-                while after < total and text[after] in _BLANK:
-                    after += 1
-                following = text[after : after + 2]
-                if not following.startswith("(") and (
-                    following != "::" or _in_namespace_head(text, at)
-                ):
-                    return True
-            at = text.find(name, end)
+                continue
+            if _qualified(text, at) and not (
+                following[:1] in ("{", "<") or following[:1] in _IDENTIFIER or following[:1] == ":"
+            ):
+                continue  # ``ns::Name,`` in a template's arguments: a head is ``class ns::Name {``
+            return True
         return False
+
+    def may_name_callable(self, path: str, name: str) -> bool:
+        """Whether *path*, C or C++, may hold a function, method or macro named *name*.
+
+        Its name is followed by its parameters' ``(``, or by the ``<`` of a template's arguments
+        (an explicit specialization), wherever it is defined (``void f(``, ``T Class::f (``,
+        ``#define f(``). So a file writing *name* only otherwise in its code (:meth:`code`: no
+        comment, no string), cannot hold one and is not parsed for it: the binding file, which
+        takes its address (``&Class::f,``) and gives its name in a string, is the usual case.
+        """
+        if not name.isidentifier():
+            return True
+        return any(
+            following.startswith(("(", "<")) for _, following in _followed(self.code(path), name)
+        )
 
     def named(self, path: str, name: str) -> list[Definition]:
         """The definitions of *path* whose own name (their path's last) is *name*; none without a language.
@@ -198,6 +220,30 @@ def _word_in(data: bytes, word: bytes) -> bool:
             return True
         at = data.find(word, end)
     return False
+
+
+def _followed(text: str, name: str) -> Iterator[tuple[int, str]]:
+    """Each place where *name* stands as a whole word of *text*, with the two characters after it (blanks skipped)."""
+    size, total = len(name), len(text)
+    at = text.find(name)
+    while at >= 0:
+        end = at + size
+        if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
+            end == total or text[end] not in _IDENTIFIER
+        ):
+            after = end
+            while after < total and text[after] in _BLANK:
+                after += 1
+            yield at, text[after : after + 2]
+        at = text.find(name, end)
+
+
+def _qualified(text: str, at: int) -> bool:
+    """Whether the word at offset *at* of *text* is written after a scope's ``::`` (blanks between)."""
+    before = at - 1
+    while before >= 0 and text[before] in _BLANK:
+        before -= 1
+    return before >= 1 and text[before - 1 : before + 1] == "::"
 
 
 def _in_namespace_head(text: str, at: int) -> bool:

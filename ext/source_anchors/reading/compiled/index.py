@@ -31,6 +31,8 @@ _SKIP = re.compile(
 )
 #: Kinds of definition a class binding never names (a constructor is named as its class is).
 _CALLABLE = frozenset({"function", "method", "macro"})
+#: The kinds of claim whose definition is a function (a getter, for a property).
+_CLAIMED_CALLABLE = frozenset({"function", "method", "property"})
 
 
 def compiled_file(path: str) -> bool:
@@ -69,7 +71,14 @@ class CompiledIndex:
         self._known: Known | None = None
         #: Whether the bindings came from the store.
         self.stored = False
-        self._members = MemberLookup(self._spelling, self.files.named, self.files.raw, self.text)
+        self._members = MemberLookup(
+            self._spelling,
+            self.files.named,
+            self.files.raw,
+            self.text,
+            self.files.may_name_type,
+            self.files.may_name_callable,
+        )
 
     @property
     def parses(self) -> int:
@@ -172,7 +181,7 @@ class CompiledIndex:
 
     def _member(self, claim: Claim, symbol: tuple[str, ...]) -> Binding | Undecided | None:
         """*symbol*, ``Class::member``, by C++'s lookup in the class and its bases (:mod:`.members`)."""
-        found = self._members.member(symbol)
+        found = self._members.member(symbol, function=claim.kind in _CLAIMED_CALLABLE)
         if found is None:
             return None
         if isinstance(found, str):
@@ -196,11 +205,22 @@ class CompiledIndex:
             for p in self.paths
             if not line and p != claim.path and p.endswith(family) and self.files.spells(p, symbol)
         ]
-        if claim.kind == "class" and family == _C:
-            # Only a file that may hold a type of that name is parsed for it (not a .cpp
-            # defining its constructors and methods).
-            others = [p for p in others if self.files.may_name_type(p, symbol[-1])]
-        for paths in ([claim.path], others):
+        own = [claim.path]
+        if family == _C:
+            # Only a file that may hold a definition of that kind and name is parsed for it: not
+            # a .cpp defining a class's constructors and methods, for the class; not the binding
+            # file that takes a function's address, for the function.
+            may = (
+                self.files.may_name_type
+                if claim.kind == "class"
+                else self.files.may_name_callable
+                if claim.kind in _CLAIMED_CALLABLE
+                else None
+            )
+            if may is not None:
+                own = [p for p in own if may(p, symbol[-1])]
+                others = [p for p in others if may(p, symbol[-1])]
+        for paths in (own, others):
             hits = [
                 (path, d)
                 for path in paths

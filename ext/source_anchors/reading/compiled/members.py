@@ -47,16 +47,21 @@ class MemberLookup:
         named: Callable[[str, str], list[Definition]],
         data: Callable[[str], bytes],
         text: Callable[[str], str],
+        may_type: Callable[[str, str], bool],
+        may_callable: Callable[[str, str], bool],
     ) -> None:
         #: *spelling*: the C and C++ files that spell every name of a path (no other may define
         #: it, and none other is parsed); *named*: a file's definitions of a name (their path's last);
-        #: *data*: a file's bytes; *text*: its text with the comments blanked.
+        #: *data*: a file's bytes; *text*: its text with the comments blanked; *may_type* and
+        #: *may_callable*: whether a file may define a type, a function, of a name
+        #: (:meth:`~.files.CompiledFiles.may_name_type`; a file that may not is not parsed for it).
         self._spelling, self._named = spelling, named
         self._data, self._text = data, text
+        self._may_type, self._may_callable = may_type, may_callable
 
-    def member(self, symbol: Sequence[str]) -> Found:
-        """The member ``symbol[-1]`` of the class ``symbol[:-1]`` (as a binding writes it)."""
-        return self._in(tuple(symbol[:-1]), (), symbol[-1], (), 0)
+    def member(self, symbol: Sequence[str], *, function: bool = False) -> Found:
+        """The member ``symbol[-1]`` of the class ``symbol[:-1]`` (as a binding writes it); *function*: a method's."""
+        return self._in(tuple(symbol[:-1]), (), symbol[-1], (), 0, function)
 
     def _classes(
         self, written: tuple[str, ...], near: tuple[str, ...]
@@ -65,6 +70,7 @@ class MemberLookup:
         found = [
             (path, d)
             for path in self._spelling(written)
+            if self._may_type(path, written[-1])
             for d in self._named(path, written[-1])
             if d.kind in _CLASSES and d.body and d.path[-len(written) :] == written
         ]
@@ -82,6 +88,7 @@ class MemberLookup:
         name: str,
         via: tuple[str, ...],
         depth: int,
+        function: bool,
     ) -> Found:
         classes = self._classes(written, near)
         if not classes or depth > _DEPTH:
@@ -95,6 +102,7 @@ class MemberLookup:
         bodies = [
             (p, d)
             for p in self._spelling(full)
+            if not function or self._may_callable(p, name)
             for d in self._named(p, name)
             if d.body and d.path == full
         ]
@@ -112,10 +120,16 @@ class MemberLookup:
                 f"{'::'.join(full)} is declared at {path}:{declared[0].start}, and its definition "
                 "is not in the tree's compiled sources"
             )
-        return self._bases(path, owner, name, via, depth)
+        return self._bases(path, owner, name, via, depth, function)
 
     def _bases(
-        self, path: str, owner: Definition, name: str, via: tuple[str, ...], depth: int
+        self,
+        path: str,
+        owner: Definition,
+        name: str,
+        via: tuple[str, ...],
+        depth: int,
+        function: bool,
     ) -> Found:
         """*name* in the bases of the class *owner* (of *path*): the one base that has it, or ambiguous."""
         data = self._data(path)
@@ -123,7 +137,9 @@ class MemberLookup:
             return None
         found: list[tuple[tuple[str, ...], Found]] = []
         for base in CPP.bases(data, owner):
-            answer = self._in(base, owner.path[:-1], name, (*via, "::".join(base)), depth + 1)
+            answer = self._in(
+                base, owner.path[:-1], name, (*via, "::".join(base)), depth + 1, function
+            )
             if answer is not None:
                 found.append((base, answer))
         for _, answer in found:
