@@ -84,26 +84,19 @@ class Lines:
         return max(1, bisect.bisect_right(self.starts, offset))
 
 
-#: What :func:`closing` stops at: a bracket, or the quote that opens a literal to step over.
-_STOP = re.compile(r"[\"'()\[\]{}]")
+#: A string or char literal whole, or one character :func:`closing` stops at: a bracket, or a
+#: quote that opens no literal (stepped over alone). One scan steps over a literal at once.
+_STEP = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"' r"|'(?:[^'\\\n]|\\.{1,8})'" r"|[\"'()\[\]{}]")
 
 
 def closing(text: str, at: int) -> int:
     """The offset of the bracket that closes the one at *at*, or -1 (strings and char literals skipped)."""
     stack = [_OPEN[text[at]]]
-    pos = at + 1
-    search = _STOP.search
-    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+    for found in _STEP.finditer(text, at + 1):  # the characters between cannot matter
         pos = found.start()
         char = text[pos]
-        if char == '"':
-            match = _STRING.match(text, pos)
-            pos = match.end() if match else pos + 1
-            continue
-        if char == "'":
-            match = _CHAR.match(text, pos)
-            pos = match.end() if match else pos + 1
-            continue
+        if char == '"' or char == "'":
+            continue  # a literal, or a lone quote
         if char in _OPEN:
             stack.append(_OPEN[char])
         else:
@@ -112,37 +105,35 @@ def closing(text: str, at: int) -> int:
             stack.pop()
             if not stack:
                 return pos
-        pos += 1
     return -1
 
 
-#: What :func:`split_top` stops at, by separator: a bracket, a string's quote, the separator.
-_SPLIT_STOPS: dict[str, re.Pattern[str]] = {}
+#: What :func:`split_top` steps by, by separator: a string literal whole, a bracket, a lone
+#: quote, the separator.
+_SPLIT_STEPS: dict[str, re.Pattern[str]] = {}
 
 
 def split_top(text: str, base: int = 0, sep: str = ",") -> list[tuple[str, int]]:
     """*text* split at the *sep* characters outside brackets and strings: (part, offset of the part + *base*)."""
-    stops = _SPLIT_STOPS.get(sep)
-    if stops is None:
-        stops = _SPLIT_STOPS[sep] = re.compile(r"[\"()\[\]{}]|" + re.escape(sep))
+    steps = _SPLIT_STEPS.get(sep)
+    if steps is None:
+        steps = _SPLIT_STEPS[sep] = re.compile(
+            r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\"()\[\]{}]|' + re.escape(sep)
+        )
     parts: list[tuple[str, int]] = []
-    depth, start, pos = 0, 0, 0
-    search = stops.search
-    while (found := search(text, pos)) is not None:  # the characters between cannot matter
+    depth, start = 0, 0
+    for found in steps.finditer(text):  # the characters between cannot matter
         pos = found.start()
         char = text[pos]
         if char == '"':
-            match = _STRING.match(text, pos)
-            pos = match.end() if match else pos + 1
-            continue
+            continue  # a string, or a lone quote
         if char in "([{":
             depth += 1
         elif char in ")]}":
             depth -= 1
-        elif char == sep and depth == 0:
+        elif depth == 0:  # the separator
             parts.append((text[start:pos], base + start))
             start = pos + 1
-        pos += 1
     if text[start:].strip():
         parts.append((text[start:], base + start))
     return parts

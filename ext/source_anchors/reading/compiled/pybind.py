@@ -17,11 +17,13 @@ from collections.abc import Callable
 from .ctext import Lines, closing, split_top, string_of
 from .records import Claim, Undecided
 
-_MODULE = re.compile(r"\b(PYBIND11_MODULE|NB_MODULE)\s*\(\s*(\w+)\s*,\s*(\w+)\s*[,)]")
+#: ``\bPYBIND11_MODULE``, the word's boundary checked behind its first letter: a pattern that
+#: starts with letters is looked for by them, one that starts with ``\b`` tried at every character.
+_MODULE = re.compile(r"(P(?<!\wP)YBIND11_MODULE|N(?<!\wN)B_MODULE)\s*\(\s*(\w+)\s*,\s*(\w+)\s*[,)]")
 #: A function that takes the module, by reference or by value (a ``py::module`` is a handle):
 #: ``void init_x(py::module_ &m)``, ``void bind_x(py::module m)``.
 _BINDER = re.compile(
-    r"\bvoid\s+(\w+)\s*\(\s*(?:const\s+)?(?:py|pybind11|nb|nanobind)::module_?\s*&?\s*(\w+)\s*\)\s*\{"
+    r"v(?<!\wv)oid\s+(\w+)\s*\(\s*(?:const\s+)?(?:py|pybind11|nb|nanobind)::module_?\s*&?\s*(\w+)\s*\)\s*\{"
 )
 _CLASS = re.compile(
     r"\b(?:py|pybind11|nb|nanobind)::(class_|enum_|exception|register_exception)\s*<"
