@@ -11,10 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from source_anchors.reading.compiled.ctext import Lines, blank_comments, closing, split_top
+from source_anchors.reading.compiled.ctext import (
+    Lines,
+    blank_comments,
+    blank_literals,
+    closing,
+    split_top,
+)
 
 
-def _oracle(text: str) -> str:
+def _oracle(text: str, *, literals: bool = False) -> str:
     out = list(text)
     n, i = len(text), 0
 
@@ -34,9 +40,16 @@ def _oracle(text: str) -> str:
                         continue
                     break
                 j += 1
-            i = j + 1 if j < n and text[j] == '"' else i + 1
+            if j < n and text[j] == '"':
+                if literals:
+                    blank(i, j + 1)
+                i = j + 1
+            else:
+                i += 1
         elif char == "'":
             if i + 2 < n and text[i + 1] not in "'\\\n" and text[i + 2] == "'":
+                if literals:
+                    blank(i, i + 3)
                 i += 3
                 continue
             if i + 1 < n and text[i + 1] == "\\":
@@ -47,6 +60,8 @@ def _oracle(text: str) -> str:
                         and "\n" not in body
                         and text[i + 2 + size : i + 3 + size] == "'"
                     ):
+                        if literals:
+                            blank(i, i + 3 + size)
                         i += 3 + size
                         break
                 else:
@@ -90,6 +105,7 @@ CASES = [
 @pytest.mark.parametrize("text", CASES)
 def test_comments_blanked_as_the_rules_say(text: str) -> None:
     assert blank_comments(text) == _oracle(text)
+    assert blank_literals(text) == _oracle(text, literals=True)
     assert len(blank_comments(text)) == len(text)
     assert blank_comments(text).count("\n") == text.count("\n")
 
@@ -102,6 +118,7 @@ def test_real_headers_blanked_as_the_oracle_blanks_them() -> None:
     for header in headers:
         text = header.read_bytes().decode("utf-8", "replace")
         assert blank_comments(text) == _oracle(text), header
+        assert blank_literals(text) == _oracle(text, literals=True), header
         compared += 1
     assert compared == len(headers)
 

@@ -33,20 +33,7 @@ def blank_literals(text: str) -> str:
     What the name of a definition may be followed by is read here: a binding's ``"name"`` and a
     docstring's words are not code.
     """
-    out: list[str] = []
-    last = 0
-    for match in _LITERAL_OR_COMMENT.finditer(text):
-        start, stop = match.span()
-        out.append(text[last:start])
-        blanked = text[start:stop]
-        out.append(
-            " " * len(blanked)
-            if "\n" not in blanked
-            else "\n".join(" " * len(line) for line in blanked.split("\n"))
-        )
-        last = stop
-    out.append(text[last:])
-    return "".join(out)
+    return blanked(text)[1]
 
 
 def blank_comments(text: str) -> str:
@@ -55,22 +42,32 @@ def blank_comments(text: str) -> str:
     One scan by the regular expression engine: a literal is matched, to be stepped over whole, a
     comment is cut out and its spaces put in; the text between is copied in slices.
     """
-    out: list[str] = []
-    last = 0
+    return blanked(text)[0]
+
+
+def blanked(text: str) -> tuple[str, str]:
+    """:func:`blank_comments` and :func:`blank_literals` of *text*, both from one scan."""
+    comments: list[str] = []
+    code: list[str] = []
+    last = last_code = 0
     for match in _LITERAL_OR_COMMENT.finditer(text):
         start, stop = match.span()
-        if text[start] != "/":
-            continue  # a string or char literal (a Rust lifetime's ' matches none: one character on)
-        out.append(text[last:start])
-        comment = text[start:stop]
-        out.append(
-            " " * len(comment)  # a // comment, or /* */ on one line
-            if "\n" not in comment
-            else "\n".join(" " * len(line) for line in comment.split("\n"))
+        piece = text[start:stop]
+        spaces = (
+            " " * len(piece)  # one line
+            if "\n" not in piece
+            else "\n".join(" " * len(line) for line in piece.split("\n"))
         )
-        last = stop
-    out.append(text[last:])
-    return "".join(out)
+        code.append(text[last_code:start])
+        code.append(spaces)
+        last_code = stop
+        if text[start] == "/":  # a comment (a Rust lifetime's ' matches none: one character on)
+            comments.append(text[last:start])
+            comments.append(spaces)
+            last = stop
+    comments.append(text[last:])
+    code.append(text[last_code:])
+    return "".join(comments), "".join(code)
 
 
 class Lines:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ...model.errors import MissingExtraError
 from ..language import Definition
 from ..registry import language_for
-from .ctext import blank_comments, blank_literals
+from .ctext import blanked
 
 if TYPE_CHECKING:
     from ..languages.grammar import TreeSitterLanguage
@@ -65,14 +65,20 @@ class CompiledFiles:
         """The file's text with its comments blanked (Cython's as it is), decoded once."""
         if path not in self._texts:
             raw = self.raw(path).decode("utf-8", "replace")
-            self._texts[path] = raw if path.endswith(_PLAIN) else blank_comments(raw)
+            if path.endswith(_PLAIN):
+                self._texts[path] = raw
+            else:  # its code alone too, from the same scan (:meth:`code`)
+                self._texts[path], self._code[path] = blanked(raw)
         return self._texts[path]
 
     def code(self, path: str) -> str:
         """The file's text with its comments and its string and char literals blanked, made once."""
         code = self._code.get(path)
         if code is None:
-            code = self._code[path] = blank_literals(self.raw(path).decode("utf-8", "replace"))
+            self.text(path)
+            code = self._code.get(path)
+            if code is None:  # a file read as it is (Cython, configuration): its literals blanked
+                code = self._code[path] = blanked(self._texts[path])[1]
         return code
 
     def spells(self, path: str, symbol: tuple[str, ...]) -> bool:
