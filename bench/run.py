@@ -7,7 +7,8 @@ baseline and warm builds) are run 2N + 1 = 15 times, interleaved; cold builds an
 times. Builds run with a fixed hash seed, so every run does the same work and only the machine
 varies. Timings are reported, never asserted. ``--instructions`` counts the instructions of a
 baseline and a warm build under valgrind instead, then those of the floor and the cold check loop
-(``--cold-only``: these alone), for three hash seeds: ratios that machine noise does not move.
+(``--cold-only``: these alone), for three hash seeds, then the API cases' builds and each language's
+cold resolution beside its grammar's parse: ratios that machine noise does not move.
 """
 
 from __future__ import annotations
@@ -547,7 +548,8 @@ def main(argv: list[str] | None = None) -> int:
         "--instructions",
         action="store_true",
         help="only count instructions under valgrind, for three hash seeds: a baseline and a warm "
-        "build, then the floor and the cold check loop (about 25 minutes; writes "
+        "build, the floor and the cold check loop, the API cases (the compiled one cold and warm) "
+        "and each language's cold resolution beside its parse (about 30 minutes; writes "
         "_build/bench/instructions.json)",
     )
     parser.add_argument(
@@ -572,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
                 **bench.instructions(seeds),
                 "cold": bench.cold_instructions(seeds),
                 "api": api_bench.measure(instructions=True),
+                # Definition anchors in TypeScript, Go, Rust and C: cold resolution / the
+                # grammar's parse (target 1.5), each printed as it is counted.
+                "languages": languages.instructions(WORK),
             }
         )
         (OUT / "instructions.json").write_text(json.dumps(counts, indent=2) + "\n", "utf-8")
