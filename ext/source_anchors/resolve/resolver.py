@@ -222,11 +222,9 @@ class Resolver:
         (:meth:`_resolve_definition`).
         """
         # split_symbol(path), inline: a '#' in the last part of the path starts the symbol.
-        _, hash_, symbol = path.rpartition("/")[2].partition("#")
-        if hash_:  # the file: the path before that '#', without its leading '/'
-            return self._resolve_definition(
-                path, path[1 : len(path) - len(symbol) - 1], symbol, matches
-            )
+        hash_ = path.find("#", path.rfind("/") + 1)
+        if hash_ >= 0:  # the file: the path before that '#', without its leading '/'
+            return self._resolve_definition(path, path[1:hash_], path[hash_ + 1 :], matches)
         file = path[1:]
         blob = self.tree.blobs.get(file)  # blob_of's usual case: an exported file
         if blob is None:
