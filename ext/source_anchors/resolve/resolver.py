@@ -183,7 +183,7 @@ class Resolver:
             def statement(hit: int, column: int, match: str) -> Span | None:
                 return statement_at(self.files, file, module, hit, column)
 
-            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            start, end = _levels(self.files, file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
         return Location(
@@ -237,7 +237,9 @@ class Resolver:
         statement = (
             partial(language.statement_in, self.files, file) if language is not None else None
         )
-        start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
+        start, end = _levels(
+            self.files, file, (1, max(len(lines), 1)), (), matches, path, statement
+        )
         kind = "line" if language is None else "statement"
         return Location(
             path=file,
@@ -279,7 +281,7 @@ class Resolver:
             source = kept.source
             lines = self.files.lines(file, source)
             statement = partial(language.statement_in, self.files, file)
-            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            start, end = _levels(self.files, file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
             digest = lines_hash(lines, start, end)
         elif same and span:  # the lines' hash from their bytes (bytes_are_lines)
@@ -303,42 +305,41 @@ class Resolver:
         read = self._read[file] = (blob, self.languages.kept(file, blob, source), same, language)
         return read
 
-    def _levels(
-        self,
-        file: str,
-        span: Span,
-        others: tuple[Span, ...],
-        matches: tuple[str, ...],
-        path: str,
-        statement: Callable[[int, int, str], Span | None] | None,
-    ) -> Span:
-        """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
 
-        A level must occur on exactly one line of its range (the first, failing that, on one line of
-        the *others*, a name's other bindings); with the language's *statement* rule (the statement
-        holding a line, where the match starts at a column) it gives that statement, in a text file
-        (*statement* None) the line itself.
-        """
-        lines = self.files.lines(file)
-        count = len(matches)
-        for number, match in enumerate(matches, 1):
-            level = (number, count)
-            where = f"{file}:{line_range(*span)}"
-            if number > 1:
-                where += f" (the range {matches[number - 2]!r} gave)"
-            hit = filetargets.one_line(lines, (span,), match, path, where, level)
-            if hit is None and others and number == 1:
-                where += (
-                    " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
-                )
-                hit = filetargets.one_line(lines, others, match, path, where, level)
-            if hit is None:
-                raise filetargets.not_found(match, path, where, level)
-            found: Span | None = None
-            if statement is not None:
-                found = statement(hit, lines[hit - 1].find(match), match)
-            found = found if found is not None else (hit, hit)
-            if number > 1:  # never wider than the range it was looked up in
-                found = (max(found[0], span[0]), min(found[1], span[1]))
-            span = found
-        return span
+def _levels(
+    files: SourceFiles,
+    file: str,
+    span: Span,
+    others: tuple[Span, ...],
+    matches: tuple[str, ...],
+    path: str,
+    statement: Callable[[int, int, str], Span | None] | None,
+) -> Span:
+    """Narrow *span* of *file* (its lines in *files*) by each match level in turn, each within the last.
+
+    A level must occur on exactly one line of its range (the first, failing that, on one line of
+    the *others*, a name's other bindings); with the language's *statement* rule (the statement
+    holding a line, where the match starts at a column) it gives that statement, in a text file
+    (*statement* None) the line itself.
+    """
+    lines = files.lines(file)
+    count = len(matches)
+    for number, match in enumerate(matches, 1):
+        level = (number, count)
+        where = f"{file}:{line_range(*span)}"
+        if number > 1:
+            where += f" (the range {matches[number - 2]!r} gave)"
+        hit = filetargets.one_line(lines, (span,), match, path, where, level)
+        if hit is None and others and number == 1:
+            where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+            hit = filetargets.one_line(lines, others, match, path, where, level)
+        if hit is None:
+            raise filetargets.not_found(match, path, where, level)
+        found: Span | None = None
+        if statement is not None:
+            found = statement(hit, lines[hit - 1].find(match), match)
+        found = found if found is not None else (hit, hit)
+        if number > 1:  # never wider than the range it was looked up in
+            found = (max(found[0], span[0]), min(found[1], span[1]))
+        span = found
+    return span
