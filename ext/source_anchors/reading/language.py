@@ -204,7 +204,8 @@ class Language(ABC):
     ) -> Definition:
         """The one of *candidates*, the definitions of the path *dotted*, that :meth:`find` gives.
 
-        With none, the error names the closest paths among *found* (the file's definitions).
+        One is given as it is (a resolver takes it so, without asking). With none, the error names
+        the closest paths among *found* (the file's definitions).
         """
         if len(candidates) == 1:
             return candidates[0]

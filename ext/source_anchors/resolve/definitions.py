@@ -38,18 +38,27 @@ def language_of(file: str, symbol: str) -> Language:
     return language
 
 
-def definition(
-    parsed: LanguageFiles, file: str, blob: str, source: bytes, symbol: str
-) -> tuple[Definition, Language, tuple[Span, ...]]:
-    """The definition *symbol* of *file* (blob *blob*, bytes *source*), its language, its others' lines.
-
-    The others are the definitions of the same path a rule chose among (empty when the path names
-    one). Only a missing path reads all the file's definitions, for the closest names.
-    """
+def language_in(parsed: LanguageFiles, file: str, symbol: str) -> Language:
+    """:func:`language_of` *file*, kept in *parsed* by path."""
     language = parsed.languages.get(file)
     if language is None:
         language = parsed.languages[file] = language_of(file, symbol)
-    candidates = parsed.candidates(language, file, blob, source, symbol)
+    return language
+
+
+def chosen(
+    parsed: LanguageFiles,
+    language: Language,
+    file: str,
+    blob: str,
+    source: bytes,
+    symbol: str,
+    candidates: list[Definition],
+) -> tuple[Definition, tuple[Span, ...]]:
+    """The one of *candidates* (the definitions of *symbol* in *file*) *language* picks, and the others' lines.
+
+    With none, the error names the closest of the file's definitions.
+    """
     try:
         found = language.pick(
             symbol,
@@ -66,4 +75,4 @@ def definition(
         others = tuple(
             (d.start, d.end) for d in candidates if (d.start, d.end) != (found.start, found.end)
         )
-    return found, language, others
+    return found, others

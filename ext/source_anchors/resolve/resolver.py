@@ -25,7 +25,7 @@ from ..model.records import RESOLVER_VERSION, Location, line_range
 from ..model.target import split_matches
 from ..model.textlines import bytes_are_lines
 from ..reading.language import Definition, Language
-from ..reading.languages.parsed import LanguageFiles
+from ..reading.languages.parsed import Kept, LanguageFiles
 from ..reading.python import (
     PYTHON,
     IndexStore,
@@ -41,6 +41,7 @@ from ..sources.trees import Tree
 from . import definitions, filetargets
 
 Span = tuple[int, int]
+_SHA256 = hashlib.sha256
 
 __all__ = ["RESOLVER_VERSION", "Location", "Resolver", "lines_hash"]
 
@@ -96,9 +97,10 @@ class Resolver:
         #: The definitions of the files ``#`` targets name, each file read once
         #: (:mod:`.definitions`); a Python file's from its module index, the one parse it gets.
         self.languages = LanguageFiles(indexed=partial(indexed_definitions, self.files))
-        #: Per file of a ``#`` target: whether its lines are its bytes split at newlines
-        #: (:func:`~source_anchors.model.textlines.bytes_are_lines`).
-        self._same: dict[str, bool] = {}
+        #: Per file of a ``#`` target, once read and checked: its blob id, what :attr:`languages`
+        #: keeps of it, whether its lines are its bytes split at newlines
+        #: (:func:`~source_anchors.model.textlines.bytes_are_lines`), its language.
+        self._read: dict[str, tuple[str, Kept, bool, Language]] = {}
 
     def definitions(self, path: str) -> list[Definition]:
         """Every definition of *path* in its language (none in a file of no language), read once.
@@ -181,7 +183,7 @@ class Resolver:
             def statement(hit: int, column: int, match: str) -> Span | None:
                 return statement_at(self.files, file, module, hit, column)
 
-            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            start, end = _levels(self.files, file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
         uses = tuple(sorted((used, self.tree.blobs[used]) for used in self.files.touched - {file}))
         return Location(
@@ -219,14 +221,14 @@ class Resolver:
         anchors reads is text, where a match names its line. After ``#``, a definition of the file
         (:meth:`_resolve_definition`).
         """
-        folder, slash, name = path.rpartition("/")  # split_symbol(path), inline
-        name, hash_, symbol = name.partition("#")
-        file = (folder + slash + name)[1:] if hash_ else path[1:]
+        # split_symbol(path), inline: a '#' in the last part of the path starts the symbol.
+        hash_ = path.find("#", path.rfind("/") + 1)
+        if hash_ >= 0:  # the file: the path before that '#', without its leading '/'
+            return self._resolve_definition(path, path[1:hash_], path[hash_ + 1 :], matches)
+        file = path[1:]
         blob = self.tree.blobs.get(file)  # blob_of's usual case: an exported file
         if blob is None:
             blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
-        if hash_:
-            return self._resolve_definition(path, file, blob, symbol, matches)
         if not matches:
             return filetargets.whole(self.files, file, blob)
         lines = filetargets.text_lines(self.files, file)
@@ -235,7 +237,9 @@ class Resolver:
         statement = (
             partial(language.statement_in, self.files, file) if language is not None else None
         )
-        start, end = self._levels(file, (1, max(len(lines), 1)), (), matches, path, statement)
+        start, end = _levels(
+            self.files, file, (1, max(len(lines), 1)), (), matches, path, statement
+        )
         kind = "line" if language is None else "statement"
         return Location(
             path=file,
@@ -247,67 +251,95 @@ class Resolver:
         )
 
     def _resolve_definition(
-        self, path: str, file: str, blob: str, symbol: str, matches: tuple[str, ...]
+        self, path: str, file: str, symbol: str, matches: tuple[str, ...]
     ) -> Location:
         """The definition *symbol* of *file* (:mod:`.definitions`), narrowed by the levels by its statement rule."""
-        source = self.languages.source(file, blob)
-        source = self.files.data(file) if source is None else source
-        same = self._same.get(file)
-        if same is None:
-            same = self._same[file] = bytes_are_lines(source)
-        if not same:
-            self.files.lines(file, source)  # decoded first: a file that does not decode is refused
-        found, language, others = definitions.definition(self.languages, file, blob, source, symbol)
-        start, end, kind, rule = found.start, found.end, found.kind, found.rule
+        blob = self.tree.blobs.get(file)  # blob_of's usual case: an exported file
+        if blob is None:
+            blob = filetargets.blob_of(self.tree, self.pin, self.listing, file)
+        read = self._read.get(file)
+        if read is None or read[0] != blob:
+            read = self._reading(file, blob, symbol)
+        _, kept, same, language = read
+        named = kept.named.get(symbol)  # LanguageFiles.candidates, inline
+        candidates = (
+            named[1]
+            if named is not None and named[0] is language
+            else self.languages.named(kept, language, file, blob, kept.source, symbol)
+        )
+        others: tuple[Span, ...] = ()
+        if len(candidates) == 1:  # what every language's pick gives of one: the usual case
+            found = candidates[0]
+        else:
+            found, others = definitions.chosen(
+                self.languages, language, file, blob, kept.source, symbol, candidates
+            )
+        # The record's fields by position, in one step (path, kind, start, end, name_line,
+        # qualified, body, conditional, rule, span).
+        _, kind, start, end, _, _, _, _, rule, span = found
         if matches:
+            source = kept.source
             lines = self.files.lines(file, source)
             statement = partial(language.statement_in, self.files, file)
-            start, end = self._levels(file, (start, end), others, matches, path, statement)
+            start, end = _levels(self.files, file, (start, end), others, matches, path, statement)
             kind, rule, others = "statement", "", ()
             digest = lines_hash(lines, start, end)
-        elif same and found.span:  # the lines' hash from their bytes (bytes_are_lines)
-            first, last = found.span
-            digest = hashlib.sha256(source[first:last]).hexdigest()
+        elif same and span:  # the lines' hash from their bytes (bytes_are_lines)
+            digest = _SHA256(kept.source[span[0] : span[1]]).hexdigest()
         else:
-            digest = lines_hash(self.files.lines(file, source), start, end)
+            digest = lines_hash(self.files.lines(file, kept.source), start, end)
         return Location.made(file, start, end, kind, digest, blob, (), rule, others)
 
-    def _levels(
-        self,
-        file: str,
-        span: Span,
-        others: tuple[Span, ...],
-        matches: tuple[str, ...],
-        path: str,
-        statement: Callable[[int, int, str], Span | None] | None,
-    ) -> Span:
-        """Narrow *span* by each match level in turn, each looked up within the span the previous one gave.
+    def _reading(self, file: str, blob: str, symbol: str) -> tuple[str, Kept, bool, Language]:
+        """*file* at blob *blob* read for ``#`` targets, checked and kept, with its language.
 
-        A level must occur on exactly one line of its range (the first, failing that, on one line of
-        the *others*, a name's other bindings); with the language's *statement* rule (the statement
-        holding a line, where the match starts at a column) it gives that statement, in a text file
-        (*statement* None) the line itself.
+        A file that does not decode is refused before its language is asked for (whose error
+        names *symbol*).
         """
-        lines = self.files.lines(file)
-        count = len(matches)
-        for number, match in enumerate(matches, 1):
-            level = (number, count)
-            where = f"{file}:{line_range(*span)}"
-            if number > 1:
-                where += f" (the range {matches[number - 2]!r} gave)"
-            hit = filetargets.one_line(lines, (span,), match, path, where, level)
-            if hit is None and others and number == 1:
-                where += (
-                    " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
-                )
-                hit = filetargets.one_line(lines, others, match, path, where, level)
-            if hit is None:
-                raise filetargets.not_found(match, path, where, level)
-            found: Span | None = None
-            if statement is not None:
-                found = statement(hit, lines[hit - 1].find(match), match)
-            found = found if found is not None else (hit, hit)
-            if number > 1:  # never wider than the range it was looked up in
-                found = (max(found[0], span[0]), min(found[1], span[1]))
-            span = found
-        return span
+        source = self.languages.source(file, blob)
+        source = self.files.data(file) if source is None else source
+        same = bytes_are_lines(source)
+        if not same:
+            self.files.lines(file, source)  # decoded first: a file that does not decode is refused
+        language = definitions.language_in(self.languages, file, symbol)
+        read = self._read[file] = (blob, self.languages.kept(file, blob, source), same, language)
+        return read
+
+
+def _levels(
+    files: SourceFiles,
+    file: str,
+    span: Span,
+    others: tuple[Span, ...],
+    matches: tuple[str, ...],
+    path: str,
+    statement: Callable[[int, int, str], Span | None] | None,
+) -> Span:
+    """Narrow *span* of *file* (its lines in *files*) by each match level in turn, each within the last.
+
+    A level must occur on exactly one line of its range (the first, failing that, on one line of
+    the *others*, a name's other bindings); with the language's *statement* rule (the statement
+    holding a line, where the match starts at a column) it gives that statement, in a text file
+    (*statement* None) the line itself.
+    """
+    lines = files.lines(file)
+    count = len(matches)
+    for number, match in enumerate(matches, 1):
+        level = (number, count)
+        where = f"{file}:{line_range(*span)}"
+        if number > 1:
+            where += f" (the range {matches[number - 2]!r} gave)"
+        hit = filetargets.one_line(lines, (span,), match, path, where, level)
+        if hit is None and others and number == 1:
+            where += " or of the other bindings (" + ", ".join(line_range(*o) for o in others) + ")"
+            hit = filetargets.one_line(lines, others, match, path, where, level)
+        if hit is None:
+            raise filetargets.not_found(match, path, where, level)
+        found: Span | None = None
+        if statement is not None:
+            found = statement(hit, lines[hit - 1].find(match), match)
+        found = found if found is not None else (hit, hit)
+        if number > 1:  # never wider than the range it was looked up in
+            found = (max(found[0], span[0]), min(found[1], span[1]))
+        span = found
+    return span

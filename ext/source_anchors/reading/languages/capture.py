@@ -141,13 +141,16 @@ def single(
     naming: Naming,
     parsed: Parsed,
     captures: dict[str, list[tree_sitter.Node]],
-    place: tuple[int, int],
+    start: int,
+    end: int,
     top: tree_sitter.Node,
+    word: str,
 ) -> list[Definition] | None:
     """What :func:`records` gives for the one match *captures* of a lookup by name, when it is a named definition alone.
 
-    The lookup ran the query from *top* over the name's *place* (byte offsets): a definition is
-    the name's when its name node holds the place (*named* of :func:`records`). None when the
+    The lookup ran the query from *top* over the place *start*..*end* (byte offsets) where the
+    name *word* is written: a definition is the name's when its name node holds the place (*named*
+    of :func:`records`); a name node that is the place is *word*, not decoded again. None when the
     match is anything else (a scope, a receiver, no ``@name``, several captures): then
     :func:`records` reads it as any match. One record is made so per anchor resolved
     (``bench/languages.py``): the naming rules are called only where the language has them.
@@ -180,9 +183,13 @@ def single(
             return None
         name = found
     first, last = name.start_byte, name.end_byte
-    if not (first <= place[0] and place[1] <= last) or first == last:
+    if not (first <= start and end <= last) or first == last:
         return []
-    own = naming.names(parsed.source[first:last].decode("utf-8", "replace"))
+    own = naming.names(
+        word
+        if first == start and last == end
+        else parsed.source[first:last].decode("utf-8", "replace")
+    )
     outer = node
     wrappers = naming.shape.wrappers
     # The root's child (*top*, where the query ran) has the root around it, never a wrapper.
@@ -216,7 +223,8 @@ def _record(
         if above != row:
             row, begin = above, (parsed.newlines[above - 1] + 1 if above else 0)
     end = outer.end_byte
-    if outer.type in shape.spliced:  # a #define's lines go on past a trailing backslash
+    spliced = shape.spliced
+    if spliced and outer.type in spliced:  # a #define's lines go on past a trailing backslash
         line = parsed.spliced_end(outer)
         last = parsed.newlines[line - 2] + 1 if line > 1 else 0
     elif end and source[end - 1] not in _BLANK:  # Parsed.last_line's usual case: it ends on code

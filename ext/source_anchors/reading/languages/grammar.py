@@ -158,7 +158,7 @@ class TreeSitterLanguage(Language):
         the file: the caller then reads every definition (:meth:`definitions`). Once a file's
         definitions are all read, they answer.
         """
-        wanted = tuple(dotted.split("."))
+        wanted = (dotted,) if "." not in dotted else tuple(dotted.split("."))
         parsed = self._parsed.get(source)  # self.tree(source), its usual case inline
         if parsed is None:
             parsed = self.tree(source)

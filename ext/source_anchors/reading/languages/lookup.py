@@ -49,23 +49,52 @@ def named_definitions(
     *inside* (the query allows it: :func:`inside_children`), the query runs from the root's child
     holding each place rather than from the root.
     """
-    if not (name.isascii() and name.replace("$", "_").isidentifier()):  # plain(name), inline
+    # plain(name), inline: an ASCII identifier has no "$" to replace, the usual case.
+    if not (name.isascii() and (name.isidentifier() or name.replace("$", "_").isidentifier())):
         return None
-    places = _places(parsed.source, name.encode(), limit)
+    source, word = parsed.source, name.encode()
+    at = source.find(word)
+    if at < 0:
+        return []  # not written: no place, no definition
+    end = at + len(word)
+    if source.find(word, end) >= 0 or isinstance(cursor, Patterns):
+        return _named_in_places(language, parsed, cursor, name, word, limit, inside)
+    # Written once (_places' usual case, inline): one run of the query, over that place.
+    if (at and source[at - 1] in _WORD) or (end < len(source) and source[end] in _WORD):
+        return []  # part of a longer word
+    root = top = parsed.tree.root_node
+    cursor.set_byte_range(at, end)
+    if inside:  # _top(root, at), inline
+        child = root.first_child_for_byte(at)
+        if child is not None and child.start_byte <= at:
+            top = child
+    matches = cursor.matches(top)
+    if len(matches) == 1:  # one definition in no scope, the most usual
+        found = single(language, parsed, matches[0][1], at, end, top, name)
+        if found is not None:
+            return found if not found or found[0].path[-1] == name else []
+    found = _named_at(language, parsed, matches, [(at, end)])
+    if len(found) == 1:  # the usual case, without a comprehension's cost
+        return found if found[0].path[-1] == name else []
+    return [definition for definition in found if definition.path[-1] == name]
+
+
+def _named_in_places(
+    language: Naming,
+    parsed: Parsed,
+    cursor: tree_sitter.QueryCursor | Patterns,
+    name: str,
+    word: bytes,
+    limit: int,
+    inside: bool,
+) -> list[Definition] | None:
+    """:func:`named_definitions` of a *name* (its bytes *word*) written more than once, or matched by patterns."""
+    places = _places(parsed.source, word, limit)
     if places is None:
         return None
     root = parsed.tree.root_node
     if isinstance(cursor, Patterns):
         matches = [found for start, end in places for found in cursor.at(root, start, end)]
-    elif len(places) == 1:  # the usual case: one run, one place
-        start, end = places[0]
-        cursor.set_byte_range(start, end)
-        top = _top(root, start) if inside else root
-        matches = cursor.matches(top)
-        if len(matches) == 1:  # one definition in no scope, the most usual
-            found = single(language, parsed, matches[0][1], places[0], top)
-            if found is not None:
-                return found if not found or found[0].path[-1] == name else []
     else:
         matches = []
         for start, end in places:

@@ -94,6 +94,21 @@ class Parsed:
         return self.source[start:end].decode("utf-8", "replace")
 
 
+class Kept:
+    """One file's bytes, as first read, and what :class:`LanguageFiles` read of its definitions."""
+
+    __slots__ = ("by_name", "named", "source", "whole")
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        #: Every definition of the file, with the language that read them (None: not read yet).
+        self.whole: tuple[Language, list[Definition]] | None = None
+        #: The definitions of each path asked for, with the language that read them.
+        self.named: dict[str, tuple[Language, list[Definition]]] = {}
+        #: Whether the language read definitions by name here (its parse counted once).
+        self.by_name = False
+
+
 class LanguageFiles:
     """Each file of a tree read at most once, by (path, blob id), with the definitions anchors named in it.
 
@@ -108,59 +123,70 @@ class LanguageFiles:
     ) -> None:
         #: The definitions of a file from a parse made elsewhere (a Python module's index), or None.
         self.indexed = indexed
-        self._sources: dict[tuple[str, str], bytes] = {}
-        self._all: dict[tuple[str, str], tuple[Language, list[Definition]]] = {}
-        self._named: dict[tuple[str, str, str], tuple[Language, list[Definition]]] = {}
+        #: Each file read here, by (path, blob id).
+        self._kept: dict[tuple[str, str], Kept] = {}
         #: The files whose definitions were read here (a parse of the language's, unless
         #: :attr:`indexed` gave them), by path.
         self.parses: Counter[str] = Counter()
-        self._by_name: set[tuple[str, str]] = set()
         #: The language of each file whose definitions were asked for, by path (the resolver's
         #: lookup of the registry, kept).
         self.languages: dict[str, Language] = {}
+
+    def kept(self, path: str, blob: str, source: bytes) -> Kept:
+        """What is kept of *path* at blob *blob*, its bytes *source* (kept from the first call)."""
+        key = (path, blob)
+        kept = self._kept.get(key)
+        if kept is None:
+            kept = self._kept[key] = Kept(source)
+        return kept
 
     def definitions(
         self, language: Language, path: str, blob: str, source: bytes
     ) -> list[Definition]:
         """Every definition of *source*, the file *path* at blob *blob*; read on the first call only."""
-        key = (path, blob)
-        self._sources.setdefault(key, source)
-        kept = self._all.get(key)
-        if kept is None or kept[0] is not language:
+        kept = self.kept(path, blob, source)
+        whole = kept.whole
+        if whole is None or whole[0] is not language:
             found = self.indexed(language, path) if self.indexed else None
             if found is None:
                 self.parses[path] += 1
                 found = language.definitions(source)
-            kept = self._all[key] = (language, found)
-        return kept[1]
+            whole = kept.whole = (language, found)
+        return whole[1]
 
     def source(self, path: str, blob: str) -> bytes | None:
         """The bytes of *path* at blob *blob* when they were read before, else None (read them, then ask again)."""
-        return self._sources.get((path, blob))
+        kept = self._kept.get((path, blob))
+        return None if kept is None else kept.source
 
     def candidates(
         self, language: Language, path: str, blob: str, source: bytes, dotted: str
     ) -> list[Definition]:
         """The definitions of *path* (at blob *blob*) whose path or qualified path is *dotted*; empty when none."""
-        key = (path, blob, dotted)
-        kept = self._named.get(key)
-        if kept is not None and kept[0] is language:
-            return kept[1]
-        file = (path, blob)
-        self._sources.setdefault(file, source)
-        whole = self._all.get(file)
+        kept = self.kept(path, blob, source)
+        named = kept.named.get(dotted)
+        if named is not None and named[0] is language:
+            return named[1]
+        return self.named(kept, language, path, blob, source, dotted)
+
+    def named(
+        self, kept: Kept, language: Language, path: str, blob: str, source: bytes, dotted: str
+    ) -> list[Definition]:
+        """:meth:`candidates` of *dotted* not kept yet in *kept* (what is kept of *path* at *blob*): read, then kept."""
+        whole = kept.whole
         found = (
             language.named(source, dotted) if whole is None or whole[0] is not language else None
         )
-        if found is not None and file not in self._by_name:
-            self._by_name.add(file)
-            self.parses[path] += 1  # the language parsed the file (once: it keeps the parse)
-        if found is None:
+        if found is not None:
+            if not kept.by_name:
+                kept.by_name = True
+                self.parses[path] += 1  # the language parsed the file (once: it keeps the parse)
+        else:
             wanted = tuple(dotted.split("."))
             found = [
                 d
                 for d in self.definitions(language, path, blob, source)
                 if d.path == wanted or d.qualified == wanted
             ]
-        self._named[key] = (language, found)
+        kept.named[dotted] = (language, found)
         return found
