@@ -177,12 +177,22 @@ def measure(work: Path, runs: int) -> dict[str, Any]:
 
 
 def show(results: dict[str, Any]) -> None:
-    """One line per language: the two medians and the ratio."""
+    """One line per language: the two medians of wall time and the ratio."""
     for name, figure in results.items():
         print(
             f"{name}: cold resolution of {figure['definitions']} definitions in {figure['files']} files "
             f"{figure['cold_s'] * 1000:.1f} ms / the grammar's parse {figure['floor_s'] * 1000:.1f} ms = "
-            f"{figure['cold_over_floor']:.2f} (target 1.5)"
+            f"{figure['cold_over_floor']:.2f} in wall time (target 1.5)"
+        )
+
+
+def show_instructions(results: dict[str, Any]) -> None:
+    """One line per language: the instructions of both and their ratio (what :func:`instructions` printed)."""
+    for name, figure in results.items():
+        print(
+            f"{name}: cold resolution of {figure['definitions']} definitions in {figure['files']} files "
+            f"{figure['cold_instructions']:,} instructions / the grammar's parse "
+            f"{figure['floor_instructions']:,} = {figure['cold_over_floor']:.2f} (target 1.5)"
         )
 
 
@@ -222,11 +232,7 @@ def instructions(work: Path) -> dict[str, Any]:
             "cold_instructions": cold,
             "cold_over_floor": round(cold / floor, 3),
         }
-        print(
-            f"{name}: cold resolution of {FILES * DEFINITIONS} definitions in {FILES} files "
-            f"{cold:,} instructions / the grammar's parse {floor:,} = {cold / floor:.2f} (target 1.5)",
-            flush=True,
-        )
+        show_instructions({name: results[name]})
     return results
 
 
