@@ -31,43 +31,11 @@ def _oracle(text: str, *, literals: bool = False) -> str:
 
     while i < n:
         char = text[i]
-        if char == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                if text[j] == "\\":
-                    if j + 1 < n and text[j + 1] != "\n":
-                        j += 2
-                        continue
-                    break
-                j += 1
-            if j < n and text[j] == '"':
-                if literals:
-                    blank(i, j + 1)
-                i = j + 1
-            else:
-                i += 1
-        elif char == "'":
-            if i + 2 < n and text[i + 1] not in "'\\\n" and text[i + 2] == "'":
-                if literals:
-                    blank(i, i + 3)
-                i += 3
-                continue
-            if i + 1 < n and text[i + 1] == "\\":
-                for size in range(8, 0, -1):
-                    body = text[i + 2 : i + 2 + size]
-                    if (
-                        len(body) == size
-                        and "\n" not in body
-                        and text[i + 2 + size : i + 3 + size] == "'"
-                    ):
-                        if literals:
-                            blank(i, i + 3 + size)
-                        i += 3 + size
-                        break
-                else:
-                    i += 1
-                continue
-            i += 1
+        if char in "\"'":
+            end = _literal_end(text, i)
+            if end and literals:
+                blank(i, end)
+            i = end if end else i + 1
         elif text.startswith("//", i):
             end = text.find("\n", i)
             end = n if end < 0 else end

@@ -13,7 +13,7 @@ only in a file where its name may name a type (:meth:`CompiledFiles.may_name_typ
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...model.errors import MissingExtraError
 from ..language import Definition
@@ -111,19 +111,7 @@ class CompiledFiles:
         key = (path, name)
         known = self._written_at.get(key)
         if known is None:
-            known = False
-            if name:
-                text = self.text(path)
-                size, total = len(name), len(text)
-                at = text.find(name)
-                while at >= 0:
-                    end = at + size
-                    if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
-                        end == total or text[end] not in _IDENTIFIER
-                    ):
-                        known = True
-                        break
-                    at = text.find(name, end)
+            known = bool(name) and next(_wholes(self.text(path), name, _IDENTIFIER), -1) >= 0
             self._written_at[key] = known
         return known
 
@@ -214,34 +202,30 @@ class CompiledFiles:
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
-def _word_in(data: bytes, word: bytes) -> bool:
-    """Whether *word* stands as a whole word in *data* (no identifier byte on either side)."""
+def _wholes(data: Any, word: Any, chars: frozenset[Any]) -> Iterator[int]:
+    """Each offset where *word* stands as a whole word of *data* (text, or bytes): none of *chars* on either side."""
     size, total = len(word), len(data)
     at = data.find(word)
     while at >= 0:
         end = at + size
-        if (at == 0 or data[at - 1] not in _WORD_BYTES) and (
-            end == total or data[end] not in _WORD_BYTES
-        ):
-            return True
+        if (at == 0 or data[at - 1] not in chars) and (end == total or data[end] not in chars):
+            yield at
         at = data.find(word, end)
-    return False
+
+
+def _word_in(data: bytes, word: bytes) -> bool:
+    """Whether *word* stands as a whole word in *data* (no identifier byte on either side)."""
+    return next(_wholes(data, word, _WORD_BYTES), -1) >= 0
 
 
 def _followed(text: str, name: str) -> Iterator[tuple[int, str]]:
     """Each place where *name* stands as a whole word of *text*, with the two characters after it (blanks skipped)."""
-    size, total = len(name), len(text)
-    at = text.find(name)
-    while at >= 0:
-        end = at + size
-        if (at == 0 or text[at - 1] not in _IDENTIFIER) and (
-            end == total or text[end] not in _IDENTIFIER
-        ):
-            after = end
-            while after < total and text[after] in _BLANK:
-                after += 1
-            yield at, text[after : after + 2]
-        at = text.find(name, end)
+    total = len(text)
+    for at in _wholes(text, name, _IDENTIFIER):
+        after = at + len(name)
+        while after < total and text[after] in _BLANK:
+            after += 1
+        yield at, text[after : after + 2]
 
 
 def _qualified(text: str, at: int) -> bool:
