@@ -45,7 +45,7 @@ def same_by_name_as_whole(path: str, source: bytes) -> int:
     """Look up every definition of *source* by its paths; assert the whole read's answer; how many were looked up."""
     language = tree_sitter_language(path)
     whole = language.definitions(source)
-    language._parsed.clear()  # each lookup on a parse whose definitions were never read whole
+    language.forget()  # each lookup on a parse whose definitions were never read whole
     looked = 0
     for dotted in sorted(
         {d.dotted for d in whole} | {".".join(d.qualified) for d in whole if d.qualified}
@@ -58,18 +58,18 @@ def same_by_name_as_whole(path: str, source: bytes) -> int:
         assert not language.tree(source).read
         assert named == expected, f"{path}#{dotted}"
         looked += 1
-    language._parsed.clear()
+    language.forget()
     # By the own name alone, as the compiled bindings' lookups ask (named_in): a fresh parse
     # whenever a name read the whole file, so that each is read where it is written.
     for name in sorted({d.path[-1] for d in whole}):
         parsed = language.tree(source)
         if parsed.read:
-            language._parsed.clear()
+            language.forget()
             parsed = language.tree(source)
         expected = [d for d in whole if d.path[-1] == name]
         assert language.named_in(parsed, name) == expected, f"{path}: {name}"
         assert language.named_in(parsed, name) == expected  # kept on the parse
-    language._parsed.clear()
+    language.forget()
     return looked
 
 
@@ -122,7 +122,7 @@ def test_the_typescript_of_rxjs_by_name() -> None:
 def test_a_definition_named_in_the_file_is_read_without_the_whole_query(tmp_path: Path) -> None:
     rust = tree_sitter_language("x.rs")
     source = RUST.encode()
-    rust._parsed.clear()
+    rust.forget()
     files = LanguageFiles()
     found = files.candidates(rust, "src/map.rs", "blob", source, "HashTrieMap.insert")
     assert [d.kind for d in found] == ["method"]

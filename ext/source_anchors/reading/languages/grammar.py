@@ -33,8 +33,11 @@ if TYPE_CHECKING:
 
 #: What to install for every language read with tree-sitter.
 EXTRA = 'pip install "sphinx-source-anchors[languages]"'
-#: How many files' parses a language keeps (the files of one page's anchors, typically).
-_KEEP = 64
+#: How many bytes of files a language keeps the parses of, the most recent first: 8 MiB of
+#: source, about 140 MB of syntax trees (a tree costs some 17 times its file's bytes). A build whose
+#: anchors name less of a language than that parses each file once, however its pages go back and
+#: forth between files; a larger one parses a file again when it comes back after the budget.
+_KEEP_BYTES = 8 * 1024 * 1024
 #: Up to how many places :meth:`TreeSitterLanguage.named_in` reads a name where it is written: a
 #: compiled binding's lookups ask a file for a few names, each often written (a class's name on
 #: every out-of-class method), and reading every definition of a large file costs more than
@@ -65,6 +68,10 @@ class TreeSitterLanguage(Language):
         #: Whether that cursor may run from the root's child holding a place (:func:`.lookup.inside_children`).
         self._inside = False
         self._parsed: OrderedDict[bytes, Parsed] = OrderedDict()
+        #: The bytes of the files in :attr:`_parsed`.
+        self._kept = 0
+        #: How many files this language parsed (a measure for tests and benchmarks).
+        self.parse_count = 0
         self._installed: bool | None = None
         #: The query's patterns matched without it, False when they cannot be (None: not read yet).
         self._walk: Patterns | Literal[False] | None = None
@@ -133,10 +140,17 @@ class TreeSitterLanguage(Language):
         ):  # a lone \r breaks a line (split_lines), not a tree-sitter row: make it one
             text = _LONE_CR.sub(b"\n", source)  # the same length: every byte offset holds
         parsed = Parsed(text, self._load_parser().parse(text))
+        self.parse_count += 1
         self._parsed[source] = parsed
-        if len(self._parsed) > _KEEP:
-            self._parsed.popitem(last=False)
+        self._kept += len(source)
+        while self._kept > _KEEP_BYTES and len(self._parsed) > 1:
+            self._kept -= len(self._parsed.popitem(last=False)[0])
         return parsed
+
+    def forget(self) -> None:
+        """Drop every parse this language keeps (a benchmark's cold run, a test's)."""
+        self._parsed.clear()
+        self._kept = 0
 
     def parse(self, source: bytes) -> Parsed:
         """*source* parsed, with all its definitions read (by the query over the whole tree, once)."""
