@@ -1,4 +1,4 @@
-"""Comments blanked in C, C++ and Rust text (:func:`~source_anchors.reading.compiled.ctext.blank_comments`).
+"""Comments blanked in C, C++ and Rust text (:func:`~source_anchors.reading.compiled.ctext.blanked`).
 
 The oracle is a scanner written character by character from the rules (a string ends at its
 unescaped quote on its line, a char literal holds one character or an escape of up to eight, ``//``
@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from source_anchors.reading.compiled.ctext import (
     Lines,
-    blank_comments,
-    blank_literals,
+    blanked,
     closing,
     split_top,
 )
@@ -72,10 +71,11 @@ CASES = [
 
 @pytest.mark.parametrize("text", CASES)
 def test_comments_blanked_as_the_rules_say(text: str) -> None:
-    assert blank_comments(text) == _oracle(text)
-    assert blank_literals(text) == _oracle(text, literals=True)
-    assert len(blank_comments(text)) == len(text)
-    assert blank_comments(text).count("\n") == text.count("\n")
+    comments, code = blanked(text)
+    assert comments == _oracle(text)
+    assert code == _oracle(text, literals=True)
+    assert len(comments) == len(code) == len(text)
+    assert comments.count("\n") == code.count("\n") == text.count("\n")
 
 
 def test_real_headers_blanked_as_the_oracle_blanks_them() -> None:
@@ -85,8 +85,7 @@ def test_real_headers_blanked_as_the_oracle_blanks_them() -> None:
     compared = 0
     for header in headers:
         text = header.read_bytes().decode("utf-8", "replace")
-        assert blank_comments(text) == _oracle(text), header
-        assert blank_literals(text) == _oracle(text, literals=True), header
+        assert blanked(text) == (_oracle(text), _oracle(text, literals=True)), header
         compared += 1
     assert compared == len(headers)
 

@@ -61,7 +61,7 @@ class FileLock:
         self._fd: int | None = None
 
     def __enter__(self) -> FileLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666 & ~current_umask())
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask applies
         deadline = time.monotonic() + self.timeout
         try:
             while not _try_lock(fd):

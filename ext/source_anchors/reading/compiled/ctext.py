@@ -14,10 +14,10 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _CHAR = re.compile(r"'(?:[^'\\\n]|\\.{1,8})'")
 
 
-#: A string or char literal (skipped), or a comment: what :func:`blank_comments` scans for. The
-#: string and the closed ``/* */`` comment are written as runs of what cannot end them (Friedl's
-#: "unrolled loop"): the same matches as ``"(?:[^"\\\n]|\\.)*"`` and ``/\*.*?\*/``, a run per step
-#: instead of a character (a third fewer instructions over contourpy's C++).
+#: A string or char literal, or a comment: what :func:`blanked` scans for. The string and the
+#: closed ``/* */`` comment are written as runs of what cannot end them (Friedl's "unrolled loop"):
+#: the same matches as ``"(?:[^"\\\n]|\\.)*"`` and ``/\*.*?\*/``, a run per step instead of a
+#: character (a third fewer instructions over contourpy's C++).
 _LITERAL_OR_COMMENT = re.compile(
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|'(?:[^'\\\n]|\\.{1,8})'"
@@ -27,26 +27,15 @@ _LITERAL_OR_COMMENT = re.compile(
 )
 
 
-def blank_literals(text: str) -> str:
-    """*text* with every comment, string and char literal replaced by spaces (line breaks kept): its code alone.
-
-    What the name of a definition may be followed by is read here: a binding's ``"name"`` and a
-    docstring's words are not code.
-    """
-    return blanked(text)[1]
-
-
-def blank_comments(text: str) -> str:
-    """*text* with every ``//`` and ``/* */`` comment replaced by spaces (line breaks kept), strings untouched.
-
-    One scan by the regular expression engine: a literal is matched, to be stepped over whole, a
-    comment is cut out and its spaces put in; the text between is copied in slices.
-    """
-    return blanked(text)[0]
-
-
 def blanked(text: str) -> tuple[str, str]:
-    """:func:`blank_comments` and :func:`blank_literals` of *text*, both from one scan."""
+    """*text* with its comments blanked (strings untouched), and its code alone (literals blanked too).
+
+    Each comment, string or char literal is replaced by spaces, its line breaks kept, so that an
+    offset in either text is the same line of the file. One scan by the regular expression engine
+    gives both: a literal is matched to be stepped over whole (or blanked, in the code), the text
+    between is copied in slices. What follows a name is read in the code: a binding's ``"name"``
+    and a docstring's words are not code.
+    """
     comments: list[str] = []
     code: list[str] = []
     last = last_code = 0

@@ -73,13 +73,12 @@ class CompiledFiles:
 
     def code(self, path: str) -> str:
         """The file's text with its comments and its string and char literals blanked, made once."""
-        code = self._code.get(path)
-        if code is None:
-            self.text(path)
-            code = self._code.get(path)
-            if code is None:  # a file read as it is (Cython, configuration): its literals blanked
-                code = self._code[path] = blanked(self._texts[path])[1]
-        return code
+        if path not in self._code:
+            text = self.text(path)  # blanks the code too, from the same scan
+            self._code.setdefault(
+                path, text
+            )  # a file read as it is (Cython, configuration): as it is
+        return self._code[path]
 
     def spells(self, path: str, symbol: tuple[str, ...]) -> bool:
         """Whether *path* may define *symbol*: it spells its last name and every name of its path.
